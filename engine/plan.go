@@ -1,0 +1,105 @@
+package engine
+
+import "github.com/nous-dev/nous/rules"
+
+// Plan is the planner's output. Its JSON keeps the source documents' field
+// names (reasoning.hypotheses, reasoning.dependency_map, retrieval.plans,
+// retrieval.queries) and adds diagnostics.
+type Plan struct {
+	Query       string       `json:"query,omitempty"`
+	Mode        string       `json:"mode"`
+	Reasoning   Reasoning    `json:"reasoning"`
+	Retrieval   Retrieval    `json:"retrieval"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+
+	// Steps carries, per hypothesis and in the same order, what the executor
+	// needs from the rules. Not serialised.
+	Steps []Step         `json:"-"`
+	Rules *rules.Ruleset `json:"-"`
+}
+
+// Reasoning is the reasoning structure.
+type Reasoning struct {
+	Intents       []Intent            `json:"intents"`
+	Entities      map[string][]string `json:"entities"`
+	Hypotheses    []Hypothesis        `json:"hypotheses"`
+	DependencyMap DependencyMap       `json:"dependency_map"`
+}
+
+// Hypothesis is one reasoning step.
+type Hypothesis struct {
+	ID           string   `json:"id"`
+	Description  string   `json:"description"`
+	Dependencies []string `json:"dependencies"`
+	Intent       string   `json:"intent"`
+	Name         string   `json:"name"`
+	Action       string   `json:"action,omitempty"`
+	Agent        string   `json:"agent,omitempty"`
+}
+
+// DependencyMap is the dependency graph: edges run from a hypothesis to the
+// hypotheses that depend on it. Edges marshal in node order.
+type DependencyMap struct {
+	Nodes []string            `json:"nodes"`
+	Edges map[string][]string `json:"edges"`
+}
+
+// Retrieval holds the retrieval plans and their queries, highest priority first.
+type Retrieval struct {
+	Plans   []RetrievalPlan `json:"plans"`
+	Queries []Query         `json:"queries"`
+}
+
+// RetrievalPlan is one retrieval on one source.
+type RetrievalPlan struct {
+	ID          string   `json:"id"`
+	Description string   `json:"description"`
+	Sources     []string `json:"sources"`
+	Filters     Filters  `json:"filters"`
+	Priority    int      `json:"priority"`
+	Intent      string   `json:"intent"`
+	Hypothesis  string   `json:"hypothesis,omitempty"` // the retrieve step that runs it
+	Limit       int      `json:"limit,omitempty"`
+}
+
+// Query is the normalised query of a plan.
+type Query struct {
+	ID          string  `json:"id"`
+	QueryString string  `json:"query_string"`
+	Source      string  `json:"source"`
+	Filters     Filters `json:"filters"`
+}
+
+// Filters are entity filters in the rule's order; JSON keeps that order.
+type Filters []Filter
+
+// Filter is one entity filter.
+type Filter struct {
+	Key    string
+	Values []string
+}
+
+// Step links a hypothesis to its template.
+type Step struct {
+	ID         string
+	Intent     *rules.Intent
+	Hypothesis *rules.Hypothesis
+	Plans      []int // indexes into Retrieval.Plans run by this step (retrieve actions)
+}
+
+// Severity of a plan diagnostic.
+type Severity string
+
+// Diagnostic severities.
+const (
+	SeverityWarning Severity = "warning"
+	SeverityError   Severity = "error"
+)
+
+// Diagnostic is a problem found while planning (a broken cycle, an unknown
+// intent type that fell back, a skipped low-confidence intent).
+type Diagnostic struct {
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"` // stable: cycle_broken, unknown_intent, low_confidence, …
+	Message  string   `json:"message"`
+}

@@ -1,0 +1,18 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Sources fetches records from the sources named in the rules. The plugin
+// package satisfies it with plugin subprocesses; tests with in-process fakes.
+type Sources interface {
+	Fetch(ctx context.Context, source string, req sdk.FetchRequest, emit func(sdk.Record) error) error
+}
+
+// Agents invokes the agents named in the rules.
+type Agents interface {
+	Invoke(ctx context.Context, agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error)
+}

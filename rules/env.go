@@ -1,0 +1,66 @@
+package rules
+
+import "time"
+
+// QueryEnv is the environment of conditions evaluated against the question:
+// detect.when, retrieve.when, dependency.when, mode.when.
+type QueryEnv struct {
+	Query       string              `expr:"query"`        // the raw question
+	IntentTypes []string            `expr:"intent_types"` // accepted intent types, in order
+	Entities    map[string][]string `expr:"entities"`     // extracted or given entity values
+	Mode        string              `expr:"mode"`         // the requested mode, if any
+}
+
+// ItemEnv is the environment of mode.keep and mode.warn, evaluated per record.
+type ItemEnv struct {
+	Item  Item   `expr:"item"`
+	Mode  string `expr:"mode"`
+	Query string `expr:"query"`
+}
+
+// Item is the view of a record that conditions see.
+type Item struct {
+	ID     string    `expr:"id"`
+	Source string    `expr:"source"`
+	Kind   string    `expr:"kind"`
+	Title  string    `expr:"title"`
+	Body   string    `expr:"body"`
+	URL    string    `expr:"url"`
+	Author string    `expr:"author"`
+	Time   time.Time `expr:"time"`
+	Tier   int       `expr:"tier"` // 0 when the source is not in the tier table
+	Type   string    `expr:"type"` // the tier table's type ("official", "news", …)
+}
+
+// StepEnv is the environment of check.applies and check.assert.
+type StepEnv struct {
+	Step       Step       `expr:"step"`
+	Pass       int        `expr:"pass"` // 1-based
+	Query      string     `expr:"query"`
+	Mode       string     `expr:"mode"`
+	Validation Validation `expr:"validation"`
+}
+
+// Step is the view of an executed step that checks see.
+type Step struct {
+	ID       string              `expr:"id"`     // h0, h1, …
+	Intent   string              `expr:"intent"` // intent type
+	Name     string              `expr:"name"`   // hypothesis name in the template
+	Action   string              `expr:"action"`
+	Agent    string              `expr:"agent"`
+	Role     string              `expr:"role"`
+	Status   string              `expr:"status"` // pending | running | completed | failed | skipped
+	Error    string              `expr:"error"`
+	Records  []Item              `expr:"records"`
+	Output   string              `expr:"output"`  // agent output or transform summary
+	Verdict  string              `expr:"verdict"` // critic: PASS | WARN | REJECT
+	Filters  map[string][]string `expr:"filters"`
+	Attempts int                 `expr:"attempts"` // refinements applied to this step
+}
+
+// Validation summarises the validation report so far in the current pass.
+type Validation struct {
+	Failed   int `expr:"failed"`
+	Warnings int `expr:"warnings"`
+	Passed   int `expr:"passed"`
+}

@@ -1,0 +1,254 @@
+package rules
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Ruleset is a compiled rules file (or directory of files). It is immutable
+// after Load and safe for concurrent use.
+type Ruleset struct {
+	Settings     Settings
+	Sources      []*Source
+	Agents       []*Agent
+	Intents      []*Intent // in declaration order
+	Dependencies []*Dependency
+	Entities     []*Entity
+	Modes        []*Mode
+	Tiers        []*Tier
+	Checks       []*Check
+	Prompts      []*Prompt
+	Loop         Loop
+	Tests        []*Test
+
+	index index
+}
+
+type index struct {
+	sources map[string]*Source
+	agents  map[string]*Agent
+	intents map[string]*Intent
+	modes   map[string]*Mode
+	tiers   map[string]*Tier
+	prompts map[string]*Prompt
+}
+
+// Source returns the source named name, or nil.
+func (r *Ruleset) Source(name string) *Source { return r.index.sources[name] }
+
+// Agent returns the agent named name, or nil.
+func (r *Ruleset) Agent(name string) *Agent { return r.index.agents[name] }
+
+// Intent returns the intent template named name, or nil.
+func (r *Ruleset) Intent(name string) *Intent { return r.index.intents[name] }
+
+// Mode returns the mode named name, or nil.
+func (r *Ruleset) Mode(name string) *Mode { return r.index.modes[name] }
+
+// Tier returns the tier entry for a record source (site) name, or nil.
+func (r *Ruleset) Tier(source string) *Tier { return r.index.tiers[source] }
+
+// Prompt returns the prompt template for an agent role, or nil.
+func (r *Ruleset) Prompt(role string) *Prompt { return r.index.prompts[role] }
+
+// Settings is the nous block.
+type Settings struct {
+	Version       int
+	MinConfidence float64 // intents below it are skipped (0.3 by default)
+	DefaultMode   string
+	Fallback      string // intent template used for unknown intent types ("fallback")
+}
+
+// Source is a source block: a logical data source served by a plugin.
+type Source struct {
+	Name     string
+	Plugin   string // "builtin:NAME", an external plugin name, or a path
+	SHA256   string // optional pin of the plugin binary
+	Priority int    // default priority of retrievals on this source
+	Config   map[string]any
+	Range    hcl.Range
+}
+
+// Agent is an agent block: an LLM agent served by a plugin.
+type Agent struct {
+	Name    string
+	Plugin  string
+	SHA256  string
+	Timeout time.Duration
+	Config  map[string]any
+	Range   hcl.Range
+}
+
+// Pattern is how an intent's hypotheses depend on each other.
+type Pattern string
+
+// Dependency patterns.
+const (
+	PatternChain    Pattern = "chain"    // each hypothesis depends on the one before
+	PatternParallel Pattern = "parallel" // none depends on another
+	PatternFanIn    Pattern = "fan_in"   // the last depends on all others
+	PatternExplicit Pattern = "explicit" // only depends_on edges
+)
+
+// Intent is an intent template.
+type Intent struct {
+	Name       string
+	Pattern    Pattern
+	Detect     *Detect // nil when the intent is never detected from a query
+	Hypotheses []*Hypothesis
+	Retrievals []*Retrieval
+	Range      hcl.Range
+}
+
+// Detect detects an intent from the raw query.
+type Detect struct {
+	When       *Condition // QueryEnv
+	Confidence float64
+	Range      hcl.Range
+}
+
+// Hypothesis is one reasoning step of an intent template.
+type Hypothesis struct {
+	Name        string
+	Description string
+	Action      string   // retrieve | filter | rank | aggregate | stats | agent | "" (no-op)
+	Agent       string   // agent name when the step runs an agent
+	Role        string   // agent role (analyst, critic, writer, clarification)
+	DependsOn   []string // hypothesis names within the intent
+	Range       hcl.Range
+}
+
+// Retrieval is a retrieval plan template of an intent.
+type Retrieval struct {
+	Name        string
+	Description string
+	Source      string
+	Priority    int // resolved: the block's, else the source's
+	Filters     []string
+	Defaults    map[string][]string // used when the entity is absent
+	Limit       int
+	When        *Condition // QueryEnv; nil means always
+	Range       hcl.Range
+}
+
+// Dependency is a cross-intent edge added when its condition holds.
+type Dependency struct {
+	Name                       string
+	When                       *Condition // QueryEnv; nil means always
+	FromIntent, FromHypothesis string
+	ToIntent, ToHypothesis     string
+	Range                      hcl.Range
+}
+
+// Entity extracts entity values from the raw query.
+type Entity struct {
+	Name     string
+	Patterns []*regexp.Regexp // value is capture group 1 when present, else the whole match
+	Range    hcl.Range
+}
+
+// Mode is a source-tier mode (strict, discovery, monitor, …).
+type Mode struct {
+	Name    string
+	When    *Condition // QueryEnv: selects the mode from the query; nil means never
+	Keep    *Condition // ItemEnv: records kept; nil keeps all
+	Warn    *Condition // ItemEnv: records flagged with the [Tier N | type] prefix
+	OnEmpty string     // "error" gives the "no valid sources" error when nothing is kept
+	Compare []int      // tiers compared side by side (monitor)
+	Range   hcl.Range
+}
+
+// Tier is a tier-table entry for a record source (site) name.
+type Tier struct {
+	Source string
+	Tier   int
+	Type   string
+	Range  hcl.Range
+}
+
+// Check is a semantic validation rule run after each step.
+type Check struct {
+	Name    string
+	Applies *Condition // StepEnv; nil applies to every step
+	Assert  *Condition // StepEnv
+	Message string
+	OnFail  string // refine | warn | fail
+	Refine  *Refine
+	Range   hcl.Range
+}
+
+// Refine is the refinement delta a failed check asks for.
+type Refine struct {
+	Op          string // ADD | MODIFY | REMOVE | REPLACE
+	DropFilters []string
+	SetFilters  map[string][]string
+	Limit       int
+	Range       hcl.Range
+}
+
+// Prompt is the instruction template of an agent role (text/template).
+type Prompt struct {
+	Role     string
+	Template string
+	Range    hcl.Range
+}
+
+// Loop bounds the multi-pass execution loop.
+type Loop struct {
+	MaxPasses     int           // 3
+	TTL           time.Duration // 60s
+	RefinePerStep int           // 3
+	RefineTotal   int           // 10
+	Workers       int           // parallel steps; 4
+}
+
+// Test is a test block: an input and what the plan must contain.
+type Test struct {
+	Name  string
+	Input TestInput
+	// Expect holds the expectations; nil fields are not checked.
+	Expect TestExpect
+	Range  hcl.Range
+}
+
+// TestInput is the plan request of a test.
+type TestInput struct {
+	Query    string
+	Intents  []TestIntent
+	Entities map[string][]string
+	Mode     string
+}
+
+// TestIntent is an explicitly given intent.
+type TestIntent struct {
+	Type       string
+	Confidence float64
+}
+
+// TestExpect lists expected plan parts.
+type TestExpect struct {
+	Hypotheses  []TestHypothesis    // id, description, dependencies
+	Edges       map[string][]string // from → [to]
+	Plans       []TestPlan
+	Queries     []string // query strings, in plan order
+	Diagnostics []string // substrings of expected diagnostic summaries
+	Mode        string
+	Range       hcl.Range
+}
+
+// TestHypothesis is an expected hypothesis.
+type TestHypothesis struct {
+	ID           string
+	Description  string
+	Dependencies []string
+}
+
+// TestPlan is an expected retrieval plan.
+type TestPlan struct {
+	ID          string
+	Description string
+	Sources     []string
+	Priority    int
+}

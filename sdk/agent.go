@@ -1,0 +1,55 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Agent roles the engine invokes.
+const (
+	RoleAnalyst       = "analyst"
+	RoleCritic        = "critic"
+	RoleWriter        = "writer"
+	RoleClarification = "clarification"
+)
+
+// Agent is an LLM agent plugin (or a deterministic stand-in for one).
+type Agent interface {
+	Describe(ctx context.Context) (AgentInfo, error)
+	Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error)
+	// Invoke runs one role. The output must be JSON matching req.Schema when
+	// a schema is given.
+	Invoke(ctx context.Context, req InvokeRequest) (InvokeResponse, error)
+}
+
+// AgentInfo describes an agent plugin.
+type AgentInfo struct {
+	Name         string          `json:"name"`
+	Version      string          `json:"version"`
+	SDKVersion   string          `json:"sdk_version"`
+	Roles        []string        `json:"roles"`
+	Models       []string        `json:"models,omitempty"`
+	ConfigSchema json.RawMessage `json:"config_schema,omitempty"`
+}
+
+// InvokeRequest is one call of an agent role.
+type InvokeRequest struct {
+	Role         string          `json:"role"`
+	Instructions string          `json:"instructions"` // the rendered prompt template
+	Input        json.RawMessage `json:"input"`        // role-specific JSON: draft, review, mode, …
+	Context      []Record        `json:"context,omitempty"`
+	Schema       json.RawMessage `json:"schema,omitempty"` // JSON Schema the output must satisfy
+}
+
+// InvokeResponse is an agent's answer.
+type InvokeResponse struct {
+	Output json.RawMessage `json:"output"`
+	Usage  Usage           `json:"usage"`
+}
+
+// Usage counts tokens spent by one call.
+type Usage struct {
+	PromptTokens     int    `json:"prompt_tokens"`
+	CompletionTokens int    `json:"completion_tokens"`
+	Model            string `json:"model,omitempty"`
+}

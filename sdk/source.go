@@ -1,0 +1,40 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Source is a data source plugin: GitLab, YouTrack, a git repository, files.
+type Source interface {
+	// Describe says what the source is and what it understands.
+	Describe(ctx context.Context) (SourceInfo, error)
+	// Configure applies the source's config (JSON from the rules file).
+	// Problems come back as diagnostics; err is for failures to configure at all.
+	Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error)
+	// Fetch streams the records matching req to emit, at most req.Limit of
+	// them when Limit > 0. The deadline is ctx's. Fetch stops and returns
+	// emit's error when emit fails.
+	Fetch(ctx context.Context, req FetchRequest, emit func(Record) error) error
+}
+
+// SourceInfo describes a source plugin.
+type SourceInfo struct {
+	Name         string          `json:"name"`
+	Version      string          `json:"version"`
+	SDKVersion   string          `json:"sdk_version"`
+	Kinds        []string        `json:"kinds"`   // record kinds it can return
+	Filters      []string        `json:"filters"` // filter keys it understands
+	ConfigSchema json.RawMessage `json:"config_schema,omitempty"`
+}
+
+// FetchRequest asks a source for records.
+type FetchRequest struct {
+	Query   string              `json:"query,omitempty"`   // the plan's human-readable query string
+	Kind    string              `json:"kind,omitempty"`    // wanted record kind; empty means the source's default
+	Filters map[string][]string `json:"filters,omitempty"` // projects, statuses, providers, and source-specific keys
+	Since   time.Time           `json:"since,omitzero"`    // resolved from the dates filter; zero is unbounded
+	Until   time.Time           `json:"until,omitzero"`
+	Limit   int                 `json:"limit,omitempty"`
+}
