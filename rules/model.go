@@ -125,7 +125,8 @@ type Retrieval struct {
 	Name        string
 	Description string
 	Source      string
-	Priority    int // resolved: the block's, else the source's
+	Hypothesis  string // name of the hypothesis that runs it; default the intent's first retrieve step
+	Priority    int    // resolved: the block's, else the source's
 	Filters     []string
 	Defaults    map[string][]string // used when the entity is absent
 	Limit       int

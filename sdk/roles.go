@@ -1,0 +1,89 @@
+package sdk
+
+import "time"
+
+// Role inputs and outputs. The engine sends the input as InvokeRequest.Input
+// and expects the output, as JSON, in InvokeResponse.Output. Field names
+// follow the actor-critic design the roles come from.
+
+// AnalystInput asks the analyst to research (Review nil) or to revise a
+// rejected draft (Review set).
+type AnalystInput struct {
+	Query    string        `json:"query"`
+	Mode     string        `json:"mode"`
+	Task     string        `json:"task,omitempty"` // the hypothesis description being worked on
+	Draft    string        `json:"draft,omitempty"`
+	Review   *CriticOutput `json:"review,omitempty"`
+	Temporal *TimeRange    `json:"temporal_context,omitempty"`
+}
+
+// TimeRange is a resolved time range.
+type TimeRange struct {
+	Since time.Time `json:"since,omitzero"`
+	Until time.Time `json:"until,omitzero"`
+}
+
+// Analyst statuses.
+const (
+	AnalystSearchRequired = "SEARCH_REQUIRED"
+	AnalystDraftReady     = "DRAFT_READY"
+)
+
+// AnalystOutput is the analyst's answer.
+type AnalystOutput struct {
+	Status         string   `json:"status"` // SEARCH_REQUIRED | DRAFT_READY
+	NewQueries     []string `json:"new_queries"`
+	Draft          string   `json:"draft"`
+	ReasoningChain string   `json:"reasoning_chain"`
+}
+
+// CriticInput asks the critic to review a draft.
+type CriticInput struct {
+	Draft string `json:"draft"`
+	Query string `json:"query"`
+	Mode  string `json:"mode"`
+}
+
+// Critic verdicts.
+const (
+	VerdictPass   = "PASS"
+	VerdictWarn   = "WARN"
+	VerdictReject = "REJECT"
+)
+
+// CriticOutput is the critic's review.
+type CriticOutput struct {
+	Status         string   `json:"status"` // PASS | WARN | REJECT
+	Critique       string   `json:"critique"`
+	Suggestions    []string `json:"suggestions"`
+	ModeCompliance string   `json:"mode_compliance"`
+	LogicalGaps    []string `json:"logical_gaps"`
+}
+
+// WriterInput is compose(draft, review, context, mode); the context travels
+// as InvokeRequest.Context.
+type WriterInput struct {
+	Query  string        `json:"query"`
+	Draft  string        `json:"draft"`
+	Review *CriticOutput `json:"review,omitempty"`
+	Mode   string        `json:"mode"`
+}
+
+// WriterOutput is the final report.
+type WriterOutput struct {
+	FinalReport     string   `json:"final_report"`
+	SourcesUsed     []string `json:"sources_used"`
+	ConfidenceLevel string   `json:"confidence_level"` // High | Medium | Low
+}
+
+// ClarificationInput asks for options that disambiguate a question.
+type ClarificationInput struct {
+	Query         string `json:"query"`
+	AmbiguityType string `json:"ambiguity_type"`
+}
+
+// ClarificationOutput offers the user options.
+type ClarificationOutput struct {
+	Question string   `json:"question"`
+	Options  []string `json:"options"`
+}
