@@ -1,0 +1,155 @@
+// Package trace records a run's reasoning trace: every decision as an entry
+// with its stage, thought, action, evidence, outcome, commitments,
+// attachments and corrections. A Trace is safe for concurrent use.
+package trace
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Stage is the phase of the run an entry belongs to.
+type Stage string
+
+// Stages of a run.
+const (
+	Planning     Stage = "planning"
+	Execution    Stage = "execution"
+	Verification Stage = "verification"
+	Correction   Stage = "correction"
+	Finalization Stage = "finalization"
+)
+
+// Outcome is how an entry's action ended.
+type Outcome string
+
+// Outcomes.
+const (
+	Pending Outcome = "pending"
+	Success Outcome = "success"
+	Partial Outcome = "partial"
+	Failed  Outcome = "failed"
+	Skipped Outcome = "skipped"
+)
+
+// Entry is one recorded decision.
+type Entry struct {
+	ID          string           `json:"entry_id"`
+	Stage       Stage            `json:"stage"`
+	Thought     string           `json:"thought"`
+	Action      string           `json:"action,omitempty"`
+	Parameters  map[string]any   `json:"parameters,omitempty"`
+	Evidence    []string         `json:"evidence,omitempty"`
+	Outcome     Outcome          `json:"outcome"`
+	Error       string           `json:"error,omitempty"`
+	Commitments []string         `json:"commitments,omitempty"` // promises a later entry must fulfil
+	Fulfills    []string         `json:"fulfills,omitempty"`    // commitments this entry fulfils when it succeeds
+	Attachments []map[string]any `json:"attachments,omitempty"`
+	Corrections []string         `json:"corrections,omitempty"` // guidance from a critic or a failed check
+	Timestamp   time.Time        `json:"timestamp"`
+}
+
+// Update changes an entry after its action ran. Zero fields are left alone;
+// slices are appended.
+type Update struct {
+	Outcome     Outcome
+	Error       string
+	Evidence    []string
+	Fulfills    []string
+	Attachments []map[string]any
+	Corrections []string
+	Parameters  map[string]any // merged into the entry's parameters
+}
+
+// Trace is an append-only list of entries.
+type Trace struct {
+	mu      sync.Mutex
+	clock   func() time.Time
+	entries []*Entry
+}
+
+// New returns an empty trace stamped by clock (time.Now when nil).
+func New(clock func() time.Time) *Trace {
+	if clock == nil {
+		clock = time.Now
+	}
+	return &Trace{clock: clock, entries: make([]*Entry, 0, 32)}
+}
+
+// Add records e and returns its entry ID (e1, e2, …). An empty outcome is pending.
+func (t *Trace) Add(e Entry) string {
+	if e.Outcome == "" {
+		e.Outcome = Pending
+	}
+	ts := t.clock()
+	p := &e // one allocation; the slice holds pointers so growth copies little
+	p.Timestamp = ts
+	t.mu.Lock()
+	p.ID = "e" + strconv.Itoa(len(t.entries)+1)
+	t.entries = append(t.entries, p)
+	t.mu.Unlock()
+	return p.ID
+}
+
+// Update applies u to the entry id.
+func (t *Trace) Update(id string, u Update) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	i, err := t.index(id)
+	if err != nil {
+		return err
+	}
+	e := t.entries[i]
+	if u.Outcome != "" {
+		e.Outcome = u.Outcome
+	}
+	if u.Error != "" {
+		e.Error = u.Error
+	}
+	e.Evidence = append(e.Evidence, u.Evidence...)
+	e.Fulfills = append(e.Fulfills, u.Fulfills...)
+	e.Attachments = append(e.Attachments, u.Attachments...)
+	e.Corrections = append(e.Corrections, u.Corrections...)
+	if len(u.Parameters) > 0 {
+		params := make(map[string]any, len(e.Parameters)+len(u.Parameters))
+		for k, v := range e.Parameters {
+			params[k] = v
+		}
+		for k, v := range u.Parameters {
+			params[k] = v
+		}
+		e.Parameters = params
+	}
+	return nil
+}
+
+func (t *Trace) index(id string) (int, error) {
+	if len(id) < 2 || id[0] != 'e' {
+		return 0, fmt.Errorf("trace: no entry %q", id)
+	}
+	n, err := strconv.Atoi(id[1:])
+	if err != nil || n < 1 || n > len(t.entries) {
+		return 0, fmt.Errorf("trace: no entry %q", id)
+	}
+	return n - 1, nil
+}
+
+// Entries returns a copy of the entries in the order they were added.
+func (t *Trace) Entries() []Entry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]Entry, len(t.entries))
+	for i, e := range t.entries {
+		out[i] = *e
+	}
+	return out
+}
+
+// Len returns the number of entries.
+func (t *Trace) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.entries)
+}
