@@ -1,7 +1,12 @@
 package sdk
 
+import "github.com/hashicorp/go-hclog"
+
 // ServeConfig names what a plugin binary serves: a Source, an Agent, or both.
 type ServeConfig struct {
 	Source Source
 	Agent  Agent
+	// Logger receives the plugin's own logs and panics; nil means JSON
+	// lines on stderr, which the host re-emits under the plugin's name.
+	Logger hclog.Logger
 }

@@ -1,0 +1,85 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/go-hclog"
+	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	"google.golang.org/grpc"
+)
+
+// agentServer serves an sdk.Agent over gRPC, in the plugin process.
+type agentServer struct {
+	pb.UnimplementedAgentServer
+	impl   Agent
+	logger hclog.Logger
+}
+
+func (s *agentServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (_ *pb.AgentInfo, err error) {
+	defer recoverCall(s.logger, "Describe", &err)
+	info, err := s.impl.Describe(ctx)
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	if info.SDKVersion == "" {
+		info.SDKVersion = Version
+	}
+	return agentInfoToProto(info), nil
+}
+
+func (s *agentServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (_ *pb.ConfigureResponse, err error) {
+	defer recoverCall(s.logger, "Configure", &err)
+	diags, err := s.impl.Configure(ctx, rawJSON(req.GetConfig()))
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	return &pb.ConfigureResponse{Diagnostics: diagnosticsToProto(diags)}, nil
+}
+
+func (s *agentServer) Invoke(ctx context.Context, req *pb.InvokeRequest) (_ *pb.InvokeResponse, err error) {
+	defer recoverCall(s.logger, "Invoke", &err)
+	ir, err := invokeRequestFromProto(req)
+	if err != nil {
+		return nil, statusOf(Errorf(KindBadRequest, "invoke request: %w", err))
+	}
+	resp, err := s.impl.Invoke(ctx, ir)
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	return invokeResponseToProto(resp), nil
+}
+
+// agentClient is the host's view of an agent plugin: an sdk.Agent whose
+// calls go over gRPC. It is safe for concurrent use.
+type agentClient struct {
+	client pb.AgentClient
+}
+
+func (c *agentClient) Describe(ctx context.Context) (AgentInfo, error) {
+	resp, err := c.client.Describe(ctx, &pb.DescribeRequest{})
+	if err != nil {
+		return AgentInfo{}, callError(ctx, "agent describe", err)
+	}
+	return agentInfoFromProto(resp), nil
+}
+
+func (c *agentClient) Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error) {
+	resp, err := c.client.Configure(ctx, &pb.ConfigureRequest{Config: config})
+	if err != nil {
+		return nil, callError(ctx, "agent configure", err)
+	}
+	return diagnosticsFromProto(resp.GetDiagnostics()), nil
+}
+
+func (c *agentClient) Invoke(ctx context.Context, req InvokeRequest) (InvokeResponse, error) {
+	preq, err := invokeRequestToProto(req)
+	if err != nil {
+		return InvokeResponse{}, Errorf(KindBadRequest, "invoke request: %w", err)
+	}
+	resp, err := c.client.Invoke(ctx, preq, grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes))
+	if err != nil {
+		return InvokeResponse{}, callError(ctx, "invoke", err)
+	}
+	return invokeResponseFromProto(resp), nil
+}

@@ -1,0 +1,16 @@
+package wire
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// String makes s safe for a protobuf string field, which must be valid
+// UTF-8: invalid bytes become U+FFFD, as encoding/json does, instead of
+// failing the whole message.
+func String(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}

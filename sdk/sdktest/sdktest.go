@@ -1,0 +1,101 @@
+// Package sdktest runs a nous plugin implementation in-process over the
+// real plugin protocol: the same go-plugin server Serve runs, the same gRPC
+// messages, the same client the nous host uses. A test talks to the
+// returned sdk.Source or sdk.Agent exactly as nous would.
+//
+//	func TestFetch(t *testing.T) {
+//		src := sdktest.Source(t, mysource.New())
+//		records, err := sdktest.Collect(context.Background(), src, sdk.FetchRequest{Kind: "issue"})
+//		require.NoError(t, err)
+//		assert.Len(t, records, 3)
+//	}
+package sdktest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Source serves impl over the plugin protocol for the life of the test and
+// returns the host's view of it.
+func Source(t testing.TB, impl sdk.Source) sdk.Source {
+	t.Helper()
+	return dispense(t, sdk.ServeConfig{Source: impl}, sdk.PluginSource).(sdk.Source)
+}
+
+// Agent serves impl over the plugin protocol for the life of the test and
+// returns the host's view of it.
+func Agent(t testing.TB, impl sdk.Agent) sdk.Agent {
+	t.Helper()
+	return dispense(t, sdk.ServeConfig{Agent: impl}, sdk.PluginAgent).(sdk.Agent)
+}
+
+// Collect fetches from src and returns every record it emitted, in order,
+// with the error Fetch returned.
+func Collect(ctx context.Context, src sdk.Source, req sdk.FetchRequest) ([]sdk.Record, error) {
+	var records []sdk.Record
+	err := src.Fetch(ctx, req, func(r sdk.Record) error {
+		records = append(records, r)
+		return nil
+	})
+	return records, err
+}
+
+// dispense starts a go-plugin server for cfg in test mode, attaches a
+// go-plugin client to it and dispenses name. Everything stops at cleanup.
+func dispense(t testing.TB, cfg sdk.ServeConfig, name string) any {
+	t.Helper()
+	logs := newTestLog(t)
+	cfg.Logger = hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: logs, Level: hclog.Info})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	serve := cfg.PluginConfig()
+	serve.Test = &plugin.ServeTestConfig{Context: ctx, ReattachConfigCh: reattach, CloseCh: closed}
+	go plugin.Serve(serve)
+
+	var rc *plugin.ReattachConfig
+	select {
+	case rc = <-reattach:
+	case <-closed:
+		cancel()
+		t.Fatalf("sdktest: the plugin server stopped before it was ready (see the log above)")
+	}
+	rc.ReattachFunc = func() (runner.AttachedRunner, error) { return inProcess{done: closed}, nil }
+	// A reattached client skips version negotiation, so pick the set here.
+	plugins, ok := sdk.ClientPlugins()[rc.ProtocolVersion]
+	if !ok {
+		cancel()
+		t.Fatalf("sdktest: the plugin speaks protocol %d, this sdk speaks %d", rc.ProtocolVersion, sdk.ProtocolVersion)
+	}
+
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		Plugins:          plugins,
+		Reattach:         rc,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Logger:           hclog.New(&hclog.LoggerOptions{Name: "host", Output: logs, Level: hclog.Warn}),
+	})
+	t.Cleanup(func() {
+		client.Kill()
+		cancel()
+		<-closed
+		logs.stop()
+	})
+	conn, err := client.Client()
+	if err != nil {
+		t.Fatalf("sdktest: connect to the plugin: %v", err)
+	}
+	raw, err := conn.Dispense(name)
+	if err != nil {
+		t.Fatalf("sdktest: dispense %s: %v", name, err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return raw
+}

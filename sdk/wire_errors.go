@@ -1,0 +1,58 @@
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/nous-dev/nous/sdk/internal/wire"
+	"google.golang.org/grpc/codes"
+)
+
+// ErrNotServed is the cause of an error from a call to a service the plugin
+// does not serve (an Agent call to a source-only plugin). Match it with
+// errors.Is.
+var ErrNotServed = errors.New("the plugin does not serve this service")
+
+// statusOf turns what a plugin implementation returned into the gRPC status
+// the host reads. Context errors mean the call ran out of time or was
+// cancelled: KindDeadline.
+func statusOf(err error) error {
+	kind := KindOf(err)
+	if kind == KindUnknown && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		kind = KindDeadline
+	}
+	return wire.StatusError(int(kind), err.Error())
+}
+
+// callError turns a failed call into an *Error on the host side. The
+// plugin's own kind and message come through unchanged; the host's context
+// ending wins over whatever the transport said, because that is the cause.
+func callError(ctx context.Context, op string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return &Error{Kind: KindDeadline, Message: fmt.Sprintf("%s: %v", op, ctxErr), Err: ctxErr}
+	}
+	f := wire.FailureOf(err)
+	switch {
+	case f.Detailed:
+		return &Error{Kind: ErrorKind(f.Kind), Message: f.Message}
+	case f.Code == codes.Unimplemented:
+		return &Error{Kind: KindUnknown, Message: fmt.Sprintf("%s: %v", op, ErrNotServed), Err: ErrNotServed}
+	default:
+		return &Error{Kind: ErrorKind(f.Kind), Message: fmt.Sprintf("%s: %s", op, f.Message), Err: err}
+	}
+}
+
+// recoverCall turns a panic in a plugin implementation into a failed call
+// with a clear message, so one bad record does not take the plugin down;
+// the stack goes to the plugin's log.
+func recoverCall(logger hclog.Logger, method string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	logger.Error("plugin panicked", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+	*err = wire.StatusError(int(KindUnknown), fmt.Sprintf("plugin panicked in %s: %v", method, r))
+}
