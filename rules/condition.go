@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"reflect"
+
 	"github.com/expr-lang/expr/vm"
 	"github.com/hashicorp/hcl/v2"
 )
@@ -13,4 +16,31 @@ type Condition struct {
 	// Constant is non-nil when the condition is always true or always false.
 	Constant *bool
 	program  *vm.Program
+	envType  reflect.Type // the environment it was compiled against
+	budget   uint         // memory budget of one evaluation
+}
+
+// Eval evaluates the condition against env, which must be a value (or
+// pointer) of the environment type it was compiled for. A nil condition is
+// true: absent conditions always hold.
+func (c *Condition) Eval(env any) (bool, error) {
+	if c == nil {
+		return true, nil
+	}
+	if c.Constant != nil {
+		return *c.Constant, nil
+	}
+	if t := reflect.TypeOf(env); t != c.envType && (t == nil || t.Kind() != reflect.Pointer || t.Elem() != c.envType) {
+		return false, fmt.Errorf("condition %q at %s: needs a %v environment, got %T", c.Source, c.Range, c.envType, env)
+	}
+	machine := vm.VM{MemoryBudget: c.budget}
+	out, err := machine.Run(c.program, env)
+	if err != nil {
+		return false, fmt.Errorf("condition %q at %s: %w", c.Source, c.Range, err)
+	}
+	b, ok := out.(bool)
+	if !ok {
+		return false, fmt.Errorf("condition %q at %s: result is %T, not bool", c.Source, c.Range, out)
+	}
+	return b, nil
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"text/template"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -23,7 +24,9 @@ type Ruleset struct {
 	Loop         Loop
 	Tests        []*Test
 
-	index index
+	index   index
+	files   map[string]*hcl.File
+	secrets []string
 }
 
 type index struct {
@@ -99,7 +102,19 @@ type Intent struct {
 	Detect     *Detect // nil when the intent is never detected from a query
 	Hypotheses []*Hypothesis
 	Retrievals []*Retrieval
-	Range      hcl.Range
+	// Edges are the resolved dependencies between the hypotheses: the
+	// pattern's edges, then depends_on's, in hypothesis order, no duplicates.
+	Edges []Edge
+	Range hcl.Range
+}
+
+// Edge says that hypothesis To depends on hypothesis From (indices into
+// Intent.Hypotheses): From must complete before To starts.
+type Edge struct {
+	From, To int
+	// Range is where the edge comes from: the depends_on element, or the
+	// dependent hypothesis block for an edge implied by the pattern.
+	Range hcl.Range
 }
 
 // Detect detects an intent from the raw query.
@@ -132,6 +147,8 @@ type Retrieval struct {
 	Limit       int
 	When        *Condition // QueryEnv; nil means always
 	Range       hcl.Range
+
+	hypothesisAt hcl.Range
 }
 
 // Dependency is a cross-intent edge added when its condition holds.
@@ -193,6 +210,7 @@ type Refine struct {
 type Prompt struct {
 	Role     string
 	Template string
+	Parsed   *template.Template // Template parsed with missingkey=error
 	Range    hcl.Range
 }
 

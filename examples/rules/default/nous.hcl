@@ -1,0 +1,3 @@
+nous {
+  version = 1
+}

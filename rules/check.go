@@ -1,0 +1,67 @@
+package rules
+
+import "github.com/hashicorp/hcl/v2"
+
+// Check names: the stable identifiers of every kind of finding. They appear in
+// lint output (SARIF rule ids, JSON "check") and in nous-lint-ignore comments.
+const (
+	CheckSyntax             = "syntax"              // the file does not parse
+	CheckSchema             = "schema"              // unknown, missing or repeated block or attribute
+	CheckType               = "type"                // a value of the wrong type
+	CheckInvalidValue       = "invalid-value"       // a value outside its allowed set (pattern, op, duration, …)
+	CheckExpr               = "expr"                // an expr condition that does not compile or is not bool
+	CheckRegexp             = "regexp"              // an entity pattern that is not a valid Go regexp
+	CheckTemplate           = "template"            // a prompt template that does not parse
+	CheckUnknownReference   = "unknown-reference"   // a name that refers to nothing
+	CheckDuplicateName      = "duplicate-name"      // two definitions with the same name
+	CheckOutOfRange         = "out-of-range"        // a threshold outside its allowed range
+	CheckCycle              = "cycle"               // a dependency cycle inside an intent template
+	CheckUnused             = "unused"              // a source, agent or entity nothing refers to
+	CheckUnreachable        = "unreachable"         // a definition that can never take effect
+	CheckMissingDescription = "missing-description" // a hypothesis or retrieve without description
+	CheckConstantCondition  = "constant-condition"  // a condition that is always true or always false
+)
+
+// Finding is the value nous stores in hcl.Diagnostic.Extra: the name of the
+// check that produced the diagnostic.
+type Finding struct {
+	Check string
+}
+
+// CheckName returns the check name carried by a diagnostic, or "" when it
+// carries none.
+func CheckName(d *hcl.Diagnostic) string {
+	if d == nil {
+		return ""
+	}
+	if f, ok := hcl.DiagnosticExtra[Finding](d); ok {
+		return f.Check
+	}
+	return ""
+}
+
+// tag sets the check name on every diagnostic of diags that has none yet.
+func tag(diags hcl.Diagnostics, check string) hcl.Diagnostics {
+	for _, d := range diags {
+		if CheckName(d) == "" {
+			d.Extra = Finding{Check: check}
+		}
+	}
+	return diags
+}
+
+// diag builds one diagnostic with a check name.
+func diag(sev hcl.DiagnosticSeverity, check string, subject hcl.Range, summary, detail string) *hcl.Diagnostic {
+	r := subject
+	return &hcl.Diagnostic{Severity: sev, Summary: summary, Detail: detail, Subject: &r, Extra: Finding{Check: check}}
+}
+
+// Warning builds a warning diagnostic with a check name; lint uses it.
+func Warning(check string, subject hcl.Range, summary, detail string) *hcl.Diagnostic {
+	return diag(hcl.DiagWarning, check, subject, summary, detail)
+}
+
+// Error builds an error diagnostic with a check name; lint uses it.
+func Error(check string, subject hcl.Range, summary, detail string) *hcl.Diagnostic {
+	return diag(hcl.DiagError, check, subject, summary, detail)
+}

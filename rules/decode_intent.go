@@ -1,0 +1,216 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Roles are the agent roles a hypothesis may name.
+var Roles = []string{"analyst", "critic", "writer", "clarification"}
+
+// Actions are the hypothesis actions the executor knows; lint warns on others.
+var Actions = []string{"retrieve", "filter", "rank", "aggregate", "stats", "agent"}
+
+func (d *decoder) decodeIntent(b *hcl.Block) {
+	in := &Intent{Name: b.Labels[0], Pattern: PatternChain, Range: b.DefRange}
+	c := d.content(b.Body, intentSchema)
+	var p string
+	if d.oneOf(c.Attributes, "pattern", &p, string(PatternChain), string(PatternParallel), string(PatternFanIn), string(PatternExplicit)) {
+		in.Pattern = Pattern(p)
+	}
+	index := map[string]int{}
+	retrievals := map[string]hcl.Range{}
+	var dependsOn [][]hcl.Range
+	for _, blk := range c.Blocks {
+		switch blk.Type {
+		case "detect":
+			if in.Detect != nil {
+				d.add(Error(CheckDuplicateName, blk.DefRange, "Duplicate detect block",
+					fmt.Sprintf("Intent %q already has a detect block at %s.", in.Name, in.Detect.Range)))
+				continue
+			}
+			in.Detect = d.decodeDetect(blk)
+		case "hypothesis":
+			h, ranges := d.decodeHypothesis(blk)
+			if first, dup := index[h.Name]; dup {
+				d.add(Error(CheckDuplicateName, blk.DefRange, fmt.Sprintf("Duplicate hypothesis %q", h.Name),
+					fmt.Sprintf("Intent %q already has hypothesis %q at %s.", in.Name, h.Name, in.Hypotheses[first].Range)))
+				continue
+			}
+			index[h.Name] = len(in.Hypotheses)
+			in.Hypotheses = append(in.Hypotheses, h)
+			dependsOn = append(dependsOn, ranges)
+		case "retrieve":
+			r := d.decodeRetrieval(blk)
+			if first, dup := retrievals[r.Name]; dup {
+				d.add(Error(CheckDuplicateName, blk.DefRange, fmt.Sprintf("Duplicate retrieve %q", r.Name),
+					fmt.Sprintf("Intent %q already has retrieve %q at %s.", in.Name, r.Name, first)))
+				continue
+			}
+			retrievals[r.Name] = r.Range
+			in.Retrievals = append(in.Retrievals, r)
+		}
+	}
+	in.Edges = d.intentEdges(in, index, dependsOn)
+	d.bindRetrievals(in, index)
+	if d.define("intent", in.Name, b.DefRange) {
+		d.rs.Intents = append(d.rs.Intents, in)
+	}
+}
+
+func (d *decoder) decodeDetect(b *hcl.Block) *Detect {
+	det := &Detect{Confidence: 1, Range: b.DefRange}
+	c := d.content(b.Body, detectSchema)
+	det.When = d.condition(c.Attributes, "when", QueryEnv{})
+	if d.float(c.Attributes, "confidence", &det.Confidence) {
+		d.fraction(c.Attributes, "confidence", det.Confidence)
+	}
+	return det
+}
+
+// decodeHypothesis returns the hypothesis and the range of each depends_on element.
+func (d *decoder) decodeHypothesis(b *hcl.Block) (*Hypothesis, []hcl.Range) {
+	h := &Hypothesis{Name: b.Labels[0], Range: b.DefRange}
+	c := d.content(b.Body, hypothesisSchema)
+	d.str(c.Attributes, "description", &h.Description)
+	d.str(c.Attributes, "action", &h.Action)
+	if d.str(c.Attributes, "agent", &h.Agent) {
+		d.refs = append(d.refs, reference{kind: "agent", name: h.Agent, where: c.Attributes["agent"].Expr.Range(), attr: "agent"})
+		if h.Action == "" {
+			h.Action = "agent"
+		}
+		if contains(Roles, h.Agent) {
+			h.Role = h.Agent
+		}
+	}
+	d.oneOf(c.Attributes, "role", &h.Role, Roles...)
+	var ranges []hcl.Range
+	if d.strs(c.Attributes, "depends_on", &h.DependsOn) {
+		ranges = elementRanges(c.Attributes["depends_on"], len(h.DependsOn))
+	}
+	return h, ranges
+}
+
+// elementRanges returns the range of each element of a list attribute, or the
+// whole expression's range when the elements cannot be told apart.
+func elementRanges(attr *hcl.Attribute, n int) []hcl.Range {
+	ranges := make([]hcl.Range, n)
+	exprs, diags := hcl.ExprList(attr.Expr)
+	for i := range ranges {
+		ranges[i] = attr.Expr.Range()
+		if !diags.HasErrors() && len(exprs) == n {
+			ranges[i] = exprs[i].Range()
+		}
+	}
+	return ranges
+}
+
+// intentEdges resolves the pattern and depends_on into edges, reporting
+// depends_on names that are not hypotheses of the intent.
+func (d *decoder) intentEdges(in *Intent, index map[string]int, dependsOn [][]hcl.Range) []Edge {
+	var edges []Edge
+	last := len(in.Hypotheses) - 1
+	for to, h := range in.Hypotheses {
+		seen := map[int]bool{}
+		addEdge := func(from int, at hcl.Range) {
+			if !seen[from] {
+				seen[from] = true
+				edges = append(edges, Edge{From: from, To: to, Range: at})
+			}
+		}
+		switch in.Pattern {
+		case PatternChain:
+			if to > 0 {
+				addEdge(to-1, h.Range)
+			}
+		case PatternFanIn:
+			if to == last {
+				for from := range last {
+					addEdge(from, h.Range)
+				}
+			}
+		}
+		for i, name := range h.DependsOn {
+			from, ok := index[name]
+			if !ok {
+				d.add(Error(CheckUnknownReference, dependsOn[to][i], fmt.Sprintf("Unknown hypothesis %q", name),
+					fmt.Sprintf("depends_on names hypotheses of intent %q; it has %s.", in.Name, nameList(in.Hypotheses))))
+				continue
+			}
+			addEdge(from, dependsOn[to][i])
+		}
+	}
+	return edges
+}
+
+func nameList(hs []*Hypothesis) string {
+	if len(hs) == 0 {
+		return "none"
+	}
+	s := ""
+	for i, h := range hs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%q", h.Name)
+	}
+	return s
+}
+
+func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
+	r := &Retrieval{Name: b.Labels[0], Range: b.DefRange}
+	c := d.content(b.Body, retrieveSchema)
+	d.str(c.Attributes, "description", &r.Description)
+	if d.str(c.Attributes, "source", &r.Source) {
+		d.refs = append(d.refs, reference{kind: "source", name: r.Source, where: c.Attributes["source"].Expr.Range(), attr: "source"})
+	}
+	d.str(c.Attributes, "hypothesis", &r.Hypothesis)
+	if d.int(c.Attributes, "priority", &r.Priority) {
+		d.atLeast(c.Attributes, "priority", r.Priority, 0)
+	} else if _, set := c.Attributes["priority"]; !set {
+		d.unsetPrio = append(d.unsetPrio, r)
+	}
+	d.strs(c.Attributes, "filters", &r.Filters)
+	d.stringLists(c.Attributes, "defaults", &r.Defaults)
+	if d.int(c.Attributes, "limit", &r.Limit) {
+		d.atLeast(c.Attributes, "limit", r.Limit, 0)
+	}
+	r.When = d.condition(c.Attributes, "when", QueryEnv{})
+	r.hypothesisAt = b.DefRange
+	if a, ok := c.Attributes["hypothesis"]; ok {
+		r.hypothesisAt = a.Expr.Range()
+	}
+	return r
+}
+
+// bindRetrievals checks each retrieval's hypothesis, defaulting it to the
+// intent's first hypothesis whose action is "retrieve".
+func (d *decoder) bindRetrievals(in *Intent, index map[string]int) {
+	firstRetrieve := ""
+	for _, h := range in.Hypotheses {
+		if h.Action == "retrieve" {
+			firstRetrieve = h.Name
+			break
+		}
+	}
+	for _, r := range in.Retrievals {
+		if r.Hypothesis == "" {
+			r.Hypothesis = firstRetrieve
+			continue
+		}
+		if _, ok := index[r.Hypothesis]; !ok {
+			d.add(Error(CheckUnknownReference, r.hypothesisAt, fmt.Sprintf("Unknown hypothesis %q", r.Hypothesis),
+				fmt.Sprintf("hypothesis names a hypothesis of intent %q; it has %s.", in.Name, nameList(in.Hypotheses))))
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

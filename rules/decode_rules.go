@@ -1,0 +1,158 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"text/template"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+func (d *decoder) decodeDependency(b *hcl.Block) {
+	dep := &Dependency{Name: b.Labels[0], Range: b.DefRange}
+	c := d.content(b.Body, dependencySchema)
+	dep.When = d.condition(c.Attributes, "when", QueryEnv{})
+	for _, end := range []struct {
+		attr               string
+		intent, hypothesis *string
+	}{{"from", &dep.FromIntent, &dep.FromHypothesis}, {"to", &dep.ToIntent, &dep.ToHypothesis}} {
+		var s string
+		if !d.str(c.Attributes, end.attr, &s) {
+			continue
+		}
+		at := c.Attributes[end.attr].Expr.Range()
+		intent, hyp, ok := strings.Cut(s, ".")
+		if !ok || intent == "" || hyp == "" {
+			d.add(Error(CheckInvalidValue, at, fmt.Sprintf("Invalid %q", end.attr),
+				fmt.Sprintf("Expected \"INTENT.HYPOTHESIS\", such as \"query_commits.retrieve\", got %q.", s)))
+			continue
+		}
+		*end.intent, *end.hypothesis = intent, hyp
+		d.refs = append(d.refs, reference{kind: "intent.hypothesis", name: s, where: at, attr: end.attr})
+	}
+	if d.define("dependency", dep.Name, b.DefRange) {
+		d.rs.Dependencies = append(d.rs.Dependencies, dep)
+	}
+}
+
+func (d *decoder) decodeEntity(b *hcl.Block) {
+	e := &Entity{Name: b.Labels[0], Range: b.DefRange}
+	c := d.content(b.Body, entitySchema)
+	one, many := c.Attributes["pattern"], c.Attributes["patterns"]
+	switch {
+	case one == nil && many == nil:
+		d.add(Error(CheckSchema, b.DefRange, "Missing entity pattern", `An entity needs "pattern" (one regexp) or "patterns" (a list).`))
+	case one != nil && many != nil:
+		d.add(Error(CheckSchema, many.NameRange, `Both "pattern" and "patterns"`, "Use one of them: pattern for one regexp, patterns for a list."))
+	case one != nil:
+		if v, ok := d.value(one, cty.String); ok {
+			d.addPattern(e, v.AsString(), one.Expr.Range())
+		}
+	default:
+		if v, ok := d.value(many, cty.List(cty.String)); ok {
+			ranges := elementRanges(many, v.LengthInt())
+			for i, p := range stringList(v) {
+				d.addPattern(e, p, ranges[i])
+			}
+		}
+	}
+	if d.define("entity", e.Name, b.DefRange) {
+		d.rs.Entities = append(d.rs.Entities, e)
+	}
+}
+
+func (d *decoder) addPattern(e *Entity, pattern string, at hcl.Range) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		d.add(Error(CheckRegexp, at, "Invalid entity pattern", fmt.Sprintf("Entity %q: %v.", e.Name, err)))
+		return
+	}
+	e.Patterns = append(e.Patterns, re)
+}
+
+func (d *decoder) decodeMode(b *hcl.Block) {
+	m := &Mode{Name: b.Labels[0], Range: b.DefRange}
+	c := d.content(b.Body, modeSchema)
+	m.When = d.condition(c.Attributes, "when", QueryEnv{})
+	m.Keep = d.condition(c.Attributes, "keep", ItemEnv{})
+	m.Warn = d.condition(c.Attributes, "warn", ItemEnv{})
+	d.oneOf(c.Attributes, "on_empty", &m.OnEmpty, "error", "warn", "ignore")
+	if d.ints(c.Attributes, "compare", &m.Compare) {
+		for _, t := range m.Compare {
+			if t < 0 {
+				d.add(Error(CheckOutOfRange, c.Attributes["compare"].Expr.Range(), `"compare" out of range`,
+					fmt.Sprintf("Tiers are 0 or more, got %d.", t)))
+			}
+		}
+	}
+	if d.define("mode", m.Name, b.DefRange) {
+		d.rs.Modes = append(d.rs.Modes, m)
+	}
+}
+
+func (d *decoder) decodeTier(b *hcl.Block) {
+	t := &Tier{Source: b.Labels[0], Range: b.DefRange}
+	c := d.content(b.Body, tierSchema)
+	if d.int(c.Attributes, "tier", &t.Tier) {
+		d.atLeast(c.Attributes, "tier", t.Tier, 0)
+	}
+	d.str(c.Attributes, "type", &t.Type)
+	if d.define("tier", t.Source, b.DefRange) {
+		d.rs.Tiers = append(d.rs.Tiers, t)
+	}
+}
+
+func (d *decoder) decodeCheck(b *hcl.Block) {
+	ch := &Check{Name: b.Labels[0], OnFail: "warn", Range: b.DefRange}
+	c := d.content(b.Body, checkSchema)
+	ch.Applies = d.condition(c.Attributes, "applies", StepEnv{})
+	ch.Assert = d.condition(c.Attributes, "assert", StepEnv{})
+	d.str(c.Attributes, "message", &ch.Message)
+	d.oneOf(c.Attributes, "on_fail", &ch.OnFail, "refine", "warn", "fail")
+	for _, blk := range c.Blocks {
+		if ch.Refine != nil {
+			d.add(Error(CheckDuplicateName, blk.DefRange, "Duplicate refine block",
+				fmt.Sprintf("Check %q already has a refine block at %s.", ch.Name, ch.Refine.Range)))
+			continue
+		}
+		ch.Refine = d.decodeRefine(blk)
+	}
+	if ch.OnFail == "refine" && ch.Refine == nil {
+		d.add(Error(CheckSchema, c.Attributes["on_fail"].Expr.Range(), "Missing refine block",
+			`on_fail = "refine" needs a refine block saying how to refine the step.`))
+	}
+	if d.define("check", ch.Name, b.DefRange) {
+		d.rs.Checks = append(d.rs.Checks, ch)
+	}
+}
+
+func (d *decoder) decodeRefine(b *hcl.Block) *Refine {
+	r := &Refine{Op: "MODIFY", Range: b.DefRange}
+	c := d.content(b.Body, refineSchema)
+	d.oneOf(c.Attributes, "op", &r.Op, "ADD", "MODIFY", "REMOVE", "REPLACE")
+	d.strs(c.Attributes, "drop_filters", &r.DropFilters)
+	d.stringLists(c.Attributes, "set_filters", &r.SetFilters)
+	if d.int(c.Attributes, "limit", &r.Limit) {
+		d.atLeast(c.Attributes, "limit", r.Limit, 0)
+	}
+	return r
+}
+
+func (d *decoder) decodePrompt(b *hcl.Block) {
+	p := &Prompt{Role: b.Labels[0], Range: b.DefRange}
+	c := d.content(b.Body, promptSchema)
+	if d.str(c.Attributes, "template", &p.Template) {
+		t, err := template.New(p.Role).Option("missingkey=error").Parse(p.Template)
+		if err != nil {
+			d.add(Error(CheckTemplate, c.Attributes["template"].Expr.Range(), "Invalid prompt template",
+				fmt.Sprintf("Prompt %q: %v.", p.Role, err)))
+		} else {
+			p.Parsed = t
+		}
+	}
+	if d.define("prompt", p.Role, b.DefRange) {
+		d.rs.Prompts = append(d.rs.Prompts, p)
+	}
+}

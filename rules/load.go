@@ -1,0 +1,138 @@
+package rules
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/json"
+)
+
+// Load reads a rules file, or every .hcl and .hcl.json file of a directory
+// (not recursive, in name order), and compiles it into a Ruleset. A single
+// file may also use the .json extension for HCL's JSON syntax.
+//
+// The returned Ruleset is never nil: when diags has errors it holds what
+// could be decoded, which is good for linting but not for planning.
+func Load(p string, opts ...Option) (*Ruleset, hcl.Diagnostics) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return emptyRuleset(), readError(p, err)
+	}
+	var names []string
+	if info.IsDir() {
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return emptyRuleset(), readError(p, err)
+		}
+		for _, e := range entries {
+			if !e.IsDir() && isRulesFile(e.Name()) {
+				names = append(names, filepath.Join(p, e.Name()))
+			}
+		}
+		if len(names) == 0 {
+			return emptyRuleset(), readError(p, fmt.Errorf("no .hcl or .hcl.json files in the directory"))
+		}
+	} else {
+		names = []string{p}
+	}
+	srcs := make([]source, 0, len(names))
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return emptyRuleset(), readError(name, err)
+		}
+		srcs = append(srcs, source{name: name, bytes: b})
+	}
+	return compile(srcs, newConfig(opts))
+}
+
+// LoadFS loads every .hcl and .hcl.json file of fsys, walking it recursively
+// in lexical order; it is how the embedded default rules are loaded.
+func LoadFS(fsys fs.FS, opts ...Option) (*Ruleset, hcl.Diagnostics) {
+	var srcs []source
+	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !isRulesFile(path.Base(p)) {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, source{name: p, bytes: b})
+		return nil
+	})
+	if err != nil {
+		return emptyRuleset(), readError("rules", err)
+	}
+	return compile(srcs, newConfig(opts))
+}
+
+// Parse compiles rules given as source text; name's extension selects the
+// syntax (".json" for JSON, anything else native HCL).
+func Parse(name string, src []byte, opts ...Option) (*Ruleset, hcl.Diagnostics) {
+	return compile([]source{{name: name, bytes: src}}, newConfig(opts))
+}
+
+// source is one rules file's name and content.
+type source struct {
+	name  string
+	bytes []byte
+}
+
+func isRulesFile(name string) bool {
+	return strings.HasSuffix(name, ".hcl") || strings.HasSuffix(name, ".hcl.json")
+}
+
+// ParseFile parses one file in the syntax its extension selects, tagging
+// syntax errors with CheckSyntax.
+func ParseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
+	var (
+		f     *hcl.File
+		diags hcl.Diagnostics
+	)
+	if strings.HasSuffix(name, ".json") {
+		f, diags = json.Parse(src, name)
+	} else {
+		f, diags = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	}
+	return f, tag(diags, CheckSyntax)
+}
+
+func readError(name string, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Cannot read rules",
+		Detail:   fmt.Sprintf("%s: %v", name, err),
+		Subject:  &hcl.Range{Filename: name, Start: hcl.InitialPos, End: hcl.InitialPos},
+		Extra:    Finding{Check: CheckSyntax},
+	}}
+}
+
+// compile parses, decodes, checks and indexes the sources.
+func compile(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
+	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
+	d := newDecoder(cfg)
+	for _, s := range srcs {
+		f, diags := ParseFile(s.name, s.bytes)
+		d.add(diags...)
+		if f == nil {
+			continue
+		}
+		d.rs.files[s.name] = f
+		if diags.HasErrors() {
+			// A file that does not parse is not decoded: its partial body
+			// would only add confusing follow-up errors.
+			continue
+		}
+		d.decodeFile(f)
+	}
+	d.finish()
+	return d.rs, d.diags
+}

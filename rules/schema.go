@@ -1,0 +1,96 @@
+package rules
+
+import "github.com/hashicorp/hcl/v2"
+
+// The block schemas of the DSL. Each decode function takes its body's content
+// through one of these, so unknown attributes and blocks are reported by HCL.
+
+var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "nous"},
+	{Type: "source", LabelNames: []string{"name"}},
+	{Type: "agent", LabelNames: []string{"name"}},
+	{Type: "intent", LabelNames: []string{"name"}},
+	{Type: "dependency", LabelNames: []string{"name"}},
+	{Type: "entity", LabelNames: []string{"name"}},
+	{Type: "mode", LabelNames: []string{"name"}},
+	{Type: "tier", LabelNames: []string{"source"}},
+	{Type: "check", LabelNames: []string{"name"}},
+	{Type: "loop"},
+	{Type: "prompt", LabelNames: []string{"role"}},
+	{Type: "test", LabelNames: []string{"name"}},
+}}
+
+var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "version"}, {Name: "min_confidence"}, {Name: "default_mode"}, {Name: "fallback"},
+}}
+
+var pluginSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "plugin", Required: true}, {Name: "sha256"}, {Name: "priority"}, {Name: "timeout"}, {Name: "config"},
+}}
+
+var intentSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "pattern"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "detect"},
+		{Type: "hypothesis", LabelNames: []string{"name"}},
+		{Type: "retrieve", LabelNames: []string{"name"}},
+	},
+}
+
+var detectSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "when", Required: true}, {Name: "confidence"},
+}}
+
+var hypothesisSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "description"}, {Name: "action"}, {Name: "agent"}, {Name: "role"}, {Name: "depends_on"},
+}}
+
+var retrieveSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "description"}, {Name: "source", Required: true}, {Name: "hypothesis"}, {Name: "priority"},
+	{Name: "filters"}, {Name: "defaults"}, {Name: "limit"}, {Name: "when"},
+}}
+
+var dependencySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "when"}, {Name: "from", Required: true}, {Name: "to", Required: true},
+}}
+
+var entitySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "pattern"}, {Name: "patterns"},
+}}
+
+var modeSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "when"}, {Name: "keep"}, {Name: "warn"}, {Name: "on_empty"}, {Name: "compare"},
+}}
+
+var tierSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "tier", Required: true}, {Name: "type"},
+}}
+
+var checkSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "applies"}, {Name: "assert", Required: true}, {Name: "message"}, {Name: "on_fail"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "refine"}},
+}
+
+var refineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "op"}, {Name: "drop_filters"}, {Name: "set_filters"}, {Name: "limit"},
+}}
+
+var loopSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "max_passes"}, {Name: "ttl"}, {Name: "refine_per_step"}, {Name: "refine_total"}, {Name: "workers"},
+}}
+
+var promptSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "template", Required: true},
+}}
+
+var testSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "input"}, {Type: "expect"}}}
+
+var testInputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "query"}, {Name: "intents"}, {Name: "entities"}, {Name: "mode"},
+}}
+
+var testExpectSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "hypotheses"}, {Name: "edges"}, {Name: "plans"}, {Name: "queries"}, {Name: "diagnostics"}, {Name: "mode"},
+}}
