@@ -1,0 +1,10 @@
+// Command nous-plugin-jsonl is a nous source plugin that serves records
+// from a JSON-lines file. Build it with `go build -o nous-plugin-jsonl .`
+// and put the binary in ./.nous/plugins or ~/.nous/plugins.
+package main
+
+import "github.com/nous-dev/nous/sdk"
+
+func main() {
+	sdk.Serve(sdk.ServeConfig{Source: NewSource()})
+}
