@@ -80,7 +80,7 @@ type identFinder struct{ found bool }
 
 func (f *identFinder) Visit(node *ast.Node) {
 	switch (*node).(type) {
-	case *ast.IdentifierNode, *ast.PointerNode, *ast.VariableDeclaratorNode:
+	case *ast.IdentifierNode, *ast.VariableDeclaratorNode:
 		f.found = true
 	}
 }
