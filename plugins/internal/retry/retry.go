@@ -34,6 +34,10 @@ type Policy struct {
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
 	Rand  func() float64
+
+	// Notify, when set, hears about each wait before it starts, so callers
+	// can log rate limiting without the policy knowing about loggers.
+	Notify func(attempt int, wait time.Duration, err error)
 }
 
 // Retryable marks an error as worth another attempt; Header carries the
@@ -96,6 +100,9 @@ func (p Policy) Do(ctx context.Context, fn func(ctx context.Context) error) erro
 		wait := p.Delay(r.Header, attempt-1)
 		if !p.fits(ctx, wait) {
 			return &GiveUpError{Attempts: attempt, Wait: wait, Err: r.Err}
+		}
+		if p.Notify != nil {
+			p.Notify(attempt, wait, r.Err)
 		}
 		if err := p.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("waiting to retry: %w (last error: %v)", err, r.Err)

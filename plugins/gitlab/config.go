@@ -1,0 +1,171 @@
+package gitlab
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// DefaultBaseURL is used when neither the config nor GITLAB_URL names an instance.
+const DefaultBaseURL = "https://gitlab.com"
+
+// Auth modes: how the token is sent.
+const (
+	AuthPrivateToken = "private-token" // PRIVATE-TOKEN header: personal, project and group access tokens
+	AuthOAuth        = "oauth"         // Authorization: Bearer: OAuth2 access tokens
+)
+
+// Config is the gitlab source's configuration, the rules file's config map.
+type Config struct {
+	BaseURL  string      `json:"base_url"`
+	Token    string      `json:"token"`
+	Projects ProjectList `json:"projects"`
+	Auth     string      `json:"auth"`
+}
+
+// ProjectList is a list of projects given as `group/sub/project` paths or
+// numeric IDs; JSON numbers and strings are both accepted.
+type ProjectList []string
+
+// UnmarshalJSON accepts a list of strings and numbers, or a single one.
+func (p *ProjectList) UnmarshalJSON(data []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		raw = []json.RawMessage{data}
+	}
+	out := make(ProjectList, 0, len(raw))
+	for i, r := range raw {
+		var s string
+		if err := json.Unmarshal(r, &s); err == nil {
+			out = append(out, s)
+			continue
+		}
+		var n json.Number
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.UseNumber()
+		if err := dec.Decode(&n); err != nil {
+			return fmt.Errorf("projects[%d]: want a project path or numeric ID, got %s", i, r)
+		}
+		if _, err := strconv.ParseInt(n.String(), 10, 64); err != nil {
+			return fmt.Errorf("projects[%d]: want an integer project ID, got %s", i, n)
+		}
+		out = append(out, n.String())
+	}
+	*p = out
+	return nil
+}
+
+var configKeys = map[string]bool{"base_url": true, "token": true, "projects": true, "auth": true}
+
+// parseConfig decodes raw, fills gaps from the environment and checks the
+// result. Every problem is a diagnostic naming its key; cfg is usable only
+// when the diagnostics hold no error.
+func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.Diagnostics) {
+	var cfg Config
+	var diags sdk.Diagnostics
+	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &keys); err != nil {
+			return cfg, append(diags, errorDiag("", "gitlab config is not a JSON object", err.Error()))
+		}
+		for _, k := range sortedKeys(keys) {
+			if !configKeys[k] {
+				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
+					Summary: fmt.Sprintf("gitlab: unknown config key %q", k),
+					Detail:  "known keys: auth, base_url, projects, token"})
+				continue
+			}
+			if err := decodeKey(k, keys[k], &cfg); err != nil {
+				diags = append(diags, errorDiag(k, fmt.Sprintf("gitlab: bad value for %q", k), err.Error()))
+			}
+		}
+	}
+
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = getenv("GITLAB_URL")
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	if cfg.Token == "" {
+		cfg.Token = getenv("GITLAB_TOKEN")
+	}
+	if cfg.Auth == "" {
+		cfg.Auth = AuthPrivateToken
+	}
+
+	if err := checkBaseURL(cfg.BaseURL); err != nil {
+		diags = append(diags, errorDiag("base_url", "gitlab: invalid base_url", err.Error()))
+	}
+	if strings.TrimSpace(cfg.Token) == "" {
+		diags = append(diags, errorDiag("token", "gitlab: no token",
+			`set config key "token" (e.g. token = env("GITLAB_TOKEN")) or the GITLAB_TOKEN environment variable`))
+	}
+	if cfg.Auth != AuthPrivateToken && cfg.Auth != AuthOAuth {
+		diags = append(diags, errorDiag("auth", fmt.Sprintf("gitlab: unknown auth %q", cfg.Auth),
+			`want "private-token" (default) or "oauth"`))
+	}
+	for i, p := range cfg.Projects {
+		if strings.TrimSpace(p) == "" {
+			diags = append(diags, errorDiag("projects", fmt.Sprintf("gitlab: projects[%d] is empty", i), "want a `group/project` path or a numeric ID"))
+		}
+	}
+	return cfg, diags
+}
+
+func decodeKey(key string, raw json.RawMessage, cfg *Config) error {
+	switch key {
+	case "base_url":
+		return json.Unmarshal(raw, &cfg.BaseURL)
+	case "token":
+		// Never echo the value: a malformed token may still be a secret.
+		if err := json.Unmarshal(raw, &cfg.Token); err != nil {
+			return fmt.Errorf("want a string")
+		}
+		return nil
+	case "projects":
+		return json.Unmarshal(raw, &cfg.Projects)
+	case "auth":
+		return json.Unmarshal(raw, &cfg.Auth)
+	}
+	return nil
+}
+
+// checkBaseURL accepts an absolute http(s) URL with a host and nothing
+// after the path: no query, no fragment, no credentials.
+func checkBaseURL(s string) error {
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a URL: %w", s, err)
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Errorf("%q: want an http:// or https:// URL such as https://gitlab.example.com", s)
+	case u.Host == "":
+		return fmt.Errorf("%q: missing host", s)
+	case u.User != nil:
+		return fmt.Errorf("base_url must not carry credentials; use the token key")
+	case u.RawQuery != "" || u.Fragment != "":
+		return fmt.Errorf("%q: must not have a query or fragment", s)
+	}
+	return nil
+}
+
+func errorDiag(path, summary, detail string) sdk.Diagnostic {
+	return sdk.Diagnostic{Severity: sdk.SeverityError, Path: path, Summary: summary, Detail: detail}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

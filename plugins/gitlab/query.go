@@ -1,0 +1,220 @@
+package gitlab
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Filters lists the filter keys the gitlab source understands.
+var Filters = []string{"projects", "statuses", "authors", "labels", "path", "ref", "search", "date_field", "with_stats"}
+
+// query is a FetchRequest checked and normalised for one record kind.
+type query struct {
+	kind      string
+	projects  []string
+	statuses  []string // normalised to the kind's API values
+	authors   []string
+	labels    []string
+	path      string
+	ref       string
+	search    string
+	dateField string // "created" or "updated": which timestamp since/until bound
+	withStats bool
+	since     time.Time
+	until     time.Time
+	limit     int
+}
+
+// scope is one listing: a project, optionally narrowed to one author and
+// one status, because GitLab's list endpoints take a single value of each.
+type scope struct {
+	project, author, status string
+}
+
+// scopes expands the query into the listings that together answer it.
+func (q query) scopes() []scope {
+	authors, statuses := orNone(q.authors), orNone(q.statuses)
+	out := make([]scope, 0, len(q.projects)*len(authors)*len(statuses))
+	for _, p := range q.projects {
+		for _, a := range authors {
+			for _, s := range statuses {
+				out = append(out, scope{project: p, author: a, status: s})
+			}
+		}
+	}
+	return out
+}
+
+func orNone(vs []string) []string {
+	if len(vs) == 0 {
+		return []string{""}
+	}
+	return vs
+}
+
+// parseRequest checks req against what the kind supports. defaults are the
+// configured projects, used when the request names none.
+func parseRequest(req sdk.FetchRequest, defaults []string) (query, error) {
+	q := query{since: req.Since, until: req.Until, limit: req.Limit, withStats: true, dateField: "updated"}
+	var err error
+	if q.kind, err = normaliseKind(req.Kind); err != nil {
+		return q, err
+	}
+	f := req.Filters
+	q.projects = list(f["projects"])
+	if len(q.projects) == 0 {
+		q.projects = defaults
+	}
+	if len(q.projects) == 0 {
+		return q, sdk.Errorf(sdk.KindBadRequest, `gitlab: no project: pass the "projects" filter (e.g. projects=group/app) or set config key "projects"`)
+	}
+	q.authors = list(f["authors"])
+	q.labels = list(f["labels"])
+	for key, dst := range map[string]*string{"path": &q.path, "ref": &q.ref, "search": &q.search} {
+		if *dst, err = single(key, f[key]); err != nil {
+			return q, err
+		}
+	}
+	if v, err := single("date_field", f["date_field"]); err != nil {
+		return q, err
+	} else if v != "" {
+		if v != "created" && v != "updated" {
+			return q, sdk.Errorf(sdk.KindBadRequest, `gitlab: filter "date_field": want "created" or "updated", got %q`, v)
+		}
+		q.dateField = v
+	}
+	if v, err := single("with_stats", f["with_stats"]); err != nil {
+		return q, err
+	} else if v != "" {
+		if q.withStats, err = strconv.ParseBool(v); err != nil {
+			return q, sdk.Errorf(sdk.KindBadRequest, `gitlab: filter "with_stats": want true or false, got %q`, v)
+		}
+	}
+	for _, s := range list(f["statuses"]) {
+		state, err := normaliseStatus(q.kind, s)
+		if err != nil {
+			return q, err
+		}
+		if state != "" && !slices.Contains(q.statuses, state) {
+			q.statuses = append(q.statuses, state)
+		}
+	}
+	return q, nil
+}
+
+func normaliseKind(kind string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(kind)) {
+	case "", "commit", "commits":
+		return sdk.KindCommit, nil
+	case "issue", "issues":
+		return sdk.KindIssue, nil
+	case "merge_request", "merge_requests", "mr", "mrs":
+		return sdk.KindMergeRequest, nil
+	case "pipeline", "pipelines":
+		return sdk.KindPipeline, nil
+	}
+	return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown kind %q: want commit, issue, merge_request or pipeline", kind)
+}
+
+var pipelineStatuses = []string{"created", "waiting_for_resource", "preparing", "pending", "running",
+	"success", "failed", "canceled", "skipped", "manual", "scheduled"}
+
+// normaliseStatus maps a user's status word to the kind's API value; ""
+// means "no narrowing" (all, or a kind without states).
+func normaliseStatus(kind, status string) (string, error) {
+	s := strings.ToLower(strings.TrimSpace(status))
+	switch kind {
+	case sdk.KindCommit:
+		return "", nil // commits have no state
+	case sdk.KindIssue, sdk.KindMergeRequest:
+		switch s {
+		case "open", "opened", "unresolved":
+			return "opened", nil
+		case "closed", "resolved", "done":
+			return "closed", nil
+		case "all", "":
+			return "", nil
+		case "merged", "locked":
+			if kind == sdk.KindMergeRequest {
+				return s, nil
+			}
+		}
+		want := "opened, closed or all"
+		if kind == sdk.KindMergeRequest {
+			want = "opened, closed, merged, locked or all"
+		}
+		return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown %s status %q: want %s", kind, status, want)
+	case sdk.KindPipeline:
+		if s == "" || s == "all" {
+			return "", nil
+		}
+		if slices.Contains(pipelineStatuses, s) {
+			return s, nil
+		}
+		return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown pipeline status %q: want one of %s", status, strings.Join(pipelineStatuses, ", "))
+	}
+	return "", nil
+}
+
+// list flattens filter values, splitting comma-separated ones and dropping blanks.
+func list(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			if part = strings.TrimSpace(part); part != "" && !slices.Contains(out, part) {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// single returns the filter's one value, "" when absent.
+func single(key string, values []string) (string, error) {
+	var out []string
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return "", nil
+	case 1:
+		return out[0], nil
+	}
+	return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: filter %q takes one value, got %d (%s)", key, len(out), strings.Join(out, ", "))
+}
+
+// ptr returns a pointer to v, nil for the zero value, as the client's options want.
+func ptr[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
+}
+
+// timePtr is ptr for times, which are not comparable by ==.
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func describeScope(sc scope) string {
+	s := sc.project
+	if sc.author != "" {
+		s += fmt.Sprintf(" author=%s", sc.author)
+	}
+	if sc.status != "" {
+		s += fmt.Sprintf(" status=%s", sc.status)
+	}
+	return s
+}

@@ -1,0 +1,242 @@
+// Package gitlab is the GitLab source plugin: commits, issues, merge
+// requests and pipelines of gitlab.com or a self-hosted instance, through
+// the official client (gitlab.com/gitlab-org/api/client-go).
+package gitlab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	gl "gitlab.com/gitlab-org/api/client-go"
+	"golang.org/x/oauth2"
+
+	"github.com/nous-dev/nous/plugins/internal/retry"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Version is the gitlab plugin's version.
+const Version = "0.1.0"
+
+// Source is the GitLab sdk.Source. Build it with New; Configure it before Fetch.
+type Source struct {
+	getenv     func(string) string
+	httpClient *http.Client
+	policy     retry.Policy
+	logger     *slog.Logger
+
+	mu     sync.RWMutex
+	client *gl.Client
+	cfg    Config
+}
+
+// Option customises a Source.
+type Option func(*Source)
+
+// WithEnv replaces os.Getenv for the GITLAB_URL / GITLAB_TOKEN fallbacks.
+func WithEnv(getenv func(string) string) Option { return func(s *Source) { s.getenv = getenv } }
+
+// WithHTTPClient sets the HTTP client the GitLab client sends through.
+func WithHTTPClient(c *http.Client) Option { return func(s *Source) { s.httpClient = c } }
+
+// WithRetry replaces the retry policy for 429 and 5xx answers.
+func WithRetry(p retry.Policy) Option { return func(s *Source) { s.policy = p } }
+
+// WithLogger sets where the source logs retries and paging (default: nowhere).
+func WithLogger(l *slog.Logger) Option { return func(s *Source) { s.logger = l } }
+
+// New returns an unconfigured GitLab source.
+func New(opts ...Option) *Source {
+	s := &Source{getenv: os.Getenv, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// configSchema is the JSON schema of Config, for lint and `nous plugins`.
+const configSchema = `{
+  "type": "object",
+  "properties": {
+    "base_url": {"type": "string", "description": "GitLab instance URL; default GITLAB_URL, then https://gitlab.com"},
+    "token":    {"type": "string", "description": "access token; default GITLAB_TOKEN"},
+    "projects": {"type": "array", "items": {"type": ["string", "integer"]}, "description": "default projects: group/sub/project paths or numeric IDs"},
+    "auth":     {"enum": ["private-token", "oauth"], "description": "how the token is sent; default private-token"}
+  },
+  "additionalProperties": false
+}`
+
+// Describe says what the source returns and which filters it understands.
+func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{
+		Name:         "gitlab",
+		Version:      Version,
+		SDKVersion:   sdk.Version,
+		Kinds:        []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPipeline},
+		Filters:      append([]string(nil), Filters...),
+		ConfigSchema: json.RawMessage(configSchema),
+	}, nil
+}
+
+// Configure reads the config map (falling back to GITLAB_URL and
+// GITLAB_TOKEN) and builds the client. Problems come back as diagnostics;
+// with any error diagnostic the source stays unconfigured.
+func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	cfg, diags := parseConfig(raw, s.getenv)
+	if diags.HasErrors() {
+		return diags, nil
+	}
+	client, err := s.newClient(cfg)
+	if err != nil {
+		red := redactor{token: cfg.Token}
+		return append(diags, errorDiag("base_url", "gitlab: cannot build the client", red.string(err.Error()))), nil
+	}
+	s.mu.Lock()
+	s.client, s.cfg = client, cfg
+	s.mu.Unlock()
+	return diags, nil
+}
+
+// newClient builds the GitLab client with its own retries off: the policy
+// wraps every call instead, because the client's backoff ignores Retry-After.
+func (s *Source) newClient(cfg Config) (*gl.Client, error) {
+	opts := []gl.ClientOptionFunc{
+		gl.WithBaseURL(cfg.BaseURL),
+		gl.WithoutRetries(),
+		gl.WithUserAgent("nous-gitlab/" + Version),
+		gl.WithURLWarningLogger(s.logger),
+	}
+	if s.httpClient != nil {
+		opts = append(opts, gl.WithHTTPClient(s.httpClient))
+	}
+	if cfg.Auth == AuthOAuth {
+		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"})
+		return gl.NewAuthSourceClient(gl.OAuthTokenSource{TokenSource: ts}, opts...)
+	}
+	return gl.NewClient(cfg.Token, opts...)
+}
+
+// errLimit stops paging once the request's limit is reached.
+var errLimit = errors.New("limit reached")
+
+// Fetch streams the records req asks for, project by project.
+func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) (err error) {
+	s.mu.RLock()
+	client, cfg := s.client, s.cfg
+	s.mu.RUnlock()
+	red := redactor{token: cfg.Token}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.string(fmt.Sprintf("gitlab: internal error: %v", r))}
+		}
+	}()
+	if client == nil {
+		return sdk.Errorf(sdk.KindBadConfig, "gitlab: not configured (call Configure with a token first)")
+	}
+	q, err := parseRequest(req, cfg.Projects)
+	if err != nil {
+		return err
+	}
+
+	run := &fetchRun{client: client, policy: s.policy, logger: s.logger, red: red, q: q, emit: emit, seen: map[string]bool{}}
+	for _, sc := range q.scopes() {
+		if err := run.scope(ctx, sc); err != nil {
+			if errors.Is(err, errLimit) {
+				return nil
+			}
+			if run.emitErr != nil {
+				return run.emitErr
+			}
+			s.logger.Warn("gitlab fetch failed", "kind", q.kind, "scope", describeScope(sc), "error", red.string(err.Error()))
+			return red.error(err)
+		}
+	}
+	return nil
+}
+
+// fetchRun is one Fetch call's state: dedupe across scopes, the limit and
+// the caller's emit error, which must come back unchanged.
+type fetchRun struct {
+	client  *gl.Client
+	policy  retry.Policy
+	logger  *slog.Logger
+	red     redactor
+	q       query
+	emit    func(sdk.Record) error
+	seen    map[string]bool
+	emitted int
+	emitErr error
+}
+
+func (r *fetchRun) scope(ctx context.Context, sc scope) error {
+	pageSize := 0
+	if r.q.limit > 0 {
+		pageSize = r.q.limit - r.emitted
+	}
+	r.policy.Notify = func(attempt int, wait time.Duration, err error) {
+		r.logger.Info("gitlab: retrying", "project", sc.project, "attempt", attempt, "wait", wait, "error", r.red.string(err.Error()))
+	}
+	start := time.Now()
+	var err error
+	switch r.q.kind {
+	case sdk.KindCommit:
+		err = r.fetchCommits(ctx, sc, pageSize)
+	case sdk.KindIssue:
+		err = r.fetchIssues(ctx, sc, pageSize)
+	case sdk.KindMergeRequest:
+		err = r.fetchMergeRequests(ctx, sc, pageSize)
+	case sdk.KindPipeline:
+		err = r.fetchPipelines(ctx, sc, pageSize)
+	}
+	r.logger.Debug("gitlab: fetched", "kind", r.q.kind, "scope", describeScope(sc), "records", r.emitted, "took", time.Since(start))
+	return err
+}
+
+// out dedupes, redacts and counts records on their way to emit.
+func (r *fetchRun) out(rec sdk.Record) error {
+	key := rec.ID
+	if sha, ok := rec.Fields["sha"].(string); ok && rec.Kind == sdk.KindCommit {
+		key = sha // short IDs collide in large histories
+	}
+	if r.seen[key] {
+		return nil
+	}
+	r.seen[key] = true
+	if err := r.emit(r.red.record(rec)); err != nil {
+		r.emitErr = err
+		return err
+	}
+	r.emitted++
+	if r.q.limit > 0 && r.emitted >= r.q.limit {
+		return errLimit
+	}
+	return nil
+}
+
+// record strips the token from a record's text, in case a service echoes it.
+func (r redactor) record(rec sdk.Record) sdk.Record {
+	if r.token == "" {
+		return rec
+	}
+	rec.Title, rec.Body, rec.URL, rec.Author = r.string(rec.Title), r.string(rec.Body), r.string(rec.URL), r.string(rec.Author)
+	for k, v := range rec.Fields {
+		switch v := v.(type) {
+		case string:
+			rec.Fields[k] = r.string(v)
+		case []string:
+			for i := range v {
+				v[i] = r.string(v[i])
+			}
+		}
+	}
+	return rec
+}
+
+var _ sdk.Source = (*Source)(nil)
