@@ -6,11 +6,13 @@ package plugins
 import (
 	"sort"
 
+	"github.com/nous-dev/nous/plugins/template"
 	"github.com/nous-dev/nous/sdk"
 )
 
 // builtins maps a built-in plugin name to its constructor.
 var builtins = map[string]func() sdk.ServeConfig{
+	"template": func() sdk.ServeConfig { return sdk.ServeConfig{Agent: template.New()} },
 	// "git":      func() sdk.ServeConfig { return sdk.ServeConfig{Source: git.New()} },
 }
 

@@ -1,0 +1,56 @@
+package template
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// maxOptions caps the options a clarification offers.
+const maxOptions = 6
+
+// clarify offers options for an ambiguous question, taken from the records
+// where they can be: the projects, authors, kinds or time span they hold.
+func clarify(_ Config, in sdk.ClarificationInput, records []sdk.Record) sdk.ClarificationOutput {
+	ev := gather(records)
+	kind := strings.ToLower(in.AmbiguityType)
+	switch {
+	case strings.Contains(kind, "project"), strings.Contains(kind, "repo"):
+		return sdk.ClarificationOutput{Question: "Which project do you mean?", Options: talliedOptions(ev.projects, "All projects")}
+	case strings.Contains(kind, "time"), strings.Contains(kind, "date"), strings.Contains(kind, "period"), strings.Contains(kind, "range"):
+		var opts []string
+		if span := timeSpan(ev); span != "" {
+			opts = append(opts, "The period of the records found: "+span)
+		}
+		opts = append(opts, "Last 7 days", "Last 30 days", "Last 90 days", "All time")
+		return sdk.ClarificationOutput{Question: "Which time range do you mean?", Options: opts}
+	case strings.Contains(kind, "author"), strings.Contains(kind, "person"), strings.Contains(kind, "user"):
+		return sdk.ClarificationOutput{Question: "Whose work do you mean?", Options: talliedOptions(ev.authors, "Everyone")}
+	}
+	var opts []string
+	for _, g := range ev.groups {
+		if len(opts) == maxOptions-1 {
+			break
+		}
+		opts = append(opts, fmt.Sprintf("%s (%d)", labelSets["en"].kindHeading(g.kind), len(g.records)))
+	}
+	if len(opts) == 0 {
+		opts = []string{"Recent changes (commits and merge requests)", "Open issues", "Overall status"}
+	}
+	opts = append(opts, "Everything")
+	q := "What should the answer focus on?"
+	if query := oneLine(in.Query); query != "" {
+		q = fmt.Sprintf("What should the answer to %q focus on?", clip(query, 100))
+	}
+	return sdk.ClarificationOutput{Question: q, Options: opts}
+}
+
+// talliedOptions offers the most frequent names, then a catch-all.
+func talliedOptions(ts []tally, all string) []string {
+	opts := make([]string, 0, maxOptions)
+	for _, t := range ts[:min(len(ts), maxOptions-1)] {
+		opts = append(opts, oneLine(t.name))
+	}
+	return append(opts, all)
+}

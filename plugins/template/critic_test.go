@@ -1,0 +1,115 @@
+package template
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+func TestCritic(t *testing.T) {
+	all := fixtureRecords()
+	trusted := tierAtMost(all, 2)
+	draftAll := analystDraft(t, New(), "what changed?", "discovery", all).Draft
+	draftTrusted := analystDraft(t, New(), "what changed?", "strict", trusted).Draft
+	noSources := draftTrusted[:strings.Index(draftTrusted, "\n### Sources")]
+
+	tests := []struct {
+		name           string
+		draft, mode    string
+		records        []sdk.Record
+		wantStatus     string
+		wantCompliance string
+		wantInCritique []string
+		wantSuggestion string // a substring of one suggestion
+		wantGap        string // a substring of one logical gap
+	}{
+		{name: "complete draft over trusted sources passes", draft: draftTrusted, mode: "strict", records: trusted,
+			wantStatus: "PASS", wantCompliance: "符合", wantInCritique: []string{"cites 6 of 6", "Every check passed"}},
+		{name: "flagged tier in discovery mode warns", draft: draftAll, mode: "discovery", records: all,
+			wantStatus: "WARN", wantCompliance: "符合", wantInCritique: []string{"`reddit-t3_abc`"}, wantSuggestion: "unverified"},
+		{name: "flagged tier in strict mode rejects", draft: draftAll, mode: "strict", records: all,
+			wantStatus: "REJECT", wantCompliance: "違反", wantInCritique: []string{"strict mode allows tier 1–2 sources only"},
+			wantSuggestion: "Remove the records", wantGap: "`reddit-t3_abc`"},
+		{name: "no citations rejects", draft: "Payments changed a lot.\n\n### Sources\n\nnone", mode: "discovery", records: trusted,
+			wantStatus: "REJECT", wantCompliance: "符合", wantInCritique: []string{"cites none of the 6 records"},
+			wantSuggestion: "`3f2a9c1d`", wantGap: "No statement in the draft is tied to a record."},
+		{name: "no sources section rejects", draft: noSources, mode: "discovery", records: trusted,
+			wantStatus: "REJECT", wantCompliance: "符合", wantInCritique: []string{"no Sources section"}, wantSuggestion: "Add a Sources section"},
+		{name: "overclaimed count rejects", draft: strings.Replace(draftTrusted, "3 commits", "30 commits", 1), mode: "discovery", records: trusted,
+			wantStatus: "REJECT", wantInCritique: []string{`claims "30 commits" but the evidence holds 3 commits`}, wantCompliance: "符合",
+			wantGap: "Unsupported count"},
+		{name: "overclaimed heading count rejects", draft: strings.Replace(draftTrusted, "### Issues (1)", "### Issues (4)", 1), mode: "", records: trusted,
+			wantStatus: "REJECT", wantCompliance: "符合", wantInCritique: []string{`claims "Issues (4)" but the evidence holds 1 issue`}},
+		{name: "counting a subset is fine", draft: draftTrusted + "\nOf these, 2 commits touch payments.\n", mode: "discovery", records: trusted,
+			wantStatus: "PASS", wantCompliance: "符合"},
+		{name: "empty draft rejects", draft: "  \n", mode: "discovery", records: trusted,
+			wantStatus: "REJECT", wantCompliance: "符合", wantInCritique: []string{"the draft is empty"}, wantGap: "No answer"},
+		{name: "thin evidence warns", draft: "`3f2a9c1d` fixed a race on 2026-11-04.\n\n## Sources\n\n1. `3f2a9c1d`", mode: "discovery", records: trusted,
+			wantStatus: "WARN", wantCompliance: "符合", wantInCritique: []string{"only 1 record supports the answer"}, wantSuggestion: "5 records are in the context but not cited"},
+		{name: "undated draft warns", draft: "`3f2a9c1d`, `9b8c7d6e` and `PAY-142` changed.\n\n# References\n", mode: "discovery", records: trusted,
+			wantStatus: "WARN", wantCompliance: "符合", wantInCritique: []string{"no dates"}, wantGap: "time frame"},
+		{name: "monitor mode with one side warns", draft: draftTrusted, mode: "monitor", records: trusted,
+			wantStatus: "WARN", wantCompliance: "符合", wantInCritique: []string{"only one side"}},
+		{name: "monitor mode with both sides passes", draft: draftAll, mode: "monitor", records: all,
+			wantStatus: "PASS", wantCompliance: "符合"},
+		{name: "no records to check against warns", draft: "Something changed.", mode: "discovery", records: nil,
+			wantStatus: "WARN", wantCompliance: "符合", wantInCritique: []string{"no context records"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out sdk.CriticOutput
+			raw := invoke(t, New(), sdk.RoleCritic, sdk.CriticInput{Draft: tt.draft, Query: "what changed?", Mode: tt.mode}, tt.records, &out)
+			assert.Equal(t, tt.wantStatus, out.Status, out.Critique)
+			assert.Equal(t, tt.wantCompliance, out.ModeCompliance)
+			assert.True(t, strings.HasPrefix(out.Critique, tt.wantStatus+": "))
+			for _, s := range tt.wantInCritique {
+				assert.Contains(t, out.Critique, s)
+			}
+			if tt.wantSuggestion != "" {
+				assert.True(t, containsIn(out.Suggestions, tt.wantSuggestion), "suggestions %q lack %q", out.Suggestions, tt.wantSuggestion)
+			}
+			if tt.wantGap != "" {
+				assert.True(t, containsIn(out.LogicalGaps, tt.wantGap), "gaps %q lack %q", out.LogicalGaps, tt.wantGap)
+			}
+			if tt.wantStatus == "REJECT" {
+				assert.NotEmpty(t, out.Suggestions, "a rejection says how to fix it")
+			}
+			require.Contains(t, string(raw), `"logical_gaps":[`, "arrays are never null")
+		})
+	}
+}
+
+func containsIn(list []string, sub string) bool {
+	for _, s := range list {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func FuzzCritic(f *testing.F) {
+	f.Add("## Answer\n\n3 commits\n\n### Commits (3)\n- `3f2a9c1d`\n### Sources\n", "strict")
+	f.Add("", "discovery")
+	f.Add("### Issues (99999999999999999999)\n99999999999999999999 records", "monitor")
+	f.Add("#\n##\n###### x (1)\n`", "")
+	records := fixtureRecords()
+	f.Fuzz(func(t *testing.T, draft, mode string) {
+		out := review(defaultConfig(), sdk.CriticInput{Draft: draft, Mode: mode}, records)
+		if out.Status != "PASS" && out.Status != "WARN" && out.Status != "REJECT" {
+			t.Fatalf("status %q", out.Status)
+		}
+		if out.Suggestions == nil || out.LogicalGaps == nil {
+			t.Fatal("nil list")
+		}
+		w := compose(defaultConfig(), sdk.WriterInput{Draft: draft, Mode: mode, Review: &out}, records)
+		if !strings.HasPrefix(w.FinalReport, "# Report") {
+			t.Fatalf("report starts %q", w.FinalReport[:min(20, len(w.FinalReport))])
+		}
+		_ = analyze(defaultConfig(), sdk.AnalystInput{Draft: draft, Mode: mode, Review: &out}, records)
+	})
+}

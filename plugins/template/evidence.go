@@ -1,0 +1,182 @@
+package template
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// kindOrder is the order kinds are presented in; other kinds follow, sorted.
+var kindOrder = []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPipeline, sdk.KindDocument}
+
+// evidence is the context records organised for writing: sorted, grouped
+// by kind, with tallies and a time span. Everything is in a fixed order so
+// the same records always read the same.
+type evidence struct {
+	records  []sdk.Record // newest first, then by ID
+	groups   []kindGroup
+	authors  []tally
+	projects []tally
+	first    time.Time // earliest record time, zero when none has one
+	last     time.Time
+}
+
+type kindGroup struct {
+	kind    string
+	records []sdk.Record
+}
+
+type tally struct {
+	name string
+	n    int
+}
+
+// gather organises records into evidence without modifying them.
+func gather(records []sdk.Record) evidence {
+	ev := evidence{records: slices.Clone(records)}
+	slices.SortStableFunc(ev.records, compareRecords)
+
+	byKind := map[string][]sdk.Record{}
+	authors := map[string]int{}
+	projects := map[string]int{}
+	for _, r := range ev.records {
+		byKind[r.Kind] = append(byKind[r.Kind], r)
+		if r.Author != "" {
+			authors[r.Author]++
+		}
+		if p := project(r); p != "" {
+			projects[p]++
+		}
+		if r.Time.IsZero() {
+			continue
+		}
+		if ev.first.IsZero() || r.Time.Before(ev.first) {
+			ev.first = r.Time
+		}
+		if r.Time.After(ev.last) {
+			ev.last = r.Time
+		}
+	}
+	for _, k := range kindOrder {
+		if rs := byKind[k]; len(rs) > 0 {
+			ev.groups = append(ev.groups, kindGroup{kind: k, records: rs})
+			delete(byKind, k)
+		}
+	}
+	rest := make([]string, 0, len(byKind))
+	for k := range byKind {
+		rest = append(rest, k)
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		ev.groups = append(ev.groups, kindGroup{kind: k, records: byKind[k]})
+	}
+	ev.authors = tallies(authors)
+	ev.projects = tallies(projects)
+	return ev
+}
+
+// compareRecords orders newest first; undated records last; ties by ID.
+func compareRecords(a, b sdk.Record) int {
+	switch {
+	case a.Time.IsZero() != b.Time.IsZero():
+		if a.Time.IsZero() {
+			return 1
+		}
+		return -1
+	case !a.Time.Equal(b.Time):
+		return b.Time.Compare(a.Time)
+	}
+	return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source))
+}
+
+// tallies sorts counts by count, highest first, then by name.
+func tallies(m map[string]int) []tally {
+	out := make([]tally, 0, len(m))
+	for name, n := range m {
+		out = append(out, tally{name, n})
+	}
+	slices.SortFunc(out, func(a, b tally) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.name, b.name))
+	})
+	return out
+}
+
+// count returns how many records of kind the evidence holds.
+func (ev evidence) count(kind string) int {
+	for _, g := range ev.groups {
+		if g.kind == kind {
+			return len(g.records)
+		}
+	}
+	return 0
+}
+
+// project is the project a record belongs to, from its "project" field.
+func project(r sdk.Record) string {
+	p, _ := r.Fields["project"].(string)
+	return p
+}
+
+// shortID abbreviates long hexadecimal IDs (commit hashes) to 8 characters.
+func shortID(id string) string {
+	if len(id) < 12 {
+		return id
+	}
+	for _, c := range id {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return id
+		}
+	}
+	return id[:8]
+}
+
+// title is a record's title, else the first line of its body, else its ID.
+func title(r sdk.Record) string {
+	t := strings.TrimSpace(r.Title)
+	if t == "" {
+		t, _, _ = strings.Cut(strings.TrimSpace(r.Body), "\n")
+	}
+	if t == "" {
+		t = r.ID
+	}
+	return clip(oneLine(t), 120)
+}
+
+// day formats a time as a UTC date.
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.DateOnly)
+}
+
+// oneLine collapses whitespace so a value cannot break Markdown structure.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// clip shortens s to at most n runes, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// flagged reports whether a record's tier is outside what mode trusts:
+// strict trusts tiers 1–2 only; other modes flag unknown and tier ≥ 3.
+func flagged(r sdk.Record) bool { return r.Tier == 0 || r.Tier >= 3 }
+
+// cited reports whether draft names the record: its ID or short ID in
+// backticks, or a full ID long enough not to match by accident.
+func cited(draft string, r sdk.Record) bool {
+	if r.ID == "" {
+		return false
+	}
+	return strings.Contains(draft, "`"+shortID(r.ID)+"`") || strings.Contains(draft, "`"+r.ID+"`") ||
+		(len(r.ID) >= 8 && strings.Contains(draft, r.ID))
+}

@@ -1,0 +1,51 @@
+package template
+
+// labels are the words a draft or report is written in; the structure and
+// the data are the same in every language.
+type labels struct {
+	Answer, Overview, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed string
+	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence        string
+	Kinds                                                                           map[string]string
+}
+
+var labelSets = map[string]*labels{
+	"en": {
+		Answer: "Answer", Overview: "Overview", Sources: "Sources", Summary: "Summary", Details: "Details",
+		ReviewNotes: "Review notes", Mode: "Mode and source tiers", Gaps: "Open gaps", Addressed: "Review addressed",
+		TopAuthors: "Top authors", Projects: "Projects", TimeSpan: "Time span", Records: "records",
+		More: "… and %d more", NoURL: "no URL", Report: "Report", Confidence: "Confidence",
+		Kinds: map[string]string{
+			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests",
+			"pipeline": "Pipelines", "document": "Documents",
+		},
+	},
+	"zh": {
+		Answer: "回答", Overview: "概覽", Sources: "來源", Summary: "摘要", Details: "詳細內容",
+		ReviewNotes: "審查意見", Mode: "模式與來源等級", Gaps: "尚待補足", Addressed: "已處理的審查意見",
+		TopAuthors: "主要作者", Projects: "專案", TimeSpan: "時間範圍", Records: "筆記錄",
+		More: "… 另有 %d 筆", NoURL: "無網址", Report: "報告", Confidence: "可信度",
+		Kinds: map[string]string{
+			"commit": "提交", "issue": "議題", "merge_request": "合併請求",
+			"pipeline": "管線", "document": "文件",
+		},
+	},
+}
+
+// labelsFor returns the labels of language, English when it is unknown.
+func labelsFor(language string) *labels {
+	if l, ok := labelSets[language]; ok {
+		return l
+	}
+	return labelSets["en"]
+}
+
+// kindHeading is the plural heading of a record kind.
+func (l *labels) kindHeading(kind string) string {
+	if h, ok := l.Kinds[kind]; ok {
+		return h
+	}
+	if kind == "" {
+		return "Other"
+	}
+	return kind
+}

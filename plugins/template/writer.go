@@ -1,0 +1,231 @@
+package template
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Confidence levels of a final report.
+const (
+	confidenceHigh   = "High"
+	confidenceMedium = "Medium"
+	confidenceLow    = "Low"
+)
+
+// compose is the writer: compose(draft, review, context, mode) → a Markdown
+// report with a title, a summary, the draft as details, the sources with
+// URLs, the review's notes when it warned, and what the mode did to tiers.
+func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOutput {
+	l := labelsFor(cfg.Language)
+	ev := gather(records)
+	used := citedOrAll(in.Draft, ev)
+	usedEv := gather(used)
+	conf := confidence(in.Review, len(used))
+
+	var b strings.Builder
+	heading := l.Report
+	if q := oneLine(in.Query); q != "" {
+		heading += ": " + clip(q, 100)
+	}
+	fmt.Fprintf(&b, "# %s\n\n## %s\n\n", heading, l.Summary)
+	summary := ""
+	if len(used) > 0 {
+		summary = overview(l, usedEv)
+		b.WriteString(summary + " ")
+	}
+	fmt.Fprintf(&b, "%s: %s (%s).\n", l.Confidence, conf, confidenceReason(in.Review, len(used)))
+	if details := detailsOf(in.Draft, summary); details != "" {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.Details, details)
+	}
+	sources := make([]string, 0, len(used))
+	if len(used) > 0 {
+		fmt.Fprintf(&b, "\n## %s\n\n", l.Sources)
+		for i, r := range used {
+			fmt.Fprintf(&b, "%d. %s\n", i+1, sourceLine(l, r))
+			sources = append(sources, sourceRef(r))
+		}
+	}
+	if in.Review != nil && in.Review.Status != sdk.VerdictPass {
+		b.WriteString(reviewNotes(l, in.Review))
+	}
+	b.WriteString(modeNotes(l, in.Mode, used))
+	return sdk.WriterOutput{
+		FinalReport:     b.String(),
+		SourcesUsed:     sources,
+		ConfidenceLevel: conf,
+	}
+}
+
+// citedOrAll is the records the draft cites, or every record when it cites none.
+func citedOrAll(draft string, ev evidence) []sdk.Record {
+	var used []sdk.Record
+	for _, r := range ev.records {
+		if cited(draft, r) {
+			used = append(used, r)
+		}
+	}
+	if len(used) == 0 {
+		return ev.records
+	}
+	return used
+}
+
+// confidence grades the report: High needs a passing review and enough
+// evidence; a rejected review or no evidence is Low.
+func confidence(rv *sdk.CriticOutput, evidence int) string {
+	switch {
+	case evidence == 0:
+		return confidenceLow
+	case rv == nil:
+		return confidenceMedium
+	case rv.Status == sdk.VerdictPass && evidence >= fewRecords:
+		return confidenceHigh
+	case rv.Status == sdk.VerdictReject:
+		return confidenceLow
+	}
+	return confidenceMedium
+}
+
+func confidenceReason(rv *sdk.CriticOutput, evidence int) string {
+	status := "no review"
+	if rv != nil {
+		status = "review " + rv.Status
+	}
+	return status + ", " + plural(evidence, "record", "records")
+}
+
+// detailsOf is the draft without its title line, the summary line and its
+// Sources section (the report has its own), headings demoted one level.
+func detailsOf(draft, summary string) string {
+	lines := strings.Split(strings.TrimSpace(draft), "\n")
+	if level := headingLevel(lines[0]); level == 1 || level == 2 {
+		lines = lines[1:]
+	}
+	var out []string
+	skipLevel := 0
+	for _, line := range lines {
+		level := headingLevel(line)
+		if skipLevel > 0 {
+			if level == 0 || level > skipLevel {
+				continue
+			}
+			skipLevel = 0
+		}
+		if level > 0 && sourcesHeading.MatchString(line) {
+			skipLevel = level
+			continue
+		}
+		if level > 0 && level < 6 {
+			line = "#" + line
+		}
+		if summary != "" && line == summary {
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+func headingLevel(line string) int {
+	n := 0
+	for n < len(line) && line[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || n == len(line) || line[n] != ' ' {
+		return 0
+	}
+	return n
+}
+
+// sourceLine names a source with its link, kind, ID, author, date and tier.
+func sourceLine(l *labels, r sdk.Record) string {
+	link := title(r)
+	if r.URL != "" {
+		link = "[" + strings.NewReplacer("[", "(", "]", ")").Replace(link) + "](" + r.URL + ")"
+	}
+	meta := []string{r.Kind + " `" + shortID(r.ID) + "`"}
+	if r.Author != "" {
+		meta = append(meta, oneLine(r.Author))
+	}
+	if d := day(r.Time); d != "" {
+		meta = append(meta, d)
+	}
+	src := r.Source
+	if r.Tier > 0 {
+		src += fmt.Sprintf(", tier %d", r.Tier)
+	} else {
+		src += ", tier unknown"
+	}
+	meta = append(meta, src)
+	if r.URL == "" {
+		meta = append(meta, l.NoURL)
+	}
+	return link + " — " + strings.Join(meta, ", ")
+}
+
+// sourceRef is how sources_used names a record: its URL, else its ID.
+func sourceRef(r sdk.Record) string {
+	if r.URL != "" {
+		return r.URL
+	}
+	return r.ID
+}
+
+func reviewNotes(l *labels, rv *sdk.CriticOutput) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.ReviewNotes, oneLine(rv.Critique))
+	for _, s := range rv.Suggestions {
+		b.WriteString("\n- " + oneLine(s))
+	}
+	for _, g := range rv.LogicalGaps {
+		b.WriteString("\n- Gap: " + oneLine(g))
+	}
+	if len(rv.Suggestions)+len(rv.LogicalGaps) > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// modeNotes says what the mode means for the sources the report used.
+func modeNotes(l *labels, mode string, used []sdk.Record) string {
+	var low []sdk.Record
+	for _, r := range used {
+		if flagged(r) {
+			low = append(low, r)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## %s\n\n", l.Mode)
+	switch mode {
+	case "strict":
+		b.WriteString("Mode: strict — only tier 1–2 sources are trusted.")
+		if len(low) > 0 {
+			fmt.Fprintf(&b, " %s from unknown or tier ≥ 3 sources should not be relied on: %s.", plural(len(low), "record", "records"), ids(low, 10))
+		}
+	case "monitor":
+		fmt.Fprintf(&b, "Mode: monitor — tier 1–2 sources: %d; unknown or tier ≥ 3 sources: %d.", len(used)-len(low), len(low))
+	default:
+		fmt.Fprintf(&b, "Mode: %s — all sources kept.", modeName(mode))
+		if len(low) > 0 {
+			fmt.Fprintf(&b, " %d of %d are unknown or tier ≥ 3 and flagged: %s.", len(low), len(used), flaggedList(low, 10))
+		} else if len(used) > 0 {
+			b.WriteString(" None is flagged.")
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+func flaggedList(records []sdk.Record, n int) string {
+	parts := make([]string, 0, min(n, len(records)))
+	for _, r := range records[:min(n, len(records))] {
+		parts = append(parts, "`"+shortID(r.ID)+"` "+tierTag(r))
+	}
+	s := strings.Join(parts, ", ")
+	if len(records) > n {
+		s += fmt.Sprintf(" and %d more", len(records)-n)
+	}
+	return s
+}

@@ -1,0 +1,80 @@
+package template
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+func TestWriterReport(t *testing.T) {
+	a := New()
+	records := fixtureRecords()
+	draft := analystDraft(t, a, "what changed in payments last week?", "discovery", records).Draft
+	rv := criticReview(t, a, draft, "discovery", records)
+	var out sdk.WriterOutput
+	invoke(t, a, sdk.RoleWriter, sdk.WriterInput{Query: "what changed in payments last week?", Draft: draft, Review: &rv, Mode: "discovery"}, records, &out)
+
+	assert.Equal(t, "Medium", out.ConfidenceLevel, "a WARN review caps confidence")
+	assert.Len(t, out.SourcesUsed, len(records))
+	assert.Contains(t, out.SourcesUsed, "https://gitlab.example.com/acme/payments/-/merge_requests/77")
+	assert.Contains(t, out.SourcesUsed, "docs/runbook.md", "a record without a URL is named by ID")
+	assert.True(t, strings.HasPrefix(out.FinalReport, "# Report: what changed in payments last week?\n"))
+	assert.Equal(t, 1, strings.Count(out.FinalReport, "Sources"), "the draft's own Sources section is replaced by the report's")
+	assert.Equal(t, 1, strings.Count(out.FinalReport, "Found 7 records"), "the summary is not repeated in the details")
+	assert.Contains(t, out.FinalReport, "#### Commits (3)", "draft headings are demoted under Details")
+	assert.Contains(t, out.FinalReport, "## Review notes")
+	assert.Contains(t, out.FinalReport, "[Payments: idempotent refunds](https://gitlab.example.com/acme/payments/-/merge_requests/77)")
+	assert.Contains(t, out.FinalReport, "flagged: `reddit-t3_abc` [Tier 5 | reddit]")
+	golden(t, "writer_report.golden.md", out.FinalReport)
+}
+
+func TestWriterUsesOnlyCitedRecords(t *testing.T) {
+	records := fixtureRecords()
+	draft := "Only `3f2a9c1d` and `PAY-142` matter.\n\n## Sources\n"
+	var out sdk.WriterOutput
+	invoke(t, New(), sdk.RoleWriter, sdk.WriterInput{Draft: draft, Mode: "strict"}, records, &out)
+	assert.Equal(t, []string{"https://gitlab.example.com/acme/payments/-/commit/3f2a9c1d", "https://yt.example.com/issue/PAY-142"}, out.SourcesUsed)
+	assert.Contains(t, out.FinalReport, "Mode: strict — only tier 1–2 sources are trusted.")
+	assert.NotContains(t, out.FinalReport, "## Review notes", "no review, no notes")
+	assert.Contains(t, out.FinalReport, "Only `3f2a9c1d` and `PAY-142` matter.")
+}
+
+func TestWriterConfidence(t *testing.T) {
+	pass := &sdk.CriticOutput{Status: "PASS"}
+	warn := &sdk.CriticOutput{Status: "WARN", Critique: "thin", Suggestions: []string{"more"}, LogicalGaps: []string{"when?"}}
+	reject := &sdk.CriticOutput{Status: "REJECT", Critique: "bad"}
+	records := fixtureRecords()
+	tests := []struct {
+		name    string
+		review  *sdk.CriticOutput
+		records []sdk.Record
+		want    string
+	}{
+		{"pass with enough evidence", pass, records, "High"},
+		{"pass with thin evidence", pass, records[:2], "Medium"},
+		{"warn", warn, records, "Medium"},
+		{"reject", reject, records, "Low"},
+		{"no review", nil, records, "Medium"},
+		{"no evidence", pass, nil, "Low"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out sdk.WriterOutput
+			raw := invoke(t, New(), sdk.RoleWriter, sdk.WriterInput{Query: "q", Draft: "draft", Review: tt.review, Mode: "discovery"}, tt.records, &out)
+			assert.Equal(t, tt.want, out.ConfidenceLevel)
+			assert.Contains(t, out.FinalReport, "Confidence: "+tt.want)
+			assert.Contains(t, string(raw), `"sources_used":[`)
+			if tt.review == warn {
+				assert.Contains(t, out.FinalReport, "## Review notes\n\nthin\n\n- more\n- Gap: when?\n")
+			}
+		})
+	}
+}
+
+func TestDetailsOf(t *testing.T) {
+	draft := "## Answer: q\n\nSummary line.\n\n### Commits (1)\n\n- `a`\n\n### Sources\n\n1. `a` — url\n\n### Notes\n\nkept\n"
+	assert.Equal(t, "#### Commits (1)\n\n- `a`\n\n#### Notes\n\nkept", detailsOf(draft, "Summary line."))
+}
