@@ -7,6 +7,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -21,6 +24,24 @@ const (
 	KindSource Kind = iota + 1
 	KindAgent
 )
+
+func (k Kind) String() string {
+	switch k {
+	case KindSource:
+		return "source"
+	case KindAgent:
+		return "agent"
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// article is the kind with its indefinite article, for messages.
+func (k Kind) article() string {
+	if k == KindAgent {
+		return "an agent"
+	}
+	return "a " + k.String()
+}
 
 // Spec declares one logical source or agent and the plugin that serves it.
 type Spec struct {
@@ -38,26 +59,309 @@ type Options struct {
 	Executable string       // the nous binary that serves builtin: plugins; default os.Executable()
 	Logger     hclog.Logger // plugin logs are re-emitted under the plugin's name
 	Secrets    []string     // strings redacted from every error and log line
+
+	// Builtins lists the built-in plugin names, so an unknown builtin:NAME
+	// fails before anything runs; nil leaves the check to the child.
+	Builtins []string
+	// Getenv reads $NOUS_PLUGIN_DIR and $HOME; nil means os.Getenv.
+	Getenv func(string) string
+	// StartTimeout bounds a plugin's start and handshake; 0 means 30s.
+	StartTimeout time.Duration
 }
 
-// Manager runs plugin subprocesses on demand. It is safe for concurrent use.
-// TODO(plugin host owner): replace this stub.
-type Manager struct{}
+// defaultStartTimeout bounds a plugin's handshake when Options has none.
+const defaultStartTimeout = 30 * time.Second
+
+// Manager runs plugin subprocesses on demand: one process per spec, started
+// on first use, configured, reused, restarted after a crash, killed when a
+// call outlives its deadline. It is safe for concurrent use.
+type Manager struct {
+	resolver     resolver
+	logger       hclog.Logger // redacting
+	redact       *redactor
+	startTimeout time.Duration
+	slots        map[slotKey]*slot
+
+	ctx    context.Context // canceled by Close, aborting starts in flight
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	closed bool
+}
+
+type slotKey struct {
+	kind Kind
+	name string
+}
 
 // NewManager returns a manager for specs. Plugins start on first use.
 func NewManager(opts Options, specs ...Spec) (*Manager, error) {
-	return &Manager{}, nil
+	red := newRedactor(opts.Secrets)
+	base := opts.Logger
+	if base == nil {
+		base = hclog.NewNullLogger()
+	}
+	m := &Manager{
+		resolver: resolver{
+			dirs:       SearchPath(opts.Dirs, opts.Getenv),
+			executable: opts.Executable,
+			builtins:   opts.Builtins,
+		},
+		logger:       &hostLogger{Logger: base, redact: red},
+		redact:       red,
+		startTimeout: opts.StartTimeout,
+		slots:        make(map[slotKey]*slot, len(specs)),
+	}
+	if m.startTimeout <= 0 {
+		m.startTimeout = defaultStartTimeout
+	}
+	var errs []error
+	for _, s := range specs {
+		key := slotKey{s.Kind, s.Name}
+		switch {
+		case s.Kind != KindSource && s.Kind != KindAgent:
+			errs = append(errs, fmt.Errorf("plugin spec %q: unknown kind %d", s.Name, int(s.Kind)))
+		case s.Name == "":
+			errs = append(errs, fmt.Errorf("a %s plugin spec has no name", s.Kind))
+		case s.Ref == "":
+			errs = append(errs, fmt.Errorf("%s %q names no plugin", s.Kind, s.Name))
+		case m.slots[key] != nil:
+			errs = append(errs, fmt.Errorf("%s %q is declared twice", s.Kind, s.Name))
+		default:
+			m.slots[key] = &slot{spec: s, who: fmt.Sprintf("%s (%s)", s.Name, s.Ref)}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, red.error(err)
+	}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	return m, nil
 }
 
 // Fetch runs Fetch on the source named source.
 func (m *Manager) Fetch(ctx context.Context, source string, req sdk.FetchRequest, emit func(sdk.Record) error) error {
-	return errors.New("plugin: not implemented")
+	s, err := m.slot(KindSource, source)
+	if err != nil {
+		return err
+	}
+	ctx, cancel, budget := s.callContext(ctx)
+	defer cancel()
+	p, err := m.running(ctx, s)
+	if err != nil {
+		return err
+	}
+	// Tell emit's own error apart from the plugin's: it is the caller's.
+	var emitErr error
+	err = p.source.Fetch(ctx, req, func(r sdk.Record) error {
+		if err := emit(r); err != nil {
+			emitErr = err
+			return err
+		}
+		return nil
+	})
+	if emitErr != nil {
+		return emitErr
+	}
+	return m.outcome(ctx, s, p, "Fetch", budget, err)
 }
 
 // Invoke runs Invoke on the agent named agent.
 func (m *Manager) Invoke(ctx context.Context, agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
-	return sdk.InvokeResponse{}, errors.New("plugin: not implemented")
+	s, err := m.slot(KindAgent, agent)
+	if err != nil {
+		return sdk.InvokeResponse{}, err
+	}
+	ctx, cancel, budget := s.callContext(ctx)
+	defer cancel()
+	p, err := m.running(ctx, s)
+	if err != nil {
+		return sdk.InvokeResponse{}, err
+	}
+	resp, err := p.agent.Invoke(ctx, req)
+	if err := m.outcome(ctx, s, p, "Invoke", budget, err); err != nil {
+		return sdk.InvokeResponse{}, err
+	}
+	return resp, nil
 }
 
-// Close stops every plugin process.
-func (m *Manager) Close() error { return nil }
+// Close stops every plugin process and waits for them to exit. Calls after
+// Close fail.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	already := m.closed
+	m.closed = true
+	m.mu.Unlock()
+	if already {
+		return nil
+	}
+	m.cancel()
+	var wg sync.WaitGroup
+	for _, s := range m.slots {
+		wg.Go(func() { s.shutdown("the plugin host is shutting down") })
+	}
+	wg.Wait()
+	return nil
+}
+
+func (m *Manager) slot(kind Kind, name string) (*slot, error) {
+	s := m.slots[slotKey{kind, name}]
+	if s == nil {
+		return nil, fmt.Errorf("no %s named %q is declared", kind, name)
+	}
+	return s, nil
+}
+
+func (m *Manager) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
+}
+
+// running returns the slot's process, starting and configuring it first if
+// it is not running. Concurrent callers wait for one start.
+func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proc != nil && s.proc.usable() {
+		return s.proc, nil
+	}
+	if m.isClosed() {
+		return nil, fmt.Errorf("plugin %s: the plugin host is shut down", s.who)
+	}
+	if old := s.proc; old != nil {
+		s.proc = nil
+		old.end(true)
+		m.logger.Info("restarting plugin", "plugin", s.spec.Name, "ref", s.spec.Ref)
+	}
+	p, err := m.start(ctx, s)
+	if err != nil {
+		return nil, m.redact.error(err)
+	}
+	s.proc = p
+	return p, nil
+}
+
+// start launches, connects and configures the plugin behind s.
+func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
+	l, err := m.resolver.resolve(s.spec.Ref)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", s.spec.Kind, s.spec.Name, err)
+	}
+	if _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
+		return nil, fmt.Errorf("plugin %s: %w", s.who, err)
+	}
+	// Close aborts a start in flight, whatever the caller's context.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopOnClose := context.AfterFunc(m.ctx, cancel)
+	defer stopOnClose()
+
+	logger := m.logger.Named(s.spec.Name)
+	p, err := startProcess(ctx, startConfig{
+		who:          s.who,
+		launch:       l,
+		logger:       logger,
+		redact:       m.redact,
+		startTimeout: m.startTimeout,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := m.configure(ctx, s, p); err != nil {
+		p.end(true)
+		return nil, err
+	}
+	logger.Debug("plugin ready", "path", l.Path, "pid", p.pid())
+	return p, nil
+}
+
+// configure dispenses the slot's service and hands it the spec's config.
+func (m *Manager) configure(ctx context.Context, s *slot, p *process) error {
+	if err := p.dispense(s.spec.Kind); err != nil {
+		return err
+	}
+	config := s.spec.Config
+	if len(config) == 0 {
+		config = json.RawMessage("{}")
+	}
+	var diags sdk.Diagnostics
+	var err error
+	if s.spec.Kind == KindSource {
+		diags, err = p.source.Configure(ctx, config)
+	} else {
+		diags, err = p.agent.Configure(ctx, config)
+	}
+	switch {
+	case errors.Is(err, sdk.ErrNotServed):
+		return fmt.Errorf("plugin %s does not serve %s, but the rules use it as %s %q", s.who, s.spec.Kind.article(), s.spec.Kind, s.spec.Name)
+	case err != nil && !p.alive():
+		return m.crashed(s, p, "Configure")
+	case err != nil:
+		return fmt.Errorf("plugin %s: Configure: %w", s.who, err)
+	}
+	return configError(s.who, diags, m.logger.Named(s.spec.Name))
+}
+
+// outcome turns the error of a call on p into the error the caller sees,
+// and retires p when it crashed or hung.
+func (m *Manager) outcome(ctx context.Context, s *slot, p *process, op string, budget time.Duration, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		s.retire(p, fmt.Sprintf("a %s call ran past its deadline", op))
+		m.logger.Warn("killed plugin: call ran past its deadline", "plugin", s.spec.Name, "op", op, "pid", p.pid())
+		return &sdk.Error{
+			Kind:    sdk.KindDeadline,
+			Message: fmt.Sprintf("plugin %s: %s did not finish within its deadline (%s); the plugin process was killed and restarts on the next call", s.who, op, budget.Round(time.Millisecond)),
+			Err:     context.DeadlineExceeded,
+		}
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("plugin %s: %s: %w", s.who, op, ctx.Err())
+	}
+	if reason := p.stopReason(); reason != "" {
+		return &sdk.Error{Kind: sdk.KindUnavailable, Message: fmt.Sprintf("plugin %s: %s failed because the process was stopped: %s", s.who, op, reason), Err: err}
+	}
+	if !p.alive() {
+		return m.crashed(s, p, op)
+	}
+	return m.redact.error(fmt.Errorf("plugin %s: %s: %w", s.who, op, err))
+}
+
+// crashed retires a process that died by itself and explains why.
+func (m *Manager) crashed(s *slot, p *process, op string) error {
+	s.retire(p, "it exited unexpectedly")
+	note := p.log.crashNote() // complete now: retire waited for stderr to drain
+	m.logger.Error("plugin exited unexpectedly", "plugin", s.spec.Name, "op", op, "reason", note)
+	return m.redact.error(&sdk.Error{
+		Kind:    sdk.KindUnavailable,
+		Message: fmt.Sprintf("plugin %s exited unexpectedly: %s (during %s; it restarts on the next call)", s.who, note, op),
+	})
+}
+
+// configError turns Configure's diagnostics into one error naming every
+// problem and its config key; warnings are logged.
+func configError(who string, diags sdk.Diagnostics, logger hclog.Logger) error {
+	var problems []string
+	for _, d := range diags {
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += ": " + d.Detail
+		}
+		if d.Path != "" {
+			msg = fmt.Sprintf("config.%s: %s", d.Path, msg)
+		}
+		if d.Severity == sdk.SeverityError {
+			problems = append(problems, msg)
+		} else {
+			logger.Warn("config warning: " + msg)
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &sdk.Error{
+		Kind:    sdk.KindBadConfig,
+		Message: fmt.Sprintf("plugin %s rejected its config: %s", who, strings.Join(problems, "; ")),
+	}
+}

@@ -1,0 +1,14 @@
+package plugin
+
+// PIDs maps "kind/name" to the pid of each running plugin process.
+func (m *Manager) PIDs() map[string]int {
+	out := map[string]int{}
+	for key, s := range m.slots {
+		s.mu.Lock()
+		if s.proc != nil && s.proc.usable() {
+			out[key.kind.String()+"/"+key.name] = s.proc.pid()
+		}
+		s.mu.Unlock()
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// pingTimeout bounds the health check that tells a crashed plugin from a
+// plugin that returned an error.
+const pingTimeout = time.Second
+
+// process is one running plugin subprocess.
+type process struct {
+	who    string // "name (ref)", for messages
+	client *goplugin.Client
+	rpc    goplugin.ClientProtocol
+	cmd    *exec.Cmd
+	log    *pluginLog
+	source sdk.Source // set when dispensed
+	agent  sdk.Agent
+
+	mu      sync.Mutex
+	stopped string // why the host stopped the process; "" while it should run
+	ended   sync.Once
+}
+
+// startConfig is what starting one plugin process needs.
+type startConfig struct {
+	who          string
+	launch       launch
+	logger       hclog.Logger // named after the plugin, redacting
+	redact       *redactor
+	startTimeout time.Duration
+}
+
+// startProcess launches the plugin and completes the handshake. It returns
+// when the plugin is ready to dispense, ctx is done, or the start fails.
+func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
+	cmd := exec.Command(cfg.launch.Path, cfg.launch.Args...)
+	setDeathSignal(cmd)
+	log := &pluginLog{logger: cfg.logger}
+	stderr := &lineWriter{fn: log.line}
+	client := goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		VersionedPlugins: sdk.ClientPlugins(),
+		Cmd:              cmd,
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		StartTimeout:     cfg.startTimeout,
+		Stderr:           stderr,
+		SyncStderr:       stderr,
+		SyncStdout:       stdoutWatch(cfg.logger, cfg.who),
+		// go-plugin's own lines are debugging detail; its re-emission of
+		// stderr is muted because pluginLog does it under the plugin's name.
+		Logger: &hostLogger{Logger: cfg.logger, redact: cfg.redact, demote: true, muteNamed: true},
+	})
+	p := &process{who: cfg.who, client: client, cmd: cmd, log: log}
+
+	type result struct {
+		rpc goplugin.ClientProtocol
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rpc, err := client.Client()
+		done <- result{rpc, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			client.Kill()
+			return nil, cfg.redact.error(explainStart(cfg.who, r.err, log, supportedVersions()))
+		}
+		p.rpc = r.rpc
+	case <-ctx.Done():
+		p.hardKill()
+		<-done
+		return nil, fmt.Errorf("starting plugin %s: %w", cfg.who, context.Cause(ctx))
+	}
+	return p, nil
+}
+
+// dispense connects the service of kind.
+func (p *process) dispense(kind Kind) error {
+	name := sdk.PluginSource
+	if kind == KindAgent {
+		name = sdk.PluginAgent
+	}
+	raw, err := p.rpc.Dispense(name)
+	if err != nil {
+		return fmt.Errorf("plugin %s: connecting to its %s service: %w", p.who, name, err)
+	}
+	switch kind {
+	case KindSource:
+		s, ok := raw.(sdk.Source)
+		if !ok {
+			return fmt.Errorf("plugin %s: its source service has type %T, not sdk.Source", p.who, raw)
+		}
+		p.source = s
+	case KindAgent:
+		a, ok := raw.(sdk.Agent)
+		if !ok {
+			return fmt.Errorf("plugin %s: its agent service has type %T, not sdk.Agent", p.who, raw)
+		}
+		p.agent = a
+	}
+	return nil
+}
+
+// pid is the plugin's process id.
+func (p *process) pid() int {
+	if p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
+// stopReason says why the host stopped the process, "" if it did not.
+func (p *process) stopReason() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stopped
+}
+
+// markStopped records why the host is stopping the process; the first
+// reason wins. It reports whether this call set it.
+func (p *process) markStopped(reason string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped != "" {
+		return false
+	}
+	p.stopped = reason
+	return true
+}
+
+// usable reports whether calls may go to the process.
+func (p *process) usable() bool {
+	return p.stopReason() == "" && !p.client.Exited()
+}
+
+// alive reports whether the process still answers, to tell a crash from an
+// error the plugin returned.
+func (p *process) alive() bool {
+	if p.client.Exited() {
+		return false
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.rpc.Ping() }()
+	select {
+	case err := <-done:
+		return err == nil && !p.client.Exited()
+	case <-time.After(pingTimeout):
+		return false
+	}
+}
+
+// hardKill ends the process at once, then lets go-plugin clean up. It is for
+// processes that are hung or already dead; stop is the polite way.
+func (p *process) hardKill() {
+	if p.cmd.Process != nil && !p.client.Exited() {
+		_ = p.cmd.Process.Kill()
+	}
+	p.client.Kill()
+}
+
+// end stops the process once; later callers wait until it has ended and its
+// stderr is drained. hard kills at once (hung or dead plugins); otherwise the
+// plugin is asked to exit and killed after go-plugin's grace period (2s).
+func (p *process) end(hard bool) {
+	p.ended.Do(func() {
+		if hard {
+			p.hardKill()
+			return
+		}
+		p.client.Kill()
+	})
+}
+
+// supportedVersions lists the protocol versions this host speaks, ascending.
+func supportedVersions() []int {
+	vs := make([]int, 0, 1)
+	for v := range sdk.ClientPlugins() {
+		vs = append(vs, v)
+	}
+	slices.Sort(vs)
+	return vs
+}

@@ -1,0 +1,49 @@
+package plugin
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// slot holds the process serving one spec. Its mutex guards starts, so
+// concurrent first calls share one process.
+type slot struct {
+	spec Spec
+	who  string // "name (ref)", for messages
+
+	mu   sync.Mutex
+	proc *process
+}
+
+// callContext gives a call the spec's timeout when the caller set no
+// deadline, and says how much time the call has (0: unbounded).
+func (s *slot) callContext(ctx context.Context) (context.Context, context.CancelFunc, time.Duration) {
+	if d, ok := ctx.Deadline(); ok {
+		return ctx, func() {}, time.Until(d)
+	}
+	if s.spec.Timeout > 0 {
+		ctx, cancel := context.WithTimeout(ctx, s.spec.Timeout)
+		return ctx, cancel, s.spec.Timeout
+	}
+	return ctx, func() {}, 0
+}
+
+// retire kills p at once because it crashed or hung; the next call starts
+// a new process.
+func (s *slot) retire(p *process, reason string) {
+	p.markStopped(reason)
+	p.end(true)
+}
+
+// shutdown stops the slot's process politely, for Close.
+func (s *slot) shutdown(reason string) {
+	s.mu.Lock()
+	p := s.proc
+	s.proc = nil
+	s.mu.Unlock()
+	if p != nil {
+		p.markStopped(reason)
+		p.end(false)
+	}
+}

@@ -1,0 +1,196 @@
+package plugin_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// The test binary doubles as every plugin the tests need: started as
+// nous-plugin-MODE (a symlink) or with the arguments "plugin serve MODE"
+// (the builtin: form), it serves the plugin MODE instead of running tests.
+
+// Queries that make the echo source misbehave on purpose, mid-stream.
+const (
+	queryPanic  = "panic"  // panic inside Fetch (the sdk recovers it)
+	queryCrash  = "crash"  // the process dies mid-stream
+	queryHang   = "hang"   // never returns, ignoring its context
+	queryStdout = "stdout" // prints on stdout during the call
+	queryLog    = "log"    // logs a line at info with a field
+	querySecret = "secret" // fails with a message containing the config's token
+)
+
+// pluginMode reports which test plugin args ask for, if any.
+func pluginMode(args []string) (string, bool) {
+	if name, ok := strings.CutPrefix(filepath.Base(args[0]), "nous-plugin-"); ok {
+		return name, true
+	}
+	if len(args) == 4 && args[1] == "plugin" && args[2] == "serve" {
+		return args[3], true
+	}
+	return "", false
+}
+
+// servePlugin runs the test plugin mode and never returns.
+func servePlugin(mode string) {
+	switch mode {
+	case "echo":
+		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}, Agent: &echoAgent{}})
+	case "source-only":
+		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}})
+	case "banner":
+		// The classic mistake: a greeting on stdout before the handshake.
+		fmt.Println("echo plugin v1.2.3 starting")
+		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}})
+	case "oldproto", "newproto":
+		v := sdk.ProtocolVersion - 1
+		if mode == "newproto" {
+			v = sdk.ProtocolVersion + 1
+		}
+		hs := sdk.Handshake
+		hs.ProtocolVersion = uint(v)
+		goplugin.Serve(&goplugin.ServeConfig{
+			HandshakeConfig: hs,
+			Plugins:         goplugin.PluginSet{},
+			Logger:          hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true}),
+		})
+	case "exit":
+		fmt.Fprintln(os.Stderr, "echo: cannot open /nonexistent/config.json")
+		os.Exit(3)
+	default:
+		fmt.Fprintf(os.Stderr, "unknown test plugin mode %q\n", mode)
+		os.Exit(2)
+	}
+	os.Exit(0)
+}
+
+// echoSource emits generated records; its query selects a misbehaviour.
+type echoSource struct {
+	config map[string]any
+}
+
+func (s *echoSource) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{
+		Name:    "echo",
+		Version: "1.2.3",
+		Kinds:   []string{sdk.KindDocument},
+		Filters: []string{"n"},
+	}, nil
+}
+
+func (s *echoSource) Configure(_ context.Context, config json.RawMessage) (sdk.Diagnostics, error) {
+	if err := json.Unmarshal(config, &s.config); err != nil {
+		return nil, sdk.Errorf(sdk.KindBadConfig, "config: %v", err)
+	}
+	if v, ok := s.config["base_url"].(string); ok && !strings.HasPrefix(v, "http") {
+		return sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "not a URL", Detail: fmt.Sprintf("got %q", v), Path: "base_url"}}, nil
+	}
+	if _, ok := s.config["legacy"]; ok {
+		return sdk.Diagnostics{{Severity: sdk.SeverityWarning, Summary: "legacy is ignored", Path: "legacy"}}, nil
+	}
+	return nil, nil
+}
+
+// Fetch emits filters["n"] records (default req.Limit, else 1).
+func (s *echoSource) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
+	n := req.Limit
+	if v := req.Filters["n"]; len(v) == 1 {
+		n, _ = strconv.Atoi(v[0])
+	}
+	if n == 0 {
+		n = 1
+	}
+	for i := range n {
+		if i == n/2 || n == 1 {
+			if err := s.misbehave(req.Query); err != nil {
+				return err
+			}
+		}
+		err := emit(sdk.Record{
+			ID:     "r" + strconv.Itoa(i),
+			Source: "echo",
+			Kind:   sdk.KindDocument,
+			Title:  req.Query,
+			Body:   "record body",
+			Time:   time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+			Fields: map[string]any{"index": int64(i), "pid": int64(os.Getpid())},
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *echoSource) misbehave(query string) error {
+	switch query {
+	case queryPanic:
+		panic("echo: index out of range in record 7")
+	case queryCrash:
+		go func() { panic("echo: corrupted state, giving up") }()
+		time.Sleep(time.Minute)
+	case queryHang:
+		select {}
+	case queryStdout:
+		fmt.Println("debug: fetching")
+	case queryLog:
+		hclog.New(&hclog.LoggerOptions{Name: "echo", Output: os.Stderr, JSONFormat: true}).Info("fetching page", "page", 2)
+	case querySecret:
+		return sdk.Errorf(sdk.KindUnauthorized, "token %v rejected", s.config["token"])
+	}
+	return nil
+}
+
+// echoAgent answers with what it was asked, shaped by the schema it got.
+type echoAgent struct {
+	config json.RawMessage
+}
+
+func (a *echoAgent) Describe(context.Context) (sdk.AgentInfo, error) {
+	return sdk.AgentInfo{Name: "echo", Version: "1.2.3", Roles: []string{sdk.RoleWriter, sdk.RoleCritic}, Models: []string{"echo-1"}}, nil
+}
+
+func (a *echoAgent) Configure(_ context.Context, config json.RawMessage) (sdk.Diagnostics, error) {
+	a.config = config
+	return nil, nil
+}
+
+func (a *echoAgent) Invoke(_ context.Context, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	if len(req.Schema) > 0 {
+		if err := json.Unmarshal(req.Schema, &schema); err != nil {
+			return sdk.InvokeResponse{}, sdk.Errorf(sdk.KindBadRequest, "schema: %v", err)
+		}
+	}
+	out := map[string]any{}
+	for _, k := range schema.Required {
+		out[k] = fmt.Sprintf("%s:%s", req.Role, k)
+	}
+	out["context_ids"] = ids(req.Context)
+	out["input"] = req.Input
+	out["config"] = a.config
+	b, err := json.Marshal(out)
+	if err != nil {
+		return sdk.InvokeResponse{}, err
+	}
+	return sdk.InvokeResponse{Output: b, Usage: sdk.Usage{PromptTokens: len(req.Instructions), CompletionTokens: len(b), Model: "echo-1"}}, nil
+}
+
+func ids(rs []sdk.Record) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out
+}
