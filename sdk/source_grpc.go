@@ -89,7 +89,7 @@ type chunker struct {
 
 func (c *chunker) emit(r Record) error {
 	if err := c.ctx.Err(); err != nil {
-		return err
+		return &Error{Kind: KindDeadline, Message: "fetch ended by the host: " + err.Error(), Err: err}
 	}
 	if c.limit > 0 && c.emitted >= c.limit {
 		return errLimitReached
