@@ -9,9 +9,6 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// sdkVersion is the SDK contract version the agent was written against.
-const sdkVersion = "1"
-
 // Config is the template agent's configuration.
 type Config struct {
 	// MaxItems caps the records listed per kind in a draft (the counts

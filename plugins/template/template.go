@@ -34,7 +34,7 @@ func (a *Agent) Describe(context.Context) (sdk.AgentInfo, error) {
 	return sdk.AgentInfo{
 		Name:         "template",
 		Version:      Version,
-		SDKVersion:   sdkVersion,
+		SDKVersion:   sdk.Version,
 		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleWriter},
 		Models:       []string{"template"},
 		ConfigSchema: json.RawMessage(configSchema),
