@@ -59,7 +59,12 @@ func classify(ctx context.Context, project string, err error) error {
 			return sdk.Errorf(sdk.KindUnknown, "gitlab: project %q: %v", project, ae)
 		}
 	}
-	// Transport failures (refused, reset, DNS) are worth another GET.
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) {
+		return sdk.Errorf(sdk.KindUnavailable, "gitlab: project %q: malformed response: %v", project, err)
+	}
+	// Transport failures (refused, reset, DNS, a cut body) are worth another GET.
 	return retry.After(err, nil)
 }
 

@@ -98,3 +98,7 @@ func (h *harness) recordedWaits() []time.Duration {
 }
 
 func project(p string) map[string][]string { return map[string][]string{"projects": {p}} }
+
+func fakesProject(n int) fakes.GitLabProject {
+	return fakes.GenerateGitLabProject(42, "group/sub/app", n, n, n, n)
+}
