@@ -6,6 +6,7 @@ package plugins
 import (
 	"sort"
 
+	"github.com/nous-dev/nous/plugins/git"
 	"github.com/nous-dev/nous/plugins/template"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -13,7 +14,7 @@ import (
 // builtins maps a built-in plugin name to its constructor.
 var builtins = map[string]func() sdk.ServeConfig{
 	"template": func() sdk.ServeConfig { return sdk.ServeConfig{Agent: template.New()} },
-	// "git":      func() sdk.ServeConfig { return sdk.ServeConfig{Source: git.New()} },
+	"git":      func() sdk.ServeConfig { return sdk.ServeConfig{Source: git.New()} },
 }
 
 // Lookup returns a new instance of the built-in plugin name.

@@ -1,0 +1,124 @@
+package git
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+	"github.com/stretchr/testify/require"
+)
+
+// The benchmarks compare the source with `git log` on one generated
+// repository: 5,000 mainline commits plus a merged 3-commit feature branch
+// every 25, ~5,800 commits in all, files in eight directories.
+const benchCommits = 5000
+
+var benchEnd = time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC)
+
+// benchSince selects roughly the newest 200 commits (one per hour).
+var benchSince = benchEnd.Add(-200 * time.Hour)
+
+// benchPath is touched by about an eighth of the commits.
+const benchPath = "payments/ledger"
+
+func benchRepo(b *testing.B) string {
+	b.Helper()
+	return largeRepo(b, benchCommits, benchEnd)
+}
+
+func benchSource(b *testing.B, dir string, stats bool) *Source {
+	b.Helper()
+	return configured(b, fmt.Sprintf(`{"path": %q, "stats": %t}`, dir, stats))
+}
+
+func runFetch(b *testing.B, s *Source, req sdk.FetchRequest) int {
+	n := 0
+	err := s.Fetch(context.Background(), req, func(sdk.Record) error { n++; return nil })
+	require.NoError(b, err)
+	return n
+}
+
+func runGitLog(b *testing.B, dir string, args ...string) int {
+	cmd := exec.Command("git", append([]string{"-C", dir, "log", "--format=%H"}, args...)...)
+	cmd.Env = append(cmd.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	require.NoError(b, err)
+	n := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		if len(line) == 40 {
+			n++
+		}
+	}
+	return n
+}
+
+// BenchmarkGitSince fetches the commits of the last 200 hours, with stats.
+func BenchmarkGitSince(b *testing.B) {
+	s := benchSource(b, benchRepo(b), true)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runFetch(b, s, sdk.FetchRequest{Since: benchSince})
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}
+
+// BenchmarkGitSinceGitLog is BenchmarkGitSince's `git log --numstat`.
+func BenchmarkGitSinceGitLog(b *testing.B) {
+	dir := benchRepo(b)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runGitLog(b, dir, fmt.Sprintf("--since=%d", benchSince.Unix()), "--numstat")
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}
+
+// BenchmarkGitPath fetches every commit touching one directory over the
+// whole history, without stats.
+func BenchmarkGitPath(b *testing.B) {
+	s := benchSource(b, benchRepo(b), false)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runFetch(b, s, sdk.FetchRequest{Filters: map[string][]string{"path": {benchPath}}})
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}
+
+// BenchmarkGitPathGitLog is BenchmarkGitPath's `git log -- path`.
+func BenchmarkGitPathGitLog(b *testing.B) {
+	dir := benchRepo(b)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runGitLog(b, dir, "--", benchPath)
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}
+
+// BenchmarkGitPathStats is BenchmarkGitPath with stats on each emitted commit.
+func BenchmarkGitPathStats(b *testing.B) {
+	s := benchSource(b, benchRepo(b), true)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runFetch(b, s, sdk.FetchRequest{Filters: map[string][]string{"path": {benchPath}}})
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}
+
+// BenchmarkGitPathStatsGitLog is BenchmarkGitPathStats's `git log --numstat -- path`.
+func BenchmarkGitPathStatsGitLog(b *testing.B) {
+	dir := benchRepo(b)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runGitLog(b, dir, "--numstat", "--", benchPath)
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}

@@ -1,0 +1,117 @@
+// Package git is the local git repository source: commits with since/until,
+// path, author and ref filters, read with go-git, without network or
+// credentials. It is the default commit source when no GitLab token is set.
+package git
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"sync"
+
+	gogit "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Version is the git source's version.
+const Version = "0.1.0"
+
+// Filter keys the source understands. Others (projects, statuses, dates…)
+// are ignored: the engine sends every retrieval's filters to its source,
+// and dates arrive already resolved as Since/Until.
+var filterKeys = []string{"path", "paths", "author", "authors", "ref", "query", "with_stats"}
+
+// Source reads commits from a local repository. Its zero value is not
+// ready; use New, then Configure.
+type Source struct {
+	// mu serialises fetches: go-git's file storage shares pack file handles.
+	mu   sync.Mutex
+	cfg  config
+	repo *gogit.Repository
+	// openErr is why the repository could not be opened, reported by Fetch.
+	openErr error
+	// commitURL links a commit sha to its web page; nil when unknown.
+	commitURL func(sha string) string
+}
+
+// New returns an unconfigured git source.
+func New() *Source {
+	return &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured")}
+}
+
+// Describe says what the source returns and which filters it understands.
+func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{
+		Name:         "git",
+		Version:      Version,
+		SDKVersion:   sdk.Version,
+		Kinds:        []string{sdk.KindCommit},
+		Filters:      append([]string(nil), filterKeys...),
+		ConfigSchema: json.RawMessage(configSchema),
+	}, nil
+}
+
+// Configure decodes the config and opens the repository, discovering .git
+// upward from the configured path.
+func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	cfg, diags := decodeConfig(raw)
+	if diags.HasErrors() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		closeRepo(s.repo)
+		s.repo, s.openErr = nil, sdk.Errorf(sdk.KindBadConfig, "git: invalid configuration: %s", diags[len(diags)-1].Summary)
+		return diags, nil
+	}
+	repo, err := open(cfg.Path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	closeRepo(s.repo)
+	s.cfg, s.repo, s.openErr = cfg, repo, err
+	if err != nil {
+		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
+		return diags, nil
+	}
+	s.commitURL = commitURLFunc(cfg.CommitURL, originURL(repo))
+	return diags, nil
+}
+
+// open opens the repository containing path.
+func open(path string) (*gogit.Repository, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	repo, err := gogit.PlainOpenWithOptions(abs, &gogit.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	switch {
+	case errors.Is(err, gogit.ErrRepositoryNotExists):
+		return nil, sdk.Errorf(sdk.KindNotFound, "git: not a git repository (nor any parent directory): %s", abs)
+	case err != nil:
+		return nil, sdk.Errorf(sdk.KindBadConfig, "git: cannot open repository at %s: %w", abs, err)
+	}
+	st, ok := repo.Storer.(*filesystem.Storage)
+	if !ok {
+		return repo, nil
+	}
+	// Reopen the same .git keeping pack files open: by default go-git
+	// opens and closes the pack for every object it reads, which
+	// dominates a history walk.
+	kept := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	fast, err := gogit.Open(kept, nil)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.KindBadConfig, "git: cannot open repository at %s: %w", abs, err)
+	}
+	return fast, nil
+}
+
+// closeRepo releases the pack files a previous configuration kept open.
+func closeRepo(repo *gogit.Repository) {
+	if repo == nil {
+		return
+	}
+	if st, ok := repo.Storer.(*filesystem.Storage); ok {
+		_ = st.Close()
+	}
+}
