@@ -124,29 +124,3 @@ func apiMessage(body []byte) string {
 	}
 	return text
 }
-
-// redactor removes the token from anything that leaves the source.
-type redactor struct{ token string }
-
-func (r redactor) string(s string) string {
-	if r.token == "" || !strings.Contains(s, r.token) {
-		return s
-	}
-	return strings.ReplaceAll(s, r.token, "[REDACTED]")
-}
-
-// error rewrites err so its text cannot carry the token; the kind survives,
-// the cause chain (which may hold a raw response body) does not.
-func (r redactor) error(err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *sdk.Error
-	if errors.As(err, &e) {
-		return &sdk.Error{Kind: e.Kind, Message: r.string(err.Error())}
-	}
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	return &sdk.Error{Kind: sdk.KindUnknown, Message: r.string(err.Error())}
-}

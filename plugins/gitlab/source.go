@@ -18,6 +18,7 @@ import (
 	gl "gitlab.com/gitlab-org/api/client-go"
 	"golang.org/x/oauth2"
 
+	"github.com/nous-dev/nous/plugins/internal/redact"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -95,8 +96,8 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 	}
 	client, err := s.newClient(cfg)
 	if err != nil {
-		red := redactor{token: cfg.Token}
-		return append(diags, errorDiag("base_url", "gitlab: cannot build the client", red.string(err.Error()))), nil
+		red := redact.New(cfg.Token)
+		return append(diags, errorDiag("base_url", "gitlab: cannot build the client", red.String(err.Error()))), nil
 	}
 	s.mu.Lock()
 	s.client, s.cfg = client, cfg
@@ -131,10 +132,10 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	s.mu.RLock()
 	client, cfg := s.client, s.cfg
 	s.mu.RUnlock()
-	red := redactor{token: cfg.Token}
+	red := redact.New(cfg.Token)
 	defer func() {
 		if r := recover(); r != nil {
-			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.string(fmt.Sprintf("gitlab: internal error: %v", r))}
+			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.String(fmt.Sprintf("gitlab: internal error: %v", r))}
 		}
 	}()
 	if client == nil {
@@ -154,8 +155,8 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			if run.emitErr != nil {
 				return run.emitErr
 			}
-			s.logger.Warn("gitlab fetch failed", "kind", q.kind, "scope", describeScope(sc), "error", red.string(err.Error()))
-			return red.error(err)
+			s.logger.Warn("gitlab fetch failed", "kind", q.kind, "scope", describeScope(sc), "error", red.String(err.Error()))
+			return red.Error(err)
 		}
 	}
 	return nil
@@ -167,7 +168,7 @@ type fetchRun struct {
 	client  *gl.Client
 	policy  retry.Policy
 	logger  *slog.Logger
-	red     redactor
+	red     redact.Secret
 	q       query
 	emit    func(sdk.Record) error
 	seen    map[string]bool
@@ -181,7 +182,7 @@ func (r *fetchRun) scope(ctx context.Context, sc scope) error {
 		pageSize = r.q.limit - r.emitted
 	}
 	r.policy.Notify = func(attempt int, wait time.Duration, err error) {
-		r.logger.Info("gitlab: retrying", "project", sc.project, "attempt", attempt, "wait", wait, "error", r.red.string(err.Error()))
+		r.logger.Info("gitlab: retrying", "project", sc.project, "attempt", attempt, "wait", wait, "error", r.red.String(err.Error()))
 	}
 	start := time.Now()
 	var err error
@@ -209,7 +210,7 @@ func (r *fetchRun) out(rec sdk.Record) error {
 		return nil
 	}
 	r.seen[key] = true
-	if err := r.emit(r.red.record(rec)); err != nil {
+	if err := r.emit(r.red.Record(rec)); err != nil {
 		r.emitErr = err
 		return err
 	}
@@ -218,25 +219,6 @@ func (r *fetchRun) out(rec sdk.Record) error {
 		return errLimit
 	}
 	return nil
-}
-
-// record strips the token from a record's text, in case a service echoes it.
-func (r redactor) record(rec sdk.Record) sdk.Record {
-	if r.token == "" {
-		return rec
-	}
-	rec.Title, rec.Body, rec.URL, rec.Author = r.string(rec.Title), r.string(rec.Body), r.string(rec.URL), r.string(rec.Author)
-	for k, v := range rec.Fields {
-		switch v := v.(type) {
-		case string:
-			rec.Fields[k] = r.string(v)
-		case []string:
-			for i := range v {
-				v[i] = r.string(v[i])
-			}
-		}
-	}
-	return rec
 }
 
 var _ sdk.Source = (*Source)(nil)
