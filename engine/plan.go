@@ -31,10 +31,12 @@ type Hypothesis struct {
 	ID           string   `json:"id"`
 	Description  string   `json:"description"`
 	Dependencies []string `json:"dependencies"`
-	Intent       string   `json:"intent"`
-	Name         string   `json:"name"`
+	Intent       string   `json:"intent"`       // the intent type it was planned for
+	IntentIndex  int      `json:"intent_index"` // that intent's index in Reasoning.Intents
+	Name         string   `json:"name"`         // the hypothesis name in the intent template
 	Action       string   `json:"action,omitempty"`
 	Agent        string   `json:"agent,omitempty"`
+	Role         string   `json:"role,omitempty"` // agent role: analyst, critic, writer, clarification
 }
 
 // DependencyMap is the dependency graph: edges run from a hypothesis to the
@@ -92,6 +94,7 @@ type Severity string
 
 // Diagnostic severities.
 const (
+	SeverityInfo    Severity = "info" // worth knowing, nothing wrong (a skipped low-confidence intent)
 	SeverityWarning Severity = "warning"
 	SeverityError   Severity = "error"
 )

@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/nous-dev/nous/engine/graph"
+	"github.com/nous-dev/nous/rules"
+)
+
+// Planner turns requests into plans with one compiled ruleset. Everything
+// that depends only on the rules (dependency lists of each template, which
+// step runs each retrieval, identifier strings) is worked out once by
+// NewPlanner. A Planner is immutable and safe for concurrent use.
+type Planner struct {
+	rules     *rules.Ruleset
+	templates map[string]*template
+	detectors []*template // intents with a detect block, in declaration order
+	fallback  *template   // nil when the rules define no fallback template
+	crossDeps []crossDep
+	entities  []*rules.Entity
+	modes     []*rules.Mode
+	minConf   float64
+	defMode   string
+
+	// Precomputed identifiers, so small plans format no numbers.
+	stepIDs, planIDs, queryIDs []string
+}
+
+// template is an intent template with its dependencies resolved.
+type template struct {
+	intent     *rules.Intent
+	deps       [][]int // per hypothesis: hypotheses it depends on, ascending
+	depCount   int
+	cyclic     bool // its own dependencies form a cycle
+	retrievals []retrievalTemplate
+	filters    int // total filter keys over its retrievals
+}
+
+// retrievalTemplate is a retrieval with its step and defaults resolved.
+type retrievalTemplate struct {
+	rule        *rules.Retrieval
+	description string     // the block's, else its name
+	step        int        // hypothesis (within the template) that runs it, -1 for none
+	defaults    [][]string // per filter key, the default values or nil
+}
+
+// crossDep is a dependency rule resolved to hypothesis positions.
+type crossDep struct {
+	rule     *rules.Dependency
+	fromStep int // within the from intent's template; -1 when unresolved
+	toStep   int
+}
+
+// precomputedIDs is how many step, plan and query IDs are formatted up front.
+const precomputedIDs = 64
+
+// NewPlanner compiles rs for planning.
+func NewPlanner(rs *rules.Ruleset) *Planner {
+	p := &Planner{
+		rules:     rs,
+		templates: make(map[string]*template, len(rs.Intents)),
+		entities:  rs.Entities,
+		modes:     rs.Modes,
+		minConf:   rs.Settings.MinConfidence,
+		defMode:   rs.Settings.DefaultMode,
+	}
+	for _, in := range rs.Intents {
+		t := compileTemplate(in)
+		p.templates[in.Name] = t
+		if in.Detect != nil {
+			p.detectors = append(p.detectors, t)
+		}
+	}
+	if rs.Settings.Fallback != "" {
+		p.fallback = p.templates[rs.Settings.Fallback]
+	}
+	for _, d := range rs.Dependencies {
+		p.crossDeps = append(p.crossDeps, crossDep{
+			rule:     d,
+			fromStep: p.stepIndex(d.FromIntent, d.FromHypothesis),
+			toStep:   p.stepIndex(d.ToIntent, d.ToHypothesis),
+		})
+	}
+	for i := range precomputedIDs {
+		n := strconv.Itoa(i)
+		p.stepIDs = append(p.stepIDs, "h"+n)
+		p.planIDs = append(p.planIDs, "plan"+n)
+		p.queryIDs = append(p.queryIDs, "plan"+n+"_query")
+	}
+	return p
+}
+
+// Rules returns the ruleset the planner was built from.
+func (p *Planner) Rules() *rules.Ruleset { return p.rules }
+
+func (p *Planner) stepIndex(intent, hypothesis string) int {
+	if t := p.templates[intent]; t != nil {
+		return hypothesisIndex(t.intent, hypothesis)
+	}
+	return -1
+}
+
+func (p *Planner) stepID(i int) string {
+	if i < len(p.stepIDs) {
+		return p.stepIDs[i]
+	}
+	return "h" + strconv.Itoa(i)
+}
+
+func (p *Planner) planID(i int) string {
+	if i < len(p.planIDs) {
+		return p.planIDs[i]
+	}
+	return "plan" + strconv.Itoa(i)
+}
+
+func (p *Planner) queryID(i int) string {
+	if i < len(p.queryIDs) {
+		return p.queryIDs[i]
+	}
+	return "plan" + strconv.Itoa(i) + "_query"
+}
+
+func hypothesisIndex(in *rules.Intent, name string) int {
+	for i, h := range in.Hypotheses {
+		if h.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// compileTemplate turns an intent's resolved edges (its pattern's and its
+// depends_on lists', see rules.Intent.Edges) into per-hypothesis dependency
+// lists, and binds each retrieval to the step that runs it.
+func compileTemplate(in *rules.Intent) *template {
+	n := len(in.Hypotheses)
+	t := &template{intent: in, deps: make([][]int, n)}
+	g := graph.New(n)
+	for _, e := range in.Edges {
+		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || slices.Contains(t.deps[e.To], e.From) {
+			continue
+		}
+		t.deps[e.To] = append(t.deps[e.To], e.From)
+		t.depCount++
+		g.AddEdge(e.From, e.To)
+	}
+	for _, deps := range t.deps {
+		slices.Sort(deps)
+	}
+	t.cyclic = len(g.BackEdges()) > 0
+
+	for _, r := range in.Retrievals {
+		// The rules default Hypothesis to the first retrieve step; with none,
+		// the intent's first step runs it, and with no steps nothing does.
+		rt := retrievalTemplate{rule: r, description: cmp.Or(r.Description, r.Name), step: -1, defaults: make([][]string, len(r.Filters))}
+		if n > 0 {
+			rt.step = max(hypothesisIndex(in, r.Hypothesis), 0)
+		}
+		for k, key := range r.Filters {
+			rt.defaults[k] = r.Defaults[key]
+		}
+		t.retrievals = append(t.retrievals, rt)
+		t.filters += len(r.Filters)
+	}
+	return t
+}

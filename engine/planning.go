@@ -1,0 +1,181 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nous-dev/nous/engine/graph"
+	"github.com/nous-dev/nous/rules"
+)
+
+// Plan builds the plan for req. It fails only on an invalid request or a
+// cancelled context; everything else worth knowing (skipped or unknown
+// intents, broken cycles, failing conditions) is a diagnostic in the plan.
+// The same request always gives the same plan.
+//
+// Slices in the plan may share memory with req and with the rules: replace
+// them rather than writing into them.
+func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	b := builder{p: p, plan: &Plan{Query: req.Query, Rules: p.rules, Diagnostics: []Diagnostic{}}}
+	b.acc = b.accBuf[:0]
+
+	entities := req.Entities
+	if entities == nil {
+		entities = p.extractEntities(req.Query)
+	}
+	b.plan.Reasoning.Entities = entities
+	b.env = &rules.QueryEnv{Query: req.Query, Entities: entities, Mode: req.Mode}
+
+	intents := req.Intents
+	if len(intents) == 0 {
+		intents = b.detect()
+	}
+	b.accept(intents)
+	b.plan.Mode = b.chooseMode(req.Mode)
+	b.env.Mode = b.plan.Mode
+	b.hypotheses()
+	b.retrievals()
+	return b.plan, nil
+}
+
+// builder holds the state of one Plan call.
+type builder struct {
+	p    *Planner
+	plan *Plan
+	env  *rules.QueryEnv
+
+	acc    []instance // accepted intents
+	accBuf [8]instance
+	steps  int // hypotheses over all accepted intents
+}
+
+// instance is an accepted intent and where its hypotheses start.
+type instance struct {
+	Intent
+	tpl  *template
+	base int
+}
+
+func (b *builder) diag(sev Severity, code, format string, args ...any) {
+	b.plan.Diagnostics = append(b.plan.Diagnostics, Diagnostic{Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// holds evaluates a query condition; a failing condition is an error
+// diagnostic naming the rule and counts as false.
+func (b *builder) holds(c *rules.Condition, what string) bool {
+	ok, err := c.Eval(b.env)
+	if err != nil {
+		b.diag(SeverityError, "condition_error", "%s: %v; treated as false", what, err)
+		return false
+	}
+	return ok
+}
+
+// detect runs the detect rules in declaration order. A query nothing
+// matches is planned with the fallback template.
+func (b *builder) detect() []Intent {
+	if b.env.Query == "" {
+		b.diag(SeverityError, "no_intents", "the request has neither intents nor a query to detect them from")
+		return nil
+	}
+	var out []Intent
+	for _, t := range b.p.detectors {
+		if b.holds(t.intent.Detect.When, fmt.Sprintf("detect of intent %q", t.intent.Name)) {
+			out = append(out, Intent{Type: t.intent.Name, Confidence: t.intent.Detect.Confidence})
+		}
+	}
+	if len(out) == 0 {
+		if b.p.fallback == nil {
+			b.diag(SeverityError, "no_intent_detected", "no detect rule matched the query and the rules define no fallback template")
+			return nil
+		}
+		name := b.p.fallback.intent.Name
+		b.diag(SeverityWarning, "no_intent_detected", "no detect rule matched the query; planned with the %q template", name)
+		out = append(out, Intent{Type: name, Confidence: max(b.p.minConf, 0)})
+	}
+	return out
+}
+
+// accept drops intents below min_confidence and resolves templates, falling
+// back for unknown types.
+func (b *builder) accept(intents []Intent) {
+	for _, in := range intents {
+		if in.Confidence < b.p.minConf {
+			b.diag(SeverityInfo, "low_confidence", "intent %q skipped: confidence %.2f is below min_confidence %.2f", in.Type, in.Confidence, b.p.minConf)
+			continue
+		}
+		t := b.p.templates[in.Type]
+		if t == nil {
+			if b.p.fallback == nil {
+				b.diag(SeverityError, "unknown_intent", "intent type %q has no template and the rules define no fallback; skipped", in.Type)
+				continue
+			}
+			t = b.p.fallback
+			b.diag(SeverityWarning, "unknown_intent", "intent type %q has no template; planned with the %q template", in.Type, t.intent.Name)
+		}
+		b.acc = append(b.acc, instance{Intent: in, tpl: t, base: b.steps})
+		b.steps += len(t.intent.Hypotheses)
+	}
+	intents = make([]Intent, len(b.acc))
+	types := make([]string, len(b.acc))
+	for i, a := range b.acc {
+		intents[i], types[i] = a.Intent, a.Type
+	}
+	b.plan.Reasoning.Intents = intents
+	b.env.IntentTypes = types
+	if len(b.acc) == 0 {
+		b.diag(SeverityWarning, "empty_plan", "no intent was accepted, so the plan is empty")
+	}
+}
+
+// chooseMode returns the requested mode, else the first mode whose when
+// condition holds, else the default mode.
+func (b *builder) chooseMode(requested string) string {
+	if requested != "" {
+		if !slices.ContainsFunc(b.p.modes, func(m *rules.Mode) bool { return m.Name == requested }) {
+			names := make([]string, len(b.p.modes))
+			for i, m := range b.p.modes {
+				names[i] = m.Name
+			}
+			b.diag(SeverityError, "unknown_mode", "mode %q is not defined (modes: %s)", requested, strings.Join(names, ", "))
+		}
+		return requested
+	}
+	for _, m := range b.p.modes {
+		if m.When != nil && b.holds(m.When, fmt.Sprintf("when of mode %q", m.Name)) {
+			return m.Name
+		}
+	}
+	return b.p.defMode
+}
+
+// crossEdges returns the edges added by dependency rules whose condition
+// holds, between every instance of the from intent and every other instance
+// of the to intent.
+func (b *builder) crossEdges() []graph.Edge {
+	var edges []graph.Edge
+	for _, d := range b.p.crossDeps {
+		if d.fromStep < 0 || d.toStep < 0 || !b.holds(d.rule.When, fmt.Sprintf("when of dependency %q", d.rule.Name)) {
+			continue
+		}
+		for i, from := range b.acc {
+			if from.Type != d.rule.FromIntent {
+				continue
+			}
+			for j, to := range b.acc {
+				if i != j && to.Type == d.rule.ToIntent {
+					edges = append(edges, graph.Edge{From: from.base + d.fromStep, To: to.base + d.toStep})
+				}
+			}
+		}
+	}
+	return edges
+}

@@ -1,0 +1,293 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// InputError is a problem in a request's JSON, with the position (1-based
+// line and column) where it was found and the field it concerns.
+type InputError struct {
+	Line, Column int
+	Field        string // e.g. "intents[1].confidence"; empty for syntax errors
+	Msg          string
+}
+
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Msg)
+	}
+	return fmt.Sprintf("%d:%d: %s: %s", e.Line, e.Column, e.Field, e.Msg)
+}
+
+// Validate checks what JSON decoding cannot: intent types are set and
+// confidences lie in [0, 1].
+func (r Request) Validate() error {
+	for i, in := range r.Intents {
+		if err := in.validate(); err != nil {
+			return fmt.Errorf("intents[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func (in Intent) validate() error {
+	if in.Type == "" {
+		return errors.New("type: must not be empty")
+	}
+	if math.IsNaN(in.Confidence) || in.Confidence < 0 || in.Confidence > 1 {
+		return fmt.Errorf("confidence: %v is outside [0, 1]", in.Confidence)
+	}
+	return nil
+}
+
+// DecodeRequest reads a request's JSON: an object with the optional fields
+// query, intents, entities and mode. Unknown fields, wrong types, trailing
+// data and invalid intents are *InputError values naming the position and
+// the field.
+func DecodeRequest(r io.Reader) (Request, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Request{}, err
+	}
+	d := &requestDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	req, err := d.request()
+	if err != nil {
+		return Request{}, err
+	}
+	return req, nil
+}
+
+// requestDecoder walks the top-level object token by token, so every error
+// knows where it is.
+type requestDecoder struct {
+	data []byte
+	dec  *json.Decoder
+}
+
+// fail returns an error at the start of the next token.
+func (d *requestDecoder) fail(field, format string, args ...any) error {
+	return d.failAt(d.next(), field, format, args...)
+}
+
+func (d *requestDecoder) failAt(offset int64, field, format string, args ...any) error {
+	line, col := position(d.data, offset)
+	return &InputError{Line: line, Column: col, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// next is the offset of the next token: the decoder's offset past any
+// whitespace and separators.
+func (d *requestDecoder) next() int64 {
+	off := d.dec.InputOffset()
+	for off < int64(len(d.data)) {
+		switch d.data[off] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+// wrap turns a decoding error into an InputError at its position.
+func (d *requestDecoder) wrap(field string, at int64, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return d.failAt(syn.Offset-1, "", "%s", syn.Error())
+	case errors.As(err, &typ):
+		name := field
+		if typ.Field != "" {
+			name = field + "." + typ.Field
+		}
+		return d.failAt(at, name, "expected %s, got JSON %s", goTypeName(typ.Type.String()), typ.Value)
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return d.failAt(int64(len(d.data)), "", "unexpected end of input")
+	}
+	return d.failAt(at, field, "%v", err)
+}
+
+func goTypeName(t string) string {
+	switch t {
+	case "string":
+		return "a string"
+	case "float64":
+		return "a number"
+	case "[]string":
+		return "an array of strings"
+	case "map[string][]string":
+		return "an object of string arrays"
+	}
+	return t
+}
+
+func (d *requestDecoder) request() (Request, error) {
+	var req Request
+	at := d.next()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return req, d.wrap("", at, err)
+	}
+	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
+		return req, d.failAt(at, "", "expected a JSON object like {\"query\": \"…\"}")
+	}
+	seen := map[string]bool{}
+	for d.dec.More() {
+		at := d.next()
+		tok, err := d.dec.Token()
+		if err != nil {
+			return req, d.wrap("", at, err)
+		}
+		key := tok.(string)
+		if seen[key] {
+			return req, d.failAt(at, key, "field appears twice")
+		}
+		seen[key] = true
+		switch key {
+		case "query":
+			err = d.value(key, &req.Query)
+		case "mode":
+			err = d.value(key, &req.Mode)
+		case "entities":
+			err = d.entities(&req)
+		case "intents":
+			err = d.intents(&req)
+		default:
+			return req, d.failAt(at, key, "unknown field (expected query, intents, entities or mode)")
+		}
+		if err != nil {
+			return req, err
+		}
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return req, d.wrap("", d.next(), err)
+	}
+	if at := d.next(); at < int64(len(d.data)) {
+		return req, d.failAt(at, "", "unexpected data after the request object")
+	}
+	return req, nil
+}
+
+func (d *requestDecoder) value(field string, dst any) error {
+	at := d.next()
+	if err := d.dec.Decode(dst); err != nil {
+		return d.wrap(field, at, err)
+	}
+	return nil
+}
+
+func (d *requestDecoder) entities(req *Request) error {
+	at := d.next()
+	if err := d.value("entities", &req.Entities); err != nil {
+		return err
+	}
+	for key, values := range req.Entities {
+		if key == "" {
+			return d.failAt(at, "entities", "entity names must not be empty")
+		}
+		for _, v := range values {
+			if v == "" {
+				return d.failAt(at, "entities."+key, "values must not be empty strings")
+			}
+		}
+	}
+	return nil
+}
+
+func (d *requestDecoder) intents(req *Request) error {
+	at := d.next()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return d.wrap("intents", at, err)
+	}
+	if tok == nil {
+		return nil
+	}
+	if delim, ok := tok.(json.Delim); !ok || delim != '[' {
+		return d.failAt(at, "intents", "expected an array of {\"type\": …, \"confidence\": …}")
+	}
+	for i := 0; d.dec.More(); i++ {
+		field := fmt.Sprintf("intents[%d]", i)
+		at := d.next()
+		var in struct {
+			Type       *string  `json:"type"`
+			Confidence *float64 `json:"confidence"`
+		}
+		var raw json.RawMessage
+		if err := d.dec.Decode(&raw); err != nil {
+			return d.wrap(field, at, err)
+		}
+		strict := json.NewDecoder(bytes.NewReader(raw))
+		strict.DisallowUnknownFields()
+		if err := strict.Decode(&in); err != nil {
+			return d.intentError(field, at, raw, err)
+		}
+		switch {
+		case in.Type == nil || *in.Type == "":
+			return d.failAt(at, field+".type", "missing intent type")
+		case in.Confidence == nil:
+			return d.failAt(at, field+".confidence", "missing confidence (a number in [0, 1])")
+		}
+		intent := Intent{Type: *in.Type, Confidence: *in.Confidence}
+		if err := intent.validate(); err != nil {
+			return d.failAt(at, field, "%v", err)
+		}
+		req.Intents = append(req.Intents, intent)
+	}
+	_, err = d.dec.Token()
+	return err
+}
+
+// intentError positions an error inside one intent object.
+func (d *requestDecoder) intentError(field string, at int64, raw []byte, err error) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		return d.failAt(at+typ.Offset-int64(len(typ.Value)), field+"."+typ.Field,
+			"expected %s, got JSON %s", goTypeName(typeOf(typ.Type.String())), typ.Value)
+	}
+	if name, ok := unknownField(err); ok {
+		return d.failAt(at+int64(bytes.Index(raw, []byte(`"`+name+`"`))), field+"."+name,
+			"unknown field (expected type and confidence)")
+	}
+	if errors.As(err, new(*json.SyntaxError)) {
+		return d.failAt(at, field, "%v", err)
+	}
+	return d.failAt(at, field, "expected an object like {\"type\": \"query_commits\", \"confidence\": 0.9}")
+}
+
+// typeOf strips the pointer of optional fields.
+func typeOf(t string) string {
+	if len(t) > 0 && t[0] == '*' {
+		return t[1:]
+	}
+	return t
+}
+
+// unknownField extracts the name from encoding/json's unknown-field error.
+func unknownField(err error) (string, bool) {
+	var name string
+	if _, scanErr := fmt.Sscanf(err.Error(), "json: unknown field %q", &name); scanErr != nil {
+		return "", false
+	}
+	return name, true
+}
+
+// position turns a byte offset into a 1-based line and column (in runes).
+func position(data []byte, offset int64) (line, col int) {
+	offset = max(0, min(offset, int64(len(data))))
+	line, col = 1, 1
+	for _, r := range string(data[:offset]) {
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}

@@ -1,0 +1,237 @@
+# Intent templates: the seven intent types of the reasoning-structure
+# document with their exact hypothesis descriptions and dependency patterns,
+# the retrieval plans of the retrieval-planner document, and a fallback.
+#
+# Hypothesis actions tell the executor what a step does:
+#   retrieve   run the retrieval plans bound to the step (retrieve.hypothesis,
+#              by default the intent's first retrieve step)
+#   filter     keep the records of earlier steps that match the entity filters
+#   rank       order earlier steps' records by relevance to the question
+#   aggregate  merge earlier steps' records into one set
+#   stats      compute counts and trends over earlier steps' records
+#   agent      run the agent role named by role (analyst, critic, writer)
+#   (none)     record the step in the trace without doing anything
+
+intent "query_commits" {
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)\\\\bcommit(s|ted)?\\\\b|\\\\bpushed\\\\b|\\\\bmerged?\\\\b|\\\\bchanged?\\\\b|\\\\bchanges\\\\b|\\\\bmerge requests?\\\\b'"
+    confidence = 0.9
+  }
+
+  hypothesis "retrieve" {
+    description = "Retrieve commit data from GitLab"
+    action      = "retrieve"
+  }
+  hypothesis "rank" {
+    description = "Filter and rank commits by relevance"
+    action      = "rank"
+  }
+  hypothesis "format" {
+    description = "Format commit summary for user"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "commits" {
+    description = "Retrieve commit data from GitLab"
+    source      = "gitlab"
+    priority    = 10
+    filters     = ["projects", "dates"]
+  }
+}
+
+intent "query_issues" {
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)\\\\bissues?\\\\b|\\\\bbugs?\\\\b|\\\\btickets?\\\\b|\\\\btasks?\\\\b'"
+    confidence = 0.85
+  }
+
+  hypothesis "retrieve" {
+    description = "Retrieve issue data from YouTrack"
+    action      = "retrieve"
+  }
+  hypothesis "filter" {
+    description = "Apply filters based on entities (status, date, project)"
+    action      = "filter"
+  }
+  hypothesis "format" {
+    description = "Format issue summary for user"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "issues" {
+    description = "Retrieve issue data from YouTrack"
+    source      = "youtrack"
+    priority    = 10
+    filters     = ["projects", "dates", "statuses"]
+  }
+}
+
+intent "query_analytics" {
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)\\\\bhow many\\\\b|\\\\bstatistics\\\\b|\\\\bstats\\\\b|\\\\bmetrics?\\\\b|\\\\btrends?\\\\b|\\\\bcount\\\\b|\\\\baverage\\\\b|\\\\bvelocity\\\\b'"
+    confidence = 0.8
+  }
+
+  hypothesis "sources" {
+    description = "Identify relevant data sources (commits, issues, metrics)"
+    action      = "retrieve"
+  }
+  hypothesis "aggregate" {
+    description = "Aggregate data from multiple sources"
+    action      = "aggregate"
+  }
+  hypothesis "stats" {
+    description = "Calculate statistics and trends"
+    action      = "stats"
+  }
+  hypothesis "report" {
+    description = "Generate analytics report with visualizations"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "commit_metrics" {
+    description = "Retrieve commit metrics from GitLab"
+    source      = "gitlab"
+    priority    = 9
+    filters     = ["projects", "dates"]
+  }
+  retrieve "issue_metrics" {
+    description = "Retrieve issue metrics from YouTrack"
+    source      = "youtrack"
+    priority    = 9
+    filters     = ["projects", "dates"]
+  }
+}
+
+intent "query_status" {
+  # h0 and h1 run in parallel; h2 depends on both.
+  pattern = "fan_in"
+
+  detect {
+    when       = "query matches '(?i)\\\\bstatus\\\\b|\\\\bhealth(y)?\\\\b|\\\\bhow is\\\\b.*\\\\bgoing\\\\b|\\\\bup to date\\\\b'"
+    confidence = 0.85
+  }
+
+  hypothesis "health" {
+    description = "Check system health and status"
+    action      = "retrieve"
+  }
+  hypothesis "events" {
+    description = "Gather recent events and changes"
+    action      = "retrieve"
+  }
+  hypothesis "report" {
+    description = "Synthesize overall status report"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "recent_commits" {
+    description = "Retrieve recent commits for activity status"
+    source      = "gitlab"
+    hypothesis  = "events"
+    priority    = 8
+    filters     = ["dates"]
+    defaults    = { dates = ["last week"] }
+  }
+  retrieve "open_issues" {
+    description = "Retrieve open issues for health status"
+    source      = "youtrack"
+    hypothesis  = "health"
+    priority    = 8
+    filters     = ["statuses"]
+    defaults    = { statuses = ["open", "in-progress"] }
+  }
+}
+
+intent "command_action" {
+  # nous only reads: the execute step is recorded in the trace, never run.
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)^\\\\s*(please\\\\s+)?(create|close|assign|deploy|run|restart|trigger|delete|reopen)\\\\b'"
+    confidence = 0.8
+  }
+
+  hypothesis "validate" {
+    description = "Validate command preconditions and permissions"
+    action      = "agent"
+    role        = "analyst"
+  }
+  hypothesis "execute" {
+    description = "Execute command action"
+  }
+  hypothesis "verify" {
+    description = "Verify command execution result"
+    action      = "agent"
+    role        = "writer"
+  }
+}
+
+intent "request_help" {
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)\\\\bhelp\\\\b|\\\\bhow (do|can) i\\\\b|\\\\bdocumentation\\\\b|\\\\bdocs\\\\b|\\\\bwhat can you do\\\\b'"
+    confidence = 0.9
+  }
+
+  hypothesis "topic" {
+    description = "Identify help topic and user context"
+    action      = "agent"
+    role        = "analyst"
+  }
+  hypothesis "docs" {
+    description = "Retrieve relevant documentation and examples"
+  }
+  hypothesis "format" {
+    description = "Format helpful response with examples"
+    action      = "agent"
+    role        = "writer"
+  }
+}
+
+intent "conversation" {
+  detect {
+    when       = "query matches '(?i)^\\\\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\\\\b'"
+    confidence = 0.9
+  }
+
+  hypothesis "respond" {
+    description = "Generate appropriate conversational response"
+    action      = "agent"
+    role        = "writer"
+  }
+}
+
+# Used for intent types no template above handles (with a warning), and for
+# questions no detect rule matches: generic retrieval at priority 5.
+intent "fallback" {
+  pattern = "chain"
+
+  hypothesis "retrieve" {
+    description = "Retrieve information related to the question"
+    action      = "retrieve"
+  }
+  hypothesis "answer" {
+    description = "Summarize the findings for the user"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "generic" {
+    description = "Retrieve related information from all sources"
+    source      = "generic"
+    priority    = 5
+    filters     = ["projects", "dates", "statuses", "providers"]
+  }
+}
