@@ -65,3 +65,29 @@ func Warning(check string, subject hcl.Range, summary, detail string) *hcl.Diagn
 func Error(check string, subject hcl.Range, summary, detail string) *hcl.Diagnostic {
 	return diag(hcl.DiagError, check, subject, summary, detail)
 }
+
+// CheckInfo describes one check for documentation and SARIF rule metadata.
+type CheckInfo struct {
+	Name     string
+	Severity hcl.DiagnosticSeverity
+	Help     string // what it catches
+}
+
+// Checks lists every check with its severity, in documentation order.
+var Checks = []CheckInfo{
+	{CheckSyntax, hcl.DiagError, "The file is not valid HCL (native or JSON syntax), or cannot be read."},
+	{CheckSchema, hcl.DiagError, "An unknown, missing or repeated block or attribute."},
+	{CheckType, hcl.DiagError, "A value of the wrong type, or an env() call with wrong arguments."},
+	{CheckInvalidValue, hcl.DiagError, "A value outside its allowed set: pattern, op, on_fail, role, duration, sha256, INTENT.HYPOTHESIS (a warning for an unknown hypothesis action)."},
+	{CheckExpr, hcl.DiagError, "A condition that does not parse, does not type-check against its environment, is not bool, or is too large."},
+	{CheckRegexp, hcl.DiagError, "An entity pattern that is not a valid Go regular expression."},
+	{CheckTemplate, hcl.DiagError, "A prompt template that is not a valid text/template."},
+	{CheckUnknownReference, hcl.DiagError, "A source, agent, intent, hypothesis or mode name that is not defined."},
+	{CheckDuplicateName, hcl.DiagError, "Two blocks of the same kind with the same name, or a repeated single block."},
+	{CheckOutOfRange, hcl.DiagError, "confidence or min_confidence outside [0, 1], a negative priority, tier or limit, a loop value below 1."},
+	{CheckCycle, hcl.DiagError, "A dependency cycle among the hypotheses of one intent template."},
+	{CheckUnused, hcl.DiagWarning, "A source no retrieve uses, an agent no hypothesis uses, an entity no filter uses."},
+	{CheckUnreachable, hcl.DiagWarning, "A definition that can never take effect: a condition that is always false, a detect below min_confidence."},
+	{CheckMissingDescription, hcl.DiagWarning, "A hypothesis or retrieve without a description (it is what the plan shows)."},
+	{CheckConstantCondition, hcl.DiagWarning, "A condition that is always true (redundant) or always false where that is not unreachability."},
+}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"sort"
@@ -26,8 +27,12 @@ func (d *decoder) value(attr *hcl.Attribute, ty cty.Type) (cty.Value, bool) {
 	}
 	out, err := convert.Convert(v, ty)
 	if err != nil {
-		d.add(Error(CheckType, attr.Expr.Range(), fmt.Sprintf("Invalid value for %q", attr.Name),
-			fmt.Sprintf("A %s is required here: %s.", ty.FriendlyName(), err)))
+		detail := fmt.Sprintf("Expected %s, got %s.", ty.FriendlyNameForConstraint(), v.Type().FriendlyName())
+		var pe cty.PathError
+		if errors.As(err, &pe) && len(pe.Path) > 0 {
+			detail = fmt.Sprintf("Expected %s: %s.", ty.FriendlyNameForConstraint(), err)
+		}
+		d.add(Error(CheckType, attr.Expr.Range(), fmt.Sprintf("Invalid value for %q", attr.Name), detail))
 		return cty.NilVal, false
 	}
 	if !out.IsWhollyKnown() {

@@ -1,0 +1,183 @@
+package lint
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/report"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// posOf returns the position of the first occurrence of marker in src.
+func posOf(t *testing.T, src, marker string) hcl.Pos {
+	t.Helper()
+	i := strings.Index(src, marker)
+	require.GreaterOrEqual(t, i, 0, "marker %q not in source", marker)
+	line := 1 + strings.Count(src[:i], "\n")
+	col := 1 + len([]rune(src[strings.LastIndex(src[:i], "\n")+1:i]))
+	return hcl.Pos{Line: line, Column: col, Byte: i}
+}
+
+// seeded lists the mistakes seeded in testdata/broken: every check, each
+// at the position its marker text starts.
+var seeded = []struct {
+	check    string
+	severity hcl.DiagnosticSeverity
+	file     string
+	marker   string
+}{
+	{rules.CheckSchema, hcl.DiagError, "rules.hcl", `colour`},
+	{rules.CheckType, hcl.DiagError, "rules.hcl", `"high"`},
+	{rules.CheckUnused, hcl.DiagWarning, "rules.hcl", `agent "critic"`},
+	{rules.CheckInvalidValue, hcl.DiagError, "rules.hcl", `"tree"`},
+	{rules.CheckExpr, hcl.DiagError, "rules.hcl", `intnet_types`},
+	{rules.CheckOutOfRange, hcl.DiagError, "rules.hcl", `1.2`},
+	{rules.CheckMissingDescription, hcl.DiagWarning, "rules.hcl", `hypothesis "rank"`},
+	{rules.CheckConstantCondition, hcl.DiagWarning, "rules.hcl", `true"`},
+	{rules.CheckUnknownReference, hcl.DiagError, "rules.hcl", `"jira"`},
+	{rules.CheckCycle, hcl.DiagError, "rules.hcl", `"report"]`},
+	{rules.CheckDuplicateName, hcl.DiagError, "rules.hcl", `entity "dates" { pattern = "("`},
+	{rules.CheckRegexp, hcl.DiagError, "rules.hcl", `"("`},
+	{rules.CheckUnreachable, hcl.DiagWarning, "rules.hcl", `1 == 2`},
+	{rules.CheckTemplate, hcl.DiagError, "rules.hcl", `"Summarise`},
+	{rules.CheckSyntax, hcl.DiagError, "syntax.hcl", "\n}"},
+}
+
+func lintBroken(t *testing.T) (hcl.Diagnostics, map[string]*hcl.File) {
+	t.Helper()
+	rs, diags := rules.Load(filepath.Join("testdata", "broken"))
+	return Run(rs, diags), rs.Files()
+}
+
+func TestLintFindsEverySeededMistake(t *testing.T) {
+	diags, _ := lintBroken(t)
+	found := map[string]*hcl.Diagnostic{}
+	for _, d := range diags {
+		check := rules.CheckName(d)
+		require.NotContains(t, found, check, "one finding per check expected; got another: %s", d.Error())
+		found[check] = d
+	}
+	for _, s := range seeded {
+		t.Run(s.check, func(t *testing.T) {
+			d := found[s.check]
+			require.NotNil(t, d, "no %s finding", s.check)
+			src, err := os.ReadFile(filepath.Join("testdata", "broken", s.file))
+			require.NoError(t, err)
+			assert.Equal(t, filepath.Join("testdata", "broken", s.file), d.Subject.Filename)
+			assert.Equal(t, posOf(t, string(src), s.marker), d.Subject.Start, d.Error())
+			assert.Equal(t, s.severity, d.Severity)
+		})
+	}
+	assert.Len(t, diags, len(seeded))
+	covered := map[string]bool{}
+	for _, s := range seeded {
+		covered[s.check] = true
+	}
+	for _, c := range rules.Checks {
+		assert.True(t, covered[c.Name], "check %s has no seeded mistake", c.Name)
+	}
+}
+
+func TestLintOutputFormats(t *testing.T) {
+	diags, files := lintBroken(t)
+	for _, format := range report.Formats {
+		t.Run(format, func(t *testing.T) {
+			var buf bytes.Buffer
+			require.NoError(t, report.Write(&buf, format, report.Input{Diagnostics: diags, Files: files}))
+			golden := filepath.Join("testdata", "golden", "broken."+format)
+			if *update {
+				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
+				require.NoError(t, os.WriteFile(golden, buf.Bytes(), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run go test -update to create the golden files")
+			assert.Equal(t, string(want), buf.String())
+			for _, s := range seeded {
+				assert.Contains(t, buf.String(), s.check, "the %s output names every check", format)
+			}
+		})
+	}
+}
+
+func TestSuppression(t *testing.T) {
+	tests := []struct {
+		name, src string
+		reported  bool
+	}{
+		{"no comment", "agent \"a\" { plugin = \"x\" }\n", true},
+		{"previous line", "# nous-lint-ignore: unused\nagent \"a\" { plugin = \"x\" }\n", false},
+		{"same line", "agent \"a\" { plugin = \"x\" } # nous-lint-ignore: unused\n", false},
+		{"slash comment and list", "// nous-lint-ignore: cycle, unused -- kept for later\nagent \"a\" { plugin = \"x\" }\n", false},
+		{"other check", "# nous-lint-ignore: cycle\nagent \"a\" { plugin = \"x\" }\n", true},
+		{"two lines above", "# nous-lint-ignore: unused\n\nagent \"a\" { plugin = \"x\" }\n", true},
+		{"not a comment", "agent \"a\" { plugin = \"nous-lint-ignore: unused\" }\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, diags := rules.Parse("s.hcl", []byte(tt.src))
+			require.Empty(t, diags)
+			got := Run(rs, diags)
+			if tt.reported {
+				require.Len(t, got, 1)
+				assert.Equal(t, rules.CheckUnused, rules.CheckName(got[0]))
+			} else {
+				assert.Empty(t, got)
+			}
+		})
+	}
+}
+
+func TestCycles(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string // summaries
+	}{
+		{"self", "\n  hypothesis \"a\" { depends_on = [\"a\"] }", []string{`a → a`}},
+		{"chain closed by depends_on", `
+  hypothesis "a" { depends_on = ["c"] }
+  hypothesis "b" {}
+  hypothesis "c" {}`, []string{`a → b → c → a`}},
+		{"two explicit cycles", `
+  pattern = "explicit"
+  hypothesis "a" { depends_on = ["b"] }
+  hypothesis "b" { depends_on = ["a"] }
+  hypothesis "c" { depends_on = ["d"] }
+  hypothesis "d" { depends_on = ["c"] }`, []string{`a → b → a`, `c → d → c`}},
+		{"acyclic fan in", `
+  pattern = "fan_in"
+  hypothesis "a" {}
+  hypothesis "b" { depends_on = ["a"] }
+  hypothesis "c" {}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "intent \"i\" {" + tt.body + "\n}\n"
+			rs, diags := rules.Parse("c.hcl", []byte(src))
+			require.Empty(t, diags)
+			var got []string
+			for _, d := range cycles(rs) {
+				assert.Equal(t, hcl.DiagError, d.Severity)
+				_, after, _ := strings.Cut(d.Summary, ": ")
+				got = append(got, after)
+				assert.Equal(t, strings.Count(after, "→"), strings.Count(d.Detail, "\n  "), "every edge is named: %s", d.Detail)
+				assert.Contains(t, d.Detail, "c.hcl:")
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestValidRulesAreClean(t *testing.T) {
+	rs, diags := rules.Load(filepath.Join("..", "testdata", "valid", "nous.hcl"))
+	got := Run(rs, diags)
+	assert.Empty(t, got, got.Error())
+}

@@ -1,0 +1,78 @@
+package lint
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules"
+)
+
+// ignoreMarker starts an inline suppression comment:
+//
+//	# nous-lint-ignore: unused, missing-description
+const ignoreMarker = "nous-lint-ignore:"
+
+// Suppress drops the diagnostics whose check is named in a nous-lint-ignore
+// comment on the line the diagnostic starts on or on the line before it.
+func Suppress(diags hcl.Diagnostics, files map[string]*hcl.File) hcl.Diagnostics {
+	kept := diags[:0:0]
+	for _, d := range diags {
+		if !suppressed(d, files) {
+			kept = append(kept, d)
+		}
+	}
+	return kept
+}
+
+func suppressed(d *hcl.Diagnostic, files map[string]*hcl.File) bool {
+	check := rules.CheckName(d)
+	if check == "" || d.Subject == nil {
+		return false
+	}
+	f := files[d.Subject.Filename]
+	if f == nil {
+		return false
+	}
+	line := d.Subject.Start.Line
+	return ignores(lineOf(f.Bytes, line), check) || ignores(lineOf(f.Bytes, line-1), check)
+}
+
+// lineOf returns the 1-based line n of src, or nil.
+func lineOf(src []byte, n int) []byte {
+	if n < 1 {
+		return nil
+	}
+	for i := 1; i < n; i++ {
+		nl := bytes.IndexByte(src, '\n')
+		if nl < 0 {
+			return nil
+		}
+		src = src[nl+1:]
+	}
+	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
+		src = src[:nl]
+	}
+	return src
+}
+
+// ignores reports whether a line carries a comment ignoring check.
+func ignores(line []byte, check string) bool {
+	i := bytes.Index(line, []byte(ignoreMarker))
+	if i < 0 || !isComment(line[:i]) {
+		return false
+	}
+	for _, item := range strings.Split(string(line[i+len(ignoreMarker):]), ",") {
+		// Text after a name ("unused -- why") is a reason, not a check.
+		if f := strings.Fields(item); len(f) > 0 && f[0] == check {
+			return true
+		}
+	}
+	return false
+}
+
+// isComment reports whether the text before the marker opens a comment.
+func isComment(before []byte) bool {
+	t := bytes.TrimRight(before, " \t")
+	return bytes.HasSuffix(t, []byte("#")) || bytes.HasSuffix(t, []byte("//")) || bytes.HasSuffix(t, []byte("/*"))
+}

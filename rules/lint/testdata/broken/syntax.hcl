@@ -1,0 +1,3 @@
+intent "syntax" {
+  pattern =
+}

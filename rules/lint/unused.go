@@ -1,0 +1,59 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules"
+)
+
+// unused reports sources no retrieve uses, agents no hypothesis uses and
+// entities no retrieve filter, default or refinement names.
+func unused(rs *rules.Ruleset) hcl.Diagnostics {
+	sources, agents, entities := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, in := range rs.Intents {
+		for _, h := range in.Hypotheses {
+			agents[h.Agent] = true
+		}
+		for _, r := range in.Retrievals {
+			sources[r.Source] = true
+			for _, f := range r.Filters {
+				entities[f] = true
+			}
+			for f := range r.Defaults {
+				entities[f] = true
+			}
+		}
+	}
+	for _, c := range rs.Checks {
+		if c.Refine == nil {
+			continue
+		}
+		for _, f := range c.Refine.DropFilters {
+			entities[f] = true
+		}
+		for f := range c.Refine.SetFilters {
+			entities[f] = true
+		}
+	}
+	var diags hcl.Diagnostics
+	for _, s := range rs.Sources {
+		if !sources[s.Name] {
+			diags = append(diags, rules.Warning(rules.CheckUnused, s.Range, fmt.Sprintf("Unused source %q", s.Name),
+				"No retrieve block uses this source, so its plugin is never called."))
+		}
+	}
+	for _, a := range rs.Agents {
+		if !agents[a.Name] {
+			diags = append(diags, rules.Warning(rules.CheckUnused, a.Range, fmt.Sprintf("Unused agent %q", a.Name),
+				"No hypothesis names this agent, so it is never invoked."))
+		}
+	}
+	for _, e := range rs.Entities {
+		if !entities[e.Name] {
+			diags = append(diags, rules.Warning(rules.CheckUnused, e.Range, fmt.Sprintf("Unused entity %q", e.Name),
+				"No retrieve filters on this entity, so the values it extracts are never used."))
+		}
+	}
+	return diags
+}
