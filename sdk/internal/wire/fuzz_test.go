@@ -1,0 +1,41 @@
+package wire
+
+import (
+	"testing"
+	"time"
+
+	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// FuzzRecordFromWire feeds arbitrary bytes to the receiving side's
+// conversions: they may fail, never panic.
+func FuzzRecordFromWire(f *testing.F) {
+	seed := []*pb.Record{
+		{Id: "a", Time: timestamppb.New(time.Unix(1, 0))},
+		{Id: "b", Fields: map[string]*pb.Value{"x": {Kind: &pb.Value_StringList{StringList: &pb.StringList{Values: []string{"v"}}}}}},
+		{Id: "c", Fields: map[string]*pb.Value{"t": {Kind: &pb.Value_TimeValue{TimeValue: &timestamppb.Timestamp{Nanos: -1}}}}},
+	}
+	for _, r := range seed {
+		b, err := proto.Marshal(r)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r pb.Record
+		if proto.Unmarshal(data, &r) != nil {
+			return
+		}
+		_, _ = TimeFromProto(r.GetTime())
+		fields, err := FieldsFromProto(r.GetFields())
+		if err != nil {
+			return
+		}
+		if _, err := FieldsToProto(fields); err != nil {
+			t.Fatalf("a field read from the wire cannot be sent back: %v", err)
+		}
+	})
+}
