@@ -7,12 +7,14 @@ import (
 	"sort"
 
 	"github.com/nous-dev/nous/plugins/git"
+	"github.com/nous-dev/nous/plugins/openai"
 	"github.com/nous-dev/nous/plugins/template"
 	"github.com/nous-dev/nous/sdk"
 )
 
 // builtins maps a built-in plugin name to its constructor.
 var builtins = map[string]func() sdk.ServeConfig{
+	"openai":   func() sdk.ServeConfig { return sdk.ServeConfig{Agent: openai.New()} },
 	"template": func() sdk.ServeConfig { return sdk.ServeConfig{Agent: template.New()} },
 	"git":      func() sdk.ServeConfig { return sdk.ServeConfig{Source: git.New()} },
 }

@@ -1,0 +1,216 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Defaults for an agent configured by neither the rules nor the environment.
+const (
+	DefaultBaseURL = "https://api.openai.com/v1"
+	DefaultModel   = "gpt-4o-mini"
+	defaultTimeout = 120 * time.Second
+	defaultRetries = 3
+	// defaultContextChars bounds the rendered context records, so a large
+	// retrieval cannot overflow the model's context window unnoticed.
+	defaultContextChars = 60_000
+)
+
+// Structured output strategies.
+const (
+	FormatJSONSchema = "json_schema" // response_format json_schema, strict (falls back to json_object when refused)
+	FormatJSONObject = "json_object" // response_format json_object, the schema in the system message
+	FormatNone       = "none"        // no response_format; the schema in the system message
+)
+
+// Config is the openai agent's configuration. Unset fields come from the
+// environment, then from the defaults.
+type Config struct {
+	BaseURL         string   `json:"base_url"`
+	APIKey          string   `json:"api_key"`
+	Model           string   `json:"model"`
+	Temperature     *float64 `json:"temperature,omitempty"`
+	MaxTokens       int      `json:"max_tokens,omitempty"`
+	Stream          bool     `json:"stream"`
+	Timeout         Duration `json:"timeout"`
+	MaxRetries      int      `json:"max_retries"`
+	ResponseFormat  string   `json:"response_format"`
+	MaxContextChars int      `json:"max_context_chars"`
+}
+
+// Duration is a time.Duration read from JSON as "30s" or as seconds.
+type Duration time.Duration
+
+// UnmarshalJSON accepts a Go duration string or a number of seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a duration like \"45s\" or \"2m\"", s)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var secs float64
+	if err := json.Unmarshal(b, &secs); err != nil {
+		return fmt.Errorf("%s is neither a duration string nor a number of seconds", b)
+	}
+	*d = Duration(secs * float64(time.Second))
+	return nil
+}
+
+// MarshalJSON writes the duration as a Go duration string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// envConfig is the configuration the environment gives.
+func envConfig(getenv func(string) string) Config {
+	cfg := Config{
+		BaseURL:         firstNonEmpty(getenv("NOUS_OPENAI_BASE_URL"), getenv("OPENAI_BASE_URL"), DefaultBaseURL),
+		APIKey:          firstNonEmpty(getenv("NOUS_OPENAI_API_KEY"), getenv("OPENAI_API_KEY")),
+		Model:           firstNonEmpty(getenv("NOUS_OPENAI_MODEL"), DefaultModel),
+		Timeout:         Duration(defaultTimeout),
+		MaxRetries:      defaultRetries,
+		ResponseFormat:  FormatJSONSchema,
+		MaxContextChars: defaultContextChars,
+	}
+	return cfg
+}
+
+const configSchema = `{"type":"object","additionalProperties":false,"properties":{` +
+	`"base_url":{"type":"string","description":"OpenAI-compatible API root, e.g. http://localhost:11434/v1 (env NOUS_OPENAI_BASE_URL, OPENAI_BASE_URL)"},` +
+	`"api_key":{"type":"string","writeOnly":true,"description":"bearer token (env NOUS_OPENAI_API_KEY, OPENAI_API_KEY); optional for local servers"},` +
+	`"model":{"type":"string","description":"model name (env NOUS_OPENAI_MODEL)"},` +
+	`"temperature":{"type":"number","minimum":0,"maximum":2},` +
+	`"max_tokens":{"type":"integer","minimum":1},` +
+	`"stream":{"type":"boolean","description":"stream the answer as server-sent events"},` +
+	`"timeout":{"type":["string","number"],"description":"per call, retries included: \"90s\" or seconds"},` +
+	`"max_retries":{"type":"integer","minimum":0,"description":"retries on 408, 409, 429 and 5xx"},` +
+	`"response_format":{"type":"string","enum":["json_schema","json_object","none"]},` +
+	`"max_context_chars":{"type":"integer","minimum":1,"description":"bound on the context records rendered into the prompt"}}}`
+
+// parseConfig decodes raw over base and reports every problem found.
+func parseConfig(base Config, raw json.RawMessage) (Config, sdk.Diagnostics) {
+	cfg := base
+	var diags sdk.Diagnostics
+	errorAt := func(path, summary, detail string) {
+		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: path, Summary: summary, Detail: detail})
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && string(raw) != "null" {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			errorAt("", "config is not a JSON object", err.Error())
+			return base, diags
+		}
+		keys := make([]string, 0, len(fields))
+		for k := range fields {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			target, ok := configField(&cfg, k)
+			if !ok {
+				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
+					Summary: fmt.Sprintf("unknown config key %q is ignored", k),
+					Detail:  "known keys: api_key, base_url, max_context_chars, max_retries, max_tokens, model, response_format, stream, temperature, timeout"})
+				continue
+			}
+			if err := json.Unmarshal(fields[k], target); err != nil {
+				// The value may be the API key; name the key, never echo the value.
+				errorAt(k, fmt.Sprintf("%s has the wrong type", k), "expected "+configTypes[k])
+			}
+		}
+	}
+	diags = append(diags, validate(&cfg)...)
+	return cfg, diags
+}
+
+var configTypes = map[string]string{
+	"base_url": "a URL string", "api_key": "a string", "model": "a string", "temperature": "a number",
+	"max_tokens": "an integer", "stream": "a boolean", "timeout": `a duration like "90s" or a number of seconds`,
+	"max_retries": "an integer", "response_format": "a string", "max_context_chars": "an integer",
+}
+
+// configField returns where key is decoded to.
+func configField(cfg *Config, key string) (any, bool) {
+	switch key {
+	case "base_url":
+		return &cfg.BaseURL, true
+	case "api_key":
+		return &cfg.APIKey, true
+	case "model":
+		return &cfg.Model, true
+	case "temperature":
+		return &cfg.Temperature, true
+	case "max_tokens":
+		return &cfg.MaxTokens, true
+	case "stream":
+		return &cfg.Stream, true
+	case "timeout":
+		return &cfg.Timeout, true
+	case "max_retries":
+		return &cfg.MaxRetries, true
+	case "response_format":
+		return &cfg.ResponseFormat, true
+	case "max_context_chars":
+		return &cfg.MaxContextChars, true
+	}
+	return nil, false
+}
+
+// validate checks values and normalises the base URL.
+func validate(cfg *Config) sdk.Diagnostics {
+	var diags sdk.Diagnostics
+	errorAt := func(path, summary, detail string) {
+		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: path, Summary: summary, Detail: detail})
+	}
+	cfg.BaseURL = strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
+	u, err := url.Parse(cfg.BaseURL)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		errorAt("base_url", "base_url must be an http or https URL", `e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1"`)
+	case cfg.APIKey == "" && strings.EqualFold(u.Hostname(), "api.openai.com"):
+		errorAt("api_key", "no API key for api.openai.com", "set OPENAI_API_KEY or the agent's api_key; local servers such as Ollama need none")
+	}
+	if strings.TrimSpace(cfg.Model) == "" {
+		errorAt("model", "model must not be empty", "e.g. \"gpt-4o-mini\", or \"llama3.1\" on Ollama")
+	}
+	if t := cfg.Temperature; t != nil && (*t < 0 || *t > 2) {
+		errorAt("temperature", "temperature must be between 0 and 2", fmt.Sprintf("got %g", *t))
+	}
+	if cfg.MaxTokens < 0 {
+		errorAt("max_tokens", "max_tokens must be positive", fmt.Sprintf("got %d", cfg.MaxTokens))
+	}
+	if cfg.Timeout < 0 {
+		errorAt("timeout", "timeout must not be negative", time.Duration(cfg.Timeout).String())
+	}
+	if cfg.MaxRetries < 0 {
+		errorAt("max_retries", "max_retries must not be negative", fmt.Sprintf("got %d", cfg.MaxRetries))
+	}
+	if cfg.MaxContextChars < 1 {
+		errorAt("max_context_chars", "max_context_chars must be positive", fmt.Sprintf("got %d", cfg.MaxContextChars))
+	}
+	switch cfg.ResponseFormat {
+	case FormatJSONSchema, FormatJSONObject, FormatNone:
+	default:
+		errorAt("response_format", `response_format must be "json_schema", "json_object" or "none"`, fmt.Sprintf("got %q", cfg.ResponseFormat))
+	}
+	return diags
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}

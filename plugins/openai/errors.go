@@ -1,0 +1,159 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// statusError is a non-2xx answer from the API.
+type statusError struct {
+	status int
+	header http.Header
+	api    *apiError // nil when the body is not the documented error object
+	body   string    // the raw body, clipped, when api is nil
+}
+
+func (e *statusError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s", e.status, http.StatusText(e.status))
+	switch {
+	case e.api != nil:
+		if code := strings.Trim(string(e.api.Code), `"`); code != "" && code != "null" {
+			fmt.Fprintf(&b, " (%s)", code)
+		}
+		if e.api.Message != "" {
+			b.WriteString(": " + e.api.Message)
+		}
+		var details []string
+		if e.api.Type != "" {
+			details = append(details, "type "+e.api.Type)
+		}
+		if e.api.Param != nil && *e.api.Param != "" {
+			details = append(details, "param "+*e.api.Param)
+		}
+		if len(details) > 0 {
+			b.WriteString(" [" + strings.Join(details, ", ") + "]")
+		}
+	case e.body != "":
+		b.WriteString(": " + e.body)
+	}
+	return b.String()
+}
+
+// retryable reports whether the status is worth another attempt: request
+// timeout, conflict, rate limit and server errors, as OpenAI's own clients do.
+func (e *statusError) retryable() bool {
+	return e.status == http.StatusRequestTimeout || e.status == http.StatusConflict ||
+		e.status == http.StatusTooManyRequests || e.status >= 500
+}
+
+// kind maps the status to an sdk error kind.
+func (e *statusError) kind() sdk.ErrorKind {
+	switch {
+	case e.status == http.StatusUnauthorized || e.status == http.StatusForbidden:
+		return sdk.KindUnauthorized
+	case e.status == http.StatusNotFound:
+		return sdk.KindNotFound
+	case e.status == http.StatusTooManyRequests:
+		return sdk.KindRateLimited
+	case e.status == http.StatusBadRequest || e.status == http.StatusUnprocessableEntity:
+		return sdk.KindBadRequest
+	case e.status == http.StatusRequestTimeout || e.status == http.StatusConflict || e.status >= 500:
+		return sdk.KindUnavailable
+	}
+	return sdk.KindUnknown
+}
+
+// schemaRejected reports whether a 400 says the server does not accept the
+// json_schema response format (older servers, or a schema outside the strict
+// subset), so the call can fall back to json_object.
+func (e *statusError) schemaRejected() bool {
+	if e.status != http.StatusBadRequest && e.status != http.StatusUnprocessableEntity {
+		return false
+	}
+	text := strings.ToLower(e.body)
+	if e.api != nil {
+		text = strings.ToLower(e.api.Message + " " + e.api.Type + " " + string(e.api.Code))
+		if e.api.Param != nil {
+			text += " " + strings.ToLower(*e.api.Param)
+		}
+	}
+	return strings.Contains(text, "response_format") || strings.Contains(text, "json_schema")
+}
+
+// newStatusError reads an error response body into a statusError.
+func newStatusError(status int, header http.Header, body []byte) *statusError {
+	e := &statusError{status: status, header: header}
+	var eb errorBody
+	if json.Unmarshal(body, &eb) == nil && eb.Error != nil {
+		e.api = eb.Error
+	} else {
+		e.body = clipBytes(strings.TrimSpace(string(body)), 500)
+	}
+	return e
+}
+
+// redactor removes the API key, and anything shaped like a bearer token or
+// an OpenAI key, from text that may end up in an error, a log or a trace.
+type redactor struct{ key string }
+
+var secretShapes = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+|\bsk-[A-Za-z0-9_\-]{6,}`)
+
+func (r redactor) redact(s string) string {
+	if r.key != "" {
+		s = strings.ReplaceAll(s, r.key, "[REDACTED]")
+	}
+	return secretShapes.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.HasPrefix(strings.ToLower(m), "bearer") {
+			return m[:len("bearer")] + " [REDACTED]"
+		}
+		return "[REDACTED]"
+	})
+}
+
+// redactedError keeps an error's chain (for errors.Is and As) while its
+// text is redacted.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// fail builds the error Invoke returns: an *sdk.Error of kind whose message
+// and cause are free of secrets.
+func (r redactor) fail(kind sdk.ErrorKind, cause error, format string, args ...any) error {
+	msg := r.redact(fmt.Sprintf(format, args...))
+	var wrapped error
+	if cause != nil {
+		wrapped = &redactedError{msg: r.redact(cause.Error()), err: unwrapSafe(cause)}
+		msg += ": " + wrapped.Error()
+	}
+	return &sdk.Error{Kind: kind, Message: msg, Err: wrapped}
+}
+
+// unwrapSafe keeps only causes that cannot carry secrets in their text:
+// context errors, which callers test with errors.Is.
+func unwrapSafe(err error) error {
+	for _, target := range []error{context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, target) {
+			return target
+		}
+	}
+	return nil
+}
+
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

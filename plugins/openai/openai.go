@@ -1,0 +1,150 @@
+// Package openai is an agent for any OpenAI-compatible chat-completions
+// endpoint: OpenAI itself, or a local server such as Ollama or vLLM. It asks
+// for JSON-schema structured output (falling back to json_object where the
+// server refuses it), can stream, retries 429 and 5xx with backoff honouring
+// Retry-After, reports token usage, and never lets the API key out.
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Version is the openai agent's version.
+const Version = "1.0.0"
+
+// Agent is the OpenAI-compatible agent. It is safe for concurrent use.
+type Agent struct {
+	client *http.Client
+	base   Config // the configuration the environment gives
+	cfg    atomic.Pointer[Config]
+	// jsonObjectOnly is set once the server refused json_schema, so later
+	// calls do not pay for the refusal again.
+	jsonObjectOnly atomic.Bool
+
+	// sleep, now and rand drive the retry waits; tests replace them.
+	sleep func(ctx context.Context, d time.Duration) error
+	now   func() time.Time
+	rand  func() float64
+}
+
+// Option customises an Agent.
+type Option func(*Agent)
+
+// WithEnv reads the environment through getenv instead of os.Getenv.
+func WithEnv(getenv func(string) string) Option {
+	return func(a *Agent) { a.base = envConfig(getenv) }
+}
+
+// WithHTTPClient sends requests through c (its Timeout should be zero: the
+// agent bounds each call with the context and the configured timeout).
+func WithHTTPClient(c *http.Client) Option {
+	return func(a *Agent) { a.client = c }
+}
+
+// New returns an agent configured from the environment (NOUS_OPENAI_BASE_URL
+// or OPENAI_BASE_URL, NOUS_OPENAI_API_KEY or OPENAI_API_KEY, NOUS_OPENAI_MODEL).
+func New(opts ...Option) *Agent {
+	a := &Agent{
+		client: &http.Client{},
+		base:   envConfig(os.Getenv),
+		sleep:  sleepCtx,
+		now:    time.Now,
+		rand:   rand.Float64,
+	}
+	for _, opt := range opts {
+		opt(a)
+	}
+	cfg := a.base
+	validate(&cfg)
+	a.cfg.Store(&cfg)
+	return a
+}
+
+// Describe names the agent, its roles and its model.
+func (a *Agent) Describe(context.Context) (sdk.AgentInfo, error) {
+	return sdk.AgentInfo{
+		Name:         "openai",
+		Version:      Version,
+		SDKVersion:   sdk.Version,
+		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleWriter},
+		Models:       []string{a.cfg.Load().Model},
+		ConfigSchema: json.RawMessage(configSchema),
+	}, nil
+}
+
+// Configure applies the rules' agent config over the environment's. A
+// configuration with errors is reported and not applied.
+func (a *Agent) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	cfg, diags := parseConfig(a.base, raw)
+	if !diags.HasErrors() {
+		a.cfg.Store(&cfg)
+		a.jsonObjectOnly.Store(false)
+	}
+	return diags, nil
+}
+
+// Invoke runs one role as one chat completion. The output is the model's
+// JSON; content that is not JSON is passed on as a JSON string, so the
+// host's repair routine sees the raw text.
+func (a *Agent) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	cfg := *a.cfg.Load()
+	red := redactor{key: cfg.APIKey}
+	if cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(cfg.Timeout))
+		defer cancel()
+	}
+	format := cfg.ResponseFormat
+	if format == FormatJSONSchema && (len(req.Schema) == 0 || a.jsonObjectOnly.Load()) {
+		format = FormatJSONObject
+	}
+	c, err := a.complete(ctx, cfg, req, format)
+	var se *statusError
+	if err != nil && format == FormatJSONSchema && asStatus(err, &se) && se.schemaRejected() {
+		a.jsonObjectOnly.Store(true)
+		c, err = a.complete(ctx, cfg, req, FormatJSONObject)
+	}
+	if err != nil {
+		return sdk.InvokeResponse{}, a.describeFailure(ctx, red, cfg, err)
+	}
+	out, err := output(red, c)
+	if err != nil {
+		return sdk.InvokeResponse{}, err
+	}
+	model := c.model
+	if model == "" {
+		model = cfg.Model
+	}
+	return sdk.InvokeResponse{Output: out, Usage: sdk.Usage{
+		PromptTokens: c.usage.PromptTokens, CompletionTokens: c.usage.CompletionTokens, Model: model,
+	}}, nil
+}
+
+// output turns a completion into the role's JSON output, or a clear error
+// for a refusal, a filtered answer, or one cut off before its JSON ended.
+func output(red redactor, c completion) (json.RawMessage, error) {
+	content := bytes.TrimSpace([]byte(c.content))
+	switch {
+	case c.refusal != "":
+		return nil, red.fail(sdk.KindBadRequest, nil, "openai: the model refused: %s", clip(c.refusal, 300))
+	case c.finishReason == "content_filter":
+		return nil, red.fail(sdk.KindBadRequest, nil, "openai: the answer was withheld by the content filter")
+	case c.finishReason == "length" && !json.Valid(content):
+		return nil, red.fail(sdk.KindBadRequest, nil,
+			"openai: the answer was cut off at max_tokens (finish_reason \"length\", %d completion tokens) before its JSON was complete; raise max_tokens",
+			c.usage.CompletionTokens)
+	case json.Valid(content):
+		return content, nil
+	}
+	s, _ := json.Marshal(c.content)
+	return s, nil
+}
