@@ -1,12 +1,140 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/examples"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/lint"
+	"github.com/nous-dev/nous/rules/report"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this placeholder with the real command.
 func (a *app) lintCommand() *cobra.Command {
-	return &cobra.Command{Use: "lint", RunE: func(*cobra.Command, []string) error { return errors.New("lint: not implemented yet") }}
+	var (
+		format string
+		strict bool
+	)
+	cmd := &cobra.Command{
+		Use:   "lint [PATHS...]",
+		Short: "Check rule files and report every finding with file:line:col",
+		Long: `Lint loads each rules file or directory and reports every problem: parse,
+type and expression errors, unknown references, duplicates, cycles,
+thresholds out of range, unused and unreachable definitions, missing
+descriptions and constant conditions.
+
+A directory is linted as one ruleset per folder that holds .hcl or
+.hcl.json files, recursively. Without PATHS, lint checks the rules the
+other commands use (--rules, ./nous.hcl, ./.nous, else the embedded
+defaults).
+
+Exit status: 0 clean (warnings allowed unless --strict), 1 findings,
+2 usage error or unreadable path.`,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			if !contains(report.Formats, format) {
+				return usageError("--format must be one of %s, got %q", strings.Join(report.Formats, ", "), format)
+			}
+			in, err := a.lintPaths(paths)
+			if err != nil {
+				return err
+			}
+			if err := report.Write(a.stdout, format, in); err != nil {
+				return fmt.Errorf("writing the report: %w", err)
+			}
+			errs, warns := report.Count(in.Diagnostics)
+			if errs > 0 || (strict && warns > 0) {
+				return findings()
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(report.Formats, "|"))
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
+	return cmd
+}
+
+// lintPaths loads and lints every ruleset named by paths.
+func (a *app) lintPaths(paths []string) (report.Input, error) {
+	in := report.Input{Files: map[string]*hcl.File{}}
+	add := func(rs *rules.Ruleset, diags hcl.Diagnostics) {
+		in.Diagnostics = append(in.Diagnostics, lint.Run(rs, diags)...)
+		for name, f := range rs.Files() {
+			in.Files[name] = f
+		}
+	}
+	opts := []rules.Option{rules.WithLookupEnv(a.lookupEnv)}
+	if len(paths) == 0 {
+		loc, err := a.rulesLocation()
+		if err != nil {
+			return in, err
+		}
+		if loc == "" {
+			add(rules.LoadFS(examples.DefaultRules(), opts...))
+			return in, nil
+		}
+		paths = []string{loc}
+	}
+	for _, p := range paths {
+		sets, err := rulesets(p)
+		if err != nil {
+			return in, err
+		}
+		for _, set := range sets {
+			add(rules.Load(set, opts...))
+		}
+	}
+	rules.SortDiagnostics(in.Diagnostics)
+	return in, nil
+}
+
+// rulesets returns what to load for a path: the file itself, or every
+// directory under it that holds rule files.
+func rulesets(p string) ([]string, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	dirs := map[string]bool{}
+	err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() && e.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !e.IsDir() && (strings.HasSuffix(path, ".hcl") || strings.HasSuffix(path, ".hcl.json")) {
+			dirs[filepath.Dir(path)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	if len(dirs) == 0 {
+		return nil, usageError("%s: no .hcl or .hcl.json rule files", p)
+	}
+	out := make([]string, 0, len(dirs))
+	for d := range dirs {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

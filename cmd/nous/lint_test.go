@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nous-dev/nous/rules"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runCLI runs the CLI in-process and returns its exit code and output.
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+var brokenRules = filepath.Join("..", "..", "rules", "lint", "testdata", "broken")
+
+func TestLintBrokenRulesInEveryFormat(t *testing.T) {
+	for _, format := range []string{"text", "json", "sarif", "junit", "github", "compact"} {
+		t.Run(format, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "", "lint", "--format", format, brokenRules)
+			assert.Equal(t, exitFindings, code, stderr)
+			for _, c := range rules.Checks {
+				assert.Contains(t, out, c.Name, "finding of check %s in %s output", c.Name, format)
+			}
+			assert.Contains(t, out, "rules.hcl")
+			assert.Contains(t, out, "syntax.hcl")
+		})
+	}
+}
+
+func TestLintExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	warnOnly := filepath.Join(dir, "warn.hcl")
+	require.NoError(t, os.WriteFile(warnOnly, []byte("agent \"a\" { plugin = \"builtin:template\" }\n"), 0o600))
+	clean := filepath.Join(dir, "clean", "nous.hcl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(clean), 0o755))
+	require.NoError(t, os.WriteFile(clean, []byte("nous {\n  version = 1\n}\n"), 0o600))
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"clean", []string{"lint", clean}, exitOK},
+		{"warnings only", []string{"lint", warnOnly}, exitOK},
+		{"warnings with --strict", []string{"lint", "--strict", warnOnly}, exitFindings},
+		{"errors", []string{"lint", brokenRules}, exitFindings},
+		{"missing path", []string{"lint", filepath.Join(dir, "nope.hcl")}, exitUsage},
+		{"directory without rules", []string{"lint", t.TempDir()}, exitUsage},
+		{"unknown format", []string{"lint", "--format", "yaml", clean}, exitUsage},
+		{"embedded defaults", []string{"lint"}, exitOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := runCLI(t, "", tt.args...)
+			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out, stderr)
+		})
+	}
+}
+
+func TestLintDirectoryRecursesIntoRulesets(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"a/nous.hcl":       "source \"s\" { plugin = \"x\" }\n",
+		"a/intents.hcl":    "intent \"i\" {\n  retrieve \"r\" {\n    description = \"R\"\n    source = \"s\"\n  }\n}\n",
+		"b/nous.hcl.json":  `{"intent": {"j": {"retrieve": {"r": {"description": "R", "source": "missing"}}}}}`,
+		"b/input.json":     `{"query": "not rules"}`,
+		"notes/README.txt": "no rules here",
+	} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o600))
+	}
+	code, out, stderr := runCLI(t, "", "lint", "-f", "compact", dir)
+	assert.Equal(t, exitFindings, code, stderr)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 1, out)
+	assert.Contains(t, lines[0], filepath.ToSlash(filepath.Join(dir, "b", "nous.hcl.json")))
+	assert.Contains(t, lines[0], `unknown-reference: Unknown source "missing"`)
+}
