@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	case "source":
 		sdk.Serve(sdk.ServeConfig{Source: &fakeSource{
 			info:  sdk.SourceInfo{Name: "subprocess", Version: "1.0.0"},
-			fetch: emitAll(manyRecords(10)),
+			fetch: emitN(manyRecords(10_000)),
 		}})
 	case "serve-nothing":
 		sdk.Serve(sdk.ServeConfig{})
@@ -57,6 +57,18 @@ func hostAndHang() {
 	}
 	fmt.Println(client.ReattachConfig().Pid)
 	time.Sleep(time.Hour)
+}
+
+// emitN is a Fetch that emits the first n of records, n from the filter
+// "n" (default 10).
+func emitN(records []sdk.Record) func(context.Context, sdk.FetchRequest, func(sdk.Record) error) error {
+	return func(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
+		n := 10
+		if v := req.Filters["n"]; len(v) == 1 {
+			n, _ = strconv.Atoi(v[0])
+		}
+		return emitAll(records[:min(n, len(records))])(ctx, req, emit)
+	}
 }
 
 // newClient returns a go-plugin client that starts this test binary as a

@@ -46,8 +46,8 @@ func TestHostRejectsMalformedRecordsClearly(t *testing.T) {
 		record *pb.Record
 		want   string
 	}{
-		{"value without a type", &pb.Record{Id: "r1", Fields: map[string]*pb.Value{"x": {}}}, `record "r1": field "x": value has no type set`},
-		{"nil value", &pb.Record{Id: "r2", Fields: map[string]*pb.Value{"y": nil}}, `record "r2": field "y": value has no type set`},
+		{"value without a type", &pb.Record{Id: "r1", Fields: []*pb.Field{{Name: "x"}}}, `record "r1": field "x": value has no type set`},
+		{"duplicate field", &pb.Record{Id: "r2", Fields: []*pb.Field{{Name: "y", Value: &pb.Field_BoolValue{}}, {Name: "y", Value: &pb.Field_IntValue{}}}}, `record "r2": field "y": appears more than once`},
 		{"time out of range", &pb.Record{Id: "r4", Time: &timestamppb.Timestamp{Seconds: 1, Nanos: 2_000_000_000}}, `record "r4": time: invalid timestamp`},
 	}
 	for _, tc := range tests {
@@ -109,7 +109,7 @@ func TestPluginRejectsMalformedRequestsAsBadRequest(t *testing.T) {
 	assert.Contains(t, err.Error(), "fetch request: since: invalid timestamp")
 	assert.False(t, called, "the source never sees a malformed request")
 
-	_, err = pb.NewAgentClient(conn).Invoke(ctx, &pb.InvokeRequest{Context: []*pb.Record{{Id: "c", Fields: map[string]*pb.Value{"z": {}}}}})
+	_, err = pb.NewAgentClient(conn).Invoke(ctx, &pb.InvokeRequest{Context: []*pb.Record{{Id: "c", Fields: []*pb.Field{{Name: "z"}}}}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `invoke request: context[0]: record "c": field "z": value has no type set`)
 }

@@ -13,58 +13,66 @@ const FieldTypes = "string, int64, float64, bool, time.Time or []string"
 // FieldsToProto converts a record's typed extra fields. int and int32 widen
 // to int64 and float32 to float64; any other type is an error naming the
 // field, because the receiving side could not represent it.
-func FieldsToProto(fields map[string]any) (map[string]*pb.Value, error) {
+func FieldsToProto(fields map[string]any) ([]*pb.Field, error) {
 	if len(fields) == 0 {
 		return nil, nil
 	}
-	out := make(map[string]*pb.Value, len(fields))
+	out := make([]*pb.Field, 0, len(fields))
+	// One backing array for the whole record: one allocation, not one per field.
+	backing := make([]pb.Field, len(fields))
 	for name, v := range fields {
-		pv, err := ValueToProto(v)
-		if err != nil {
+		f := &backing[len(out)]
+		f.Name = String(name)
+		if err := setValue(f, v); err != nil {
 			return nil, fmt.Errorf("field %q: %w", name, err)
 		}
-		out[String(name)] = pv
+		out = append(out, f)
 	}
 	return out, nil
 }
 
-// ValueToProto converts one field value.
-func ValueToProto(v any) (*pb.Value, error) {
+// setValue stores one field value in f.
+func setValue(f *pb.Field, v any) error {
 	switch v := v.(type) {
 	case string:
-		return &pb.Value{Kind: &pb.Value_StringValue{StringValue: String(v)}}, nil
+		f.Value = &pb.Field_StringValue{StringValue: String(v)}
 	case int64:
-		return &pb.Value{Kind: &pb.Value_IntValue{IntValue: v}}, nil
+		f.Value = &pb.Field_IntValue{IntValue: v}
 	case int:
-		return &pb.Value{Kind: &pb.Value_IntValue{IntValue: int64(v)}}, nil
+		f.Value = &pb.Field_IntValue{IntValue: int64(v)}
 	case int32:
-		return &pb.Value{Kind: &pb.Value_IntValue{IntValue: int64(v)}}, nil
+		f.Value = &pb.Field_IntValue{IntValue: int64(v)}
 	case float64:
-		return &pb.Value{Kind: &pb.Value_DoubleValue{DoubleValue: v}}, nil
+		f.Value = &pb.Field_DoubleValue{DoubleValue: v}
 	case float32:
-		return &pb.Value{Kind: &pb.Value_DoubleValue{DoubleValue: float64(v)}}, nil
+		f.Value = &pb.Field_DoubleValue{DoubleValue: float64(v)}
 	case bool:
-		return &pb.Value{Kind: &pb.Value_BoolValue{BoolValue: v}}, nil
+		f.Value = &pb.Field_BoolValue{BoolValue: v}
 	case time.Time:
-		return &pb.Value{Kind: &pb.Value_TimeValue{TimeValue: TimeToProto(v)}}, nil
+		f.Value = &pb.Field_TimeValue{TimeValue: TimeToProto(v)}
 	case []string:
-		return &pb.Value{Kind: &pb.Value_StringList{StringList: StringsToProto(v)}}, nil
+		f.Value = &pb.Field_StringList{StringList: StringsToProto(v)}
 	case nil:
-		return nil, fmt.Errorf("nil value (want %s)", FieldTypes)
+		return fmt.Errorf("nil value (want %s)", FieldTypes)
 	default:
-		return nil, fmt.Errorf("unsupported value type %T (want %s)", v, FieldTypes)
+		return fmt.Errorf("unsupported value type %T (want %s)", v, FieldTypes)
 	}
+	return nil
 }
 
 // FieldsFromProto converts typed extra fields received from the other side.
-// A value with no kind set is an error naming the field.
-func FieldsFromProto(fields map[string]*pb.Value) (map[string]any, error) {
+// A field with no value or a name seen twice is an error naming the field.
+func FieldsFromProto(fields []*pb.Field) (map[string]any, error) {
 	if len(fields) == 0 {
 		return nil, nil
 	}
 	out := make(map[string]any, len(fields))
-	for name, pv := range fields {
-		v, err := ValueFromProto(pv)
+	for _, f := range fields {
+		name := f.GetName()
+		if _, dup := out[name]; dup {
+			return nil, fmt.Errorf("field %q: appears more than once", name)
+		}
+		v, err := valueFromProto(f)
 		if err != nil {
 			return nil, fmt.Errorf("field %q: %w", name, err)
 		}
@@ -73,25 +81,25 @@ func FieldsFromProto(fields map[string]*pb.Value) (map[string]any, error) {
 	return out, nil
 }
 
-// ValueFromProto converts one field value: string, int64, float64, bool,
+// valueFromProto converts one field value: string, int64, float64, bool,
 // time.Time or []string.
-func ValueFromProto(pv *pb.Value) (any, error) {
-	switch k := pv.GetKind().(type) {
-	case *pb.Value_StringValue:
-		return k.StringValue, nil
-	case *pb.Value_IntValue:
-		return k.IntValue, nil
-	case *pb.Value_DoubleValue:
-		return k.DoubleValue, nil
-	case *pb.Value_BoolValue:
-		return k.BoolValue, nil
-	case *pb.Value_TimeValue:
-		if k.TimeValue == nil {
+func valueFromProto(f *pb.Field) (any, error) {
+	switch v := f.GetValue().(type) {
+	case *pb.Field_StringValue:
+		return v.StringValue, nil
+	case *pb.Field_IntValue:
+		return v.IntValue, nil
+	case *pb.Field_DoubleValue:
+		return v.DoubleValue, nil
+	case *pb.Field_BoolValue:
+		return v.BoolValue, nil
+	case *pb.Field_TimeValue:
+		if v.TimeValue == nil {
 			return nil, fmt.Errorf("time value is empty")
 		}
-		return TimeFromProto(k.TimeValue)
-	case *pb.Value_StringList:
-		return StringsFromProto(k.StringList), nil
+		return TimeFromProto(v.TimeValue)
+	case *pb.Field_StringList:
+		return StringsFromProto(v.StringList), nil
 	default:
 		return nil, fmt.Errorf("value has no type set (want %s)", FieldTypes)
 	}

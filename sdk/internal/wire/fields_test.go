@@ -33,16 +33,16 @@ func TestValuesRoundTrip(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pv, err := ValueToProto(tc.in)
+			fields, err := FieldsToProto(map[string]any{"f": tc.in})
 			require.NoError(t, err)
 			// through bytes, as on the wire
-			b, err := proto.Marshal(pv)
+			b, err := proto.Marshal(&pb.Record{Fields: fields})
 			require.NoError(t, err)
-			var back pb.Value
+			var back pb.Record
 			require.NoError(t, proto.Unmarshal(b, &back))
-			got, err := ValueFromProto(&back)
+			got, err := FieldsFromProto(back.GetFields())
 			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
+			assert.Equal(t, map[string]any{"f": tc.want}, got)
 		})
 	}
 }
@@ -68,10 +68,24 @@ func TestUnsupportedValuesNameTheField(t *testing.T) {
 	}
 }
 
-func TestFieldsFromProtoRejectsValuesWithoutAType(t *testing.T) {
-	_, err := FieldsFromProto(map[string]*pb.Value{"ok": {Kind: &pb.Value_BoolValue{}}, "odd": {}})
-	require.Error(t, err)
-	assert.EqualError(t, err, `field "odd": value has no type set (want string, int64, float64, bool, time.Time or []string)`)
+func TestFieldsFromProtoRejectsMalformedFields(t *testing.T) {
+	tests := []struct {
+		name   string
+		fields []*pb.Field
+		want   string
+	}{
+		{"no value", []*pb.Field{{Name: "ok", Value: &pb.Field_BoolValue{}}, {Name: "odd"}}, `field "odd": value has no type set (want string, int64, float64, bool, time.Time or []string)`},
+		{"nil field", []*pb.Field{nil}, `field "": value has no type set`},
+		{"empty time", []*pb.Field{{Name: "at", Value: &pb.Field_TimeValue{}}}, `field "at": time value is empty`},
+		{"duplicate", []*pb.Field{{Name: "a", Value: &pb.Field_IntValue{}}, {Name: "a", Value: &pb.Field_IntValue{}}}, `field "a": appears more than once`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := FieldsFromProto(tc.fields)
+			require.Error(t, err)
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
 }
 
 func TestEmptyFieldsAndFiltersStayNil(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 func FuzzRecordFromWire(f *testing.F) {
 	seed := []*pb.Record{
 		{Id: "a", Time: timestamppb.New(time.Unix(1, 0))},
-		{Id: "b", Fields: map[string]*pb.Value{"x": {Kind: &pb.Value_StringList{StringList: &pb.StringList{Values: []string{"v"}}}}}},
-		{Id: "c", Fields: map[string]*pb.Value{"t": {Kind: &pb.Value_TimeValue{TimeValue: &timestamppb.Timestamp{Nanos: -1}}}}},
+		{Id: "b", Fields: []*pb.Field{{Name: "x", Value: &pb.Field_StringList{StringList: &pb.StringList{Values: []string{"v"}}}}}},
+		{Id: "c", Fields: []*pb.Field{{Name: "t", Value: &pb.Field_TimeValue{TimeValue: &timestamppb.Timestamp{Nanos: -1}}}}},
 	}
 	for _, r := range seed {
 		b, err := proto.Marshal(r)
