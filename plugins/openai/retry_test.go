@@ -172,4 +172,3 @@ func TestWrongBaseURLPath(t *testing.T) {
 	assert.Contains(t, err.Error(), "base_url the API root ending in /v1")
 	assert.Contains(t, err.Error(), "Invalid URL (POST /api/chat/completions)")
 }
-
