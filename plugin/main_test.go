@@ -32,7 +32,11 @@ func TestMain(m *testing.M) {
 	if refs := os.Getenv(envHost); refs != "" {
 		os.Exit(runHost(strings.Split(refs, ",")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if exampleDir != "" {
+		_ = os.RemoveAll(exampleDir)
+	}
+	os.Exit(code)
 }
 
 // runHost is a minimal nous-like host: plugins start, their pids go to
@@ -65,7 +69,17 @@ func runHost(refs []string) int {
 	if err := json.NewEncoder(os.Stdout).Encode(m.PIDs()); err != nil {
 		return 1
 	}
+	pids := m.PIDs()
 	<-ctx.Done()
+	// Close, not the kernel's parent-death signal, must stop them: check
+	// before this host exits.
+	_ = m.Close()
+	for name, pid := range pids {
+		if processAlive(pid) {
+			fmt.Fprintf(os.Stderr, "%s (pid %d) is still running after Close\n", name, pid)
+			return 3
+		}
+	}
 	return 0
 }
 

@@ -1,12 +1,34 @@
 package main
 
 import (
-	"errors"
+	"strings"
 
+	"github.com/nous-dev/nous/plugins"
+	"github.com/nous-dev/nous/sdk"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this placeholder with the real command.
+// pluginServeCommand is `nous plugin serve NAME`: the process a
+// builtin:NAME reference starts, serving that built-in over the plugin
+// protocol. It is hidden: nous runs it, people do not.
 func (a *app) pluginServeCommand() *cobra.Command {
-	return &cobra.Command{Use: "plugin", Hidden: true, RunE: func(*cobra.Command, []string) error { return errors.New("plugin: not implemented yet") }}
+	parent := &cobra.Command{
+		Use:    "plugin",
+		Short:  "Plugin internals",
+		Hidden: true,
+	}
+	parent.AddCommand(&cobra.Command{
+		Use:   "serve NAME",
+		Short: "Serve the built-in plugin NAME over the plugin protocol (nous starts this itself)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			cfg, ok := plugins.Lookup(args[0])
+			if !ok {
+				return usageError("no built-in plugin %q; built-ins are: %s", args[0], strings.Join(plugins.Names(), ", "))
+			}
+			sdk.Serve(cfg) // exits the process
+			return nil
+		},
+	})
+	return parent
 }

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/nous-dev/nous/plugin"
+	"github.com/nous-dev/nous/plugins"
+	"github.com/nous-dev/nous/rules"
+)
+
+// envLogLevel sets the level of nous's and its plugins' logs on stderr.
+const envLogLevel = "NOUS_LOG_LEVEL"
+
+// newManager returns a plugin manager for the ruleset's sources and agents.
+// Plugins start on first use; the caller must Close it (withPlugins does).
+func (a *app) newManager(rs *rules.Ruleset) (*plugin.Manager, error) {
+	specs, err := pluginSpecs(rs)
+	if err != nil {
+		return nil, err
+	}
+	return plugin.NewManager(a.pluginOptions(rs), specs...)
+}
+
+// pluginOptions are the manager options the CLI runs with.
+func (a *app) pluginOptions(rs *rules.Ruleset) plugin.Options {
+	var secrets []string
+	if rs != nil {
+		secrets = rs.Secrets()
+	}
+	return plugin.Options{
+		Dirs:     a.pluginDirs,
+		Logger:   a.pluginLogger(),
+		Secrets:  secrets,
+		Builtins: plugins.Names(),
+		Getenv:   a.getenv,
+	}
+}
+
+// pluginLogger logs to stderr at $NOUS_LOG_LEVEL (warn by default).
+func (a *app) pluginLogger() hclog.Logger {
+	level := hclog.Warn
+	if a.getenv != nil {
+		if l := hclog.LevelFromString(a.getenv(envLogLevel)); l != hclog.NoLevel {
+			level = l
+		}
+	}
+	return hclog.New(&hclog.LoggerOptions{Name: "nous", Output: a.stderr, Level: level})
+}
+
+// withPlugins runs fn with a plugin manager for rs and a context that
+// SIGINT and SIGTERM cancel; every plugin process is stopped before it
+// returns, however fn ends.
+func (a *app) withPlugins(ctx context.Context, rs *rules.Ruleset, fn func(context.Context, *plugin.Manager) error) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m, err := a.newManager(rs)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return fn(ctx, m)
+}
+
+// pluginSpecs turns the ruleset's source and agent blocks into specs.
+func pluginSpecs(rs *rules.Ruleset) ([]plugin.Spec, error) {
+	var specs []plugin.Spec
+	for _, s := range rs.Sources {
+		config, err := json.Marshal(nonNil(s.Config))
+		if err != nil {
+			return nil, fmt.Errorf("%s: source %q: config: %w", s.Range, s.Name, err)
+		}
+		specs = append(specs, plugin.Spec{
+			Name:   s.Name,
+			Kind:   plugin.KindSource,
+			Ref:    pluginRef(s.Plugin, s.Range.Filename),
+			SHA256: s.SHA256,
+			Config: config,
+		})
+	}
+	for _, ag := range rs.Agents {
+		config, err := json.Marshal(nonNil(ag.Config))
+		if err != nil {
+			return nil, fmt.Errorf("%s: agent %q: config: %w", ag.Range, ag.Name, err)
+		}
+		specs = append(specs, plugin.Spec{
+			Name:    ag.Name,
+			Kind:    plugin.KindAgent,
+			Ref:     pluginRef(ag.Plugin, ag.Range.Filename),
+			SHA256:  ag.SHA256,
+			Config:  config,
+			Timeout: ag.Timeout,
+		})
+	}
+	return specs, nil
+}
+
+func nonNil(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// pluginRef resolves a relative plugin path against the directory of the
+// rules file that names it, so rules work from any working directory.
+// Built-ins, plugin names and absolute paths are left alone.
+func pluginRef(ref, rulesFile string) string {
+	if strings.HasPrefix(ref, "builtin:") || filepath.IsAbs(ref) || !strings.ContainsAny(ref, `/\`) || rulesFile == "" {
+		return ref
+	}
+	if _, err := os.Stat(rulesFile); err != nil {
+		return ref // embedded rules: relative to the working directory
+	}
+	joined := filepath.Join(filepath.Dir(rulesFile), ref)
+	if !strings.ContainsRune(joined, filepath.Separator) {
+		joined = "." + string(filepath.Separator) + joined // still a path, not a plugin name
+	}
+	return joined
+}
