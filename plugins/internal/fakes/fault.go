@@ -11,7 +11,8 @@ import (
 )
 
 // Fault is a scripted failure: the next Times requests (default 1) whose
-// path contains PathContains get this answer instead of the real one.
+// raw request URI (escaped path and query) contains PathContains get this
+// answer instead of the real one.
 type Fault struct {
 	PathContains string
 	Times        int
@@ -37,12 +38,12 @@ func (f *faults) add(ft Fault) {
 	f.mu.Unlock()
 }
 
-// take returns the first fault matching path and uses up one of its times.
-func (f *faults) take(path string) (Fault, bool) {
+// take returns the first fault matching uri and uses up one of its times.
+func (f *faults) take(uri string) (Fault, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := range f.queue {
-		if strings.Contains(path, f.queue[i].PathContains) {
+		if strings.Contains(uri, f.queue[i].PathContains) {
 			ft := f.queue[i]
 			f.queue[i].Times--
 			if f.queue[i].Times == 0 {

@@ -264,7 +264,7 @@ func (g *GitLab) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
 		token = bearer
 	}
-	if ft, ok := g.faults.take(r.URL.EscapedPath()); ok {
+	if ft, ok := g.faults.take(r.URL.RequestURI()); ok {
 		ft.serve(w, token)
 		return
 	}

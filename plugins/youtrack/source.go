@@ -1,0 +1,166 @@
+// Package youtrack is the YouTrack source plugin: issues from YouTrack
+// Cloud or Server through a small REST client of its own.
+package youtrack
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/nous-dev/nous/plugins/internal/redact"
+	"github.com/nous-dev/nous/plugins/internal/retry"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Version is the youtrack plugin's version.
+const Version = "0.1.0"
+
+// pageSize is how many issues one request asks for.
+const pageSize = 100
+
+// Source is the YouTrack sdk.Source. Build it with New; Configure it before Fetch.
+type Source struct {
+	getenv     func(string) string
+	httpClient *http.Client
+	policy     retry.Policy
+	logger     *slog.Logger
+
+	mu     sync.RWMutex
+	client *Client
+	cfg    Config
+}
+
+// Option customises a Source.
+type Option func(*Source)
+
+// WithEnv replaces os.Getenv for the YOUTRACK_URL / YOUTRACK_TOKEN fallbacks.
+func WithEnv(getenv func(string) string) Option { return func(s *Source) { s.getenv = getenv } }
+
+// WithHTTPClient sets the HTTP client requests go through.
+func WithHTTPClient(c *http.Client) Option { return func(s *Source) { s.httpClient = c } }
+
+// WithRetry replaces the retry policy for 429 and 5xx answers.
+func WithRetry(p retry.Policy) Option { return func(s *Source) { s.policy = p } }
+
+// WithLogger sets where the source logs retries and paging (default: nowhere).
+func WithLogger(l *slog.Logger) Option { return func(s *Source) { s.logger = l } }
+
+// New returns an unconfigured YouTrack source.
+func New(opts ...Option) *Source {
+	s := &Source{getenv: os.Getenv, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+const configSchema = `{
+  "type": "object",
+  "properties": {
+    "base_url": {"type": "string", "description": "YouTrack URL (Cloud https://x.youtrack.cloud, Server https://host/youtrack); default YOUTRACK_URL"},
+    "token":    {"type": "string", "description": "permanent token; default YOUTRACK_TOKEN"},
+    "projects": {"type": "array", "items": {"type": "string"}, "description": "default project short names"}
+  },
+  "required": ["base_url"],
+  "additionalProperties": false
+}`
+
+// Describe says what the source returns and which filters it understands.
+func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{
+		Name:         "youtrack",
+		Version:      Version,
+		SDKVersion:   sdk.Version,
+		Kinds:        []string{sdk.KindIssue},
+		Filters:      append([]string(nil), Filters...),
+		ConfigSchema: json.RawMessage(configSchema),
+	}, nil
+}
+
+// Configure reads the config map (falling back to YOUTRACK_URL and
+// YOUTRACK_TOKEN) and builds the client; with any error diagnostic the
+// source stays unconfigured.
+func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	cfg, diags := parseConfig(raw, s.getenv)
+	if diags.HasErrors() {
+		return diags, nil
+	}
+	client, err := NewClient(cfg.BaseURL, cfg.Token, s.httpClient, s.policy)
+	if err != nil {
+		return append(diags, errorDiag("base_url", "youtrack: invalid base_url", redact.New(cfg.Token).String(err.Error()))), nil
+	}
+	s.mu.Lock()
+	s.client, s.cfg = client, cfg
+	s.mu.Unlock()
+	return diags, nil
+}
+
+// Fetch pages through the issues matching req, oldest first, deduplicated
+// by ID, until a short page or the limit.
+func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) (err error) {
+	s.mu.RLock()
+	base, cfg := s.client, s.cfg
+	s.mu.RUnlock()
+	red := redact.New(cfg.Token)
+	defer func() {
+		if r := recover(); r != nil {
+			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.String(fmt.Sprintf("youtrack: internal error: %v", r))}
+		}
+	}()
+	if base == nil {
+		return sdk.Errorf(sdk.KindBadConfig, "youtrack: not configured (call Configure with base_url and token first)")
+	}
+	q, err := parseRequest(req, cfg.Projects)
+	if err != nil {
+		return err
+	}
+	client := *base
+	client.policy.Notify = func(attempt int, wait time.Duration, err error) {
+		s.logger.Info("youtrack: retrying", "attempt", attempt, "wait", wait, "error", red.String(err.Error()))
+	}
+
+	search := q.String()
+	seen := map[string]bool{}
+	emitted := 0
+	for skip := 0; ; {
+		top := pageSize
+		if q.limit > 0 {
+			top = min(pageSize, q.limit-emitted)
+		}
+		issues, err := client.Issues(ctx, search, skip, top)
+		if err != nil {
+			s.logger.Warn("youtrack fetch failed", "query", red.String(search), "skip", skip, "error", red.String(err.Error()))
+			return red.Error(err)
+		}
+		s.logger.Debug("youtrack: page", "skip", skip, "top", top, "issues", len(issues))
+		for _, is := range issues {
+			key := is.IDReadable
+			if key == "" {
+				key = is.ID
+			}
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			if err := emit(red.Record(issueRecord(is, client.IssueURL(is.IDReadable), q.dateField))); err != nil {
+				return err
+			}
+			emitted++
+			if q.limit > 0 && emitted >= q.limit {
+				return nil
+			}
+		}
+		if len(issues) < top {
+			return nil
+		}
+		skip += len(issues)
+	}
+}
+
+var _ sdk.Source = (*Source)(nil)
