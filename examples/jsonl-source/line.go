@@ -23,6 +23,9 @@ func decodeLine(line []byte, cfg Config, defaultID string) (sdk.Record, error) {
 	if obj == nil {
 		return sdk.Record{}, fmt.Errorf("want a JSON object, got null")
 	}
+	if rest := bytes.TrimSpace(line[dec.InputOffset():]); len(rest) > 0 {
+		return sdk.Record{}, fmt.Errorf("unexpected text after the object: %.20q", rest)
+	}
 	r := sdk.Record{ID: defaultID, Kind: sdk.KindDocument, Source: cfg.Source, Tier: cfg.Tier}
 	text := map[string]*string{"id": &r.ID, "kind": &r.Kind, "title": &r.Title, "body": &r.Body, "url": &r.URL, "author": &r.Author}
 	for key, v := range obj {
