@@ -1,0 +1,136 @@
+package exec
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/trace"
+)
+
+// Refinement operations.
+const (
+	OpAdd     = "ADD"
+	OpModify  = "MODIFY"
+	OpRemove  = "REMOVE"
+	OpReplace = "REPLACE"
+)
+
+// refine applies the deltas validation asked for to the invalid steps, in
+// plan order, within the per-step and global limits. Only invalid steps
+// (which ran but did not validate) and pending steps are touched; a
+// completed or failed step never is. It reports whether any delta applied.
+func (r *run) refine(p *history.Pass) bool {
+	applied := false
+	for _, st := range slices.Clone(r.steps) {
+		if st.status != StatusInvalid {
+			continue
+		}
+		d := st.delta
+		if d == nil {
+			d = &pendingDelta{op: OpModify, because: "validation failed without a refine block"}
+		}
+		ref := history.Refinement{Op: d.op, Step: st.id, DropFilters: d.drop, SetFilters: d.set, Limit: d.limit, Justification: d.because}
+		switch {
+		case st.attempts >= r.loop.RefinePerStep:
+			ref.Refused = fmt.Sprintf("refinement limit reached: %d per step", r.loop.RefinePerStep)
+		case r.refinedTotal >= r.loop.RefineTotal:
+			ref.Refused = fmt.Sprintf("refinement limit reached: %d in total", r.loop.RefineTotal)
+		}
+		if ref.Refused != "" {
+			st.status, st.err = StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
+			r.correction(st, ref, trace.Failed)
+			p.Refinements = append(p.Refinements, ref)
+			continue
+		}
+		st.attempts++
+		r.refinedTotal++
+		st.delta = nil
+		ref.NewStep = r.apply(st, d)
+		ref.Applied = true
+		r.correction(st, ref, trace.Success)
+		p.Refinements = append(p.Refinements, ref)
+		applied = true
+	}
+	return applied
+}
+
+// apply performs delta d on st and returns the ID of a step it added.
+func (r *run) apply(st *stepState, d *pendingDelta) string {
+	switch d.op {
+	case OpRemove:
+		st.status = StatusRemoved
+		st.out = output{}
+		return ""
+	case OpAdd:
+		// The step keeps what it produced; a sibling with the delta runs
+		// next to it and every pending dependent waits for both.
+		st.status = StatusCompleted
+		added := &stepState{
+			id: st.id + ".r" + strconv.Itoa(st.attempts), hyp: st.hyp, tmpl: st.tmpl, deps: slices.Clone(st.deps),
+			plans: slices.Clone(st.plans), status: StatusPending, origin: st.id,
+		}
+		added.hyp.ID = added.id
+		added.hyp.Dependencies = slices.Clone(st.deps)
+		applyFilters(added, d)
+		for _, other := range r.steps {
+			if other.status == StatusPending && slices.Contains(other.deps, st.id) {
+				other.deps = append(other.deps, added.id)
+			}
+		}
+		r.steps = append(r.steps, added)
+		r.byID[added.id] = added
+		return added.id
+	case OpReplace:
+		st.replace = true
+		st.drop, st.set = nil, nil
+	}
+	st.status = StatusPending
+	applyFilters(st, d)
+	if d.review != nil {
+		st.review, st.draft = d.review, st.out.Draft
+	}
+	return ""
+}
+
+func applyFilters(st *stepState, d *pendingDelta) {
+	for _, k := range d.drop {
+		if !slices.Contains(st.drop, k) {
+			st.drop = append(st.drop, k)
+		}
+	}
+	if len(d.set) > 0 {
+		if st.set == nil {
+			st.set = map[string][]string{}
+		}
+		maps.Copy(st.set, d.set)
+	}
+	if d.limit > 0 {
+		st.limit = d.limit
+	}
+}
+
+// correction records a refinement in the trace.
+func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Outcome) {
+	params := map[string]any{"op": ref.Op, "step": st.id}
+	if len(ref.DropFilters) > 0 {
+		params["drop_filters"] = strings.Join(ref.DropFilters, ",")
+	}
+	if ref.NewStep != "" {
+		params["new_step"] = ref.NewStep
+	}
+	e := trace.Entry{Stage: trace.Correction, Thought: fmt.Sprintf("%s %s: %s", ref.Op, st.id, ref.Justification),
+		Action: "refine", Parameters: params, Outcome: outcome, Corrections: []string{ref.Justification}}
+	if ref.Refused != "" {
+		e.Error = ref.Refused
+	}
+	if ref.Op == OpRemove && ref.Applied {
+		e.Fulfills = []string{"step:" + st.id} // removed on purpose, nothing left owed
+	}
+	r.trace.Add(e)
+	r.notify(Event{Kind: "refine", Step: st.id, Description: st.hyp.Description, Status: ref.Op, Detail: ref.Justification + ref.Refused})
+}
+

@@ -1,0 +1,138 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/tier"
+	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/timerange"
+)
+
+// datesFilter is the entity filter resolved into FetchRequest.Since/Until.
+const datesFilter = "dates"
+
+// retrieve runs st's retrieval plans, highest priority first, through the
+// sources, then applies the mode's tier policy. A plan that fails is noted;
+// the step fails only when every plan failed.
+func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (output, error) {
+	var (
+		fetched []sdk.Record
+		errs    []error
+		out     output
+	)
+	plans := slices.Clone(st.plans)
+	slices.SortStableFunc(plans, func(a, b int) int { return r.plan.Retrieval.Plans[b].Priority - r.plan.Retrieval.Plans[a].Priority })
+	for _, pi := range plans {
+		if pi < 0 || pi >= len(r.plan.Retrieval.Plans) {
+			errs = append(errs, fmt.Errorf("retrieval plan index %d out of range", pi))
+			continue
+		}
+		p := r.plan.Retrieval.Plans[pi]
+		req, err := r.fetchRequest(st, p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", p.ID, err))
+			continue
+		}
+		for _, src := range p.Sources {
+			n := 0
+			callCtx, cancel := context.WithDeadline(ctx, r.deadline)
+			err := r.e.sources.Fetch(callCtx, src, req, func(rec sdk.Record) error {
+				if rec.Source == "" {
+					rec.Source = src
+				}
+				fetched = append(fetched, rec)
+				n++
+				return nil
+			})
+			cancel()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s on source %q: %w", p.ID, src, err))
+				continue
+			}
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q", p.ID, n, src, req.Query))
+		}
+	}
+	if len(errs) > 0 && len(fetched) == 0 && len(out.Notes) == 0 {
+		return out, errors.Join(errs...)
+	}
+	for _, err := range errs {
+		out.Notes = append(out.Notes, "partial failure: "+r.redactErr(err).Error())
+	}
+	res, err := tier.Filter(r.rs, r.mode, r.plan.Query, fetched)
+	if err != nil {
+		return out, err
+	}
+	if len(fetched) > 0 {
+		if err := tier.CheckEmpty(r.mode, len(res.Kept), res.Dropped); err != nil {
+			return out, err
+		}
+	}
+	out.Dropped, out.Flagged = res.Dropped, res.Flagged
+	out.Records = dedupe(append(slices.Clone(in), res.Kept...))
+	out.Text = fmt.Sprintf("retrieved %d record(s), kept %d", len(fetched), len(res.Kept))
+	return out, nil
+}
+
+// fetchRequest builds the request of plan p as refined on st.
+func (r *run) fetchRequest(st *stepState, p engine.RetrievalPlan) (sdk.FetchRequest, error) {
+	filters := st.filters(p.Filters)
+	req := sdk.FetchRequest{Query: r.queryString(st, p, filters), Limit: p.Limit}
+	if st.limit > 0 {
+		req.Limit = st.limit
+	}
+	for _, f := range filters {
+		if f.Key == datesFilter {
+			rg, err := timerange.Resolve(f.Values, r.e.opts.Clock())
+			if err != nil {
+				return req, fmt.Errorf("dates filter: %w", err)
+			}
+			req.Since, req.Until = rg.Since, rg.Until
+			continue
+		}
+		if req.Filters == nil {
+			req.Filters = map[string][]string{}
+		}
+		req.Filters[f.Key] = slices.Clone(f.Values)
+	}
+	return req, nil
+}
+
+// queryString is the plan's query string, rebuilt in the planner's format
+// ("{description} {filter}:{v1,v2} …") when a refinement changed the filters.
+func (r *run) queryString(st *stepState, p engine.RetrievalPlan, filters engine.Filters) string {
+	if !st.refined() {
+		for _, q := range r.plan.Retrieval.Queries {
+			if q.ID == p.ID+"_query" {
+				return q.QueryString
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(p.Description)
+	for _, f := range filters {
+		if len(f.Values) == 0 {
+			continue
+		}
+		b.WriteString(" " + f.Key + ":" + strings.Join(f.Values, ","))
+	}
+	return b.String()
+}
+
+// dedupe keeps the first record of each source and ID.
+func dedupe(recs []sdk.Record) []sdk.Record {
+	seen := make(map[string]bool, len(recs))
+	out := recs[:0]
+	for _, rec := range recs {
+		k := rec.Source + "\x00" + rec.ID
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, rec)
+		}
+	}
+	return out
+}

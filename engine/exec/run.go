@@ -1,0 +1,308 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"text/template"
+	"time"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/tier"
+	"github.com/nous-dev/nous/engine/trace"
+	"github.com/nous-dev/nous/rules"
+)
+
+// run is the state of one Run.
+type run struct {
+	e     *Executor
+	plan  *engine.Plan
+	rs    *rules.Ruleset
+	mode  *rules.Mode
+	loop  rules.Loop
+	steps []*stepState
+	byID  map[string]*stepState
+
+	trace    *trace.Trace
+	hist     *history.History
+	logs     *history.Dir
+	start    time.Time // on the injected clock
+	deadline time.Time // on the real clock
+	seq      atomic.Int64
+
+	refinedTotal int
+	stop         string // termination forced at a boundary (ttl, cancelled)
+	fatal        error  // ends the run (no valid sources)
+	hasRetrieve  bool
+
+	mu          sync.Mutex // guards the fields below, written by workers
+	promptTok   int
+	complTok    int
+	templates   map[string]*template.Template
+	templateErr map[string]error
+}
+
+func newRun(e *Executor, plan *engine.Plan) *run {
+	rs := plan.Rules
+	if rs == nil {
+		rs = &rules.Ruleset{}
+	}
+	r := &run{
+		e: e, plan: plan, rs: rs, mode: rs.Mode(plan.Mode), loop: loopLimits(rs.Loop),
+		byID: map[string]*stepState{}, trace: trace.New(e.opts.Clock), start: e.opts.Clock(),
+		templates: map[string]*template.Template{}, templateErr: map[string]error{},
+	}
+	for i, h := range plan.Reasoning.Hypotheses {
+		st := &stepState{id: h.ID, hyp: h, deps: append([]string(nil), h.Dependencies...), status: StatusPending}
+		if i < len(plan.Steps) && plan.Steps[i].ID == h.ID {
+			st.tmpl = plan.Steps[i]
+			st.plans = append([]int(nil), plan.Steps[i].Plans...)
+		}
+		if st.action() == "retrieve" {
+			r.hasRetrieve = true
+		}
+		r.steps = append(r.steps, st)
+		r.byID[h.ID] = st
+	}
+	id := e.opts.ExecutionID
+	if id == "" {
+		id = executionID(plan.Query, plan.Mode, r.start)
+	}
+	r.hist = &history.History{
+		ExecutionID: id, TaskInput: plan.Query, StartedAt: r.start, Passes: []history.Pass{},
+		Configuration: history.Configuration{
+			Mode: plan.Mode, MaxPasses: r.loop.MaxPasses, TTL: r.loop.TTL.String(),
+			RefinePerStep: r.loop.RefinePerStep, RefineTotal: r.loop.RefineTotal, Workers: r.loop.Workers,
+		},
+	}
+	return r
+}
+
+func (r *run) execute(ctx context.Context) (*Result, error) {
+	r.deadline = time.Now().Add(r.loop.TTL)
+	if r.e.opts.LogDir != "" {
+		d, err := history.NewDir(r.e.opts.LogDir, r.hist.ExecutionID, r.redactBytes)
+		if err != nil {
+			r.e.opts.Logger.Warn("iteration logs disabled", "err", err)
+		} else {
+			r.logs = d
+		}
+	}
+	r.planned()
+	for pass := 1; pass <= r.loop.MaxPasses; pass++ {
+		r.hist.Passes = append(r.hist.Passes, history.Pass{Number: pass, StartedAt: r.e.opts.Clock(), Steps: []history.StepRun{}, Refinements: []history.Refinement{}})
+		p := &r.hist.Passes[len(r.hist.Passes)-1]
+		r.notify(Event{Kind: "pass", Pass: pass})
+		r.executePass(ctx, p)
+		p.Convergence = r.assess()
+		p.EndedAt = r.e.opts.Clock()
+		if t := r.termination(p, pass); t != "" {
+			r.hist.Termination = t
+			break
+		}
+		if !r.refine(p) {
+			r.hist.Termination = r.refusedTermination(p)
+			break
+		}
+	}
+	return r.finish(ctx)
+}
+
+// termination decides, after a pass, whether the loop stops and why.
+func (r *run) termination(p *history.Pass, pass int) string {
+	switch {
+	case r.fatal != nil:
+		return history.Failed
+	case r.stop != "":
+		return r.stop
+	case p.Convergence.Converged && len(p.Convergence.Failed) == 0:
+		return history.Converged
+	case p.Convergence.Converged:
+		return history.Stalled
+	case pass == r.loop.MaxPasses:
+		return history.MaxPasses
+	case time.Now().After(r.deadline):
+		return history.TTLExpired
+	}
+	return ""
+}
+
+func (r *run) refusedTermination(p *history.Pass) string {
+	for _, ref := range p.Refinements {
+		if !ref.Applied {
+			return history.RefineLimit
+		}
+	}
+	return history.Stalled
+}
+
+// planned records the plan in the trace with a commitment per step.
+func (r *run) planned() {
+	commit := make([]string, 0, len(r.steps)+1)
+	hasWriter := false
+	for _, st := range r.steps {
+		commit = append(commit, "step:"+st.id)
+		hasWriter = hasWriter || st.role() == "writer"
+	}
+	if hasWriter {
+		commit = append(commit, "report")
+	}
+	r.trace.Add(trace.Entry{
+		Stage: trace.Planning, Thought: fmt.Sprintf("Execute %d step(s) in %s mode", len(r.steps), r.plan.Mode),
+		Action: "plan", Parameters: map[string]any{"max_passes": r.loop.MaxPasses, "ttl": r.loop.TTL.String(), "workers": r.loop.Workers},
+		Evidence: []string{fmt.Sprintf("%d retrieval plan(s)", len(r.plan.Retrieval.Plans))}, Commitments: commit, Outcome: trace.Success,
+	})
+}
+
+// boundary checks cancellation and the TTL at a safe point.
+func (r *run) boundary(ctx context.Context) string {
+	if ctx.Err() != nil {
+		return history.Cancelled
+	}
+	if !time.Now().Before(r.deadline) {
+		return history.TTLExpired
+	}
+	return ""
+}
+
+// executePass runs every step that can run, independent ones in parallel.
+// Results are taken in launch order, so the trace, the history and the
+// validation report come out the same however the workers interleave.
+func (r *run) executePass(ctx context.Context, p *history.Pass) {
+	done := make(chan *stepState, len(r.steps))
+	var running []*stepState
+	for {
+		r.skipBlocked(p)
+		for _, st := range r.steps {
+			if r.stop != "" || r.fatal != nil || len(running) >= r.loop.Workers {
+				break
+			}
+			if st.status != StatusPending || !r.ready(st) {
+				continue
+			}
+			if r.stop = r.boundary(ctx); r.stop != "" {
+				break
+			}
+			r.launch(ctx, p, st, done)
+			running = append(running, st)
+		}
+		if len(running) == 0 {
+			return
+		}
+		st := <-done
+		st.settled = true
+		for len(running) > 0 && running[0].settled {
+			r.settle(ctx, p, running[0])
+			running = running[1:]
+		}
+	}
+}
+
+// ready reports whether every dependency of st is satisfied.
+func (r *run) ready(st *stepState) bool {
+	for _, d := range st.deps {
+		if dep := r.byID[d]; dep != nil && dep.status != StatusCompleted && dep.status != StatusRemoved {
+			return false
+		}
+	}
+	return true
+}
+
+// skipBlocked skips pending steps whose dependencies failed or were skipped.
+func (r *run) skipBlocked(p *history.Pass) {
+	for changed := true; changed; {
+		changed = false
+		for _, st := range r.steps {
+			if st.status != StatusPending {
+				continue
+			}
+			for _, d := range st.deps {
+				dep := r.byID[d]
+				if dep != nil && (dep.status == StatusFailed || dep.status == StatusSkipped) {
+					st.status = StatusSkipped
+					st.err = fmt.Errorf("dependency %s %s", d, dep.status)
+					r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: st.action(),
+						Parameters: map[string]any{"step": st.id}, Outcome: trace.Skipped, Error: st.err.Error()})
+					p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name,
+						Action: st.action(), Role: st.role(), Status: StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
+						StartedAt: r.e.opts.Clock(), EndedAt: r.e.opts.Clock()})
+					r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: StatusSkipped, Detail: st.err.Error()})
+					changed = true
+					break
+				}
+			}
+		}
+	}
+}
+
+func (r *run) launch(ctx context.Context, p *history.Pass, st *stepState, done chan<- *stepState) {
+	st.status = StatusRunning
+	st.settled = false
+	st.err, st.resErr = nil, nil
+	st.out, st.resOut = output{}, output{}
+	st.resStatus = ""
+	now := r.e.opts.Clock()
+	st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
+		Attempt: st.attempts, StartedAt: now, StartSeq: int(r.seq.Add(1))}
+	params := map[string]any{"step": st.id, "pass": p.Number}
+	if st.attempts > 0 {
+		params["attempt"] = st.attempts
+	}
+	st.entry = r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: actionLabel(st),
+		Parameters: params, Fulfills: []string{"step:" + st.id}})
+	st.traceSummary, st.corrections = r.trace.Summary(10, false), r.trace.Summary(10, true)
+	r.notify(Event{Kind: "start", Pass: p.Number, Step: st.id, Description: st.hyp.Description})
+	go func() {
+		defer func() {
+			if v := recover(); v != nil { // a bug in a step must not take the run down
+				st.resStatus, st.resErr = StatusFailed, fmt.Errorf("step %s panicked: %v", st.id, v)
+			}
+			done <- st
+		}()
+		r.runStep(ctx, p.Number, st)
+	}()
+}
+
+func actionLabel(st *stepState) string {
+	if role := st.role(); role != "" {
+		return "agent:" + role
+	}
+	if a := st.action(); a != "" {
+		return a
+	}
+	return "noop"
+}
+
+// settle records a finished step, validates it and checks the TTL.
+func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) {
+	st.out, st.status, st.err = st.resOut, st.resStatus, st.resErr
+	st.run.EndedAt = r.e.opts.Clock()
+	st.run.EndSeq = int(r.seq.Add(1))
+	st.run.DurationMS = st.run.EndedAt.Sub(st.run.StartedAt).Milliseconds()
+	if st.err != nil {
+		st.err = r.redactErr(st.err)
+	}
+	if st.status == StatusCompleted || st.status == StatusInvalid {
+		r.validate(p, st)
+	}
+	var nv *tier.NoValidSourcesError
+	if st.status == StatusFailed && errors.As(st.err, &nv) {
+		r.fatal = st.err // strict mode with nothing left: no refinement can help
+	}
+	r.recordStep(p, st)
+	if st.status == StatusFailed && ctx.Err() != nil {
+		r.stop = history.Cancelled
+	}
+	if r.stop == "" {
+		r.stop = r.boundary(ctx)
+	}
+}
+
+func (r *run) notify(ev Event) {
+	if r.e.opts.Progress != nil {
+		r.e.opts.Progress(ev)
+	}
+}
