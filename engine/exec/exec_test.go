@@ -63,8 +63,10 @@ func TestChainConverges(t *testing.T) {
 func TestParallelStepsOverlap(t *testing.T) {
 	rs := loadRules(t, "")
 	src := &fakeSources{gate: newGate(2), fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
-		"git":   func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(1), nil },
-		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return []sdk.Record{{ID: "p1", Source: "forum"}}, nil },
+		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(1), nil },
+		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
+			return []sdk.Record{{ID: "p1", Source: "forum"}}, nil
+		},
 	}}
 	plan := buildPlan(rs, "what is the status?", "discovery", nil,
 		stepSpec{id: "h0", desc: "Check system health and status", action: "retrieve", retrieve: []planSpec{{source: "git", priority: 8}}},
@@ -273,8 +275,10 @@ func TestStrictModeNoValidSources(t *testing.T) {
 func TestDiscoveryFlagsAndMonitorGroups(t *testing.T) {
 	rs := loadRules(t, "")
 	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
-		"git":   func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(1), nil },
-		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return []sdk.Record{{ID: "p1", Body: "rumour"}}, nil },
+		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(1), nil },
+		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
+			return []sdk.Record{{ID: "p1", Body: "rumour"}}, nil
+		},
 	}}
 	mk := func(mode string) *engine.Plan {
 		return buildPlan(rs, "q", mode, nil, stepSpec{id: "h0", desc: "r", action: "retrieve", retrieve: []planSpec{{source: "git", priority: 9}, {source: "forum", priority: 1}}})

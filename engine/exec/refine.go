@@ -133,4 +133,3 @@ func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Ou
 	r.trace.Add(e)
 	r.notify(Event{Kind: "refine", Step: st.id, Description: st.hyp.Description, Status: ref.Op, Detail: ref.Justification + ref.Refused})
 }
-
