@@ -69,11 +69,16 @@ func (b *builder) diag(sev Severity, code, format string, args ...any) {
 }
 
 // holds evaluates a query condition; a failing condition is an error
-// diagnostic naming the rule and counts as false.
-func (b *builder) holds(c *rules.Condition, what string) bool {
+// diagnostic naming the rule (attribute attr of block kind "name", inside
+// intent "in" when set) and counts as false.
+func (b *builder) holds(c *rules.Condition, attr, kind, name, in string) bool {
 	ok, err := c.Eval(b.env)
 	if err != nil {
-		b.diag(SeverityError, "condition_error", "%s: %v; treated as false", what, err)
+		where := fmt.Sprintf("%s of %s %q", attr, kind, name)
+		if in != "" {
+			where += fmt.Sprintf(" in intent %q", in)
+		}
+		b.diag(SeverityError, "condition_error", "%s: %v; treated as false", where, err)
 		return false
 	}
 	return ok
@@ -88,7 +93,7 @@ func (b *builder) detect() []Intent {
 	}
 	var out []Intent
 	for _, t := range b.p.detectors {
-		if b.holds(t.intent.Detect.When, fmt.Sprintf("detect of intent %q", t.intent.Name)) {
+		if b.holds(t.intent.Detect.When, "detect", "intent", t.intent.Name, "") {
 			out = append(out, Intent{Type: t.intent.Name, Confidence: t.intent.Detect.Confidence})
 		}
 	}
@@ -150,7 +155,7 @@ func (b *builder) chooseMode(requested string) string {
 		return requested
 	}
 	for _, m := range b.p.modes {
-		if m.When != nil && b.holds(m.When, fmt.Sprintf("when of mode %q", m.Name)) {
+		if m.When != nil && b.holds(m.When, "when", "mode", m.Name, "") {
 			return m.Name
 		}
 	}
@@ -163,7 +168,7 @@ func (b *builder) chooseMode(requested string) string {
 func (b *builder) crossEdges() []graph.Edge {
 	var edges []graph.Edge
 	for _, d := range b.p.crossDeps {
-		if d.fromStep < 0 || d.toStep < 0 || !b.holds(d.rule.When, fmt.Sprintf("when of dependency %q", d.rule.Name)) {
+		if d.fromStep < 0 || d.toStep < 0 || !b.holds(d.rule.When, "when", "dependency", d.rule.Name, "") {
 			continue
 		}
 		for i, from := range b.acc {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -24,7 +23,7 @@ func (b *builder) retrievals() {
 		t := b.acc[ai].tpl
 		for ri := range t.retrievals {
 			rt := &t.retrievals[ri]
-			if rt.rule.When != nil && !b.holds(rt.rule.When, fmt.Sprintf("when of retrieve %q in intent %q", rt.rule.Name, t.intent.Name)) {
+			if rt.rule.When != nil && !b.holds(rt.rule.When, "when", "retrieve", rt.rule.Name, t.intent.Name) {
 				continue
 			}
 			pend = append(pend, pendingPlan{rt: rt, acc: ai})

@@ -100,10 +100,10 @@ func (d *requestDecoder) wrap(field string, at int64, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return d.failAt(syn.Offset-1, "", "%s", syn.Error())
+		return d.failAt(syn.Offset, "", "%s", syn.Error())
 	case errors.As(err, &typ):
 		name := field
-		if typ.Field != "" {
+		if typ.Field != "" && field != "" {
 			name = field + "." + typ.Field
 		}
 		return d.failAt(at, name, "expected %s, got JSON %s", goTypeName(typ.Type.String()), typ.Value)
@@ -184,18 +184,45 @@ func (d *requestDecoder) value(field string, dst any) error {
 
 func (d *requestDecoder) entities(req *Request) error {
 	at := d.next()
-	if err := d.value("entities", &req.Entities); err != nil {
-		return err
+	tok, err := d.dec.Token()
+	if err != nil {
+		return d.wrap("entities", at, err)
 	}
-	for key, values := range req.Entities {
+	if tok == nil {
+		return nil
+	}
+	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
+		return d.failAt(at, "entities", "expected an object of string arrays like {\"projects\": [\"my-repo\"]}")
+	}
+	req.Entities = map[string][]string{}
+	for d.dec.More() {
+		at := d.next()
+		tok, err := d.dec.Token()
+		if err != nil {
+			return d.wrap("entities", at, err)
+		}
+		key := tok.(string)
+		field := "entities." + key
 		if key == "" {
 			return d.failAt(at, "entities", "entity names must not be empty")
 		}
+		if _, dup := req.Entities[key]; dup {
+			return d.failAt(at, field, "entity appears twice")
+		}
+		at = d.next()
+		var values []string
+		if err := d.dec.Decode(&values); err != nil {
+			return d.wrap(field, at, err)
+		}
 		for _, v := range values {
 			if v == "" {
-				return d.failAt(at, "entities."+key, "values must not be empty strings")
+				return d.failAt(at, field, "values must not be empty strings")
 			}
 		}
+		req.Entities[key] = values
+	}
+	if _, err := d.dec.Token(); err != nil {
+		return d.wrap("entities", d.next(), err)
 	}
 	return nil
 }
@@ -240,14 +267,16 @@ func (d *requestDecoder) intents(req *Request) error {
 		}
 		req.Intents = append(req.Intents, intent)
 	}
-	_, err = d.dec.Token()
-	return err
+	if _, err := d.dec.Token(); err != nil {
+		return d.wrap("intents", d.next(), err)
+	}
+	return nil
 }
 
 // intentError positions an error inside one intent object.
 func (d *requestDecoder) intentError(field string, at int64, raw []byte, err error) error {
 	var typ *json.UnmarshalTypeError
-	if errors.As(err, &typ) {
+	if errors.As(err, &typ) && typ.Field != "" {
 		return d.failAt(at+typ.Offset-int64(len(typ.Value)), field+"."+typ.Field,
 			"expected %s, got JSON %s", goTypeName(typeOf(typ.Type.String())), typ.Value)
 	}
