@@ -50,7 +50,7 @@ func chatBody(cfg Config, req sdk.InvokeRequest, format string) chatRequest {
 	switch format {
 	case FormatJSONSchema:
 		body.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchema{
-			Name: schemaName(req.Role), Schema: req.Schema, Strict: true,
+			Name: schemaName(req.Role), Schema: strictSchema(req.Schema), Strict: true,
 		}}
 	case FormatJSONObject:
 		body.ResponseFormat = &responseFormat{Type: "json_object"}

@@ -93,8 +93,7 @@ func (a *Agent) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnosti
 }
 
 // Invoke runs one role as one chat completion. The output is the model's
-// JSON; content that is not JSON is passed on as a JSON string, so the
-// host's repair routine sees the raw text.
+// answer as it came: JSON, or almost-JSON for the host's repair routine.
 func (a *Agent) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
 	cfg := *a.cfg.Load()
 	red := redactor{key: cfg.APIKey}
@@ -142,9 +141,8 @@ func output(red redactor, c completion) (json.RawMessage, error) {
 		return nil, red.fail(sdk.KindBadRequest, nil,
 			"openai: the answer was cut off at max_tokens (finish_reason \"length\", %d completion tokens) before its JSON was complete; raise max_tokens",
 			c.usage.CompletionTokens)
-	case json.Valid(content):
-		return content, nil
 	}
-	s, _ := json.Marshal(c.content)
-	return s, nil
+	// Content that is not JSON goes to the host as is: its one repair
+	// routine (code fences, prose, trailing commas) decides what to keep.
+	return content, nil
 }

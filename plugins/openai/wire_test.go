@@ -16,7 +16,8 @@ import (
 // output and usage arrive intact, error kinds survive, the key does not.
 func TestOverThePluginProtocol(t *testing.T) {
 	events := streamEvents("gpt-4o-mini-2024-07-18", split(criticAnswer, 5), "stop", true, 40, 12)
-	f := newFake(t, fakeReply{events: events}, fakeReply{status: 401, echoAuth: true})
+	f := newFake(t, fakeReply{events: events}, fakeReply{status: 401, echoAuth: true},
+		fakeReply{body: completionBody("m", "Here you go:\n```json\n{\"status\":\"PASS\",}\n```", "stop", 1, 1)})
 	local := newTestAgent(t, f, "")
 	remote := sdktest.Agent(t, local.Agent)
 
@@ -36,4 +37,8 @@ func TestOverThePluginProtocol(t *testing.T) {
 	assert.ErrorIs(t, err, sdk.ErrUnauthorized)
 	assert.NotContains(t, err.Error(), local.apiKey)
 	assert.Contains(t, err.Error(), "Bearer [REDACTED]")
+
+	resp, err = remote.Invoke(context.Background(), criticRequest())
+	require.NoError(t, err)
+	assert.Equal(t, "Here you go:\n```json\n{\"status\":\"PASS\",}\n```", string(resp.Output), "almost-JSON reaches the host's repair routine intact")
 }
