@@ -173,11 +173,12 @@ func (r *run) boundary(ctx context.Context) string {
 // validation report come out the same however the workers interleave.
 func (r *run) executePass(ctx context.Context, p *history.Pass) {
 	done := make(chan *stepState, len(r.steps))
-	var running []*stepState
+	var running, batch []*stepState
 	for {
 		r.skipBlocked(p)
+		batch = batch[:0]
 		for _, st := range r.steps {
-			if r.stop != "" || r.fatal != nil || len(running) >= r.loop.Workers {
+			if r.stop != "" || r.fatal != nil || len(running)+len(batch) >= r.loop.Workers {
 				break
 			}
 			if st.status != StatusPending || !r.ready(st) {
@@ -186,7 +187,22 @@ func (r *run) executePass(ctx context.Context, p *history.Pass) {
 			if r.stop = r.boundary(ctx); r.stop != "" {
 				break
 			}
-			r.launch(ctx, p, st, done)
+			batch = append(batch, st)
+		}
+		if len(batch) == 1 && len(running) == 0 {
+			// Nothing to overlap with: run on this goroutine, which
+			// saves a goroutine hand-off per step of a chain.
+			r.launch(p, batch[0])
+			r.runGuarded(ctx, p.Number, batch[0])
+			r.settle(ctx, p, batch[0])
+			continue
+		}
+		for _, st := range batch {
+			r.launch(p, st)
+			go func() {
+				r.runGuarded(ctx, p.Number, st)
+				done <- st
+			}()
 			running = append(running, st)
 		}
 		if len(running) == 0 {
@@ -199,6 +215,16 @@ func (r *run) executePass(ctx context.Context, p *history.Pass) {
 			running = running[1:]
 		}
 	}
+}
+
+// runGuarded runs st, turning a panic (a bug) into a failed step.
+func (r *run) runGuarded(ctx context.Context, pass int, st *stepState) {
+	defer func() {
+		if v := recover(); v != nil {
+			st.resStatus, st.resErr = StatusFailed, fmt.Errorf("step %s panicked: %v", st.id, v)
+		}
+	}()
+	r.runStep(ctx, pass, st)
 }
 
 // ready reports whether every dependency of st is satisfied.
@@ -238,7 +264,8 @@ func (r *run) skipBlocked(p *history.Pass) {
 	}
 }
 
-func (r *run) launch(ctx context.Context, p *history.Pass, st *stepState, done chan<- *stepState) {
+// launch marks st running and records its start.
+func (r *run) launch(p *history.Pass, st *stepState) {
 	st.status = StatusRunning
 	st.settled = false
 	st.err, st.resErr = nil, nil
@@ -253,17 +280,10 @@ func (r *run) launch(ctx context.Context, p *history.Pass, st *stepState, done c
 	}
 	st.entry = r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: actionLabel(st),
 		Parameters: params, Fulfills: []string{"step:" + st.id}})
-	st.traceSummary, st.corrections = r.trace.Summary(10, false), r.trace.Summary(10, true)
+	if st.role() != "" { // only prompts read the summaries
+		st.traceSummary, st.corrections = r.trace.Summary(10, false), r.trace.Summary(10, true)
+	}
 	r.notify(Event{Kind: "start", Pass: p.Number, Step: st.id, Description: st.hyp.Description})
-	go func() {
-		defer func() {
-			if v := recover(); v != nil { // a bug in a step must not take the run down
-				st.resStatus, st.resErr = StatusFailed, fmt.Errorf("step %s panicked: %v", st.id, v)
-			}
-			done <- st
-		}()
-		r.runStep(ctx, p.Number, st)
-	}()
 }
 
 func actionLabel(st *stepState) string {
