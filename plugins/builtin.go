@@ -6,9 +6,12 @@ package plugins
 import (
 	"sort"
 
+	"github.com/nous-dev/nous/plugins/file"
 	"github.com/nous-dev/nous/plugins/git"
+	"github.com/nous-dev/nous/plugins/gitlab"
 	"github.com/nous-dev/nous/plugins/openai"
 	"github.com/nous-dev/nous/plugins/template"
+	"github.com/nous-dev/nous/plugins/youtrack"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -17,6 +20,9 @@ var builtins = map[string]func() sdk.ServeConfig{
 	"openai":   func() sdk.ServeConfig { return sdk.ServeConfig{Agent: openai.New()} },
 	"template": func() sdk.ServeConfig { return sdk.ServeConfig{Agent: template.New()} },
 	"git":      func() sdk.ServeConfig { return sdk.ServeConfig{Source: git.New()} },
+	"gitlab":   func() sdk.ServeConfig { return sdk.ServeConfig{Source: gitlab.New()} },
+	"youtrack": func() sdk.ServeConfig { return sdk.ServeConfig{Source: youtrack.New()} },
+	"file":     func() sdk.ServeConfig { return sdk.ServeConfig{Source: file.New()} },
 }
 
 // Lookup returns a new instance of the built-in plugin name.
