@@ -36,7 +36,13 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 		b.WriteString(summary + " ")
 	}
 	fmt.Fprintf(&b, "%s: %s (%s).\n", l.Confidence, conf, confidenceReason(in.Review, len(used)))
-	if details := detailsOf(in.Draft, summary); details != "" {
+	draft := in.Draft
+	if strings.TrimSpace(draft) == "" && len(used) > 0 {
+		// No analyst ran: the writer drafts from the records itself, so a
+		// rules file with only a writer still answers with the evidence.
+		draft = writeDraft(l, in.Query, sdk.AnalystInput{Query: in.Query, Mode: in.Mode}, usedEv, cfg.MaxItems)
+	}
+	if details := detailsOf(draft, summary); details != "" {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.Details, details)
 	}
 	sources := make([]string, 0, len(used))

@@ -78,3 +78,14 @@ func TestDetailsOf(t *testing.T) {
 	draft := "## Answer: q\n\nSummary line.\n\n### Commits (1)\n\n- `a`\n\n### Sources\n\n1. `a` — url\n\n### Notes\n\nkept\n"
 	assert.Equal(t, "#### Commits (1)\n\n- `a`\n\n#### Notes\n\nkept", detailsOf(draft, "Summary line."))
 }
+
+func TestWriterWithoutDraftDraftsFromRecords(t *testing.T) {
+	records := fixtureRecords()
+	var out sdk.WriterOutput
+	invoke(t, New(), sdk.RoleWriter, sdk.WriterInput{Query: "what changed?", Mode: "discovery"}, records, &out)
+	assert.Contains(t, out.FinalReport, "## Details")
+	assert.Contains(t, out.FinalReport, "#### Commits (3)")
+	assert.Contains(t, out.FinalReport, "- `3f2a9c1d` Fix token refresh race in payments client — alice, 2026-11-04")
+	assert.Equal(t, "Medium", out.ConfidenceLevel)
+	assert.Len(t, out.SourcesUsed, len(records))
+}
