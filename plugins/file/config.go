@@ -1,0 +1,128 @@
+package file
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// config is the file source's configuration, the rules file's config map.
+type config struct {
+	Path   string            `json:"path"`   // a file, a glob, or a directory
+	Format string            `json:"format"` // json, jsonl or csv; default from each file's extension
+	Kind   string            `json:"kind"`   // Record.Kind when a row has none; default "document"
+	Source string            `json:"source"` // Record.Source when a row has none; default "file"
+	Fields map[string]string `json:"fields"` // record field → column name, e.g. {title = "summary"}
+}
+
+// configSchema is the JSON Schema of config, shown by `nous plugins`.
+const configSchema = `{
+  "type": "object",
+  "required": ["path"],
+  "properties": {
+    "path": {"type": "string", "description": "a file, a glob such as data/*.jsonl, or a directory"},
+    "format": {"enum": ["json", "jsonl", "csv"], "description": "default: from each file's extension"},
+    "kind": {"type": "string", "default": "document"},
+    "source": {"type": "string", "default": "file", "description": "record source name, looked up in the tier table"},
+    "fields": {"type": "object", "additionalProperties": {"type": "string"}, "description": "record field → column name"}
+  },
+  "additionalProperties": false
+}`
+
+var configKeys = map[string]bool{"path": true, "format": true, "kind": true, "source": true, "fields": true}
+
+// decodeConfig decodes raw and fills defaults. Unknown keys are warnings;
+// wrong types, unknown formats and unknown mapped fields are errors.
+func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
+	var cfg config
+	var diags sdk.Diagnostics
+	errorf := func(path, format string, args ...any) {
+		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: path, Summary: "file: " + fmt.Sprintf(format, args...)})
+	}
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		errorf("path", "config needs path (a file, glob or directory)")
+		return cfg, diags
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &keys); err != nil {
+		errorf("", "config is not a JSON object: %v", err)
+		return cfg, diags
+	}
+	names := make([]string, 0, len(keys))
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if !configKeys[k] {
+			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
+				Summary: fmt.Sprintf("file: unknown config key %q (known: path, format, kind, source, fields)", k)})
+			continue
+		}
+		var err error
+		switch k {
+		case "path":
+			err = json.Unmarshal(keys[k], &cfg.Path)
+		case "format":
+			err = json.Unmarshal(keys[k], &cfg.Format)
+		case "kind":
+			err = json.Unmarshal(keys[k], &cfg.Kind)
+		case "source":
+			err = json.Unmarshal(keys[k], &cfg.Source)
+		case "fields":
+			if err = json.Unmarshal(keys[k], &cfg.Fields); err != nil {
+				errorf(k, "config fields: want a map of record field to column name, got %s", keys[k])
+				continue
+			}
+		}
+		if err != nil {
+			errorf(k, "config %s: want a string, got %s", k, keys[k])
+		}
+	}
+	if strings.TrimSpace(cfg.Path) == "" && !diags.HasErrors() {
+		errorf("path", "config needs path (a file, glob or directory)")
+	}
+	cfg.Format = strings.ToLower(strings.TrimSpace(cfg.Format))
+	switch cfg.Format {
+	case "", FormatJSON, FormatJSONL, FormatCSV:
+	case "ndjson":
+		cfg.Format = FormatJSONL
+	default:
+		errorf("format", "format %q: want json, jsonl or csv", cfg.Format)
+	}
+	known := make(map[string]bool, len(recordFields))
+	for _, f := range recordFields {
+		known[f] = true
+	}
+	fields := make([]string, 0, len(cfg.Fields))
+	for f := range cfg.Fields {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	columns := make(map[string]string)
+	for _, f := range fields {
+		col := cfg.Fields[f]
+		switch {
+		case !known[f]:
+			errorf("fields."+f, "fields maps %q, which is no record field; want one of %s", f, strings.Join(recordFields, ", "))
+		case col == "":
+			errorf("fields."+f, "fields.%s: want a column name", f)
+		case columns[col] != "":
+			errorf("fields."+f, "column %q feeds both %s and %s", col, columns[col], f)
+		default:
+			columns[col] = f
+		}
+	}
+	if cfg.Kind == "" {
+		cfg.Kind = sdk.KindDocument
+	}
+	if cfg.Source == "" {
+		cfg.Source = "file"
+	}
+	return cfg, diags
+}

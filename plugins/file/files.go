@@ -1,0 +1,146 @@
+package file
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// embedded holds copies of the example data files (examples/data/), used
+// when the default rules' relative path does not exist because nous runs
+// outside its source tree. A test keeps the copies identical.
+//
+//go:embed data/*.jsonl
+var embedded embed.FS
+
+// embeddedDir is the directory whose files the embedded copies stand for.
+const embeddedDir = "examples/data/"
+
+// input is one file to read.
+type input struct {
+	name   string // as shown in errors: the path, or "embedded:NAME"
+	format string
+	open   func() (io.ReadCloser, error)
+}
+
+// resolve lists the files cfg.Path names: a file, a glob, or every
+// .json, .jsonl, .ndjson and .csv file in a directory, sorted by name.
+func resolve(cfg config) ([]input, error) {
+	p := cfg.Path
+	if strings.ContainsAny(p, "*?[") {
+		matches, err := filepath.Glob(p)
+		if err != nil {
+			return nil, sdk.Errorf(sdk.KindBadConfig, "file: path %q is not a valid glob: %v", p, err)
+		}
+		var files []string
+		for _, m := range matches {
+			if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() {
+				files = append(files, m)
+			}
+		}
+		if len(files) == 0 {
+			return nil, sdk.Errorf(sdk.KindNotFound, "file: no files match %q", p)
+		}
+		return osInputs(files, cfg.Format)
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if in, ok := embeddedInput(p, cfg.Format); ok {
+			return []input{in}, nil
+		}
+		return nil, sdk.Errorf(sdk.KindNotFound, "file: %s does not exist", p)
+	case err != nil:
+		return nil, sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
+	case fi.IsDir():
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
+		}
+		var files []string
+		for _, e := range entries {
+			if e.Type().IsRegular() && formatOf(e.Name()) != "" {
+				files = append(files, filepath.Join(p, e.Name()))
+			}
+		}
+		if len(files) == 0 {
+			return nil, sdk.Errorf(sdk.KindNotFound, "file: directory %s holds no .json, .jsonl, .ndjson or .csv files", p)
+		}
+		return osInputs(files, cfg.Format)
+	}
+	return osInputs([]string{p}, cfg.Format)
+}
+
+// osInputs makes inputs of files, each with the configured format or the
+// one its extension names.
+func osInputs(files []string, format string) ([]input, error) {
+	sort.Strings(files)
+	out := make([]input, 0, len(files))
+	for _, f := range files {
+		fmtName := format
+		if fmtName == "" {
+			if fmtName = formatOf(f); fmtName == "" {
+				return nil, sdk.Errorf(sdk.KindBadConfig, "file: cannot tell the format of %s from its extension; set format to json, jsonl or csv", f)
+			}
+		}
+		out = append(out, input{name: f, format: fmtName, open: func() (io.ReadCloser, error) { return os.Open(f) }})
+	}
+	return out, nil
+}
+
+// embeddedInput returns the embedded copy standing for p, if p names one
+// of the example data files.
+func embeddedInput(p, format string) (input, bool) {
+	slashed := filepath.ToSlash(filepath.Clean(p))
+	base := path.Base(slashed)
+	if !strings.HasSuffix("/"+slashed, "/"+embeddedDir+base) {
+		return input{}, false
+	}
+	if _, err := fs.Stat(embedded, "data/"+base); err != nil {
+		return input{}, false
+	}
+	if format == "" {
+		format = formatOf(base)
+	}
+	return input{name: "embedded:" + base, format: format, open: func() (io.ReadCloser, error) { return embedded.Open("data/" + base) }}, true
+}
+
+// formatOf names the format of a file from its extension, "" if unknown.
+func formatOf(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json":
+		return FormatJSON
+	case ".jsonl", ".ndjson":
+		return FormatJSONL
+	case ".csv":
+		return FormatCSV
+	}
+	return ""
+}
+
+// decode streams the rows of in to fn.
+func (in input) decode(fn rowFunc) error {
+	f, err := in.open()
+	if err != nil {
+		return sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
+	}
+	defer f.Close()
+	switch in.format {
+	case FormatJSON:
+		return decodeJSON(in.name, f, fn)
+	case FormatJSONL:
+		return decodeJSONLines(in.name, f, fn)
+	case FormatCSV:
+		return decodeCSV(in.name, f, fn)
+	}
+	return fmt.Errorf("file: %s: unknown format %q", in.name, in.format)
+}

@@ -1,0 +1,129 @@
+// Package file is the file source: records from JSON, JSON-lines or CSV
+// files (issues, documents, news items with a source name for the tier
+// table). It is the default issue source when no YouTrack token is set.
+//
+// A malformed row fails the fetch with an error naming file:line and what
+// was expected, rather than being skipped: the data is local, so fixing it
+// is easy, and an answer silently missing rows would be wrong.
+package file
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Version is the file source's version.
+const Version = "0.1.0"
+
+// checkEvery is how many rows a fetch reads between context checks.
+const checkEvery = 1024
+
+// Source reads records from files. Use New, then Configure.
+type Source struct {
+	loc *time.Location // zone of times written without one
+
+	mu  sync.RWMutex
+	cfg *config // nil until configured without errors
+}
+
+// New returns an unconfigured file source that reads zone-less times in
+// the local time zone, like the date expressions of the dates filter.
+func New() *Source { return &Source{loc: time.Local} }
+
+// Describe says what the source returns and which filters it understands.
+func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{
+		Name:         "file",
+		Version:      Version,
+		SDKVersion:   sdk.Version,
+		Kinds:        []string{sdk.KindDocument, sdk.KindIssue},
+		Filters:      append([]string(nil), filterKeys...),
+		ConfigSchema: json.RawMessage(configSchema),
+	}, nil
+}
+
+// Configure decodes the config and checks that its path names readable
+// files of a known format.
+func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	cfg, diags := decodeConfig(raw)
+	if !diags.HasErrors() {
+		if _, err := resolve(cfg); err != nil {
+			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg = nil
+	if !diags.HasErrors() {
+		s.cfg = &cfg
+	}
+	return diags, nil
+}
+
+// Fetch reads every file in order and emits the rows passing the filters,
+// at most req.Limit of them. Files are re-read on every fetch, so edits
+// show up without a restart.
+func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
+	s.mu.RLock()
+	cfg := s.cfg
+	s.mu.RUnlock()
+	if cfg == nil {
+		return sdk.Errorf(sdk.KindBadConfig, "file: source is not configured (or its configuration has errors)")
+	}
+	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Since.Before(req.Until) {
+		return sdk.Errorf(sdk.KindBadRequest, "file: since %s is not before until %s", req.Since.Format(time.RFC3339), req.Until.Format(time.RFC3339))
+	}
+	inputs, err := resolve(*cfg)
+	if err != nil {
+		return err
+	}
+	m := newMapper(*cfg, s.loc)
+	f := newFilter(req)
+	var emitErr, ctxErr error
+	emitted, rows := 0, 0
+	errDone := errors.New("limit reached")
+	for _, in := range inputs {
+		err := in.decode(func(line int, obj map[string]any) error {
+			if rows++; rows%checkEvery == 0 {
+				if ctxErr = ctx.Err(); ctxErr != nil {
+					return ctxErr
+				}
+			}
+			rec, err := m.record(in.name, line, obj)
+			if err != nil {
+				return err
+			}
+			if !f.match(&rec) {
+				return nil
+			}
+			if emitErr = emit(rec); emitErr != nil {
+				return emitErr
+			}
+			if emitted++; req.Limit > 0 && emitted >= req.Limit {
+				return errDone
+			}
+			return nil
+		})
+		switch {
+		case err == nil:
+		case errors.Is(err, errDone):
+			return nil
+		case emitErr != nil:
+			return emitErr
+		case ctxErr != nil:
+			return sdk.Errorf(sdk.KindDeadline, "file: stopped in %s after %d rows: %w", in.name, rows, ctxErr)
+		default:
+			var se *sdk.Error
+			if errors.As(err, &se) {
+				return err
+			}
+			return sdk.Errorf(sdk.KindBadConfig, "file: %w", err)
+		}
+	}
+	return nil
+}
