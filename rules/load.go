@@ -134,5 +134,22 @@ func compile(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
 		d.decodeFile(f)
 	}
 	d.finish()
+	redact(d.diags, d.rs.secrets)
 	return d.rs, d.diags
+}
+
+// redact removes secret values from diagnostic texts: a value read by env()
+// from a secret-looking variable may end up quoted in an error.
+func redact(diags hcl.Diagnostics, secrets []string) {
+	if len(secrets) == 0 {
+		return
+	}
+	pairs := make([]string, 0, 2*len(secrets))
+	for _, s := range secrets {
+		pairs = append(pairs, s, "[redacted]")
+	}
+	r := strings.NewReplacer(pairs...)
+	for _, d := range diags {
+		d.Summary, d.Detail = r.Replace(d.Summary), r.Replace(d.Detail)
+	}
 }

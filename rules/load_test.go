@@ -267,3 +267,14 @@ func TestLoadUnreadable(t *testing.T) {
 	require.True(t, diags.HasErrors())
 	assert.Contains(t, diags[0].Detail, "no .hcl")
 }
+
+func TestSecretsNeverAppearInDiagnostics(t *testing.T) {
+	src := "agent \"a\" {\n  plugin  = \"x\"\n  timeout = env(\"API_TOKEN\")\n  sha256  = env(\"DB_PASSWORD\")\n}\n"
+	_, diags := Parse("s.hcl", []byte(src), WithEnv(map[string]string{"API_TOKEN": "tok-123456", "DB_PASSWORD": "pw-abcdef"}))
+	require.Len(t, diags, 2)
+	for _, d := range diags {
+		assert.NotContains(t, d.Error(), "tok-123456")
+		assert.NotContains(t, d.Error(), "pw-abcdef")
+		assert.Contains(t, d.Detail, "[redacted]")
+	}
+}

@@ -60,6 +60,12 @@ func TestConditionErrorPositions(t *testing.T) {
 			marker: "nosuch",
 		},
 		{
+			name:   "JSON surrogate pair before the error",
+			file:   "a.hcl.json",
+			src:    "{\"mode\": {\"m\": {\"when\": \"query == '\\ud83d\\ude00' || nosuch\"}}}\n",
+			marker: "nosuch",
+		},
+		{
 			name:   "JSON string with escapes",
 			file:   "a.hcl.json",
 			src:    "{\"mode\": {\"m\": {\n  \"when\": \"query == \\\"x\\\" \\u0026\\u0026 nosuch\"}}}\n",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/report"
 	"github.com/spf13/cobra"
 )
 
@@ -138,7 +139,7 @@ func (a *app) fmtStdin() error {
 
 func (a *app) printDiagnostics(diags hcl.Diagnostics, name string, src []byte) {
 	files := map[string]*hcl.File{name: {Bytes: src}}
-	_ = hcl.NewDiagnosticTextWriter(a.stderr, files, 0, false).WriteDiagnostics(diags)
+	_ = report.Write(a.stderr, "text", report.Input{Diagnostics: diags, Files: files})
 }
 
 // writeKeepingMode replaces a file's content, keeping its permissions.

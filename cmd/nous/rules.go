@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/examples"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/report"
 )
 
 // loadRules loads the rules every command works with: --rules FILE|DIR, else
@@ -29,8 +30,7 @@ func (a *app) loadRules() (*rules.Ruleset, error) {
 	}
 	if len(diags) > 0 {
 		rules.SortDiagnostics(diags)
-		w := hcl.NewDiagnosticTextWriter(a.stderr, rs.Files(), 0, false)
-		_ = w.WriteDiagnostics(diags)
+		_ = report.Write(a.stderr, "text", report.Input{Diagnostics: diags, Files: rs.Files()})
 	}
 	if diags.HasErrors() {
 		return nil, &exitError{Code: exitUsage}

@@ -1,24 +1,81 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 )
 
-// writeText prints each diagnostic with its source line and the problem
-// underlined, its check name after the summary.
+// writeText prints each diagnostic as a compiler would: severity, summary
+// and check name, the file and line with its enclosing block, the source
+// line with the problem underlined, then the detail.
 func writeText(w io.Writer, in Input) error {
-	tw := hcl.NewDiagnosticTextWriter(w, in.Files, 0, false)
+	bw := bufio.NewWriter(w)
 	for _, d := range in.Diagnostics {
-		shown := *d
-		shown.Summary = fmt.Sprintf("%s [%s]", d.Summary, checkOf(d))
-		if err := tw.WriteDiagnostic(&shown); err != nil {
-			return err
+		label := "Error"
+		if d.Severity == hcl.DiagWarning {
+			label = "Warning"
+		}
+		fmt.Fprintf(bw, "%s: %s [%s]\n\n", label, d.Summary, checkOf(d))
+		if s := d.Subject; s != nil {
+			snippet(bw, s, in.Files[s.Filename])
+		}
+		if d.Detail != "" {
+			fmt.Fprintf(bw, "%s\n\n", d.Detail)
 		}
 	}
 	errs, warns := Count(in.Diagnostics)
-	_, err := fmt.Fprintf(w, "%d error(s), %d warning(s)\n", errs, warns)
-	return err
+	fmt.Fprintf(bw, "%d error(s), %d warning(s)\n", errs, warns)
+	return bw.Flush()
+}
+
+// snippet prints where a range is, its first source line and a ^^^ line
+// under the range (to the end of the line when the range goes further).
+func snippet(w io.Writer, r *hcl.Range, f *hcl.File) {
+	where := fmt.Sprintf("  on %s line %d", r.Filename, r.Start.Line)
+	if f == nil {
+		fmt.Fprintf(w, "%s:\n\n", where)
+		return
+	}
+	if nav, ok := f.Nav.(interface{ ContextString(int) string }); ok {
+		if ctx := nav.ContextString(r.Start.Byte); ctx != "" {
+			where += ", in " + ctx
+		}
+	}
+	fmt.Fprintf(w, "%s:\n", where)
+	line := sourceLine(f.Bytes, r.Start.Line)
+	if line == nil {
+		fmt.Fprintln(w)
+		return
+	}
+	text := strings.ReplaceAll(string(line), "\t", " ")
+	prefix := fmt.Sprintf("  %d: ", r.Start.Line)
+	fmt.Fprintf(w, "%s%s\n", prefix, text)
+	width := utf8.RuneCountInString(text)
+	start := min(max(r.Start.Column, 1), width+1)
+	end := width + 1
+	if r.End.Line == r.Start.Line {
+		end = min(max(r.End.Column, start+1), width+1)
+	}
+	fmt.Fprintf(w, "%s%s\n\n", strings.Repeat(" ", utf8.RuneCountInString(prefix)+start-1), strings.Repeat("^", max(end-start, 1)))
+}
+
+// sourceLine returns the 1-based line n of src without its newline, or nil.
+func sourceLine(src []byte, n int) []byte {
+	for i := 1; i < n; i++ {
+		nl := bytes.IndexByte(src, '\n')
+		if nl < 0 {
+			return nil
+		}
+		src = src[nl+1:]
+	}
+	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
+		src = src[:nl]
+	}
+	return bytes.TrimRight(src, "\r")
 }

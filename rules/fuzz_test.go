@@ -1,0 +1,40 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzLoad feeds arbitrary bytes to the loader as native HCL and as HCL
+// JSON, and to the formatter: none may panic, and every error diagnostic
+// must name the file.
+func FuzzLoad(f *testing.F) {
+	for _, pattern := range []string{"testdata/*/*.hcl", "testdata/*/*.json", "lint/testdata/broken/*.hcl"} {
+		paths, _ := filepath.Glob(pattern)
+		for _, p := range paths {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Add([]byte(`mode "m" { when = "query matches '\\bx\\b' && \"\u00e9\" == query" }`))
+	f.Add([]byte("intent \"i\" {\n  detect { when = <<-EOT\n    query == 'a'\n    EOT\n  }\n}\n"))
+	f.Add([]byte(`{"intent": {"i": {"hypothesis": {"a": {"depends_on": ["a"]}}}}}`))
+	f.Add([]byte(`source "s" { config = { t = env("X_TOKEN", "d") } }`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		env := WithEnv(map[string]string{"X_TOKEN": "secret"})
+		for _, name := range []string{"fuzz.hcl", "fuzz.hcl.json"} {
+			rs, diags := Parse(name, src, env)
+			if rs == nil {
+				t.Fatal("Parse returned a nil ruleset")
+			}
+			for _, d := range diags {
+				if d.Severity == 1 && (d.Subject == nil || d.Subject.Filename != name) {
+					t.Fatalf("error without its file: %v", d)
+				}
+			}
+		}
+		_, _ = Format("fuzz.hcl", src)
+	})
+}
