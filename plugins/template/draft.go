@@ -122,9 +122,9 @@ func urlOr(l *labels, r sdk.Record) string {
 // tierTag marks a record from an unknown or low-tier source.
 func tierTag(r sdk.Record) string {
 	if r.Tier == 0 {
-		return "[tier unknown | " + r.Source + "]"
+		return "[tier unknown | " + sourceType(r) + "]"
 	}
-	return fmt.Sprintf("[Tier %d | %s]", r.Tier, r.Source)
+	return fmt.Sprintf("[Tier %d | %s]", r.Tier, sourceType(r))
 }
 
 func timeSpan(ev evidence) string {

@@ -167,9 +167,33 @@ func clip(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-// flagged reports whether a record's tier is outside what mode trusts:
-// strict trusts tiers 1–2 only; other modes flag unknown and tier ≥ 3.
-func flagged(r sdk.Record) bool { return r.Tier == 0 || r.Tier >= 3 }
+// Metadata the engine's tier filter adds to each record it keeps (the
+// `_reasoning_metadata` of the source documents, flattened).
+const (
+	metaTier    = "_reasoning_metadata.tier"
+	metaType    = "_reasoning_metadata.type"
+	metaFlagged = "_reasoning_metadata.flagged"
+)
+
+// flagged reports whether a record comes from a source the answer should
+// not simply trust. The engine's tier filter says so when it has seen the
+// record (following the rules' modes); otherwise unknown and tier ≥ 3
+// sources are flagged, as the default modes do.
+func flagged(r sdk.Record) bool {
+	if _, seen := r.Fields[metaTier]; seen {
+		f, _ := r.Fields[metaFlagged].(bool)
+		return f
+	}
+	return r.Tier == 0 || r.Tier >= 3
+}
+
+// sourceType is the tier table's type for a record's source, else the source.
+func sourceType(r sdk.Record) string {
+	if t, ok := r.Fields[metaType].(string); ok && t != "" {
+		return t
+	}
+	return r.Source
+}
 
 // cited reports whether draft names the record: its ID or short ID in
 // backticks, or a full ID long enough not to match by accident.
