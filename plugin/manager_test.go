@@ -443,3 +443,54 @@ func TestCloseLeavesNoProcessBehind(t *testing.T) {
 	assert.ErrorContains(t, err, "the plugin host is shut down")
 	assert.NoError(t, m.Close(), "Close is idempotent")
 }
+
+func TestHandshakeThatNeverCompletesIsKilledAtTheDeadline(t *testing.T) {
+	m, _ := newManager(t, plugin.Options{}, plugin.Spec{Name: "docs", Kind: plugin.KindSource, Ref: "builtin:mute", Timeout: 500 * time.Millisecond})
+	err := m.Fetch(context.Background(), "docs", sdk.FetchRequest{}, collect(new([]sdk.Record)))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, sdk.ErrDeadline)
+	assert.Contains(t, err.Error(), "plugin docs (builtin:mute) did not complete the handshake before the call's deadline and was killed")
+	assert.Contains(t, err.Error(), "mute: waiting for a license server")
+}
+
+func TestCloseEndsCallsInFlight(t *testing.T) {
+	m, _ := newManager(t, plugin.Options{}, source("docs", "builtin:echo"))
+	require.NoError(t, m.Fetch(context.Background(), "docs", fetchN(1, ""), collect(new([]sdk.Record))))
+	pid := m.PIDs()["source/docs"]
+
+	errc := make(chan error, 1)
+	go func() {
+		errc <- m.Fetch(context.Background(), "docs", fetchN(1, queryHang), collect(new([]sdk.Record)))
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call reach the plugin
+	require.NoError(t, m.Close())
+	select {
+	case err := <-errc:
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "plugin docs (builtin:echo): Fetch failed because the process was stopped: the plugin host is shutting down")
+	case <-time.After(10 * time.Second):
+		t.Fatal("a call in flight outlived Close")
+	}
+	assert.False(t, processAlive(pid))
+}
+
+func TestDeadlineKillFailsOtherCallsClearly(t *testing.T) {
+	m, _ := newManager(t, plugin.Options{}, source("docs", "builtin:echo"))
+	require.NoError(t, m.Fetch(context.Background(), "docs", fetchN(1, ""), collect(new([]sdk.Record))))
+
+	errc := make(chan error, 1)
+	go func() {
+		errc <- m.Fetch(context.Background(), "docs", fetchN(1, queryHang), collect(new([]sdk.Record)))
+	}()
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := m.Fetch(ctx, "docs", fetchN(1, queryHang), collect(new([]sdk.Record)))
+	assert.ErrorIs(t, err, sdk.ErrDeadline)
+	select {
+	case err := <-errc:
+		assert.ErrorContains(t, err, "Fetch failed because the process was stopped: a Fetch call ran past its deadline")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the other call did not end when its plugin was killed")
+	}
+}

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -24,8 +25,10 @@ type process struct {
 	rpc    goplugin.ClientProtocol
 	cmd    *exec.Cmd
 	log    *pluginLog
-	source sdk.Source // set when dispensed
-	agent  sdk.Agent
+
+	killProc context.CancelFunc // kills the process at once
+	source   sdk.Source         // set when dispensed
+	agent    sdk.Agent
 
 	mu      sync.Mutex
 	stopped string // why the host stopped the process; "" while it should run
@@ -44,7 +47,10 @@ type startConfig struct {
 // startProcess launches the plugin and completes the handshake. It returns
 // when the plugin is ready to dispense, ctx is done, or the start fails.
 func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
-	cmd := exec.Command(cfg.launch.Path, cfg.launch.Args...)
+	// Canceling procCtx kills the process; exec does it without racing
+	// go-plugin, which holds its own lock for the whole handshake.
+	procCtx, killProc := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(procCtx, cfg.launch.Path, cfg.launch.Args...)
 	setDeathSignal(cmd)
 	log := &pluginLog{logger: cfg.logger}
 	stderr := &lineWriter{fn: log.line}
@@ -62,7 +68,7 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		// stderr is muted because pluginLog does it under the plugin's name.
 		Logger: &hostLogger{Logger: cfg.logger, redact: cfg.redact, demote: true, muteNamed: true},
 	})
-	p := &process{who: cfg.who, client: client, cmd: cmd, log: log}
+	p := &process{who: cfg.who, client: client, cmd: cmd, log: log, killProc: killProc}
 
 	type result struct {
 		rpc goplugin.ClientProtocol
@@ -76,14 +82,21 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 	select {
 	case r := <-done:
 		if r.err != nil {
-			client.Kill()
+			p.hardKill()
 			return nil, cfg.redact.error(explainStart(cfg.who, r.err, log, supportedVersions()))
 		}
 		p.rpc = r.rpc
 	case <-ctx.Done():
 		p.hardKill()
 		<-done
-		return nil, fmt.Errorf("starting plugin %s: %w", cfg.who, context.Cause(ctx))
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, &sdk.Error{
+				Kind:    sdk.KindDeadline,
+				Message: fmt.Sprintf("plugin %s did not complete the handshake before the call's deadline and was killed: %s", cfg.who, log.crashNote()),
+				Err:     ctx.Err(),
+			}
+		}
+		return nil, fmt.Errorf("starting plugin %s: %w", cfg.who, ctx.Err())
 	}
 	return p, nil
 }
@@ -166,9 +179,7 @@ func (p *process) alive() bool {
 // hardKill ends the process at once, then lets go-plugin clean up. It is for
 // processes that are hung or already dead; stop is the polite way.
 func (p *process) hardKill() {
-	if p.cmd.Process != nil && !p.client.Exited() {
-		_ = p.cmd.Process.Kill()
-	}
+	p.killProc()
 	p.client.Kill()
 }
 
@@ -182,6 +193,7 @@ func (p *process) end(hard bool) {
 			return
 		}
 		p.client.Kill()
+		p.killProc() // releases the context; the process has exited by now
 	})
 }
 

@@ -63,6 +63,10 @@ func servePlugin(mode string) {
 			Plugins:         goplugin.PluginSet{},
 			Logger:          hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true}),
 		})
+	case "mute":
+		// Starts but never completes the handshake.
+		fmt.Fprintln(os.Stderr, "mute: waiting for a license server")
+		time.Sleep(time.Hour)
 	case "exit":
 		fmt.Fprintln(os.Stderr, "echo: cannot open /nonexistent/config.json")
 		os.Exit(3)
