@@ -109,3 +109,22 @@ func TestDescribe(t *testing.T) {
 	assert.Contains(t, info.Filters, "projects")
 	assert.True(t, json.Valid(info.ConfigSchema))
 }
+
+// FuzzParseConfig feeds arbitrary JSON to the config parser: it must never
+// panic, and a config without error diagnostics always has a token and a
+// valid base URL.
+func FuzzParseConfig(f *testing.F) {
+	f.Add(`{"base_url":"https://gitlab.com","token":"t","projects":["a/b",1],"auth":"oauth"}`)
+	f.Add(`{"projects":"a/b"}`)
+	f.Add(`{"projects":[1e99]}`)
+	f.Add(`[]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		cfg, diags := parseConfig(json.RawMessage(s), func(string) string { return "" })
+		if diags.HasErrors() {
+			return
+		}
+		if cfg.Token == "" || checkBaseURL(cfg.BaseURL) != nil {
+			t.Fatalf("accepted %s as %+v", s, cfg)
+		}
+	})
+}
