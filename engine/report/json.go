@@ -1,0 +1,31 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/trace"
+)
+
+// Document is the JSON format: the plan, the result, the execution
+// history and the reasoning trace.
+type Document struct {
+	Plan    *engine.Plan     `json:"plan"`
+	Result  *exec.Result     `json:"result"`
+	History *history.History `json:"history"`
+	Trace   []trace.Entry    `json:"trace"`
+}
+
+func renderJSON(b *bytes.Buffer, res *exec.Result) error {
+	doc := Document{Plan: res.Plan, Result: res, History: res.History, Trace: res.Trace}
+	if doc.Trace == nil {
+		doc.Trace = []trace.Entry{}
+	}
+	enc := json.NewEncoder(b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}

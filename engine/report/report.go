@@ -1,0 +1,168 @@
+// Package report renders an executor result as text, Markdown, JSON (plan,
+// result, history and trace) or NLWeb Items. Every format is deterministic:
+// the same result renders to the same bytes, and the text, Markdown and
+// NLWeb formats leave out timings altogether.
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/redact"
+	"github.com/nous-dev/nous/engine/trace"
+)
+
+// Formats lists the output formats.
+var Formats = []string{"text", "markdown", "json", "nlweb"}
+
+// Options tune rendering.
+type Options struct {
+	Trace    bool             // text and Markdown: append the reasoning trace
+	Redactor *redact.Redactor // masks secrets in the rendered bytes
+}
+
+// Render writes res to w in format.
+func Render(w io.Writer, format string, res *exec.Result, opts Options) error {
+	var b bytes.Buffer
+	var err error
+	switch format {
+	case "text":
+		renderText(&b, res, opts)
+	case "markdown", "md":
+		renderMarkdown(&b, res, opts)
+	case "json":
+		err = renderJSON(&b, res)
+	case "nlweb":
+		err = renderNLWeb(&b, res)
+	default:
+		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(opts.Redactor.Bytes(b.Bytes()))
+	return err
+}
+
+func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
+	b.WriteString(strings.TrimRight(res.Report, "\n"))
+	b.WriteString("\n\n")
+	fmt.Fprintf(b, "Status: %s (%s, %d pass(es), mode %s)\n", res.Status, termination(res), passes(res), res.Mode)
+	if res.Error != "" {
+		fmt.Fprintf(b, "Error: %s\n", res.Error)
+	}
+	b.WriteString("Steps:\n")
+	for _, s := range res.Steps {
+		fmt.Fprintf(b, "  %-6s %-9s %s", s.ID, s.Status, s.Description)
+		if s.Records > 0 {
+			fmt.Fprintf(b, " (%d record(s))", s.Records)
+		}
+		if s.Error != "" {
+			fmt.Fprintf(b, " — %s", s.Error)
+		}
+		b.WriteByte('\n')
+	}
+	for _, g := range res.Groups {
+		fmt.Fprintf(b, "Tier %d: %d record(s)\n", g.Tier, len(g.Records))
+	}
+	if len(res.Pending) > 0 {
+		fmt.Fprintf(b, "Pending commitments: %s\n", strings.Join(res.Pending, ", "))
+	}
+	if opts.Trace {
+		b.WriteString("\nTrace:\n")
+		writeTrace(b, res.Trace, "  ")
+	}
+}
+
+func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
+	b.WriteString(strings.TrimRight(res.Report, "\n"))
+	b.WriteString("\n\n---\n\n")
+	fmt.Fprintf(b, "**Status:** %s (%s, %d pass(es), mode `%s`)\n\n", res.Status, termination(res), passes(res), res.Mode)
+	if res.Error != "" {
+		fmt.Fprintf(b, "**Error:** %s\n\n", escapeCell(res.Error))
+	}
+	if res.Review != nil {
+		fmt.Fprintf(b, "**Review:** %s — %s\n\n", res.Review.Status, res.Review.Critique)
+	}
+	b.WriteString("| step | status | description | records |\n| --- | --- | --- | --- |\n")
+	for _, s := range res.Steps {
+		desc := s.Description
+		if s.Error != "" {
+			desc += " — " + s.Error
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %d |\n", s.ID, s.Status, escapeCell(desc), s.Records)
+	}
+	if len(res.Groups) > 0 {
+		b.WriteString("\n| tier | records |\n| --- | --- |\n")
+		for _, g := range res.Groups {
+			fmt.Fprintf(b, "| %d | %s |\n", g.Tier, escapeCell(strings.Join(g.Records, ", ")))
+		}
+	}
+	if len(res.Records) > 0 {
+		fmt.Fprintf(b, "\n## Evidence (%d)\n\n", len(res.Records))
+		for _, r := range res.Records {
+			title := r.Title
+			if title == "" {
+				title = r.ID
+			}
+			if r.URL != "" {
+				fmt.Fprintf(b, "- [%s](%s) — %s", escapeCell(title), r.URL, r.Source)
+			} else {
+				fmt.Fprintf(b, "- %s — %s", escapeCell(title), r.Source)
+			}
+			if r.Tier > 0 {
+				fmt.Fprintf(b, " (tier %d)", r.Tier)
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if opts.Trace {
+		b.WriteString("\n## Trace\n\n")
+		writeTrace(b, res.Trace, "- ")
+	}
+}
+
+// writeTrace writes one line per entry, without timestamps.
+func writeTrace(b *bytes.Buffer, entries []trace.Entry, indent string) {
+	for _, e := range entries {
+		fmt.Fprintf(b, "%s%s [%s] %s", indent, e.ID, e.Stage, e.Thought)
+		if e.Action != "" {
+			fmt.Fprintf(b, " -> %s", e.Action)
+		}
+		fmt.Fprintf(b, " (%s)", e.Outcome)
+		if len(e.Evidence) > 0 {
+			fmt.Fprintf(b, "; evidence: %s", strings.Join(e.Evidence, " | "))
+		}
+		if e.Error != "" {
+			fmt.Fprintf(b, "; error: %s", e.Error)
+		}
+		if len(e.Corrections) > 0 {
+			fmt.Fprintf(b, "; corrections: %s", strings.Join(e.Corrections, " | "))
+		}
+		if len(e.Commitments) > 0 {
+			fmt.Fprintf(b, "; commits: %s", strings.Join(e.Commitments, ", "))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+func termination(res *exec.Result) string {
+	if res.History == nil || res.History.Termination == "" {
+		return "not run"
+	}
+	return res.History.Termination
+}
+
+func passes(res *exec.Result) int {
+	if res.History == nil {
+		return 0
+	}
+	return len(res.History.Passes)
+}
+
+func escapeCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
