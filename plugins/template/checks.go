@@ -12,10 +12,6 @@ import (
 var (
 	// sourcesHeading matches a Sources (or References) heading in English or Chinese.
 	sourcesHeading = regexp.MustCompile(`(?im)^#{1,6}\s*(sources|references|來源|資料來源|參考資料)`)
-	// countClaim matches "7 commits", "12 records", "2 merge requests".
-	countClaim = regexp.MustCompile(`(?i)\b(\d+)\s+(records?|commits?|issues?|merge[ _]requests?|pipelines?|documents?)\b`)
-	// headingCount matches a kind heading with a count: "### Commits (7)".
-	headingCount = regexp.MustCompile(`(?m)^#{2,6}[ \t]+(.+?)[ \t]+\((\d+)\)[ \t]*$`)
 	// dated matches an ISO date.
 	dated = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
 )
@@ -67,28 +63,94 @@ func overclaims(l *labels, draft string, ev evidence) []string {
 		seen[claim] = true
 		out = append(out, fmt.Sprintf("the draft claims %q but the evidence holds %s", claim, plural(have, noun, noun+"s")))
 	}
-	for _, m := range countClaim.FindAllStringSubmatch(draft, -1) {
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
-			continue
-		}
-		noun := strings.ToLower(strings.TrimSuffix(strings.ReplaceAll(m[2], "_", " "), "s"))
+	for _, c := range countClaims(draft) {
 		have := len(ev.records)
-		if noun != "record" {
-			have = ev.count(strings.ReplaceAll(noun, " ", "_"))
+		if c.kind != "record" {
+			have = ev.count(c.kind)
 		}
-		add(m[0], n, have, noun)
+		add(c.text, c.n, have, strings.ReplaceAll(c.kind, "_", " "))
 	}
-	for _, m := range headingCount.FindAllStringSubmatch(draft, -1) {
-		kind, ok := kindOfHeading(l, m[1])
-		if !ok {
+	for _, c := range headingCounts(l, draft) {
+		add(c.text, c.n, ev.count(c.kind), strings.ReplaceAll(c.kind, "_", " "))
+	}
+	return out
+}
+
+// claim is a count the draft states: "7 commits" or "### Commits (7)".
+type claim struct {
+	text string
+	n    int
+	kind string // a record kind, or "record" for all records
+}
+
+// claimNouns are the nouns a count claim may use, with the kind each counts.
+var claimNouns = []struct{ word, kind string }{
+	{"records", "record"}, {"record", "record"}, {"commits", sdk.KindCommit}, {"commit", sdk.KindCommit},
+	{"issues", sdk.KindIssue}, {"issue", sdk.KindIssue}, {"merge requests", sdk.KindMergeRequest},
+	{"merge request", sdk.KindMergeRequest}, {"merge_requests", sdk.KindMergeRequest}, {"merge_request", sdk.KindMergeRequest},
+	{"pipelines", sdk.KindPipeline}, {"pipeline", sdk.KindPipeline}, {"documents", sdk.KindDocument}, {"document", sdk.KindDocument},
+}
+
+// countClaims finds "N noun" phrases: a whole number, whitespace, and one
+// of claimNouns as a whole word, in any case.
+func countClaims(s string) []claim {
+	var out []claim
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) || (i > 0 && isWordByte(s[i-1])) {
 			continue
 		}
-		if n, err := strconv.Atoi(m[2]); err == nil {
-			add(strings.TrimLeft(m[0], "# "), n, ev.count(kind), strings.ReplaceAll(kind, "_", " "))
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		k := j
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+			k++
+		}
+		n, err := strconv.Atoi(s[i:j])
+		if k > j && err == nil {
+			for _, noun := range claimNouns {
+				end := k + len(noun.word)
+				if end <= len(s) && strings.EqualFold(s[k:end], noun.word) && (end == len(s) || !isWordByte(s[end])) {
+					out = append(out, claim{text: s[i:end], n: n, kind: noun.kind})
+					break
+				}
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// headingCounts finds kind headings with a count: "### Commits (7)".
+func headingCounts(l *labels, draft string) []claim {
+	var out []claim
+	for line := range strings.Lines(draft) {
+		line = strings.TrimRight(line, " \t\r\n")
+		level := headingLevel(line)
+		if level < 2 || !strings.HasSuffix(line, ")") {
+			continue
+		}
+		open := strings.LastIndexByte(line, '(')
+		if open < 0 {
+			continue
+		}
+		n, err := strconv.Atoi(line[open+1 : len(line)-1])
+		if err != nil || n < 0 {
+			continue
+		}
+		if kind, ok := kindOfHeading(l, strings.TrimSpace(line[level:open])); ok {
+			out = append(out, claim{text: strings.TrimSpace(line[level:]), n: n, kind: kind})
 		}
 	}
 	return out
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isWordByte reports an ASCII letter, digit or underscore (a \w byte).
+func isWordByte(c byte) bool {
+	return isDigit(c) || c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
 }
 
 // kindOfHeading maps a kind heading ("Commits", "提交") back to its kind.

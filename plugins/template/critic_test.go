@@ -132,3 +132,18 @@ func TestCriticFollowsTheEnginesTierFlags(t *testing.T) {
 	assert.Equal(t, "WARN", rv.Status)
 	assert.Contains(t, rv.Critique, "1 record from unknown or tier ≥ 3 sources (`doc-cccc`)")
 }
+
+func TestCountClaims(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []claim
+	}{
+		{"Found 12 records: 7 commits and 1 issue.", []claim{{"12 records", 12, "record"}, {"7 commits", 7, "commit"}, {"1 issue", 1, "issue"}}},
+		{"2 Merge Requests, 3 merge_requests", []claim{{"2 Merge Requests", 2, "merge_request"}, {"3 merge_requests", 3, "merge_request"}}},
+		{"v12 commits, 3 commitments, 4commits, 5 documents.", []claim{{"5 documents", 5, "document"}}},
+		{"99999999999999999999 records", nil},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, countClaims(tt.in), tt.in)
+	}
+}
