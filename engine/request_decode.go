@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // InputError is a problem in a request's JSON, with the position (1-based
@@ -100,7 +101,7 @@ func (d *requestDecoder) wrap(field string, at int64, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		return d.failAt(syn.Offset, "", "%s", syn.Error())
+		return d.failAt(d.offending(syn), "", "%s", syn.Error())
 	case errors.As(err, &typ):
 		name := field
 		if typ.Field != "" && field != "" {
@@ -305,6 +306,28 @@ func unknownField(err error) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// offending returns the offset of the character a syntax error is about.
+// encoding/json reports either that offset or one before it followed by
+// whitespace, depending on which of its entry points found the error.
+func (d *requestDecoder) offending(syn *json.SyntaxError) int64 {
+	rest, ok := strings.CutPrefix(syn.Error(), "invalid character '")
+	if !ok || len(rest) < 2 || rest[1] != '\'' {
+		return syn.Offset
+	}
+	c, n := rest[0], int64(len(d.data))
+	if i := syn.Offset - 1; i >= 0 && i < n && d.data[i] == c {
+		return i
+	}
+	i := syn.Offset
+	for i < n && d.data[i] != c && strings.IndexByte(" \t\r\n", d.data[i]) >= 0 {
+		i++
+	}
+	if i < n && d.data[i] == c {
+		return i
+	}
+	return syn.Offset
 }
 
 // position turns a byte offset into a 1-based line and column (in runes).

@@ -48,7 +48,12 @@ func Text(w io.Writer, p *engine.Plan) error {
 		if len(h.Dependencies) > 0 {
 			notes = append(notes, "after "+strings.Join(h.Dependencies, ", "))
 		}
-		if h.Action != "" {
+		switch {
+		case h.Agent != "":
+			notes = append(notes, "agent "+h.Agent)
+		case h.Action == "agent" && h.Role != "":
+			notes = append(notes, "agent "+h.Role)
+		case h.Action != "":
 			notes = append(notes, h.Action)
 		}
 		notes = append(notes, h.Intent+"."+h.Name)

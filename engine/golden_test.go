@@ -1,0 +1,41 @@
+package engine_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/nous-dev/nous/engine/render"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestGoldenPlans plans every example input with the default rules and
+// compares the JSON with testdata/plans/NAME.json (the same bytes `nous plan
+// --input` prints). Run with -update after an intended change, and review
+// the diff: the seed tables in seeds_test.go pin the documents' values.
+func TestGoldenPlans(t *testing.T) {
+	inputs, err := filepath.Glob(filepath.Join("..", "examples", "inputs", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, inputs)
+	p := defaultPlanner(t)
+	for _, in := range inputs {
+		name := filepath.Base(in)
+		t.Run(name, func(t *testing.T) {
+			var got bytes.Buffer
+			require.NoError(t, render.JSON(&got, plan(t, p, readInput(t, name))))
+			golden := filepath.Join("testdata", "plans", name)
+			if *update {
+				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))
+				require.NoError(t, os.WriteFile(golden, got.Bytes(), 0o644))
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), got.String())
+		})
+	}
+}
