@@ -279,16 +279,12 @@ func (m *Manager) configure(ctx context.Context, s *slot, p *process) error {
 	if err := p.dispense(s.spec.Kind); err != nil {
 		return err
 	}
-	config := s.spec.Config
-	if len(config) == 0 {
-		config = json.RawMessage("{}")
-	}
 	var diags sdk.Diagnostics
 	var err error
 	if s.spec.Kind == KindSource {
-		diags, err = p.source.Configure(ctx, config)
+		diags, err = p.source.Configure(ctx, s.config())
 	} else {
-		diags, err = p.agent.Configure(ctx, config)
+		diags, err = p.agent.Configure(ctx, s.config())
 	}
 	switch {
 	case errors.Is(err, sdk.ErrNotServed):

@@ -494,3 +494,22 @@ func TestDeadlineKillFailsOtherCallsClearly(t *testing.T) {
 		t.Fatal("the other call did not end when its plugin was killed")
 	}
 }
+
+func TestCheckConfigReturnsEveryDiagnostic(t *testing.T) {
+	m, _ := newManager(t, plugin.Options{Secrets: []string{"hunter2"}},
+		plugin.Spec{Name: "bad", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"base_url":"hunter2"}`)},
+		plugin.Spec{Name: "old", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"legacy":1}`)},
+		plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: "builtin:source-only"},
+	)
+	diags, err := m.CheckConfig(context.Background(), plugin.KindSource, "bad")
+	require.NoError(t, err)
+	assert.Equal(t, sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "not a URL", Detail: `got "[REDACTED]"`, Path: "base_url"}}, diags)
+
+	diags, err = m.CheckConfig(context.Background(), plugin.KindSource, "old")
+	require.NoError(t, err)
+	assert.Equal(t, sdk.Diagnostics{{Severity: sdk.SeverityWarning, Summary: "legacy is ignored", Path: "legacy"}}, diags)
+
+	_, err = m.CheckConfig(context.Background(), plugin.KindAgent, "writer")
+	assert.ErrorContains(t, err, "does not serve an agent")
+	assert.Empty(t, m.PIDs(), "checking starts no lasting process")
+}

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
 )
@@ -14,6 +15,14 @@ type slot struct {
 
 	mu   sync.Mutex
 	proc *process
+}
+
+// config is the JSON handed to Configure: the spec's, or an empty object.
+func (s *slot) config() json.RawMessage {
+	if len(s.spec.Config) == 0 {
+		return json.RawMessage("{}")
+	}
+	return s.spec.Config
 }
 
 // callContext gives a call the spec's timeout when the caller set no
