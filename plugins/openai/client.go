@@ -27,7 +27,7 @@ func (a *Agent) complete(ctx context.Context, cfg Config, req sdk.InvokeRequest,
 		return completion{}, fmt.Errorf("encode request: %w", err)
 	}
 	var c completion
-	err = a.withRetries(ctx, cfg.MaxRetries, func(ctx context.Context) error {
+	err = a.withRetries(ctx, cfg, func(ctx context.Context) error {
 		var err error
 		c, err = a.attempt(ctx, cfg, body)
 		return err
@@ -129,7 +129,8 @@ func (e *transportError) Unwrap() error { return e.err }
 
 // withRetries calls fn until it succeeds, fails for good, runs out of
 // retries, or the next wait would pass the context's deadline.
-func (a *Agent) withRetries(ctx context.Context, retries int, fn func(ctx context.Context) error) error {
+func (a *Agent) withRetries(ctx context.Context, cfg Config, fn func(ctx context.Context) error) error {
+	retries := cfg.MaxRetries
 	policy := retry.Policy{Base: 500 * time.Millisecond, Max: 8 * time.Second, Now: a.now, Rand: a.rand}
 	for n := 0; ; n++ {
 		err := fn(ctx)
@@ -155,6 +156,8 @@ func (a *Agent) withRetries(ctx context.Context, retries int, fn func(ctx contex
 		if deadline, ok := ctx.Deadline(); ok && a.now().Add(wait).After(deadline) {
 			return &exhaustedError{attempts: n + 1, err: err, refusedWait: wait}
 		}
+		a.log.WarnContext(ctx, "openai: retrying", "model", cfg.Model, "attempt", n+1, "wait", wait,
+			"error", redactor{key: cfg.APIKey}.redact(err.Error()))
 		if err := a.sleep(ctx, wait); err != nil {
 			return err
 		}

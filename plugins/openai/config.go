@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"sort"
 	"strings"
@@ -44,6 +45,27 @@ type Config struct {
 	ResponseFormat  string   `json:"response_format"`
 	MaxContextChars int      `json:"max_context_chars"`
 }
+
+// String describes the configuration with the API key hidden, so a
+// configuration printed or logged by mistake does not leak it.
+func (c Config) String() string {
+	key := ""
+	if c.APIKey != "" {
+		key = "[REDACTED]"
+	}
+	temp := "default"
+	if c.Temperature != nil {
+		temp = fmt.Sprint(*c.Temperature)
+	}
+	return fmt.Sprintf("openai.Config{base_url=%s api_key=%s model=%s temperature=%s max_tokens=%d stream=%t timeout=%s max_retries=%d response_format=%s max_context_chars=%d}",
+		c.BaseURL, key, c.Model, temp, c.MaxTokens, c.Stream, time.Duration(c.Timeout), c.MaxRetries, c.ResponseFormat, c.MaxContextChars)
+}
+
+// GoString is String, for %#v.
+func (c Config) GoString() string { return c.String() }
+
+// LogValue is String, for log/slog.
+func (c Config) LogValue() slog.Value { return slog.StringValue(c.String()) }
 
 // Duration is a time.Duration read from JSON as "30s" or as seconds.
 type Duration time.Duration

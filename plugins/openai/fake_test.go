@@ -1,10 +1,12 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -204,13 +206,14 @@ type testAgent struct {
 	mu     sync.Mutex
 	waits  []time.Duration
 	apiKey string
+	logs   syncBuffer
 }
 
 func newTestAgent(t testing.TB, f *fakeOpenAI, config string) *testAgent {
 	t.Helper()
 	ta := &testAgent{apiKey: "sk-test-SECRET-0123456789abcdef"}
 	env := map[string]string{"OPENAI_API_KEY": ta.apiKey, "OPENAI_BASE_URL": f.baseURL()}
-	ta.Agent = New(WithEnv(func(k string) string { return env[k] }))
+	ta.Agent = New(WithEnv(func(k string) string { return env[k] }), WithLogger(slog.New(slog.NewTextHandler(&ta.logs, nil))))
 	ta.sleep = func(_ context.Context, d time.Duration) error {
 		ta.mu.Lock()
 		defer ta.mu.Unlock()
@@ -231,4 +234,22 @@ func (ta *testAgent) recordedWaits() []time.Duration {
 	ta.mu.Lock()
 	defer ta.mu.Unlock()
 	return append([]time.Duration(nil), ta.waits...)
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -24,6 +25,7 @@ const Version = "1.0.0"
 // Agent is the OpenAI-compatible agent. It is safe for concurrent use.
 type Agent struct {
 	client *http.Client
+	log    *slog.Logger
 	base   Config // the configuration the environment gives
 	cfg    atomic.Pointer[Config]
 	// jsonObjectOnly is set once the server refused json_schema, so later
@@ -50,11 +52,18 @@ func WithHTTPClient(c *http.Client) Option {
 	return func(a *Agent) { a.client = c }
 }
 
+// WithLogger logs retries to l instead of slog.Default(). Nothing logged
+// carries the API key.
+func WithLogger(l *slog.Logger) Option {
+	return func(a *Agent) { a.log = l }
+}
+
 // New returns an agent configured from the environment (NOUS_OPENAI_BASE_URL
 // or OPENAI_BASE_URL, NOUS_OPENAI_API_KEY or OPENAI_API_KEY, NOUS_OPENAI_MODEL).
 func New(opts ...Option) *Agent {
 	a := &Agent{
 		client: &http.Client{},
+		log:    slog.Default(),
 		base:   envConfig(os.Getenv),
 		sleep:  sleepCtx,
 		now:    time.Now,

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,7 @@ func TestRetries(t *testing.T) {
 			resp, err := a.Invoke(context.Background(), criticRequest())
 			assert.Len(t, f.requests(), tt.wantCalls)
 			assert.Equal(t, tt.wantWaits, a.recordedWaits())
+			assert.Equal(t, len(tt.wantWaits), strings.Count(a.logs.String(), "openai: retrying"), "each retry is logged")
 			if tt.wantKind == sdk.KindUnknown {
 				require.NoError(t, err)
 				assert.JSONEq(t, criticAnswer, string(resp.Output))

@@ -39,6 +39,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 				assert.NotContains(t, fmt.Sprintf("%+v %#v", e, e), "SECRET")
 			}
 			assert.Contains(t, err.Error(), "[REDACTED]")
+			assert.NotContains(t, a.logs.String(), "SECRET", "nor in the logs")
 		})
 	}
 }
@@ -64,5 +65,14 @@ func TestRedact(t *testing.T) {
 	}
 	for in, want := range tests {
 		assert.Equal(t, want, r.redact(in), in)
+	}
+}
+
+func TestConfigPrintsWithoutKey(t *testing.T) {
+	temp := 0.3
+	c := Config{BaseURL: "http://x/v1", APIKey: "sk-live-SECRET-abcdef123456", Model: "m", Temperature: &temp}
+	for _, s := range []string{fmt.Sprint(c), fmt.Sprintf("%+v", c), fmt.Sprintf("%#v", c), fmt.Sprint(&c)} {
+		assert.NotContains(t, s, "SECRET")
+		assert.Contains(t, s, "api_key=[REDACTED]")
 	}
 }
