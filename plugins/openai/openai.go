@@ -146,6 +146,8 @@ func output(red redactor, c completion) (json.RawMessage, error) {
 		return nil, red.fail(sdk.KindBadRequest, nil, "openai: the model refused: %s", clip(c.refusal, 300))
 	case c.finishReason == "content_filter":
 		return nil, red.fail(sdk.KindBadRequest, nil, "openai: the answer was withheld by the content filter")
+	case len(content) == 0:
+		return nil, red.fail(sdk.KindUnknown, nil, "openai: the model returned an empty answer (finish_reason %q)", c.finishReason)
 	case c.finishReason == "length" && !json.Valid(content):
 		return nil, red.fail(sdk.KindBadRequest, nil,
 			"openai: the answer was cut off at max_tokens (finish_reason \"length\", %d completion tokens) before its JSON was complete; raise max_tokens",

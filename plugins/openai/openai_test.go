@@ -131,6 +131,8 @@ func TestInvokeOutputs(t *testing.T) {
 			wantKind: sdk.KindBadRequest, wantMsg: "content filter"},
 		{name: "refusal", reply: fakeReply{body: `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`},
 			wantKind: sdk.KindBadRequest, wantMsg: "the model refused: I can't help with that."},
+		{name: "empty answer", reply: fakeReply{body: completionBody("m", "  ", "stop", 1, 0)},
+			wantKind: sdk.KindUnknown, wantMsg: `empty answer (finish_reason "stop")`},
 		{name: "no choices", reply: fakeReply{body: `{"id":"x","object":"chat.completion","created":1,"model":"m","choices":[]}`},
 			wantKind: sdk.KindUnknown, wantMsg: "no choices"},
 		{name: "not a completion", reply: fakeReply{body: `<html>gateway</html>`},
