@@ -3,6 +3,7 @@ package gitlab
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -127,4 +128,15 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("accepted %s as %+v", s, cfg)
 		}
 	})
+}
+
+func TestConfigureLeavesTheCallersHTTPClientAlone(t *testing.T) {
+	hc := &http.Client{}
+	s := New(WithEnv(func(string) string { return "" }), WithHTTPClient(hc))
+	for range 2 {
+		diags, err := s.Configure(context.Background(), json.RawMessage(`{"token":"t"}`))
+		require.NoError(t, err)
+		require.False(t, diags.HasErrors())
+	}
+	assert.Nil(t, hc.Transport, "the interceptor wraps a copy, not the caller's client")
 }

@@ -30,7 +30,8 @@ func (e *apiError) Error() string {
 // classify turns one client call's error into what the retry loop needs:
 // nil, a retry.Retryable for 429/5xx and network failures, or a final
 // *sdk.Error naming the project.
-func classify(ctx context.Context, project string, err error) error {
+// body is the failed response's body, when the client dropped it.
+func classify(ctx context.Context, project string, body []byte, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -41,7 +42,8 @@ func classify(ctx context.Context, project string, err error) error {
 		return err
 	}
 	if errors.Is(err, gl.ErrNotFound) {
-		return sdk.Errorf(sdk.KindNotFound, "gitlab: project %q not found (HTTP 404), or the token cannot see it", project)
+		ae := &apiError{Status: 404, Message: apiMessage(body)}
+		return sdk.Errorf(sdk.KindNotFound, "gitlab: project %q not found, or the token cannot see it: %v", project, ae)
 	}
 	var er *gl.ErrorResponse
 	if errors.As(err, &er) && er.Response != nil {

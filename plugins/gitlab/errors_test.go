@@ -84,7 +84,7 @@ func TestFetchErrors(t *testing.T) {
 	}{
 		{
 			name: "unknown project is not found", project: "group/missing",
-			kind: sdk.ErrNotFound, want: []string{`"group/missing"`, "404"},
+			kind: sdk.ErrNotFound, want: []string{`"group/missing"`, "HTTP 404: 404 Project Not Found"},
 		},
 		{
 			name: "wrong token is unauthorized", project: "group/sub/app", token: "wrong",

@@ -31,8 +31,9 @@ func paginate[T any](ctx context.Context, policy retry.Policy, project string, w
 		var resp *gl.Response
 		err := policy.Do(ctx, func(ctx context.Context) error {
 			var err error
-			items, resp, err = safeList(ctx, list, opts)
-			return classify(ctx, project, err)
+			var body []byte
+			items, resp, body, err = safeList(ctx, list, opts)
+			return classify(ctx, project, body, err)
 		})
 		if err != nil {
 			return giveUp(ctx, project, err)
@@ -56,12 +57,16 @@ func paginate[T any](ctx context.Context, policy retry.Policy, project string, w
 // safeList calls list and turns a panic inside the client (it indexes
 // header parts and reflects on decoded JSON without checks) into an error,
 // so a malformed response cannot take the plugin down.
-func safeList[T any](ctx context.Context, list listFunc[T], opts gl.ListOptions) (items []T, resp *gl.Response, err error) {
+// It also returns the body of a failed response, which the client drops.
+func safeList[T any](ctx context.Context, list listFunc[T], opts gl.ListOptions) (items []T, resp *gl.Response, errBody []byte, err error) {
+	ctx, eb := withErrorBody(ctx)
 	defer func() {
 		if r := recover(); r != nil {
 			items, resp = nil, nil
 			err = sdk.Errorf(sdk.KindUnavailable, "gitlab: malformed response on page %d: %v", opts.Page, r)
 		}
+		errBody = eb.data
 	}()
-	return list(opts, gl.WithContext(ctx))
+	items, resp, err = list(opts, gl.WithContext(ctx))
+	return items, resp, nil, err
 }

@@ -113,9 +113,11 @@ func (s *Source) newClient(cfg Config) (*gl.Client, error) {
 		gl.WithoutRetries(),
 		gl.WithUserAgent("nous-gitlab/" + Version),
 		gl.WithURLWarningLogger(s.logger),
+		gl.WithInterceptor(keepErrorBodies),
 	}
 	if s.httpClient != nil {
-		opts = append(opts, gl.WithHTTPClient(s.httpClient))
+		hc := *s.httpClient // the client wraps the transport: keep the caller's intact
+		opts = append(opts, gl.WithHTTPClient(&hc))
 	}
 	if cfg.Auth == AuthOAuth {
 		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"})
