@@ -181,3 +181,30 @@ func TestValidRulesAreClean(t *testing.T) {
 	got := Run(rs, diags)
 	assert.Empty(t, got, got.Error())
 }
+
+func TestSmallerChecks(t *testing.T) {
+	tests := []struct {
+		name, src, check, summary string
+	}{
+		{"unknown action", "intent \"i\" {\n  hypothesis \"a\" {\n    description = \"A\"\n    action = \"retreive\"\n  }\n}\n", rules.CheckInvalidValue, `Unknown action "retreive"`},
+		{"agent step without agent", "intent \"i\" {\n  hypothesis \"a\" {\n    description = \"A\"\n    action = \"agent\"\n  }\n}\n", rules.CheckInvalidValue, `Agent step "a" names no agent or role`},
+		{"prompt for no role", "prompt \"poet\" { template = \"x\" }\n", rules.CheckUnused, `Unused prompt "poet"`},
+		{"unused entity", "entity \"e\" { pattern = \"x\" }\n", rules.CheckUnused, `Unused entity "e"`},
+		{"unused source", "source \"s\" { plugin = \"x\" }\n", rules.CheckUnused, `Unused source "s"`},
+		{"detect below min_confidence", "intent \"i\" {\n  detect {\n    when = \"query == 'x'\"\n    confidence = 0.2\n  }\n}\n", rules.CheckUnreachable, `Unreachable: intent "i" is never detected`},
+		{"always false keep", "mode \"m\" { keep = \"false\" }\n", rules.CheckConstantCondition, "Condition is always false"},
+		{"always false dependency", "intent \"i\" {\n  hypothesis \"a\" { description = \"A\" }\n}\ndependency \"d\" {\n  when = \"1 > 2\"\n  from = \"i.a\"\n  to = \"i.a\"\n}\n", rules.CheckUnreachable, `Unreachable: dependency "d" never applies`},
+		{"retrieve without description", "source \"s\" { plugin = \"x\" }\nintent \"i\" {\n  retrieve \"r\" { source = \"s\" }\n}\n", rules.CheckMissingDescription, `Retrieve "r" has no description`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, diags := rules.Parse("s.hcl", []byte(tt.src))
+			require.Empty(t, diags)
+			got := Run(rs, diags)
+			require.Len(t, got, 1, got.Error())
+			assert.Equal(t, tt.check, rules.CheckName(got[0]))
+			assert.Equal(t, tt.summary, got[0].Summary)
+			assert.Equal(t, hcl.DiagWarning, got[0].Severity)
+		})
+	}
+}

@@ -7,8 +7,9 @@ import (
 	"github.com/nous-dev/nous/rules"
 )
 
-// unused reports sources no retrieve uses, agents no hypothesis uses and
-// entities no retrieve filter, default or refinement names.
+// unused reports sources no retrieve uses, agents no hypothesis uses,
+// entities no retrieve filter, default or refinement names, and prompts
+// for roles no hypothesis can take.
 func unused(rs *rules.Ruleset) hcl.Diagnostics {
 	sources, agents, entities := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, in := range rs.Intents {
@@ -53,6 +54,12 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 		if !entities[e.Name] {
 			diags = append(diags, rules.Warning(rules.CheckUnused, e.Range, fmt.Sprintf("Unused entity %q", e.Name),
 				"No retrieve filters on this entity, so the values it extracts are never used."))
+		}
+	}
+	for _, p := range rs.Prompts {
+		if !known(rules.Roles, p.Role) {
+			diags = append(diags, rules.Warning(rules.CheckUnused, p.Range, fmt.Sprintf("Unused prompt %q", p.Role),
+				fmt.Sprintf("Prompts are looked up by agent role, and hypotheses take only the roles %q.", rules.Roles)))
 		}
 	}
 	return diags
