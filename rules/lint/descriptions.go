@@ -29,32 +29,3 @@ func descriptions(rs *rules.Ruleset) hcl.Diagnostics {
 	}
 	return diags
 }
-
-// actions warns about hypothesis actions the executor does not know.
-func actions(rs *rules.Ruleset) hcl.Diagnostics {
-	var diags hcl.Diagnostics
-	for _, in := range rs.Intents {
-		for _, h := range in.Hypotheses {
-			switch {
-			case h.Action != "" && !known(rules.Actions, h.Action):
-				diags = append(diags, rules.Warning(rules.CheckInvalidValue, h.Range,
-					fmt.Sprintf("Unknown action %q", h.Action),
-					fmt.Sprintf("Hypothesis %q of intent %q: the executor knows the actions %q; any other runs as a no-op.", h.Name, in.Name, rules.Actions)))
-			case h.Action == "agent" && h.Role == "" && h.Agent == "":
-				diags = append(diags, rules.Warning(rules.CheckInvalidValue, h.Range,
-					fmt.Sprintf("Agent step %q names no agent or role", h.Name),
-					fmt.Sprintf("Hypothesis %q of intent %q has action \"agent\" but neither agent nor role says which agent runs it.", h.Name, in.Name)))
-			}
-		}
-	}
-	return diags
-}
-
-func known(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
