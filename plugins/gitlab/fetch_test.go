@@ -228,3 +228,22 @@ func TestFetchReturnsEmitErrorUnchanged(t *testing.T) {
 	assert.Same(t, stop, err)
 	assert.Equal(t, 3, n)
 }
+
+func TestFetchSeveralProjects(t *testing.T) {
+	h := newHarness(t, nil)
+	// The same project by path and by ID: every record once, both listed.
+	records, err := h.fetch(t, sdk.FetchRequest{Kind: "pipeline", Filters: map[string][]string{"projects": {"group/sub/app", "42"}}})
+	require.NoError(t, err)
+	assert.Len(t, records, len(h.fake.Project.Pipelines))
+	assert.Len(t, h.fake.Requests(), 2)
+
+	// A missing project after a good one: the good records arrive, then the error names the missing one.
+	h = newHarness(t, nil)
+	var got []sdk.Record
+	err = h.source.Fetch(context.Background(), sdk.FetchRequest{Kind: "issue", Filters: map[string][]string{"projects": {"group/sub/app", "group/gone"}}},
+		func(r sdk.Record) error { got = append(got, r); return nil })
+	require.Error(t, err)
+	assert.ErrorIs(t, err, sdk.ErrNotFound)
+	assert.Contains(t, err.Error(), `"group/gone"`)
+	assert.Len(t, got, len(h.fake.Project.Issues))
+}
