@@ -147,3 +147,23 @@ func TestCountClaims(t *testing.T) {
 		assert.Equal(t, tt.want, countClaims(tt.in), tt.in)
 	}
 }
+
+func TestCited(t *testing.T) {
+	tests := []struct {
+		draft, id string
+		want      bool
+	}{
+		{"fixed in `3f2a9c1d`", "3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39", true},
+		{"fixed in 3f2a9c1d.", "3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39", true},
+		{"see PAY-142 and PAY-1420", "PAY-142", true},
+		{"see PAY-1420", "PAY-142", false},
+		{"see acme/payments!77", "acme/payments!77", true},
+		{"see acme/payments!770", "acme/payments!77", false},
+		{"pipeline 42 failed", "42", false},
+		{"pipeline `42` failed", "42", true},
+		{"anything", "", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, cited(tt.draft, sdk.Record{ID: tt.id}), "%q in %q", tt.id, tt.draft)
+	}
+}

@@ -196,11 +196,35 @@ func sourceType(r sdk.Record) string {
 }
 
 // cited reports whether draft names the record: its ID or short ID in
-// backticks, or a full ID long enough not to match by accident.
+// backticks, or as a whole word when it is long enough (4 characters or
+// more) not to match by accident.
 func cited(draft string, r sdk.Record) bool {
 	if r.ID == "" {
 		return false
 	}
-	return strings.Contains(draft, "`"+shortID(r.ID)+"`") || strings.Contains(draft, "`"+r.ID+"`") ||
-		(len(r.ID) >= 8 && strings.Contains(draft, r.ID))
+	short := shortID(r.ID)
+	if strings.Contains(draft, "`"+short+"`") || strings.Contains(draft, "`"+r.ID+"`") {
+		return true
+	}
+	if len(r.ID) < 4 {
+		return false
+	}
+	return containsWord(draft, r.ID) || (short != r.ID && containsWord(draft, short))
+}
+
+// containsWord reports whether word occurs in s not glued to letters,
+// digits or underscores on either side.
+func containsWord(s, word string) bool {
+	for i := 0; i < len(s); {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(word)
+		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
+	return false
 }
