@@ -71,6 +71,9 @@ func LoadFS(fsys fs.FS, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 	if err != nil {
 		return emptyRuleset(), readError("rules", err)
 	}
+	if len(srcs) == 0 {
+		return emptyRuleset(), readError("rules", fmt.Errorf("no .hcl or .hcl.json files"))
+	}
 	return compile(srcs, newConfig(opts))
 }
 

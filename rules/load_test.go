@@ -266,6 +266,9 @@ func TestLoadUnreadable(t *testing.T) {
 	_, diags = Load(t.TempDir())
 	require.True(t, diags.HasErrors())
 	assert.Contains(t, diags[0].Detail, "no .hcl")
+	_, diags = LoadFS(fstest.MapFS{"a.txt": {}})
+	require.True(t, diags.HasErrors())
+	assert.Contains(t, diags[0].Detail, "no .hcl")
 }
 
 func TestSecretsNeverAppearInDiagnostics(t *testing.T) {
