@@ -6,7 +6,6 @@ import (
 	gl "gitlab.com/gitlab-org/api/client-go"
 
 	"github.com/nous-dev/nous/plugins/internal/retry"
-
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -16,16 +15,16 @@ const perPage = 100
 // listFunc fetches one offset page of a project's T list.
 type listFunc[T any] func(opts gl.ListOptions, reqOpts ...gl.RequestOptionFunc) ([]T, *gl.Response, error)
 
-// paginate walks offset pages of list until want items were handed to each
-// (want <= 0: all), the server sends no X-Next-Page, or a page comes back
-// empty. X-Total is never consulted: GitLab omits it for commits and for
-// lists above 10,000 rows.
-func paginate[T any](ctx context.Context, policy retry.Policy, project string, want int, list listFunc[T], each func(T) error) error {
+// paginate walks offset pages of list, handing each item to each, until
+// each fails (the caller's limit is an error from each), the server sends
+// no X-Next-Page, or a page comes back empty. X-Total is never consulted:
+// GitLab omits it for commits and for lists above 10,000 rows. pageSize
+// below 100 shrinks the pages when the caller needs fewer items.
+func paginate[T any](ctx context.Context, policy retry.Policy, project string, pageSize int, list listFunc[T], each func(T) error) error {
 	opts := gl.ListOptions{PerPage: perPage, Page: 1}
-	if want > 0 && want < perPage {
-		opts.PerPage = int64(want)
+	if pageSize > 0 && pageSize < perPage {
+		opts.PerPage = int64(pageSize)
 	}
-	seen := 0
 	for {
 		var items []T
 		var resp *gl.Response
@@ -41,10 +40,6 @@ func paginate[T any](ctx context.Context, policy retry.Policy, project string, w
 		for _, it := range items {
 			if err := each(it); err != nil {
 				return err
-			}
-			seen++
-			if want > 0 && seen >= want {
-				return nil
 			}
 		}
 		if len(items) == 0 || resp == nil || resp.NextPage <= opts.Page {
