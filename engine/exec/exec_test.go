@@ -210,30 +210,50 @@ func TestFailedCheckBroadensQuery(t *testing.T) {
 }
 
 func TestRefinementLimitsStopTheLoop(t *testing.T) {
-	tests := []struct {
-		name, loop, reason string
-		passes             int
-	}{
-		{"per step", "loop {\n  max_passes = 10\n  refine_per_step = 3\n}\n", "refinement limit reached: 3 per step", 4},
-		{"global", "loop {\n  max_passes = 10\n  refine_total = 2\n}\n", "refinement limit reached: 2 in total", 3},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			rs := loadRules(t, retrievalCheck+tt.loop)
-			res, err := New(gitSource(nil), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
-			require.NoError(t, err)
-			assert.Equal(t, history.RefineLimit, res.History.Termination)
-			assert.Len(t, res.History.Passes, tt.passes)
-			last := res.History.Passes[len(res.History.Passes)-1]
-			require.Len(t, last.Refinements, 1)
-			assert.False(t, last.Refinements[0].Applied)
-			assert.Equal(t, tt.reason, last.Refinements[0].Refused)
-			assert.Equal(t, StatusFailed, res.Steps[0].Status)
-			assert.Contains(t, res.Steps[0].Error, tt.reason)
-			assert.Equal(t, StatusSkipped, res.Steps[2].Status)
-			assert.Equal(t, ResultFailed, res.Status)
-		})
-	}
+	t.Run("per step", func(t *testing.T) {
+		rs := loadRules(t, "loop {\n  max_passes = 10\n  refine_per_step = 3\n}\n")
+		agents := standardAgents()
+		agents.roles[sdk.RoleCritic] = func(sdk.InvokeRequest) (string, error) {
+			return mustJSON(sdk.CriticOutput{Status: sdk.VerdictReject, Critique: "never good", Suggestions: []string{}, LogicalGaps: []string{}}), nil
+		}
+		res, err := New(gitSource(commits(1)), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+		require.NoError(t, err)
+		assert.Equal(t, history.RefineLimit, res.History.Termination)
+		require.Len(t, res.History.Passes, 4, "three revisions, then the limit")
+		last := res.History.Passes[3].Refinements
+		require.Len(t, last, 1)
+		assert.False(t, last[0].Applied)
+		assert.Equal(t, "refinement limit reached: 3 per step", last[0].Refused)
+		assert.Len(t, agents.requests(sdk.RoleAnalyst), 4)
+		assert.Contains(t, res.Report, "# Report", "the writer still composes the last draft")
+		assert.Equal(t, ResultPartial, res.Status)
+	})
+	t.Run("global", func(t *testing.T) {
+		rs := loadRules(t, retrievalCheck+"loop {\n  max_passes = 10\n  refine_total = 1\n}\n")
+		plan := buildPlan(rs, "q", "discovery", map[string][]string{"dates": {"last week"}},
+			stepSpec{id: "h0", desc: "a", action: "retrieve", retrieve: []planSpec{{source: "git", filters: engine.Filters{{Key: "dates", Values: []string{"last week"}}}}}},
+			stepSpec{id: "h1", desc: "b", action: "retrieve", retrieve: []planSpec{{source: "git", filters: engine.Filters{{Key: "dates", Values: []string{"last week"}}}}}},
+		)
+		res, err := New(gitSource(nil), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), plan)
+		require.NoError(t, err)
+		refs := res.History.Passes[0].Refinements
+		require.Len(t, refs, 2)
+		assert.True(t, refs[0].Applied)
+		assert.Equal(t, "refinement limit reached: 1 in total", refs[1].Refused)
+		assert.Equal(t, StatusFailed, res.Steps[1].Status)
+		assert.Contains(t, res.Steps[1].Error, "refinement limit reached: 1 in total")
+	})
+	t.Run("unchanging delta", func(t *testing.T) {
+		rs := loadRules(t, retrievalCheck+"loop {\n  max_passes = 10\n}\n")
+		res, err := New(gitSource(nil), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+		require.NoError(t, err)
+		assert.Equal(t, history.RefineLimit, res.History.Termination)
+		require.Len(t, res.History.Passes, 2, "dates dropped once; dropping them again would change nothing")
+		assert.Equal(t, "refinement would not change the step", res.History.Passes[1].Refinements[0].Refused)
+		assert.Equal(t, StatusFailed, res.Steps[0].Status)
+		assert.Equal(t, StatusSkipped, res.Steps[2].Status)
+		assert.Equal(t, ResultFailed, res.Status)
+	})
 }
 
 func TestTTLStopsTheLoop(t *testing.T) {

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/template"
@@ -21,21 +20,6 @@ type promptData struct {
 	Records     []sdk.Record // the context records
 	Trace       string       // summary of the last trace entries
 	Corrections string       // summary of the trace's corrections
-}
-
-// templateFuncs are the functions prompt templates may call.
-var templateFuncs = template.FuncMap{
-	"json": func(v any) (string, error) {
-		b, err := json.MarshalIndent(v, "", "  ")
-		return string(b), err
-	},
-	"join": strings.Join,
-	"truncate": func(n int, s string) string {
-		if r := []rune(s); len(r) > n {
-			return string(r[:n]) + "…"
-		}
-		return s
-	},
 }
 
 // defaultPrompts are used for roles the rules give no prompt block.
@@ -68,9 +52,13 @@ func (r *run) template(role string) (*template.Template, error) {
 	}
 	src, where := defaultPrompts[role], "built-in prompt"
 	if p := r.rs.Prompt(role); p != nil {
+		if p.Parsed != nil { // parsed once when the rules were loaded
+			r.templates[role] = p.Parsed
+			return p.Parsed, nil
+		}
 		src, where = p.Template, fmt.Sprintf("prompt %q at %s", role, p.Range)
 	}
-	t, err := template.New(role).Funcs(templateFuncs).Option("missingkey=error").Parse(src)
+	t, err := template.New(role).Option("missingkey=error").Parse(src)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", where, err)
 	}

@@ -39,9 +39,13 @@ func (r *run) refine(p *history.Pass) bool {
 			ref.Refused = fmt.Sprintf("refinement limit reached: %d per step", r.loop.RefinePerStep)
 		case r.refinedTotal >= r.loop.RefineTotal:
 			ref.Refused = fmt.Sprintf("refinement limit reached: %d in total", r.loop.RefineTotal)
+		case !r.changes(st, d):
+			ref.Refused = "refinement would not change the step"
 		}
 		if ref.Refused != "" {
-			st.status, st.err = StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
+			if d.review == nil { // a rejected draft stays invalid: the writer composes it at the end
+				st.status, st.err = StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
+			}
 			r.correction(st, ref, trace.Failed)
 			p.Refinements = append(p.Refinements, ref)
 			continue
@@ -132,4 +136,30 @@ func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Ou
 	}
 	r.trace.Add(e)
 	r.notify(Event{Kind: "refine", Step: st.id, Description: st.hyp.Description, Status: ref.Op, Detail: ref.Justification + ref.Refused})
+}
+
+// changes reports whether applying d would run st differently; re-running
+// an unchanged step would only spend a pass.
+func (r *run) changes(st *stepState, d *pendingDelta) bool {
+	switch {
+	case d.op == OpRemove || d.op == OpAdd || d.review != nil:
+		return true
+	case d.limit > 0 && d.limit != st.limit:
+		return true
+	}
+	have := map[string]bool{}
+	for k := range r.stepFilters(st) {
+		have[k] = true
+	}
+	for _, k := range d.drop {
+		if have[k] {
+			return true
+		}
+	}
+	for k, v := range d.set {
+		if cur, ok := st.set[k]; !ok || !slices.Equal(cur, v) {
+			return true
+		}
+	}
+	return d.op == OpReplace && !st.replace
 }
