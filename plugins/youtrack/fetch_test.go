@@ -344,3 +344,20 @@ func TestConfigure(t *testing.T) {
 		})
 	}
 }
+
+func TestFetchStopsWhenTheServerIgnoresSkip(t *testing.T) {
+	h := newHarness(t, "/youtrack")
+	var page1 []json.RawMessage
+	for _, is := range projectIssues(h.fake, "ABC")[:100] {
+		page1 = append(page1, is.JSON)
+	}
+	body, err := json.Marshal(page1)
+	require.NoError(t, err)
+	h.fake.Fail(fakes.Fault{PathContains: "/api/issues", Times: 50, Status: 200, Body: string(body)})
+
+	records, err := h.fetch(t, sdk.FetchRequest{Filters: map[string][]string{"projects": {"ABC"}}})
+	require.NoError(t, err)
+	assert.Len(t, records, 100)
+	assert.Len(t, h.fake.Requests(), 2, "the repeated page ends the walk")
+	assert.Contains(t, h.logs.String(), "already seen")
+}

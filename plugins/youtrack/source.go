@@ -139,6 +139,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			return red.Error(err)
 		}
 		s.logger.Debug("youtrack: page", "skip", skip, "top", top, "issues", len(issues))
+		fresh := 0
 		for _, is := range issues {
 			key := is.IDReadable
 			if key == "" {
@@ -148,6 +149,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 				continue
 			}
 			seen[key] = true
+			fresh++
 			if err := emit(red.Record(issueRecord(is, client.IssueURL(is.IDReadable), q.dateField))); err != nil {
 				return err
 			}
@@ -157,6 +159,10 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			}
 		}
 		if len(issues) < top {
+			return nil
+		}
+		if fresh == 0 { // a server ignoring $skip would page forever
+			s.logger.Warn("youtrack: a full page held only issues already seen; stopping", "skip", skip)
 			return nil
 		}
 		skip += len(issues)
