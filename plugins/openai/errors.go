@@ -72,8 +72,9 @@ func (e *statusError) kind() sdk.ErrorKind {
 }
 
 // schemaRejected reports whether a 400 says the server does not accept the
-// json_schema response format (older servers, or a schema outside the strict
-// subset), so the call can fall back to json_object.
+// response format (json_schema on older servers or with a schema outside
+// the strict subset; json_object on servers that only do json_schema), so
+// the call can fall back to a weaker one.
 func (e *statusError) schemaRejected() bool {
 	if e.status != http.StatusBadRequest && e.status != http.StatusUnprocessableEntity {
 		return false
@@ -85,7 +86,7 @@ func (e *statusError) schemaRejected() bool {
 			text += " " + strings.ToLower(*e.api.Param)
 		}
 	}
-	return strings.Contains(text, "response_format") || strings.Contains(text, "json_schema")
+	return strings.Contains(text, "response_format") || strings.Contains(text, "json_schema") || strings.Contains(text, "json_object")
 }
 
 // newStatusError reads an error response body into a statusError.

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -28,9 +29,10 @@ type Agent struct {
 	log    *slog.Logger
 	base   Config // the configuration the environment gives
 	cfg    atomic.Pointer[Config]
-	// jsonObjectOnly is set once the server refused json_schema, so later
-	// calls do not pay for the refusal again.
-	jsonObjectOnly atomic.Bool
+	// refused counts the response formats the server has refused, in the
+	// order json_schema, json_object, so later calls do not pay for the
+	// refusal again.
+	refused atomic.Int32
 
 	// sleep, now and rand drive the retry waits; tests replace them.
 	sleep func(ctx context.Context, d time.Duration) error
@@ -96,7 +98,7 @@ func (a *Agent) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnosti
 	cfg, diags := parseConfig(a.base, raw)
 	if !diags.HasErrors() {
 		a.cfg.Store(&cfg)
-		a.jsonObjectOnly.Store(false)
+		a.refused.Store(0)
 	}
 	return diags, nil
 }
@@ -111,15 +113,14 @@ func (a *Agent) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeRe
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(cfg.Timeout))
 		defer cancel()
 	}
-	format := cfg.ResponseFormat
-	if format == FormatJSONSchema && (len(req.Schema) == 0 || a.jsonObjectOnly.Load()) {
-		format = FormatJSONObject
-	}
+	format := a.format(cfg, req)
 	c, err := a.complete(ctx, cfg, req, format)
-	var se *statusError
-	if err != nil && format == FormatJSONSchema && asStatus(err, &se) && se.schemaRejected() {
-		a.jsonObjectOnly.Store(true)
-		c, err = a.complete(ctx, cfg, req, FormatJSONObject)
+	// A server that rejects the response format gets the next weaker one:
+	// json_schema → json_object (schema in the prompt) → none.
+	for err != nil && format != FormatNone && formatRejected(err) {
+		a.refused.Store(max(a.refused.Load(), int32(slices.Index(formats, format))+1))
+		format = a.format(cfg, req)
+		c, err = a.complete(ctx, cfg, req, format)
 	}
 	if err != nil {
 		return sdk.InvokeResponse{}, a.describeFailure(ctx, red, cfg, err)
@@ -135,6 +136,24 @@ func (a *Agent) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeRe
 	return sdk.InvokeResponse{Output: out, Usage: sdk.Usage{
 		PromptTokens: c.usage.PromptTokens, CompletionTokens: c.usage.CompletionTokens, Model: model,
 	}}, nil
+}
+
+// formats are the response formats, strongest first.
+var formats = []string{FormatJSONSchema, FormatJSONObject, FormatNone}
+
+// format is the strongest response format the configuration asks for, the
+// request can use (json_schema needs a schema) and the server has not refused.
+func (a *Agent) format(cfg Config, req sdk.InvokeRequest) string {
+	rank := max(int32(slices.Index(formats, cfg.ResponseFormat)), a.refused.Load())
+	if rank == 0 && len(req.Schema) == 0 {
+		rank = 1
+	}
+	return formats[min(int(rank), len(formats)-1)]
+}
+
+func formatRejected(err error) bool {
+	var se *statusError
+	return asStatus(err, &se) && se.schemaRejected()
 }
 
 // output turns a completion into the role's JSON output, or a clear error

@@ -182,6 +182,33 @@ func TestSchemaFallbackToJSONObject(t *testing.T) {
 	assert.Empty(t, a.recordedWaits(), "a refusal is not a retry")
 }
 
+func TestFallbackDownToNoResponseFormat(t *testing.T) {
+	noSchema := fakeReply{status: 400, body: apiErrorBody("json_schema is not supported", "invalid_request_error", "response_format", "")}
+	noObject := fakeReply{status: 400, body: apiErrorBody("'response_format.type' must be 'json_schema' or 'text'", "invalid_request_error", "", "")}
+	f := newFake(t, noSchema, noObject, ok)
+	a := newTestAgent(t, f, "")
+	_, err := a.Invoke(context.Background(), criticRequest())
+	require.NoError(t, err)
+	_, err = a.Invoke(context.Background(), criticRequest())
+	require.NoError(t, err)
+	calls := f.requests()
+	require.Len(t, calls, 4)
+	assert.Equal(t, "json_schema", calls[0].req.ResponseFormat.Type)
+	assert.Equal(t, "json_object", calls[1].req.ResponseFormat.Type)
+	assert.Nil(t, calls[2].req.ResponseFormat)
+	assert.Nil(t, calls[3].req.ResponseFormat, "the refusals are remembered")
+	assert.Contains(t, calls[3].req.Messages[0].Content, "It must match this JSON Schema")
+}
+
+func TestFormatRejectedWithoutFallbackLeft(t *testing.T) {
+	f := newFake(t, fakeReply{status: 400, body: apiErrorBody("response_format is not supported", "invalid_request_error", "response_format", "")})
+	a := newTestAgent(t, f, "")
+	_, err := a.Invoke(context.Background(), criticRequest())
+	require.Error(t, err)
+	assert.ErrorIs(t, err, sdk.ErrBadRequest)
+	assert.Len(t, f.requests(), 3, "json_schema, json_object, then none; the last refusal is returned")
+}
+
 func TestResponseFormatConfig(t *testing.T) {
 	tests := []struct {
 		config, wantType string
