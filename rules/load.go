@@ -6,8 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -121,9 +123,10 @@ func readError(name string, err error) hcl.Diagnostics {
 // compile parses, decodes, checks and indexes the sources.
 func compile(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
+	parsed := parseAll(srcs)
 	d := newDecoder(cfg)
-	for _, s := range srcs {
-		f, diags := ParseFile(s.name, s.bytes)
+	for i, s := range srcs {
+		f, diags := parsed[i].file, parsed[i].diags
 		d.add(diags...)
 		if f == nil {
 			continue
@@ -155,4 +158,32 @@ func redact(diags hcl.Diagnostics, secrets []string) {
 	for _, d := range diags {
 		d.Summary, d.Detail = r.Replace(d.Summary), r.Replace(d.Detail)
 	}
+}
+
+type parseResult struct {
+	file  *hcl.File
+	diags hcl.Diagnostics
+}
+
+// parseAll parses the sources, several at a time: parsing is most of the
+// cost of loading and the files are independent. Results keep source order.
+func parseAll(srcs []source) []parseResult {
+	out := make([]parseResult, len(srcs))
+	if len(srcs) == 1 {
+		out[0].file, out[0].diags = ParseFile(srcs[0].name, srcs[0].bytes)
+		return out
+	}
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, s := range srcs {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			out[i].file, out[i].diags = ParseFile(s.name, s.bytes)
+		}()
+	}
+	wg.Wait()
+	return out
 }
