@@ -118,7 +118,7 @@ func (a *Agent) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeRe
 	// A server that rejects the response format gets the next weaker one:
 	// json_schema → json_object (schema in the prompt) → none.
 	for err != nil && format != FormatNone && formatRejected(err) {
-		a.refused.Store(max(a.refused.Load(), int32(slices.Index(formats, format))+1))
+		a.refuse(format)
 		format = a.format(cfg, req)
 		c, err = a.complete(ctx, cfg, req, format)
 	}
@@ -149,6 +149,17 @@ func (a *Agent) format(cfg Config, req sdk.InvokeRequest) string {
 		rank = 1
 	}
 	return formats[min(int(rank), len(formats)-1)]
+}
+
+// refuse records that the server refused format; the record only grows.
+func (a *Agent) refuse(format string) {
+	next := int32(slices.Index(formats, format)) + 1
+	for {
+		old := a.refused.Load()
+		if old >= next || a.refused.CompareAndSwap(old, next) {
+			return
+		}
+	}
 }
 
 func formatRejected(err error) bool {
