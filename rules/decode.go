@@ -124,7 +124,7 @@ func (d *decoder) single(first **hcl.Range, b *hcl.Block) bool {
 	return true
 }
 
-// nonNegative reports an attribute whose value is below zero.
+// atLeast reports an attribute whose value is below least.
 func (d *decoder) atLeast(attrs hcl.Attributes, name string, value, least int) {
 	if a, ok := attrs[name]; ok && value < least {
 		d.add(Error(CheckOutOfRange, a.Expr.Range(), fmt.Sprintf("%q out of range", name),
