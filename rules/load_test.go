@@ -281,3 +281,14 @@ func TestSecretsNeverAppearInDiagnostics(t *testing.T) {
 		assert.Contains(t, d.Detail, "[redacted]")
 	}
 }
+
+func TestJSONKeepsDeclarationOrder(t *testing.T) {
+	src := `{"intent": {"i": {"hypothesis": {"zeta": {"description": "Z"}, "alpha": {"description": "A"}, "mid": {"description": "M"}}}}}`
+	rs, diags := Parse("order.hcl.json", []byte(src))
+	require.Empty(t, diags)
+	var names []string
+	for _, h := range rs.Intent("i").Hypotheses {
+		names = append(names, h.Name)
+	}
+	assert.Equal(t, []string{"zeta", "alpha", "mid"}, names, "hypothesis order decides IDs h0, h1, …")
+}
