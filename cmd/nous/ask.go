@@ -1,12 +1,181 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"time"
 
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/redact"
+	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/plugin"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
-// TODO(owner): replace this placeholder with the real command.
+// envNow fixes the clock of `nous ask` (RFC 3339), for reproducible runs:
+// dates like "last week" resolve against it and every timestamp is it.
+const envNow = "NOUS_NOW"
+
+// secretEnv are environment variables whose values are redacted from all
+// output even when the rules never read them (plugins read them directly).
+var secretEnv = []string{"OPENAI_API_KEY", "NOUS_OPENAI_API_KEY", "GITLAB_TOKEN", "YOUTRACK_TOKEN"}
+
+// askCommand is `nous ask`: plan a question, run the plan, print the report.
 func (a *app) askCommand() *cobra.Command {
-	return &cobra.Command{Use: "ask", RunE: func(*cobra.Command, []string) error { return errors.New("ask: not implemented yet") }}
+	var format, mode, logDir string
+	var showTrace bool
+	cmd := &cobra.Command{
+		Use:   "ask QUESTION",
+		Short: "Answer a question: plan it, run the plan through sources and agents, print the report",
+		Long: `Detect the question's intents, plan them, run the plan in the multi-pass
+loop (retrieve, transform, analyst/critic/writer, validate, refine) and print
+the report. Progress goes to stderr when it is a terminal.
+
+Exit 0 when the run succeeded (possibly partially), 1 when it failed or was
+interrupted (the partial result is still printed), 2 on bad usage or rules.`,
+		Example: `  nous ask "what changed in this repository last week?"
+  nous ask --format markdown --trace "what is the status of the project?"
+  nous ask --mode strict --format nlweb "verify the payments outage"
+  nous ask --log-dir ./runs --format json "how many open issues are there?"`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			query := strings.TrimSpace(strings.Join(args, " "))
+			if query == "" {
+				return usageError("ask: the question is empty")
+			}
+			if !slices.Contains(report.Formats, format) {
+				return usageError("ask: --format %q: want one of %s", format, strings.Join(report.Formats, ", "))
+			}
+			clock, err := a.askClock()
+			if err != nil {
+				return err
+			}
+			rs, err := a.loadRules()
+			if err != nil {
+				return err
+			}
+			if mode != "" && rs.Mode(mode) == nil {
+				return usageError("--mode: mode %q is not defined (modes: %s)", mode, modeNames(rs))
+			}
+			plan, err := engine.NewPlanner(rs).Plan(cmd.Context(), engine.Request{Query: query, Mode: mode})
+			if err != nil {
+				return usageError("ask: %v", err)
+			}
+			if failed := planErrors(a.stderr, plan); failed {
+				return findings()
+			}
+			red := redact.FromRuleset(rs, a.envSecrets()...)
+			return a.withPlugins(cmd.Context(), rs, func(ctx context.Context, m *plugin.Manager) error {
+				opts := exec.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger()}
+				if a.stderrIsTerminal() {
+					opts.Progress = progressPrinter(a.stderr)
+				}
+				res, runErr := exec.New(m, m, opts).Run(ctx, plan)
+				if err := report.Render(a.stdout, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
+					return fmt.Errorf("ask: writing output: %w", err)
+				}
+				switch {
+				case runErr != nil:
+					return &exitError{Code: exitFindings, Err: red.Error(runErr)}
+				case res.Status == exec.ResultFailed || res.Status == exec.ResultCancelled:
+					return &exitError{Code: exitFindings, Err: fmt.Errorf("run %s (%s)", res.Status, res.History.Termination)}
+				}
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(report.Formats, ", "))
+	f.StringVar(&mode, "mode", "", "tier mode (default: chosen by the mode rules, else the rules' default_mode)")
+	f.StringVar(&logDir, "log-dir", "", "write per-run JSON logs (iteration files, history.json, session_summary.json) under this directory")
+	f.BoolVar(&showTrace, "trace", false, "print the reasoning trace after the report (text and markdown; json always has it)")
+	return cmd
 }
+
+// askClock is the real clock, or the fixed time in $NOUS_NOW.
+func (a *app) askClock() (func() time.Time, error) {
+	v, ok := a.lookupEnv(envNow)
+	if !ok {
+		return time.Now, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return nil, usageError("$%s: %q is not an RFC 3339 time (e.g. 2026-11-10T12:00:00Z)", envNow, v)
+	}
+	return func() time.Time { return t }, nil
+}
+
+func (a *app) envSecrets() []string {
+	var out []string
+	for _, name := range secretEnv {
+		if v, ok := a.lookupEnv(name); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// planErrors prints the plan's error diagnostics and reports whether any.
+func planErrors(w io.Writer, plan *engine.Plan) bool {
+	failed := false
+	for _, d := range plan.Diagnostics {
+		if d.Severity == engine.SeverityError {
+			fmt.Fprintf(w, "nous: plan: %s: %s\n", d.Code, d.Message)
+			failed = true
+		}
+	}
+	return failed
+}
+
+// engineLogger logs the engine's warnings to stderr.
+func (a *app) engineLogger() *slog.Logger {
+	level := slog.LevelWarn
+	if v, ok := a.lookupEnv(envLogLevel); ok {
+		_ = level.UnmarshalText([]byte(v))
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+func (a *app) stderrIsTerminal() bool {
+	f, ok := a.stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// progressPrinter shows passes, steps and refinements as they happen.
+func progressPrinter(w io.Writer) func(exec.Event) {
+	return func(ev exec.Event) {
+		switch ev.Kind {
+		case "pass":
+			fmt.Fprintf(w, "── pass %d\n", ev.Pass)
+		case "start":
+			fmt.Fprintf(w, "  … %-5s %s\n", ev.Step, ev.Description)
+		case "end":
+			mark := "✓"
+			switch ev.Status {
+			case exec.StatusFailed:
+				mark = "✗"
+			case exec.StatusSkipped:
+				mark = "-"
+			case exec.StatusInvalid:
+				mark = "↻"
+			}
+			line := fmt.Sprintf("  %s %-5s %s", mark, ev.Step, ev.Status)
+			if ev.Detail != "" {
+				line += ": " + ev.Detail
+			}
+			fmt.Fprintln(w, line)
+		case "refine":
+			fmt.Fprintf(w, "  ↻ %s %s: %s\n", ev.Status, ev.Step, ev.Detail)
+		case "done":
+			fmt.Fprintf(w, "── %s (%s)\n", ev.Status, ev.Detail)
+		}
+	}
+}
+
