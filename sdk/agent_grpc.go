@@ -54,10 +54,11 @@ func (s *agentServer) Invoke(ctx context.Context, req *pb.InvokeRequest) (_ *pb.
 // calls go over gRPC. It is safe for concurrent use.
 type agentClient struct {
 	client pb.AgentClient
+	opts   []grpc.CallOption
 }
 
 func (c *agentClient) Describe(ctx context.Context) (AgentInfo, error) {
-	resp, err := c.client.Describe(ctx, &pb.DescribeRequest{})
+	resp, err := c.client.Describe(ctx, &pb.DescribeRequest{}, c.opts...)
 	if err != nil {
 		return AgentInfo{}, callError(ctx, "agent describe", err)
 	}
@@ -65,7 +66,7 @@ func (c *agentClient) Describe(ctx context.Context) (AgentInfo, error) {
 }
 
 func (c *agentClient) Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error) {
-	resp, err := c.client.Configure(ctx, &pb.ConfigureRequest{Config: config})
+	resp, err := c.client.Configure(ctx, &pb.ConfigureRequest{Config: config}, c.opts...)
 	if err != nil {
 		return nil, callError(ctx, "agent configure", err)
 	}
@@ -77,7 +78,7 @@ func (c *agentClient) Invoke(ctx context.Context, req InvokeRequest) (InvokeResp
 	if err != nil {
 		return InvokeResponse{}, Errorf(KindBadRequest, "invoke request: %w", err)
 	}
-	resp, err := c.client.Invoke(ctx, preq, grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes))
+	resp, err := c.client.Invoke(ctx, preq, c.opts...)
 	if err != nil {
 		return InvokeResponse{}, callError(ctx, "invoke", err)
 	}

@@ -56,7 +56,7 @@ func (p *sourcePlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (p *sourcePlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return Source(&sourceClient{client: pb.NewSourceClient(conn)}), nil
+	return Source(&sourceClient{client: pb.NewSourceClient(conn), opts: callOptions()}), nil
 }
 
 // agentPlugin is the go-plugin glue for Agent.
@@ -72,5 +72,5 @@ func (p *agentPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (p *agentPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return Agent(&agentClient{client: pb.NewAgentClient(conn)}), nil
+	return Agent(&agentClient{client: pb.NewAgentClient(conn), opts: callOptions()}), nil
 }

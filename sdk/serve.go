@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"github.com/nous-dev/nous/sdk/internal/wire"
 	"google.golang.org/grpc"
 )
 
@@ -49,7 +50,7 @@ func (c ServeConfig) PluginConfig() *plugin.ServeConfig {
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: serverPlugins(c, logger),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(maxMessageBytes))...)
+			return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(maxMessageBytes), grpc.ForceServerCodecV2(wire.Codec{}))...)
 		},
 		Logger: logger,
 	}

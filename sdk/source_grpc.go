@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/nous-dev/nous/sdk/internal/wire"
 	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"google.golang.org/grpc"
 )
@@ -25,6 +26,16 @@ const (
 // maxMessageBytes bounds one protocol message (a chunk, an Invoke with its
 // context records). gRPC's default of 4 MiB is too small for large documents.
 const maxMessageBytes = 64 << 20
+
+// callOptions are the options of every host-side call: the fast codec and
+// the message size bound.
+func callOptions() []grpc.CallOption {
+	return []grpc.CallOption{
+		grpc.ForceCodecV2(wire.Codec{}),
+		grpc.MaxCallRecvMsgSize(maxMessageBytes),
+		grpc.MaxCallSendMsgSize(maxMessageBytes),
+	}
+}
 
 // errLimitReached stops a Fetch that has emitted FetchRequest.Limit records.
 var errLimitReached = errors.New("limit reached")
@@ -143,10 +154,11 @@ func approxSize(r Record) int {
 // calls go over gRPC. It is safe for concurrent use.
 type sourceClient struct {
 	client pb.SourceClient
+	opts   []grpc.CallOption
 }
 
 func (c *sourceClient) Describe(ctx context.Context) (SourceInfo, error) {
-	resp, err := c.client.Describe(ctx, &pb.DescribeRequest{})
+	resp, err := c.client.Describe(ctx, &pb.DescribeRequest{}, c.opts...)
 	if err != nil {
 		return SourceInfo{}, callError(ctx, "source describe", err)
 	}
@@ -154,7 +166,7 @@ func (c *sourceClient) Describe(ctx context.Context) (SourceInfo, error) {
 }
 
 func (c *sourceClient) Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error) {
-	resp, err := c.client.Configure(ctx, &pb.ConfigureRequest{Config: config})
+	resp, err := c.client.Configure(ctx, &pb.ConfigureRequest{Config: config}, c.opts...)
 	if err != nil {
 		return nil, callError(ctx, "source configure", err)
 	}
@@ -170,7 +182,7 @@ func (c *sourceClient) Fetch(ctx context.Context, req FetchRequest, emit func(Re
 	// when emit fails or the limit is reached.
 	streamCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stream, err := c.client.Fetch(streamCtx, preq, grpc.MaxCallRecvMsgSize(maxMessageBytes))
+	stream, err := c.client.Fetch(streamCtx, preq, c.opts...)
 	if err != nil {
 		return callError(ctx, "fetch", err)
 	}

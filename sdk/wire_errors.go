@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/nous-dev/nous/sdk/internal/wire"
@@ -31,7 +32,7 @@ func statusOf(err error) error {
 // plugin's own kind and message come through unchanged; the host's context
 // ending wins over whatever the transport said, because that is the cause.
 func callError(ctx context.Context, op string, err error) error {
-	if ctxErr := ctx.Err(); ctxErr != nil {
+	if ctxErr := hostContextErr(ctx); ctxErr != nil {
 		return &Error{Kind: KindDeadline, Message: fmt.Sprintf("%s: %v", op, ctxErr), Err: ctxErr}
 	}
 	f := wire.FailureOf(err)
@@ -43,6 +44,19 @@ func callError(ctx context.Context, op string, err error) error {
 	default:
 		return &Error{Kind: ErrorKind(f.Kind), Message: fmt.Sprintf("%s: %s", op, f.Message), Err: err}
 	}
+}
+
+// hostContextErr is ctx's error, or DeadlineExceeded once its deadline has
+// passed: the plugin sees the same deadline and may answer before the
+// host's own timer has marked ctx done.
+func hostContextErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // recoverCall turns a panic in a plugin implementation into a failed call

@@ -14,6 +14,7 @@ package sdktest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -51,6 +52,7 @@ func Collect(ctx context.Context, src sdk.Source, req sdk.FetchRequest) ([]sdk.R
 func dispense(t testing.TB, cfg sdk.ServeConfig, name string) any {
 	t.Helper()
 	logs := newTestLog(t)
+	t.Cleanup(logs.stop) // runs last: cleanups run in reverse
 	cfg.Logger = hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: logs, Level: hclog.Info})
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -82,20 +84,27 @@ func dispense(t testing.TB, cfg sdk.ServeConfig, name string) any {
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "host", Output: logs, Level: hclog.Warn}),
 	})
-	t.Cleanup(func() {
-		client.Kill()
-		cancel()
-		<-closed
-		logs.stop()
-	})
 	conn, err := client.Client()
 	if err != nil {
+		cancel()
 		t.Fatalf("sdktest: connect to the plugin: %v", err)
 	}
+	t.Cleanup(func() {
+		// Closing the client asks the server to shut down (go-plugin's
+		// controller); cancelling at once as well would race inside
+		// go-plugin, so cancel only if it does not stop by itself.
+		_ = conn.Close()
+		select {
+		case <-closed:
+		case <-time.After(5 * time.Second):
+			cancel()
+			<-closed
+		}
+		cancel()
+	})
 	raw, err := conn.Dispense(name)
 	if err != nil {
 		t.Fatalf("sdktest: dispense %s: %v", name, err)
 	}
-	t.Cleanup(func() { _ = conn.Close() })
 	return raw
 }

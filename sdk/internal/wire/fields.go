@@ -105,13 +105,23 @@ func valueFromProto(f *pb.Field) (any, error) {
 	}
 }
 
-// StringsToProto wraps a string list.
+// StringsToProto wraps a string list, sharing ss unless a string in it
+// needs its invalid UTF-8 replaced.
 func StringsToProto(ss []string) *pb.StringList {
-	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = String(s)
+		if String(s) != s {
+			out := make([]string, len(ss))
+			copy(out, ss[:i])
+			for j := i; j < len(ss); j++ {
+				out[j] = String(ss[j])
+			}
+			return &pb.StringList{Values: out}
+		}
 	}
-	return &pb.StringList{Values: out}
+	if ss == nil {
+		ss = []string{}
+	}
+	return &pb.StringList{Values: ss}
 }
 
 // StringsFromProto unwraps a string list; a missing list is empty, not nil,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -26,7 +27,8 @@ func FuzzRecordFromWire(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var r pb.Record
-		if proto.Unmarshal(data, &r) != nil {
+		// the generated decoder the sdk's codec uses, on arbitrary bytes
+		if (Codec{}).Unmarshal(mem.BufferSlice{mem.SliceBuffer(data)}, &r) != nil {
 			return
 		}
 		_, _ = TimeFromProto(r.GetTime())
