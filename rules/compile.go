@@ -39,7 +39,7 @@ func (d *decoder) condition(attrs hcl.Attributes, name string, env any) *Conditi
 		to = min(max(to, from), len(positions)-1)
 		return hcl.Range{Filename: lit.Filename, Start: positions[from], End: positions[to]}
 	}
-	c := &Condition{Source: src, Range: rangeOf(0, utf8.RuneCountInString(src)), envType: reflect.TypeOf(env), budget: d.cfg.memoryBudget}
+	c := &Condition{Source: src, Range: rangeOf(0, utf8.RuneCountInString(src)), envType: reflect.TypeOf(env), machines: d.machines}
 	opts := []expr.Option{expr.Env(env), expr.AsBool(), expr.MaxNodes(d.cfg.maxNodes)}
 	for _, b := range impureBuiltins {
 		opts = append(opts, expr.DisableBuiltin(b))

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/expr-lang/expr/vm"
 	"github.com/hashicorp/hcl/v2"
@@ -17,12 +18,13 @@ type Condition struct {
 	Constant *bool
 	program  *vm.Program
 	envType  reflect.Type // the environment it was compiled against
-	budget   uint         // memory budget of one evaluation
+	machines *sync.Pool   // of *vm.VM: reusing a VM saves its allocations
 }
 
-// Eval evaluates the condition against env, which must be a value (or
-// pointer) of the environment type it was compiled for. A nil condition is
-// true: absent conditions always hold.
+// Eval evaluates the condition against env, which must be a value or (to
+// avoid copying it) a pointer of the environment type it was compiled for.
+// A nil condition is true: absent conditions always hold. Eval is safe for
+// concurrent use.
 func (c *Condition) Eval(env any) (bool, error) {
 	if c == nil {
 		return true, nil
@@ -33,8 +35,9 @@ func (c *Condition) Eval(env any) (bool, error) {
 	if t := reflect.TypeOf(env); t != c.envType && (t == nil || t.Kind() != reflect.Pointer || t.Elem() != c.envType) {
 		return false, fmt.Errorf("condition %q at %s: needs a %v environment, got %T", c.Source, c.Range, c.envType, env)
 	}
-	machine := vm.VM{MemoryBudget: c.budget}
+	machine := c.machines.Get().(*vm.VM)
 	out, err := machine.Run(c.program, env)
+	c.machines.Put(machine)
 	if err != nil {
 		return false, fmt.Errorf("condition %q at %s: %w", c.Source, c.Range, err)
 	}
@@ -43,4 +46,9 @@ func (c *Condition) Eval(env any) (bool, error) {
 		return false, fmt.Errorf("condition %q at %s: result is %T, not bool", c.Source, c.Range, out)
 	}
 	return b, nil
+}
+
+// newMachines returns a pool of VMs that evaluate with the memory budget.
+func newMachines(budget uint) *sync.Pool {
+	return &sync.Pool{New: func() any { return &vm.VM{MemoryBudget: budget} }}
 }

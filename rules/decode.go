@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -16,6 +17,9 @@ type decoder struct {
 	rs      *Ruleset
 	diags   hcl.Diagnostics
 	src     []byte // bytes of the file being decoded, for condition positions
+	// machines is shared by the ruleset's conditions: they all evaluate
+	// with the same memory budget.
+	machines *sync.Pool
 
 	defined     map[string]map[string]hcl.Range // block type → name → first definition
 	refs        []reference
@@ -37,11 +41,12 @@ type reference struct {
 func newDecoder(cfg config) *decoder {
 	secrets := map[string]bool{}
 	return &decoder{
-		cfg:     cfg,
-		ctx:     evalContext(cfg.lookupEnv, secrets),
-		secrets: secrets,
-		rs:      emptyRuleset(),
-		defined: map[string]map[string]hcl.Range{},
+		cfg:      cfg,
+		ctx:      evalContext(cfg.lookupEnv, secrets),
+		secrets:  secrets,
+		rs:       emptyRuleset(),
+		machines: newMachines(cfg.memoryBudget),
+		defined:  map[string]map[string]hcl.Range{},
 	}
 }
 
