@@ -18,6 +18,7 @@ var kindOrder = []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sd
 // the same records always read the same.
 type evidence struct {
 	records  []sdk.Record // newest first, then by ID
+	ordered  []sdk.Record // by kind (kindOrder), then newest first: the order drafts list them in
 	groups   []kindGroup
 	authors  []tally
 	projects []tally
@@ -74,6 +75,9 @@ func gather(records []sdk.Record) evidence {
 	slices.Sort(rest)
 	for _, k := range rest {
 		ev.groups = append(ev.groups, kindGroup{kind: k, records: byKind[k]})
+	}
+	for _, g := range ev.groups {
+		ev.ordered = append(ev.ordered, g.records...)
 	}
 	ev.authors = tallies(authors)
 	ev.projects = tallies(projects)
@@ -187,9 +191,10 @@ func flagged(r sdk.Record) bool {
 	return r.Tier == 0 || r.Tier >= 3
 }
 
-// sourceType is the tier table's type for a record's source, else the source.
+// sourceType is the tier table's type for a record's source, else (when
+// the table does not know it) the source's own name.
 func sourceType(r sdk.Record) string {
-	if t, ok := r.Fields[metaType].(string); ok && t != "" {
+	if t, ok := r.Fields[metaType].(string); ok && t != "" && t != "unknown" {
 		return t
 	}
 	return r.Source

@@ -64,16 +64,17 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	}
 }
 
-// citedOrAll is the records the draft cites, or every record when it cites none.
+// citedOrAll is the records the draft cites, or every record when it cites
+// none, in the order the draft lists them.
 func citedOrAll(draft string, ev evidence) []sdk.Record {
 	var used []sdk.Record
-	for _, r := range ev.records {
+	for _, r := range ev.ordered {
 		if cited(draft, r) {
 			used = append(used, r)
 		}
 	}
 	if len(used) == 0 {
-		return ev.records
+		return ev.ordered
 	}
 	return used
 }

@@ -1,0 +1,68 @@
+package template
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// everySource answers every retrieval with the same records.
+type everySource []sdk.Record
+
+func (s everySource) Fetch(_ context.Context, _ string, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
+	for _, r := range s {
+		if err := emit(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// templateAgents serves every agent of the rules with one template agent.
+type templateAgents struct{ a *Agent }
+
+func (t templateAgents) Invoke(ctx context.Context, _ string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	return t.a.Invoke(ctx, req)
+}
+
+// TestWithTheExecutor runs a question through the default rules and the
+// real executor with the template agent in every role: the output must
+// pass the executor's schema checks, name the evidence, and be identical
+// run to run.
+func TestWithTheExecutor(t *testing.T) {
+	rs, diags := rules.Load("../../examples/rules/default")
+	require.False(t, diags.HasErrors(), diags.Error())
+	clock := func() time.Time { return time.Date(2026, 11, 9, 12, 0, 0, 0, time.UTC) }
+
+	run := func() *exec.Result {
+		plan, err := engine.NewPlanner(rs).Plan(context.Background(), engine.Request{Query: "what commits changed payments last week?"})
+		require.NoError(t, err)
+		res, err := exec.New(everySource(fixtureRecords()), templateAgents{New()}, exec.Options{Clock: clock}).Run(context.Background(), plan)
+		require.NoError(t, err)
+		return res
+	}
+	res := run()
+	t.Log(res.Report)
+	require.NotNil(t, res.Answer, "status %s, error %q", res.Status, res.Error)
+	assert.Contains(t, res.Report, "3f2a9c1d", "the report names the commits")
+	assert.Contains(t, res.Report, "## Sources")
+	assert.NotEmpty(t, res.Answer.SourcesUsed)
+	for _, st := range res.Steps {
+		assert.NotEqual(t, "failed", st.Status, "step %s: %s", st.ID, st.Error)
+	}
+
+	first, err := json.Marshal(res)
+	require.NoError(t, err)
+	second, err := json.Marshal(run())
+	require.NoError(t, err)
+	assert.Equal(t, string(first), string(second), "identical inputs, byte-identical output")
+}
