@@ -17,7 +17,7 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel, _ := s.callContext(ctx)
+	ctx, cancel := context.WithTimeout(ctx, m.startTimeout)
 	defer cancel()
 	l, err := m.resolver.resolve(s.spec.Ref)
 	if err != nil {

@@ -143,12 +143,13 @@ func (m *Manager) Fetch(ctx context.Context, source string, req sdk.FetchRequest
 	if err != nil {
 		return err
 	}
-	ctx, cancel, budget := s.callContext(ctx)
-	defer cancel()
+	// Starting has its own time limit; the spec's timeout is for the call.
 	p, err := m.running(ctx, s)
 	if err != nil {
 		return err
 	}
+	ctx, cancel, budget := s.callContext(ctx)
+	defer cancel()
 	// Tell emit's own error apart from the plugin's: it is the caller's.
 	var emitErr error
 	err = p.source.Fetch(ctx, req, func(r sdk.Record) error {
@@ -170,12 +171,12 @@ func (m *Manager) Invoke(ctx context.Context, agent string, req sdk.InvokeReques
 	if err != nil {
 		return sdk.InvokeResponse{}, err
 	}
-	ctx, cancel, budget := s.callContext(ctx)
-	defer cancel()
 	p, err := m.running(ctx, s)
 	if err != nil {
 		return sdk.InvokeResponse{}, err
 	}
+	ctx, cancel, budget := s.callContext(ctx)
+	defer cancel()
 	resp, err := p.agent.Invoke(ctx, req)
 	if err := m.outcome(ctx, s, p, "Invoke", budget, err); err != nil {
 		return sdk.InvokeResponse{}, err
@@ -249,8 +250,9 @@ func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
 	if _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
 		return nil, fmt.Errorf("plugin %s: %w", s.who, err)
 	}
-	// Close aborts a start in flight, whatever the caller's context.
-	ctx, cancel := context.WithCancel(ctx)
+	// Starting and configuring get startTimeout (or less, if the caller's
+	// deadline is nearer); Close aborts a start in flight.
+	ctx, cancel := context.WithTimeout(ctx, m.startTimeout)
 	defer cancel()
 	stopOnClose := context.AfterFunc(m.ctx, cancel)
 	defer stopOnClose()
@@ -303,7 +305,7 @@ func (m *Manager) outcome(ctx context.Context, s *slot, p *process, op string, b
 	if err == nil {
 		return nil
 	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if deadlinePassed(ctx) {
 		s.retire(p, fmt.Sprintf("a %s call ran past its deadline", op))
 		m.logger.Warn("killed plugin: call ran past its deadline", "plugin", s.spec.Name, "op", op, "pid", p.pid())
 		return &sdk.Error{
@@ -322,6 +324,16 @@ func (m *Manager) outcome(ctx context.Context, s *slot, p *process, op string, b
 		return m.crashed(s, p, op)
 	}
 	return m.redact.error(fmt.Errorf("plugin %s: %s: %w", s.who, op, err))
+}
+
+// deadlinePassed reports whether ctx's deadline has passed. gRPC runs its
+// own timer for the deadline and may report it before ctx's timer fires.
+func deadlinePassed(ctx context.Context) bool {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // crashed retires a process that died by itself and explains why.

@@ -445,12 +445,30 @@ func TestCloseLeavesNoProcessBehind(t *testing.T) {
 }
 
 func TestHandshakeThatNeverCompletesIsKilledAtTheDeadline(t *testing.T) {
-	m, _ := newManager(t, plugin.Options{}, plugin.Spec{Name: "docs", Kind: plugin.KindSource, Ref: "builtin:mute", Timeout: 500 * time.Millisecond})
-	err := m.Fetch(context.Background(), "docs", sdk.FetchRequest{}, collect(new([]sdk.Record)))
-	require.Error(t, err)
-	assert.ErrorIs(t, err, sdk.ErrDeadline)
-	assert.Contains(t, err.Error(), "plugin docs (builtin:mute) did not complete the handshake before the call's deadline and was killed")
-	assert.Contains(t, err.Error(), "mute: waiting for a license server")
+	tests := []struct {
+		name string
+		opts plugin.Options
+		ctx  time.Duration
+	}{
+		{"start timeout", plugin.Options{StartTimeout: 500 * time.Millisecond}, 0},
+		{"caller deadline", plugin.Options{}, 500 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, _ := newManager(t, tt.opts, source("docs", "builtin:mute"))
+			ctx := context.Background()
+			if tt.ctx > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.ctx)
+				defer cancel()
+			}
+			err := m.Fetch(ctx, "docs", sdk.FetchRequest{}, collect(new([]sdk.Record)))
+			require.Error(t, err)
+			assert.ErrorIs(t, err, sdk.ErrDeadline)
+			assert.Contains(t, err.Error(), "plugin docs (builtin:mute) did not complete the handshake in time and was killed")
+			assert.Contains(t, err.Error(), "mute: waiting for a license server")
+		})
+	}
 }
 
 func TestCloseEndsCallsInFlight(t *testing.T) {

@@ -60,10 +60,11 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
-		StartTimeout:     cfg.startTimeout,
-		Stderr:           stderr,
-		SyncStderr:       stderr,
-		SyncStdout:       stdoutWatch(cfg.logger, cfg.who),
+		// A little longer than ctx allows, so ctx's clearer error wins.
+		StartTimeout: cfg.startTimeout + time.Second,
+		Stderr:       stderr,
+		SyncStderr:   stderr,
+		SyncStdout:   stdoutWatch(cfg.logger, cfg.who),
 		// go-plugin's own lines are debugging detail; its re-emission of
 		// stderr is muted because pluginLog does it under the plugin's name.
 		Logger: &hostLogger{Logger: cfg.logger, redact: cfg.redact, demote: true, muteNamed: true},
@@ -92,7 +93,7 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, &sdk.Error{
 				Kind:    sdk.KindDeadline,
-				Message: fmt.Sprintf("plugin %s did not complete the handshake before the call's deadline and was killed: %s", cfg.who, log.crashNote()),
+				Message: fmt.Sprintf("plugin %s did not complete the handshake in time and was killed: %s", cfg.who, log.crashNote()),
 				Err:     ctx.Err(),
 			}
 		}
