@@ -2,6 +2,7 @@ package youtrack
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
@@ -24,4 +25,31 @@ func BenchmarkFetchIssues(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkDecodeIssues isolates the client's decoding: one page of 100
+// issues as YouTrack sends it, decoded and mapped to records, no HTTP.
+func BenchmarkDecodeIssues(b *testing.B) {
+	var page []json.RawMessage
+	for _, is := range fakes.GenerateYouTrackIssues(map[string]int{"ABC": 100}) {
+		page = append(page, is.JSON)
+	}
+	body, err := json.Marshal(page)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		var issues []Issue
+		if err := json.Unmarshal(body, &issues); err != nil {
+			b.Fatal(err)
+		}
+		for _, is := range issues {
+			_ = issueRecord(is, "https://acme.youtrack.cloud/issue/"+is.IDReadable, "updated")
+			n++
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 }

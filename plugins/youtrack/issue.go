@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -58,8 +58,8 @@ func (e *EpochMillis) UnmarshalJSON(b []byte) error {
 		e.Time = time.Time{}
 		return nil
 	}
-	var ms int64
-	if err := json.Unmarshal(b, &ms); err != nil {
+	ms, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+	if err != nil {
 		return fmt.Errorf("timestamp: want epoch milliseconds, got %s", b)
 	}
 	e.Time = time.UnixMilli(ms).UTC()
@@ -178,27 +178,31 @@ func (f *CustomField) decodeValue(v json.RawMessage) error {
 }
 
 // simpleValue types a scalar: integral numbers become int64, other numbers
-// float64, strings string, booleans bool.
+// float64, strings string, booleans bool; anything else keeps its JSON text.
 func simpleValue(v json.RawMessage) any {
-	var x any
-	dec := json.NewDecoder(bytes.NewReader(v))
-	dec.UseNumber()
-	if err := dec.Decode(&x); err != nil {
-		return strings.TrimSpace(string(v))
-	}
-	switch x := x.(type) {
-	case json.Number:
-		if i, err := x.Int64(); err == nil {
+	text := string(bytes.TrimSpace(v))
+	switch {
+	case text == "true" || text == "false":
+		return text == "true"
+	case strings.HasPrefix(text, `"`):
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return s
+		}
+	default:
+		if i, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return i
 		}
-		if fl, err := x.Float64(); err == nil && !math.IsInf(fl, 0) {
-			return fl
+		if f, err := strconv.ParseFloat(text, 64); err == nil && isJSONNumber(text) {
+			return f
 		}
-		return x.String()
-	case string, bool:
-		return x
 	}
-	return strings.TrimSpace(string(v))
+	return text
+}
+
+// isJSONNumber rejects what ParseFloat takes but JSON does not (Inf, NaN, hex).
+func isJSONNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789.eE+-") == ""
 }
 
 // isStateField reports whether a custom field carries the issue's state.
