@@ -24,6 +24,8 @@ type fakeOpenAI struct {
 	mu     sync.Mutex
 	calls  []fakeCall
 	script []fakeReply
+	// respond, when set, answers instead of the script.
+	respond func(chatRequest) fakeReply
 }
 
 type fakeCall struct {
@@ -71,7 +73,9 @@ func (f *fakeOpenAI) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.calls = append(f.calls, call)
 	reply := fakeReply{}
-	if len(f.script) > 0 {
+	if f.respond != nil {
+		reply = f.respond(call.req)
+	} else if len(f.script) > 0 {
 		reply = f.script[0]
 		if len(f.script) > 1 {
 			f.script = f.script[1:]
