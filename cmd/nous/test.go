@@ -1,12 +1,101 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"regexp"
+	"slices"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/ruletest"
+	"github.com/nous-dev/nous/rules"
 	"github.com/spf13/cobra"
 )
 
-// TODO(owner): replace this placeholder with the real command.
+// testFormats are the report formats of `nous test`.
+var testFormats = []string{"text", "junit"}
+
+// testCommand is `nous test`: run the test blocks of rule files against the
+// rules.
 func (a *app) testCommand() *cobra.Command {
-	return &cobra.Command{Use: "test", RunE: func(*cobra.Command, []string) error { return errors.New("test: not implemented yet") }}
+	var format, run string
+	cmd := &cobra.Command{
+		Use:   "test [PATHS…]",
+		Short: "Run the test blocks of HCL files against the rules",
+		Long: `Run test blocks against the rules (--rules, else ./nous.hcl or ./.nous/,
+else the embedded defaults). Each PATH is a .hcl file or a directory of them;
+without PATHS the test blocks inside the rules themselves run.
+
+A test gives an input (query, intents, entities, mode) and what the plan must
+contain (hypotheses, edges, plans, queries, diagnostics, mode); a failure shows
+each differing field as expected versus got. Exit 1 when a test fails, 2 on
+unreadable files.`,
+		Example: `  nous test examples/tests
+  nous --rules my-rules test my-rules/tests.hcl --format junit > report.xml`,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			if !slices.Contains(testFormats, format) {
+				return usageError("test: --format %q: want text or junit", format)
+			}
+			var filter *regexp.Regexp
+			if run != "" {
+				re, err := regexp.Compile(run)
+				if err != nil {
+					return usageError("test: --run: %v", err)
+				}
+				filter = re
+			}
+			rs, err := a.loadRules()
+			if err != nil {
+				return err
+			}
+			tests := rs.Tests
+			if len(paths) > 0 {
+				if tests, err = a.loadTests(paths); err != nil {
+					return err
+				}
+			}
+			if len(tests) == 0 && len(paths) == 0 {
+				return usageError("test: the rules have no test blocks; give the files that do as PATHS")
+			}
+			if len(tests) == 0 {
+				return usageError("test: no test blocks in %v", paths)
+			}
+			results := ruletest.NewRunner(engine.NewPlanner(rs), filter).Run(cmd.Context(), tests)
+			if len(results) == 0 {
+				return usageError("test: --run %q matches no test", run)
+			}
+			if format == "junit" {
+				err = ruletest.WriteJUnit(a.stdout, results)
+			} else {
+				err = ruletest.WriteText(a.stdout, results)
+			}
+			if err != nil {
+				return fmt.Errorf("test: writing the report: %w", err)
+			}
+			if ruletest.Summarize(results).Failed > 0 {
+				return findings()
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "report format: text or junit")
+	cmd.Flags().StringVar(&run, "run", "", "run only the tests whose names match this regular expression")
+	return cmd
+}
+
+// loadTests reads the test blocks of every path, in order. Files that do not
+// load are reported with their positions and exit 2.
+func (a *app) loadTests(paths []string) ([]*rules.Test, error) {
+	var tests []*rules.Test
+	for _, p := range paths {
+		rs, diags := rules.Load(p, rules.WithLookupEnv(a.lookupEnv))
+		if diags.HasErrors() {
+			rules.SortDiagnostics(diags)
+			w := hcl.NewDiagnosticTextWriter(a.stderr, rs.Files(), 0, false)
+			_ = w.WriteDiagnostics(diags)
+			return nil, &exitError{Code: exitUsage}
+		}
+		tests = append(tests, rs.Tests...)
+	}
+	return tests, nil
 }

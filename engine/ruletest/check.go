@@ -1,0 +1,181 @@
+package ruletest
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/rules"
+)
+
+// Check compares a plan with a test's expectations. Unset expectations (nil
+// lists and maps, empty strings) are not checked. Within an expected
+// hypothesis or plan, an empty description, nil sources or zero priority are
+// not checked either. Any error diagnostic of the plan that no expected
+// diagnostic matches is a failure, so a test cannot pass on a broken plan.
+func Check(ex rules.TestExpect, plan *engine.Plan) []Failure {
+	c := checker{at: ex}
+	if ex.Hypotheses != nil {
+		c.hypotheses(ex.Hypotheses, plan.Reasoning.Hypotheses)
+	}
+	if ex.Edges != nil {
+		c.edges(ex.Edges, plan.Reasoning.DependencyMap)
+	}
+	if ex.Plans != nil {
+		c.plans(ex.Plans, plan.Retrieval.Plans)
+	}
+	if ex.Queries != nil {
+		got := make([]string, len(plan.Retrieval.Queries))
+		for i, q := range plan.Retrieval.Queries {
+			got[i] = q.QueryString
+		}
+		c.list("queries", ex.Queries, got)
+	}
+	c.diagnostics(ex.Diagnostics, plan.Diagnostics)
+	if ex.Mode != "" && ex.Mode != plan.Mode {
+		c.fail("mode", quote(ex.Mode), quote(plan.Mode))
+	}
+	return c.failures
+}
+
+type checker struct {
+	at       rules.TestExpect
+	failures []Failure
+}
+
+func (c *checker) fail(field, expected, got string) {
+	c.failures = append(c.failures, Failure{Field: field, Expected: expected, Got: got, Range: c.at.Range})
+}
+
+func (c *checker) hypotheses(want []rules.TestHypothesis, got []engine.Hypothesis) {
+	if len(want) != len(got) {
+		ids := make([]string, len(got))
+		for i, h := range got {
+			ids[i] = h.ID
+		}
+		c.fail("hypotheses", count(len(want), "hypothesis", "hypotheses"), count(len(got), "hypothesis", "hypotheses")+" "+list(ids))
+	}
+	for i := range min(len(want), len(got)) {
+		w, g := want[i], got[i]
+		field := fmt.Sprintf("hypotheses[%d]", i)
+		if w.ID != g.ID {
+			c.fail(field+".id", quote(w.ID), quote(g.ID))
+		}
+		if w.Description != "" && w.Description != g.Description {
+			c.fail(field+".description", quote(w.Description), quote(g.Description))
+		}
+		if w.Dependencies != nil && !slices.Equal(w.Dependencies, g.Dependencies) {
+			c.fail(field+".dependencies", list(w.Dependencies), list(g.Dependencies))
+		}
+	}
+}
+
+// edges compares from → [to] lists, reporting each differing node in the
+// plan's node order, then nodes the plan does not have.
+func (c *checker) edges(want map[string][]string, got engine.DependencyMap) {
+	seen := map[string]bool{}
+	for _, n := range got.Nodes {
+		seen[n] = true
+		if w, g := want[n], got.Edges[n]; !slices.Equal(w, g) {
+			c.fail("edges."+n, list(w), list(g))
+		}
+	}
+	var unknown []string
+	for n := range want {
+		if !seen[n] && len(want[n]) > 0 {
+			unknown = append(unknown, n)
+		}
+	}
+	slices.Sort(unknown)
+	for _, n := range unknown {
+		c.fail("edges."+n, list(want[n]), "no node "+n)
+	}
+}
+
+func (c *checker) plans(want []rules.TestPlan, got []engine.RetrievalPlan) {
+	if len(want) != len(got) {
+		descs := make([]string, len(got))
+		for i, p := range got {
+			descs[i] = p.ID + " " + quote(p.Description)
+		}
+		c.fail("plans", count(len(want), "plan", "plans"), count(len(got), "plan", "plans")+" "+list(descs))
+	}
+	for i := range min(len(want), len(got)) {
+		w, g := want[i], got[i]
+		field := fmt.Sprintf("plans[%d]", i)
+		if w.ID != g.ID {
+			c.fail(field+".id", quote(w.ID), quote(g.ID))
+		}
+		if w.Description != "" && w.Description != g.Description {
+			c.fail(field+".description", quote(w.Description), quote(g.Description))
+		}
+		if w.Sources != nil && !slices.Equal(w.Sources, g.Sources) {
+			c.fail(field+".sources", list(w.Sources), list(g.Sources))
+		}
+		if w.Priority != 0 && w.Priority != g.Priority {
+			c.fail(field+".priority", strconv.Itoa(w.Priority), strconv.Itoa(g.Priority))
+		}
+	}
+}
+
+func (c *checker) list(field string, want, got []string) {
+	if len(want) != len(got) {
+		c.fail(field, count(len(want), "entry", "entries")+" "+quoteList(want), count(len(got), "entry", "entries")+" "+quoteList(got))
+		return
+	}
+	for i := range want {
+		if want[i] != got[i] {
+			c.fail(fmt.Sprintf("%s[%d]", field, i), quote(want[i]), quote(got[i]))
+		}
+	}
+}
+
+// diagnostics checks that every expected substring appears in some
+// diagnostic ("severity code: message"), and that every error diagnostic
+// was expected.
+func (c *checker) diagnostics(want []string, got []engine.Diagnostic) {
+	lines := make([]string, len(got))
+	for i, d := range got {
+		lines[i] = fmt.Sprintf("%s %s: %s", d.Severity, d.Code, d.Message)
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, w) }) {
+			c.fail("diagnostics", "a diagnostic containing "+quote(w), describeDiagnostics(lines))
+		}
+	}
+	for i, d := range got {
+		expected := slices.ContainsFunc(want, func(w string) bool { return strings.Contains(lines[i], w) })
+		if d.Severity == engine.SeverityError && !expected {
+			c.fail("diagnostics", "no unexpected error", lines[i])
+		}
+	}
+}
+
+func describeDiagnostics(lines []string) string {
+	if len(lines) == 0 {
+		return "no diagnostics"
+	}
+	return quoteList(lines)
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+// list formats names as [a, b]; quoteList quotes each one.
+func list(items []string) string { return "[" + strings.Join(items, ", ") + "]" }
+
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = quote(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}

@@ -1,0 +1,153 @@
+package ruletest
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Summary counts results.
+type Summary struct {
+	Total, Failed int
+}
+
+// Summarize counts the results and the failed ones.
+func Summarize(results []Result) Summary {
+	s := Summary{Total: len(results)}
+	for _, r := range results {
+		if !r.Passed() {
+			s.Failed++
+		}
+	}
+	return s
+}
+
+// WriteText writes one line per test (PASS/FAIL with its position), each
+// failure as expected versus got, and a closing summary line.
+func WriteText(w io.Writer, results []Result) error {
+	var b strings.Builder
+	for _, r := range results {
+		status := "PASS"
+		if !r.Passed() {
+			status = "FAIL"
+		}
+		fmt.Fprintf(&b, "%s %s (%s)\n", status, r.Name, position(r))
+		if r.Err != nil {
+			fmt.Fprintf(&b, "    error: %v\n", r.Err)
+		}
+		for _, f := range r.Failures {
+			fmt.Fprintf(&b, "    %s\n        expected: %s\n        got:      %s\n", f.Field, f.Expected, f.Got)
+		}
+	}
+	s := Summarize(results)
+	if s.Failed == 0 {
+		fmt.Fprintf(&b, "ok: %d passed\n", s.Total)
+	} else {
+		fmt.Fprintf(&b, "FAILED: %d of %d failed\n", s.Failed, s.Total)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func position(r Result) string {
+	return fmt.Sprintf("%s:%d", r.Range.Filename, r.Range.Start.Line)
+}
+
+// JUnit XML, as CI systems read it: one testsuite per file.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr"`
+	Line      int           `xml:"line,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the results as JUnit XML, one testsuite per rules file.
+func WriteJUnit(w io.Writer, results []Result) error {
+	doc := junitSuites{Name: "nous test"}
+	index := map[string]int{}
+	var total float64
+	for _, r := range results {
+		file := r.Range.Filename
+		i, ok := index[file]
+		if !ok {
+			i = len(doc.Suites)
+			index[file] = i
+			doc.Suites = append(doc.Suites, junitSuite{Name: file})
+		}
+		s := &doc.Suites[i]
+		secs := r.Duration.Seconds()
+		total += secs
+		c := junitCase{Name: r.Name, Classname: file, File: file, Line: r.Range.Start.Line, Time: seconds(secs)}
+		switch {
+		case r.Err != nil:
+			c.Error = &junitMessage{Message: r.Err.Error(), Type: "error", Text: r.Err.Error()}
+			s.Errors++
+			doc.Errors++
+		case len(r.Failures) > 0:
+			var text strings.Builder
+			for _, f := range r.Failures {
+				fmt.Fprintf(&text, "%s\n    expected: %s\n    got:      %s\n", f.Field, f.Expected, f.Got)
+			}
+			c.Failure = &junitMessage{
+				Message: fmt.Sprintf("%d expectation(s) failed, first %s", len(r.Failures), r.Failures[0].Field),
+				Type:    "expectation", Text: text.String(),
+			}
+			s.Failures++
+			doc.Failures++
+		}
+		s.Tests++
+		doc.Tests++
+		s.Cases = append(s.Cases, c)
+	}
+	for i := range doc.Suites {
+		var secs float64
+		for _, r := range results {
+			if r.Range.Filename == doc.Suites[i].Name {
+				secs += r.Duration.Seconds()
+			}
+		}
+		doc.Suites[i].Time = seconds(secs)
+	}
+	doc.Time = seconds(total)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.6f", s) }

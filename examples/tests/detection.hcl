@@ -1,0 +1,64 @@
+# Detection and extraction from the raw question with the default rules'
+# detect, entity and mode rules.
+
+test "question_detects_commits_and_entities" {
+  input {
+    query = "What commits were pushed to project payments last week?"
+  }
+  expect {
+    hypotheses = [
+      { id = "h0", description = "Retrieve commit data from GitLab", dependencies = [] },
+      { id = "h1", description = "Filter and rank commits by relevance", dependencies = ["h0"] },
+      { id = "h2", description = "Format commit summary for user", dependencies = ["h1"] },
+    ]
+    queries = ["Retrieve commit data from GitLab projects:payments dates:last week"]
+    mode    = "discovery"
+  }
+}
+
+test "question_detects_issues_and_analytics" {
+  input {
+    query = "How many open bugs does project ABC have?"
+  }
+  expect {
+    queries = [
+      "Retrieve issue data from YouTrack projects:ABC statuses:open",
+      "Retrieve commit metrics from GitLab projects:ABC",
+      "Retrieve issue metrics from YouTrack projects:ABC",
+    ]
+  }
+}
+
+test "verify_selects_strict_mode" {
+  input {
+    query = "Verify the status of the release"
+  }
+  expect {
+    mode = "strict"
+    hypotheses = [
+      { id = "h0", description = "Check system health and status" },
+      { id = "h1", description = "Gather recent events and changes" },
+      { id = "h2", description = "Synthesize overall status report", dependencies = ["h0", "h1"] },
+    ]
+  }
+}
+
+test "greeting_is_conversation" {
+  input {
+    query = "Hello there!"
+  }
+  expect {
+    hypotheses = [{ id = "h0", description = "Generate appropriate conversational response" }]
+    plans      = []
+  }
+}
+
+test "unrecognised_question_uses_fallback" {
+  input {
+    query = "Tell me something about the weather"
+  }
+  expect {
+    plans       = [{ id = "plan0", description = "Retrieve related information from all sources", priority = 5 }]
+    diagnostics = ["no_intent_detected"]
+  }
+}
