@@ -472,7 +472,7 @@ func TestHandshakeThatNeverCompletesIsKilledAtTheDeadline(t *testing.T) {
 }
 
 func TestCloseEndsCallsInFlight(t *testing.T) {
-	m, _ := newManager(t, plugin.Options{}, source("docs", "builtin:echo"))
+	m, logs := newManager(t, plugin.Options{}, source("docs", "builtin:echo"))
 	require.NoError(t, m.Fetch(context.Background(), "docs", fetchN(1, ""), collect(new([]sdk.Record))))
 	pid := m.PIDs()["source/docs"]
 
@@ -480,7 +480,7 @@ func TestCloseEndsCallsInFlight(t *testing.T) {
 	go func() {
 		errc <- m.Fetch(context.Background(), "docs", fetchN(1, queryHang), collect(new([]sdk.Record)))
 	}()
-	time.Sleep(100 * time.Millisecond) // let the call reach the plugin
+	waitLogged(t, logs, "hanging", 1) // the call reached the plugin
 	require.NoError(t, m.Close())
 	select {
 	case err := <-errc:
@@ -493,14 +493,14 @@ func TestCloseEndsCallsInFlight(t *testing.T) {
 }
 
 func TestDeadlineKillFailsOtherCallsClearly(t *testing.T) {
-	m, _ := newManager(t, plugin.Options{}, source("docs", "builtin:echo"))
+	m, logs := newManager(t, plugin.Options{}, source("docs", "builtin:echo"))
 	require.NoError(t, m.Fetch(context.Background(), "docs", fetchN(1, ""), collect(new([]sdk.Record))))
 
 	errc := make(chan error, 1)
 	go func() {
 		errc <- m.Fetch(context.Background(), "docs", fetchN(1, queryHang), collect(new([]sdk.Record)))
 	}()
-	time.Sleep(100 * time.Millisecond)
+	waitLogged(t, logs, "hanging", 1) // the first call reached the plugin
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	err := m.Fetch(ctx, "docs", fetchN(1, queryHang), collect(new([]sdk.Record)))
@@ -530,4 +530,19 @@ func TestCheckConfigReturnsEveryDiagnostic(t *testing.T) {
 	_, err = m.CheckConfig(context.Background(), plugin.KindAgent, "writer")
 	assert.ErrorContains(t, err, "does not serve an agent")
 	assert.Empty(t, m.PIDs(), "checking starts no lasting process")
+}
+
+// waitLogged waits until msg has been logged at least n times.
+func waitLogged(t *testing.T, logs *logBuffer, msg string, n int) {
+	t.Helper()
+	ok := waitFor(t, 30*time.Second, func() bool {
+		count := 0
+		for _, e := range logs.entries(t) {
+			if e["@message"] == msg {
+				count++
+			}
+		}
+		return count >= n
+	})
+	require.True(t, ok, "%q was not logged %d times:\n%s", msg, n, logs)
 }

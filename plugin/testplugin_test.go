@@ -143,6 +143,7 @@ func (s *echoSource) misbehave(query string) error {
 		go func() { panic("echo: corrupted state, giving up") }()
 		time.Sleep(time.Minute)
 	case queryHang:
+		hclog.New(&hclog.LoggerOptions{Name: "echo", Output: os.Stderr, JSONFormat: true}).Warn("hanging")
 		select {}
 	case queryStdout:
 		fmt.Println("debug: fetching")
