@@ -2,7 +2,10 @@ package gitlab
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -246,4 +249,20 @@ func TestFetchSeveralProjects(t *testing.T) {
 	assert.ErrorIs(t, err, sdk.ErrNotFound)
 	assert.Contains(t, err.Error(), `"group/gone"`)
 	assert.Len(t, got, len(h.fake.Project.Issues))
+}
+
+func TestSelfHostedUnderASubpath(t *testing.T) {
+	fake := fakes.NewGitLab(testToken)
+	srv := httptest.NewServer(http.StripPrefix("/gitlab", fake))
+	defer srv.Close()
+	for _, base := range []string{srv.URL + "/gitlab", srv.URL + "/gitlab/", srv.URL + "/gitlab/api/v4"} {
+		s := New(WithEnv(func(string) string { return "" }))
+		diags, err := s.Configure(context.Background(), json.RawMessage(`{"base_url":"`+base+`","token":"`+testToken+`"}`))
+		require.NoError(t, err)
+		require.False(t, diags.HasErrors(), "%v", diags)
+		n := 0
+		err = s.Fetch(context.Background(), sdk.FetchRequest{Kind: "issue", Filters: project("group/sub/app"), Limit: 3}, func(sdk.Record) error { n++; return nil })
+		require.NoError(t, err, base)
+		assert.Equal(t, 3, n, base)
+	}
 }
