@@ -41,6 +41,7 @@ type ChecksumError struct {
 	Actual   string
 }
 
+// Error names both digests and how to update the pin.
 func (e *ChecksumError) Error() string {
 	return fmt.Sprintf("refusing to run %s: sha256 is %s but the rules pin %s (the binary changed; if the change is expected, update sha256 to the output of `sha256sum %s`)",
 		e.Path, e.Actual, e.Expected, e.Path)

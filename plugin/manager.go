@@ -25,6 +25,7 @@ const (
 	KindAgent
 )
 
+// String names the kind as the rules do: "source" or "agent".
 func (k Kind) String() string {
 	switch k {
 	case KindSource:
