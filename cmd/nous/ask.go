@@ -178,4 +178,3 @@ func progressPrinter(w io.Writer) func(exec.Event) {
 		}
 	}
 }
-
