@@ -76,7 +76,9 @@ func (s *sourceServer) Fetch(req *pb.FetchRequest, stream pb.Source_FetchServer)
 	}
 	ctx := stream.Context()
 	c := &chunker{ctx: ctx, send: stream.Send, limit: fr.Limit}
-	err = s.impl.Fetch(ctx, fr, c.emit)
+	// A panic becomes an error here, inside the call, so the records
+	// emitted before it are still flushed.
+	err = guard(s.logger, "Fetch", func() error { return s.impl.Fetch(ctx, fr, c.emit) })
 	// Records emitted before a failure are still sent: the host keeps them.
 	if flushErr := c.flush(); err == nil || errors.Is(err, errLimitReached) {
 		err = flushErr

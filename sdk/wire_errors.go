@@ -63,10 +63,22 @@ func hostContextErr(ctx context.Context) error {
 // with a clear message, so one bad record does not take the plugin down;
 // the stack goes to the plugin's log.
 func recoverCall(logger hclog.Logger, method string, err *error) {
-	r := recover()
-	if r == nil {
-		return
+	if r := recover(); r != nil {
+		*err = statusOf(panicError(logger, method, r))
 	}
+}
+
+// guard runs fn, turning a panic into an error.
+func guard(logger hclog.Logger, method string, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = panicError(logger, method, r)
+		}
+	}()
+	return fn()
+}
+
+func panicError(logger hclog.Logger, method string, r any) error {
 	logger.Error("plugin panicked", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-	*err = wire.StatusError(int(KindUnknown), fmt.Sprintf("plugin panicked in %s: %v", method, r))
+	return &Error{Kind: KindUnknown, Message: fmt.Sprintf("plugin panicked in %s: %v", method, r)}
 }
