@@ -67,6 +67,28 @@ func BenchmarkGitSince(b *testing.B) {
 	b.ReportMetric(float64(n), "commits/op")
 }
 
+// BenchmarkGitSinceNoStats is BenchmarkGitSince without stats: the walk alone.
+func BenchmarkGitSinceNoStats(b *testing.B) {
+	s := benchSource(b, benchRepo(b), false)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runFetch(b, s, sdk.FetchRequest{Since: benchSince})
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}
+
+// BenchmarkGitSinceNoStatsGitLog is BenchmarkGitSinceNoStats's `git log --since`.
+func BenchmarkGitSinceNoStatsGitLog(b *testing.B) {
+	dir := benchRepo(b)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n = runGitLog(b, dir, fmt.Sprintf("--since=%d", benchSince.Unix()))
+	}
+	b.ReportMetric(float64(n), "commits/op")
+}
+
 // BenchmarkGitSinceGitLog is BenchmarkGitSince's `git log --numstat`.
 func BenchmarkGitSinceGitLog(b *testing.B) {
 	dir := benchRepo(b)

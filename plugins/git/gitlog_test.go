@@ -74,3 +74,41 @@ func TestMatchesGitLog(t *testing.T) {
 		})
 	}
 }
+
+// TestStatsMatchGitNumstat checks files, additions and deletions of every
+// non-merge commit against `git log --numstat`.
+func TestStatsMatchGitNumstat(t *testing.T) {
+	dir := largeRepo(t, 400, time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC))
+	type stat struct{ files, additions, deletions int64 }
+	want := map[string]stat{}
+	var sha string
+	for _, line := range strings.Split(runGit(t, dir, nil, "log", "--no-merges", "--numstat", "--format=%H"), "\n") {
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) == 1 && len(fields[0]) == 40:
+			sha = fields[0]
+			want[sha] = stat{}
+		case len(fields) == 3:
+			var a, d int64
+			_, err := fmt.Sscan(fields[0], &a)
+			require.NoError(t, err)
+			_, err = fmt.Sscan(fields[1], &d)
+			require.NoError(t, err)
+			s := want[sha]
+			want[sha] = stat{s.files + 1, s.additions + a, s.deletions + d}
+		}
+	}
+	require.Greater(t, len(want), 400)
+
+	recs := fetch(t, configured(t, `{"path": "`+dir+`"}`), sdk.FetchRequest{})
+	checked := 0
+	for _, r := range recs {
+		w, ok := want[r.Fields["sha"].(string)]
+		if !ok {
+			continue // a merge
+		}
+		checked++
+		assert.Equal(t, w, stat{r.Fields["files"].(int64), r.Fields["additions"].(int64), r.Fields["deletions"].(int64)}, "commit %s", r.ID)
+	}
+	assert.Equal(t, len(want), checked)
+}

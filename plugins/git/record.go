@@ -42,17 +42,17 @@ func (s *Source) record(ctx context.Context, c *object.Commit, ref string, stats
 	if !stats {
 		return rec, nil
 	}
-	fs, err := c.StatsContext(ctx)
+	fs, err := commitStats(ctx, s.repo.Storer, c)
 	if err != nil {
 		return sdk.Record{}, fmt.Errorf("git: computing stats of %s: %w", sha[:shortSHA], err)
 	}
 	var additions, deletions int64
 	paths := make([]string, 0, min(len(fs), maxPaths))
 	for _, f := range fs {
-		additions += int64(f.Addition)
-		deletions += int64(f.Deletion)
+		additions += int64(f.additions)
+		deletions += int64(f.deletions)
 		if len(paths) < maxPaths {
-			paths = append(paths, f.Name)
+			paths = append(paths, f.name)
 		}
 	}
 	rec.Fields["files"] = int64(len(fs))

@@ -20,15 +20,15 @@ type stream struct {
 	marks int
 }
 
-// change is one file written (or deleted, when content is nil) by a commit.
-type change struct {
+// fileChange is one file written (or deleted, when content is nil) by a commit.
+type fileChange struct {
 	path    string
 	content []byte
 }
 
 // commit appends a commit on branch and returns its mark. from and merge
 // are marks (0 for none).
-func (s *stream) commit(branch, author string, when time.Time, msg string, from int, merges []int, changes ...change) int {
+func (s *stream) commit(branch, author string, when time.Time, msg string, from int, merges []int, changes ...fileChange) int {
 	s.marks++
 	name, email, _ := strings.Cut(author, " <")
 	ident := fmt.Sprintf("%s <%s %d +0000", name, email, when.Unix())
@@ -81,7 +81,7 @@ func runGit(tb testing.TB, dir string, stdin []byte, args ...string) string {
 }
 
 // file is a change writing content to path.
-func file(path, content string) change { return change{path: path, content: []byte(content)} }
+func file(path, content string) fileChange { return fileChange{path: path, content: []byte(content)} }
 
 // day is midnight UTC of a day in 2024.
 func day(month time.Month, d int) time.Time { return time.Date(2024, month, d, 0, 0, 0, 0, time.UTC) }
@@ -134,7 +134,7 @@ func largeRepo(tb testing.TB, n int, end time.Time) string {
 	total := n + (n-1)/25*4
 	when := end.Add(-time.Duration(total) * time.Hour)
 	tick := func() time.Time { when = when.Add(time.Hour); return when }
-	edit := func(i int) change {
+	edit := func(i int) fileChange {
 		d := dirs[(i*7+i/3)%len(dirs)]
 		return file(fmt.Sprintf("%s/file%d.txt", d, i%5), fmt.Sprintf("header\nrevision %d\nfooter %d\n", i, i%3))
 	}
@@ -143,7 +143,7 @@ func largeRepo(tb testing.TB, n int, end time.Time) string {
 		if i > 0 && i%25 == 0 {
 			branch := fmt.Sprintf("feature-%d", i)
 			side := tip
-			var merged []change
+			var merged []fileChange
 			for j := 0; j < 3; j++ {
 				c := edit(i*10 + j)
 				side = s.commit(branch, authors[(i+j+1)%len(authors)], tick(), fmt.Sprintf("feature %d step %d", i, j), side, nil, c)
