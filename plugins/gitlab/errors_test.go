@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -220,4 +221,25 @@ func TestClassifyPassesContextErrors(t *testing.T) {
 	err := h.source.Fetch(ctx, sdk.FetchRequest{Filters: project("group/sub/app")}, func(sdk.Record) error { return nil })
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestFetchHonoursTheDeadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // hang until the client gives up
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	s := New(WithEnv(func(string) string { return "" }))
+	_, err := s.Configure(context.Background(), json.RawMessage(`{"base_url":"`+srv.URL+`","token":"`+testToken+`"}`))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err = s.Fetch(ctx, sdk.FetchRequest{Filters: project("group/sub/app")}, func(sdk.Record) error { return nil })
+	require.Error(t, err)
+	assert.ErrorIs(t, err, sdk.ErrDeadline)
+	assert.Contains(t, err.Error(), `"group/sub/app"`)
 }

@@ -197,3 +197,23 @@ func TestFetchReturnsEmitErrorUnchanged(t *testing.T) {
 	})
 	assert.Same(t, stop, err)
 }
+
+func TestFetchHonoursTheDeadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select { // hang until the client gives up
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	s := New(WithEnv(env{"YOUTRACK_URL": srv.URL, "YOUTRACK_TOKEN": testToken}.get))
+	_, err := s.Configure(context.Background(), nil)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err = s.Fetch(ctx, sdk.FetchRequest{}, func(sdk.Record) error { return nil })
+	require.Error(t, err)
+	assert.ErrorIs(t, err, sdk.ErrDeadline)
+}
