@@ -38,8 +38,16 @@ type tally struct {
 
 // gather organises records into evidence without modifying them.
 func gather(records []sdk.Record) evidence {
-	ev := evidence{records: slices.Clone(records)}
-	slices.SortStableFunc(ev.records, compareRecords)
+	// Sort pointers, not the records themselves: a record is ~200 bytes.
+	ptrs := make([]*sdk.Record, len(records))
+	for i := range records {
+		ptrs[i] = &records[i]
+	}
+	slices.SortFunc(ptrs, compareRecords)
+	ev := evidence{records: make([]sdk.Record, len(ptrs))}
+	for i, p := range ptrs {
+		ev.records[i] = *p
+	}
 
 	byKind := map[string][]sdk.Record{}
 	authors := map[string]int{}
@@ -84,8 +92,9 @@ func gather(records []sdk.Record) evidence {
 	return ev
 }
 
-// compareRecords orders newest first; undated records last; ties by ID.
-func compareRecords(a, b sdk.Record) int {
+// compareRecords orders newest first, undated records last, then by every
+// field shown, so input order never shows through.
+func compareRecords(a, b *sdk.Record) int {
 	switch {
 	case a.Time.IsZero() != b.Time.IsZero():
 		if a.Time.IsZero() {
@@ -95,7 +104,9 @@ func compareRecords(a, b sdk.Record) int {
 	case !a.Time.Equal(b.Time):
 		return b.Time.Compare(a.Time)
 	}
-	return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source))
+	return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Kind, b.Kind),
+		cmp.Compare(a.Title, b.Title), cmp.Compare(a.URL, b.URL), cmp.Compare(a.Author, b.Author),
+		cmp.Compare(a.Tier, b.Tier), cmp.Compare(a.Body, b.Body))
 }
 
 // tallies sorts counts by count, highest first, then by name.
