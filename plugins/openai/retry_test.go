@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -173,4 +174,14 @@ func TestWrongBaseURLPath(t *testing.T) {
 	assert.ErrorIs(t, err, sdk.ErrNotFound)
 	assert.Contains(t, err.Error(), "base_url the API root ending in /v1")
 	assert.Contains(t, err.Error(), "Invalid URL (POST /api/chat/completions)")
+}
+
+func TestRetryAfterHTTPDate(t *testing.T) {
+	now := time.Date(2026, 11, 9, 12, 0, 0, 0, time.UTC)
+	f := newFake(t, rateLimited(map[string]string{"Retry-After": now.Add(3 * time.Second).Format(http.TimeFormat)}), ok)
+	a := newTestAgent(t, f, "")
+	a.now = func() time.Time { return now }
+	_, err := a.Invoke(context.Background(), criticRequest())
+	require.NoError(t, err)
+	assert.Equal(t, []time.Duration{3 * time.Second}, a.recordedWaits())
 }
