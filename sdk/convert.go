@@ -18,13 +18,13 @@ func recordToProto(r Record) (*pb.Record, error) {
 		return nil, fmt.Errorf("record %q: %w", r.ID, err)
 	}
 	return &pb.Record{
-		Id:     wire.String(r.ID),
-		Source: wire.String(r.Source),
-		Kind:   wire.String(r.Kind),
-		Title:  wire.String(r.Title),
-		Body:   wire.String(r.Body),
-		Url:    wire.String(r.URL),
-		Author: wire.String(r.Author),
+		Id:     wire.ValidUTF8(r.ID),
+		Source: wire.ValidUTF8(r.Source),
+		Kind:   wire.ValidUTF8(r.Kind),
+		Title:  wire.ValidUTF8(r.Title),
+		Body:   wire.ValidUTF8(r.Body),
+		Url:    wire.ValidUTF8(r.URL),
+		Author: wire.ValidUTF8(r.Author),
 		Time:   wire.TimeToProto(r.Time),
 		Tier:   int64(r.Tier),
 		Fields: fields,
@@ -89,8 +89,8 @@ func fetchRequestToProto(r FetchRequest) (*pb.FetchRequest, error) {
 		return nil, fmt.Errorf("limit %d: must be 0 (no limit) or more", r.Limit)
 	}
 	return &pb.FetchRequest{
-		Query:   wire.String(r.Query),
-		Kind:    wire.String(r.Kind),
+		Query:   wire.ValidUTF8(r.Query),
+		Kind:    wire.ValidUTF8(r.Kind),
 		Filters: wire.FiltersToProto(r.Filters),
 		Since:   wire.TimeToProto(r.Since),
 		Until:   wire.TimeToProto(r.Until),
@@ -122,9 +122,9 @@ func fetchRequestFromProto(p *pb.FetchRequest) (FetchRequest, error) {
 
 func sourceInfoToProto(i SourceInfo) *pb.SourceInfo {
 	return &pb.SourceInfo{
-		Name:         wire.String(i.Name),
-		Version:      wire.String(i.Version),
-		SdkVersion:   wire.String(i.SDKVersion),
+		Name:         wire.ValidUTF8(i.Name),
+		Version:      wire.ValidUTF8(i.Version),
+		SdkVersion:   wire.ValidUTF8(i.SDKVersion),
 		Kinds:        wire.StringsToProto(i.Kinds).GetValues(),
 		Filters:      wire.StringsToProto(i.Filters).GetValues(),
 		ConfigSchema: i.ConfigSchema,
@@ -144,9 +144,9 @@ func sourceInfoFromProto(p *pb.SourceInfo) SourceInfo {
 
 func agentInfoToProto(i AgentInfo) *pb.AgentInfo {
 	return &pb.AgentInfo{
-		Name:         wire.String(i.Name),
-		Version:      wire.String(i.Version),
-		SdkVersion:   wire.String(i.SDKVersion),
+		Name:         wire.ValidUTF8(i.Name),
+		Version:      wire.ValidUTF8(i.Version),
+		SdkVersion:   wire.ValidUTF8(i.SDKVersion),
 		Roles:        wire.StringsToProto(i.Roles).GetValues(),
 		Models:       wire.StringsToProto(i.Models).GetValues(),
 		ConfigSchema: i.ConfigSchema,
@@ -172,9 +172,9 @@ func diagnosticsToProto(ds Diagnostics) []*pb.Diagnostic {
 	for i, d := range ds {
 		out[i] = &pb.Diagnostic{
 			Severity: pb.Severity(d.Severity),
-			Summary:  wire.String(d.Summary),
-			Detail:   wire.String(d.Detail),
-			Path:     wire.String(d.Path),
+			Summary:  wire.ValidUTF8(d.Summary),
+			Detail:   wire.ValidUTF8(d.Detail),
+			Path:     wire.ValidUTF8(d.Path),
 		}
 	}
 	return out
@@ -203,8 +203,8 @@ func invokeRequestToProto(r InvokeRequest) (*pb.InvokeRequest, error) {
 		return nil, err
 	}
 	return &pb.InvokeRequest{
-		Role:         wire.String(r.Role),
-		Instructions: wire.String(r.Instructions),
+		Role:         wire.ValidUTF8(r.Role),
+		Instructions: wire.ValidUTF8(r.Instructions),
 		Input:        r.Input,
 		Context:      records,
 		Schema:       r.Schema,
@@ -231,7 +231,7 @@ func invokeResponseToProto(r InvokeResponse) *pb.InvokeResponse {
 		Usage: &pb.Usage{
 			PromptTokens:     int64(r.Usage.PromptTokens),
 			CompletionTokens: int64(r.Usage.CompletionTokens),
-			Model:            wire.String(r.Usage.Model),
+			Model:            wire.ValidUTF8(r.Usage.Model),
 		},
 	}
 }

@@ -22,7 +22,7 @@ func FieldsToProto(fields map[string]any) ([]*pb.Field, error) {
 	backing := make([]pb.Field, len(fields))
 	for name, v := range fields {
 		f := &backing[len(out)]
-		f.Name = String(name)
+		f.Name = ValidUTF8(name)
 		if err := setValue(f, v); err != nil {
 			return nil, fmt.Errorf("field %q: %w", name, err)
 		}
@@ -35,7 +35,7 @@ func FieldsToProto(fields map[string]any) ([]*pb.Field, error) {
 func setValue(f *pb.Field, v any) error {
 	switch v := v.(type) {
 	case string:
-		f.Value = &pb.Field_StringValue{StringValue: String(v)}
+		f.Value = &pb.Field_StringValue{StringValue: ValidUTF8(v)}
 	case int64:
 		f.Value = &pb.Field_IntValue{IntValue: v}
 	case int:
@@ -109,11 +109,11 @@ func valueFromProto(f *pb.Field) (any, error) {
 // needs its invalid UTF-8 replaced.
 func StringsToProto(ss []string) *pb.StringList {
 	for i, s := range ss {
-		if String(s) != s {
+		if ValidUTF8(s) != s {
 			out := make([]string, len(ss))
 			copy(out, ss[:i])
 			for j := i; j < len(ss); j++ {
-				out[j] = String(ss[j])
+				out[j] = ValidUTF8(ss[j])
 			}
 			return &pb.StringList{Values: out}
 		}

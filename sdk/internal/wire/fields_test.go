@@ -115,7 +115,7 @@ func TestTimes(t *testing.T) {
 }
 
 func TestStringReplacesInvalidUTF8(t *testing.T) {
-	assert.Equal(t, "ok ✓", String("ok ✓"))
-	assert.Equal(t, "a\uFFFDb", String("a\xffb"))
-	assert.Equal(t, "\uFFFD", String("\xff\xfe"), "a run of bad bytes is one replacement")
+	assert.Equal(t, "ok ✓", ValidUTF8("ok ✓"))
+	assert.Equal(t, "a\uFFFDb", ValidUTF8("a\xffb"))
+	assert.Equal(t, "\uFFFD", ValidUTF8("\xff\xfe"), "a run of bad bytes is one replacement")
 }

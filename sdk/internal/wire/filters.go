@@ -9,7 +9,7 @@ func FiltersToProto(filters map[string][]string) map[string]*pb.StringList {
 	}
 	out := make(map[string]*pb.StringList, len(filters))
 	for k, vs := range filters {
-		out[String(k)] = StringsToProto(vs)
+		out[ValidUTF8(k)] = StringsToProto(vs)
 	}
 	return out
 }

@@ -43,8 +43,8 @@ func StatusError(kind int, message string) error {
 	if !ok {
 		k, code = pb.ErrorKind_ERROR_KIND_UNKNOWN, codes.Unknown
 	}
-	st := status.New(code, String(message))
-	if withDetail, err := st.WithDetails(&pb.Error{Kind: k, Message: String(message)}); err == nil {
+	st := status.New(code, ValidUTF8(message))
+	if withDetail, err := st.WithDetails(&pb.Error{Kind: k, Message: ValidUTF8(message)}); err == nil {
 		st = withDetail
 	}
 	return st.Err()

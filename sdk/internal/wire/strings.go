@@ -5,10 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// String makes s safe for a protobuf string field, which must be valid
+// ValidUTF8 makes s safe for a protobuf string field, which must be valid
 // UTF-8: invalid bytes become U+FFFD, as encoding/json does, instead of
 // failing the whole message.
-func String(s string) string {
+func ValidUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
