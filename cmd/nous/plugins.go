@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/nous-dev/nous/plugin"
@@ -76,6 +79,9 @@ func (a *app) listPlugins(ctx context.Context) (pluginsReport, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// Ctrl-C stops the plugins being inspected, through the deferred Close.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	rs, err := a.loadRules()
 	if err != nil {
 		return pluginsReport{}, err
