@@ -70,8 +70,7 @@ const configSchema = `{
     "token":    {"type": "string", "description": "access token; default GITLAB_TOKEN"},
     "projects": {"type": "array", "items": {"type": ["string", "integer"]}, "description": "default projects: group/sub/project paths or numeric IDs"},
     "auth":     {"enum": ["private-token", "oauth"], "description": "how the token is sent; default private-token"}
-  },
-  "additionalProperties": false
+  }
 }`
 
 // Describe says what the source returns and which filters it understands.

@@ -66,9 +66,7 @@ const configSchema = `{
     "base_url": {"type": "string", "description": "YouTrack URL (Cloud https://x.youtrack.cloud, Server https://host/youtrack); default YOUTRACK_URL"},
     "token":    {"type": "string", "description": "permanent token; default YOUTRACK_TOKEN"},
     "projects": {"type": "array", "items": {"type": "string"}, "description": "default project short names"}
-  },
-  "required": ["base_url"],
-  "additionalProperties": false
+  }
 }`
 
 // Describe says what the source returns and which filters it understands.
