@@ -151,6 +151,7 @@ type recordPrinter struct {
 	out    io.Writer
 	enc    *json.Encoder
 	tab    *tabwriter.Writer
+	header bool         // text: the header row is written
 	all    []sdk.Record // json: the array is written at the end
 }
 
@@ -162,7 +163,6 @@ func newRecordPrinter(out io.Writer, format string) *recordPrinter {
 		p.enc.SetEscapeHTML(false)
 	case "text":
 		p.tab = tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(p.tab, "ID\tTIME\tSOURCE\tKIND\tAUTHOR\tTITLE")
 	}
 	return p
 }
@@ -174,6 +174,11 @@ func (p *recordPrinter) print(r sdk.Record) error {
 	case "json":
 		p.all = append(p.all, r)
 		return nil
+	}
+	if !p.header {
+		// Written with the first record, so a failed or empty fetch prints no table.
+		p.header = true
+		fmt.Fprintln(p.tab, "ID\tTIME\tSOURCE\tKIND\tAUTHOR\tTITLE")
 	}
 	when := ""
 	if !r.Time.IsZero() {

@@ -130,6 +130,14 @@ func TestPrintFetchFormats(t *testing.T) {
 		}
 		assert.Equal(t, fmt.Sprintf("%d record(s) from youtrack\n", len(want)), stderr)
 	})
+	t.Run("empty text prints no table", func(t *testing.T) {
+		var out, errOut bytes.Buffer
+		a := &app{stdout: &out, stderr: &errOut}
+		err := a.printFetch(context.Background(), sources, "youtrack", sdk.FetchRequest{Filters: map[string][]string{"projects": {"NONE"}}}, "text")
+		require.NoError(t, err)
+		assert.Empty(t, out.String())
+		assert.Equal(t, "0 record(s) from youtrack\n", errOut.String())
+	})
 	t.Run("empty json is an empty array", func(t *testing.T) {
 		var out bytes.Buffer
 		a := &app{stdout: &out, stderr: &bytes.Buffer{}}
