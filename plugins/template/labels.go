@@ -3,14 +3,14 @@ package template
 // labels are the words a draft or report is written in; the structure and
 // the data are the same in every language.
 type labels struct {
-	Answer, Overview, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed string
-	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence        string
-	Kinds                                                                           map[string]string
+	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed    string
+	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence string
+	Kinds                                                                    map[string]string
 }
 
 var labelSets = map[string]*labels{
 	"en": {
-		Answer: "Answer", Overview: "Overview", Sources: "Sources", Summary: "Summary", Details: "Details",
+		Answer: "Answer", Sources: "Sources", Summary: "Summary", Details: "Details",
 		ReviewNotes: "Review notes", Mode: "Mode and source tiers", Gaps: "Open gaps", Addressed: "Review addressed",
 		TopAuthors: "Top authors", Projects: "Projects", TimeSpan: "Time span", Records: "records",
 		More: "… and %d more", NoURL: "no URL", Report: "Report", Confidence: "Confidence",
@@ -20,7 +20,7 @@ var labelSets = map[string]*labels{
 		},
 	},
 	"zh": {
-		Answer: "回答", Overview: "概覽", Sources: "來源", Summary: "摘要", Details: "詳細內容",
+		Answer: "回答", Sources: "來源", Summary: "摘要", Details: "詳細內容",
 		ReviewNotes: "審查意見", Mode: "模式與來源等級", Gaps: "尚待補足", Addressed: "已處理的審查意見",
 		TopAuthors: "主要作者", Projects: "專案", TimeSpan: "時間範圍", Records: "筆記錄",
 		More: "… 另有 %d 筆", NoURL: "無網址", Report: "報告", Confidence: "可信度",
