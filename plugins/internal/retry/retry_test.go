@@ -194,3 +194,27 @@ func TestShouldRetry(t *testing.T) {
 		assert.Equal(t, want, ShouldRetry(status), "status %d", status)
 	}
 }
+
+func TestDoNotifiesBeforeEachWait(t *testing.T) {
+	clock := &fakeClock{t: now}
+	p := clock.policy(0)
+	type note struct {
+		attempt int
+		wait    time.Duration
+	}
+	var notes []note
+	p.Notify = func(attempt int, wait time.Duration, err error) {
+		assert.EqualError(t, err, "429")
+		notes = append(notes, note{attempt, wait})
+	}
+	calls := 0
+	err := p.Do(context.Background(), func(context.Context) error {
+		calls++
+		if calls < 3 {
+			return After(errors.New("429"), header("Retry-After", strconv.Itoa(calls)))
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []note{{1, time.Second}, {2, 2 * time.Second}}, notes)
+}
