@@ -159,8 +159,10 @@ intent "query_deployments" {
   }
 }
 `), 0o644))
-	code, out, stderr = nous(t, "", "--rules", dir, "plan", question, "--format", "text")
-	require.Equal(t, 0, code, stderr)
+	var stdout, stderrBuf bytes.Buffer
+	code = run([]string{"--rules", dir, "plan", question, "--format", "text"}, strings.NewReader(""), &stdout, &stderrBuf)
+	require.Equal(t, 0, code, stderrBuf.String())
+	out = stdout.String()
 	assert.Contains(t, out, "query_deployments  0.95")
 	assert.Contains(t, out, "h0   Retrieve deployment pipelines from GitLab")
 	assert.Contains(t, out, "h1   Find failed deployments  [after h0; filter; query_deployments.failures]")
