@@ -171,3 +171,15 @@ func FuzzParse(f *testing.F) {
 		assert.True(t, r.Since.Before(r.Until), "%q at %v gave an empty range %v..%v", value, now, r.Since, r.Until)
 	})
 }
+
+// BenchmarkResolve resolves the kinds of values a plan carries.
+func BenchmarkResolve(b *testing.B) {
+	now := time.Date(2024, 3, 13, 15, 0, 0, 0, time.UTC)
+	values := []string{"last week", "2024-01-01..2024-01-31", "last 30 days"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Resolve(values, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
