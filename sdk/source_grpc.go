@@ -4,23 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/nous-dev/nous/sdk/internal/wire"
 	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"google.golang.org/grpc"
-)
-
-// Chunking of Fetch streams: a chunk is sent when it holds chunkRecords
-// records or about chunkBytes bytes, or when a record arrives more than
-// chunkAge after the chunk's first one, so slow sources still trickle.
-const (
-	chunkRecords = 512
-	chunkBytes   = 1 << 20
-	chunkAge     = 10 * time.Millisecond
 )
 
 // maxMessageBytes bounds one protocol message (a chunk, an Invoke with its
@@ -80,76 +69,13 @@ func (s *sourceServer) Fetch(req *pb.FetchRequest, stream pb.Source_FetchServer)
 	// emitted before it are still flushed.
 	err = guard(s.logger, "Fetch", func() error { return s.impl.Fetch(ctx, fr, c.emit) })
 	// Records emitted before a failure are still sent: the host keeps them.
-	if flushErr := c.flush(); err == nil || errors.Is(err, errLimitReached) {
+	if flushErr := c.close(); err == nil || errors.Is(err, errLimitReached) {
 		err = flushErr
 	}
 	if err != nil {
 		return statusOf(err)
 	}
 	return nil
-}
-
-// chunker batches emitted records into FetchResponse messages.
-type chunker struct {
-	ctx     context.Context
-	send    func(*pb.FetchResponse) error
-	limit   int
-	emitted int
-	pending []*pb.Record
-	bytes   int
-	first   time.Time
-}
-
-func (c *chunker) emit(r Record) error {
-	if err := c.ctx.Err(); err != nil {
-		return &Error{Kind: KindDeadline, Message: "fetch ended by the host: " + err.Error(), Err: err}
-	}
-	if c.limit > 0 && c.emitted >= c.limit {
-		return errLimitReached
-	}
-	p, err := recordToProto(r)
-	if err != nil {
-		return fmt.Errorf("emit: %w", err)
-	}
-	if len(c.pending) == 0 {
-		c.first = time.Now()
-	}
-	c.pending = append(c.pending, p)
-	c.bytes += approxSize(r)
-	c.emitted++
-	if len(c.pending) >= chunkRecords || c.bytes >= chunkBytes || time.Since(c.first) >= chunkAge {
-		return c.flush()
-	}
-	return nil
-}
-
-func (c *chunker) flush() error {
-	if len(c.pending) == 0 {
-		return nil
-	}
-	err := c.send(&pb.FetchResponse{Records: c.pending})
-	c.pending, c.bytes = nil, 0
-	if err != nil {
-		return fmt.Errorf("send records: %w", err)
-	}
-	return nil
-}
-
-// approxSize estimates a record's encoded size without encoding it.
-func approxSize(r Record) int {
-	n := 64 + len(r.ID) + len(r.Source) + len(r.Kind) + len(r.Title) + len(r.Body) + len(r.URL) + len(r.Author)
-	for k, v := range r.Fields {
-		n += len(k) + 16
-		switch v := v.(type) {
-		case string:
-			n += len(v)
-		case []string:
-			for _, s := range v {
-				n += len(s) + 2
-			}
-		}
-	}
-	return n
 }
 
 // sourceClient is the host's view of a source plugin: an sdk.Source whose

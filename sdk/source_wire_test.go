@@ -231,3 +231,30 @@ func TestNegativeLimitIsABadRequest(t *testing.T) {
 	require.ErrorIs(t, err, sdk.ErrBadRequest)
 	assert.Contains(t, err.Error(), "limit -1")
 }
+
+func TestSlowSourceRecordsArriveWithoutWaitingForTheNext(t *testing.T) {
+	arrived := make(chan struct{})
+	src := sdktest.Source(t, &fakeSource{fetch: func(ctx context.Context, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
+		if err := emit(sdk.Record{ID: "first"}); err != nil {
+			return err
+		}
+		// A slow upstream: the next page comes only after the host has
+		// seen the first record.
+		select {
+		case <-arrived:
+		case <-time.After(10 * time.Second):
+			return errors.New("the first record never reached the host")
+		}
+		return emit(sdk.Record{ID: "second"})
+	}})
+	var got []string
+	err := src.Fetch(context.Background(), sdk.FetchRequest{}, func(r sdk.Record) error {
+		got = append(got, r.ID)
+		if r.ID == "first" {
+			close(arrived)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"first", "second"}, got)
+}
