@@ -32,7 +32,7 @@ func TestAnalystResearchDraft(t *testing.T) {
 	assert.Contains(t, out.Draft, "Top authors: alice (2), bob (2)")
 	assert.Contains(t, out.Draft, "Projects: acme/payments (4), acme/infra (1)")
 	assert.Contains(t, out.Draft, "Time span: 2026-11-02 – 2026-11-04")
-	assert.Contains(t, out.Draft, "Requested period: 2026-11-02 – 2026-11-09")
+	assert.Contains(t, out.Draft, "Requested period: 2026-11-02 – 2026-11-09 (6 of 7 records fall in it)", "the undated runbook is not counted")
 	assert.Contains(t, out.Draft, "[Tier 5 | reddit]", "low-tier records are flagged")
 	assert.Contains(t, out.ReasoningChain, "Read 7 records")
 	assert.Contains(t, out.ReasoningChain, `task "Retrieve commit data"`)
@@ -165,4 +165,14 @@ func TestShortIDAndTitle(t *testing.T) {
 			assert.Equal(t, tt.title, title(tt.rec))
 		})
 	}
+}
+
+func TestAnalystAllFlaggedSaysSoOnce(t *testing.T) {
+	records := manyRecords(6)
+	for i := range records {
+		records[i].Tier, records[i].Source = 0, "git"
+	}
+	out := analystDraft(t, New(), "q", "discovery", records)
+	assert.Contains(t, out.Draft, "- Source tiers: all 6 records come from unknown or tier ≥ 3 sources: git\n")
+	assert.NotContains(t, out.Draft, "[tier unknown", "no flag on every line")
 }

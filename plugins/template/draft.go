@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,8 +32,14 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 	if span := timeSpan(ev); span != "" {
 		fmt.Fprintf(&b, "- %s: %s\n", l.TimeSpan, span)
 	}
-	if in.Temporal != nil && (!in.Temporal.Since.IsZero() || !in.Temporal.Until.IsZero()) {
-		fmt.Fprintf(&b, "- Requested period: %s – %s\n", dayOr(in.Temporal.Since, "…"), dayOr(in.Temporal.Until, "…"))
+	if t := in.Temporal; t != nil && (!t.Since.IsZero() || !t.Until.IsZero()) {
+		fmt.Fprintf(&b, "- %s: %s – %s ("+l.InPeriod+")\n", l.RequestedPeriod, dayOr(t.Since, "…"), dayOr(t.Until, "…"),
+			inPeriod(ev.records, *t), len(ev.records))
+	}
+	// When every record is flagged, say so once instead of on every line.
+	allFlagged := allFlagged(ev.records)
+	if allFlagged {
+		fmt.Fprintf(&b, "- %s: "+l.AllFlagged+"\n", l.SourceTiers, len(ev.records), sourceTypes(ev.records))
 	}
 	var listed []sdk.Record
 	for _, g := range ev.groups {
@@ -42,7 +49,7 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 				fmt.Fprintf(&b, "- "+l.More+"\n", len(g.records)-maxItems)
 				break
 			}
-			b.WriteString("- " + recordLine(r) + "\n")
+			b.WriteString("- " + recordLine(r, !allFlagged) + "\n")
 			listed = append(listed, r)
 		}
 	}
@@ -82,8 +89,9 @@ func countPhrase(l *labels, kind string, n int) string {
 	return plural(n, noun, noun+"s")
 }
 
-// recordLine names one record: short ID, title, author, date and a tier flag.
-func recordLine(r sdk.Record) string {
+// recordLine names one record: short ID, title, author, date and, with
+// tierFlags, a flag when its source is unknown or low-tier.
+func recordLine(r sdk.Record, tierFlags bool) string {
 	var b strings.Builder
 	b.WriteString("`" + shortID(r.ID) + "` " + title(r))
 	var meta []string
@@ -96,7 +104,7 @@ func recordLine(r sdk.Record) string {
 	if len(meta) > 0 {
 		b.WriteString(" — " + strings.Join(meta, ", "))
 	}
-	if flagged(r) {
+	if tierFlags && flagged(r) {
 		b.WriteString(" " + tierTag(r))
 	}
 	return b.String()
@@ -125,6 +133,38 @@ func tierTag(r sdk.Record) string {
 		return "[tier unknown | " + sourceType(r) + "]"
 	}
 	return fmt.Sprintf("[Tier %d | %s]", r.Tier, sourceType(r))
+}
+
+// inPeriod counts the records dated inside the half-open range t.
+func inPeriod(records []sdk.Record, t sdk.TimeRange) int {
+	n := 0
+	for _, r := range records {
+		if !r.Time.IsZero() && !r.Time.Before(t.Since) && (t.Until.IsZero() || r.Time.Before(t.Until)) {
+			n++
+		}
+	}
+	return n
+}
+
+func allFlagged(records []sdk.Record) bool {
+	for _, r := range records {
+		if !flagged(r) {
+			return false
+		}
+	}
+	return len(records) > 0
+}
+
+// sourceTypes lists the distinct source types of records, sorted.
+func sourceTypes(records []sdk.Record) string {
+	var types []string
+	for _, r := range records {
+		if t := sourceType(r); !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	slices.Sort(types)
+	return strings.Join(types, ", ")
 }
 
 func timeSpan(ev evidence) string {

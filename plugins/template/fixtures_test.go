@@ -38,7 +38,7 @@ func manyRecords(n int) []sdk.Record {
 	out := make([]sdk.Record, n)
 	for i := range out {
 		out[i] = sdk.Record{
-			ID:     fmt.Sprintf("%040x", i*7919+1),
+			ID:     fmt.Sprintf("%08x%032x", uint32(i+1)*2654435761, i),
 			Source: "gitlab", Kind: []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest}[i%3],
 			Title:  fmt.Sprintf("Change number %d", i),
 			URL:    fmt.Sprintf("https://gitlab.example.com/acme/p%d/-/commit/%d", i%4, i),

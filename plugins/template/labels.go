@@ -5,6 +5,7 @@ package template
 type labels struct {
 	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed    string
 	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence string
+	RequestedPeriod, InPeriod, SourceTiers, AllFlagged                       string
 	Kinds                                                                    map[string]string
 }
 
@@ -14,6 +15,8 @@ var labelSets = map[string]*labels{
 		ReviewNotes: "Review notes", Mode: "Mode and source tiers", Gaps: "Open gaps", Addressed: "Review addressed",
 		TopAuthors: "Top authors", Projects: "Projects", TimeSpan: "Time span", Records: "records",
 		More: "… and %d more", NoURL: "no URL", Report: "Report", Confidence: "Confidence",
+		RequestedPeriod: "Requested period", InPeriod: "%d of %d records fall in it",
+		SourceTiers: "Source tiers", AllFlagged: "all %d records come from unknown or tier ≥ 3 sources: %s",
 		Kinds: map[string]string{
 			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests",
 			"pipeline": "Pipelines", "document": "Documents",
@@ -24,6 +27,8 @@ var labelSets = map[string]*labels{
 		ReviewNotes: "審查意見", Mode: "模式與來源等級", Gaps: "尚待補足", Addressed: "已處理的審查意見",
 		TopAuthors: "主要作者", Projects: "專案", TimeSpan: "時間範圍", Records: "筆記錄",
 		More: "… 另有 %d 筆", NoURL: "無網址", Report: "報告", Confidence: "可信度",
+		RequestedPeriod: "查詢期間", InPeriod: "%d／%d 筆在此期間",
+		SourceTiers: "來源等級", AllFlagged: "全部 %d 筆來自未知或第 3 級以上的來源：%s",
 		Kinds: map[string]string{
 			"commit": "提交", "issue": "議題", "merge_request": "合併請求",
 			"pipeline": "管線", "document": "文件",

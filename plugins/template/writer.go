@@ -21,7 +21,6 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	l := labelsFor(cfg.Language)
 	ev := gather(records)
 	used := citedOrAll(in.Draft, ev)
-	usedEv := gather(used)
 	conf := confidence(in.Review, len(used))
 
 	var b strings.Builder
@@ -30,17 +29,18 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 		heading += ": " + clip(q, 100)
 	}
 	fmt.Fprintf(&b, "# %s\n\n## %s\n\n", heading, l.Summary)
+	// The summary counts all the evidence; the sources list what the draft cites.
 	summary := ""
-	if len(used) > 0 {
-		summary = overview(l, usedEv)
+	if len(ev.records) > 0 {
+		summary = overview(l, ev)
 		b.WriteString(summary + " ")
 	}
-	fmt.Fprintf(&b, "%s: %s (%s).\n", l.Confidence, conf, confidenceReason(in.Review, len(used)))
+	fmt.Fprintf(&b, "%s: %s (%s).\n", l.Confidence, conf, confidenceReason(in.Review, len(used), len(ev.records)))
 	draft := in.Draft
-	if strings.TrimSpace(draft) == "" && len(used) > 0 {
+	if strings.TrimSpace(draft) == "" && len(ev.records) > 0 {
 		// No analyst ran: the writer drafts from the records itself, so a
 		// rules file with only a writer still answers with the evidence.
-		draft = writeDraft(l, in.Query, sdk.AnalystInput{Query: in.Query, Mode: in.Mode}, usedEv, cfg.MaxItems)
+		draft = writeDraft(l, in.Query, sdk.AnalystInput{Query: in.Query, Mode: in.Mode}, ev, cfg.MaxItems)
 	}
 	if details := detailsOf(draft, summary); details != "" {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.Details, details)
@@ -95,12 +95,15 @@ func confidence(rv *sdk.CriticOutput, evidence int) string {
 	return confidenceMedium
 }
 
-func confidenceReason(rv *sdk.CriticOutput, evidence int) string {
+func confidenceReason(rv *sdk.CriticOutput, used, total int) string {
 	status := "no review"
 	if rv != nil {
 		status = "review " + rv.Status
 	}
-	return status + ", " + plural(evidence, "record", "records")
+	if used < total {
+		return fmt.Sprintf("%s, %d of %s cited", status, used, plural(total, "record", "records"))
+	}
+	return status + ", " + plural(used, "record", "records")
 }
 
 // detailsOf is the draft without its title line, the summary line and its

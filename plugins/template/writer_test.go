@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/sdk"
 )
@@ -88,4 +89,18 @@ func TestWriterWithoutDraftDraftsFromRecords(t *testing.T) {
 	assert.Contains(t, out.FinalReport, "- `3f2a9c1d` Fix token refresh race in payments client — alice, 2026-11-04")
 	assert.Equal(t, "Medium", out.ConfidenceLevel)
 	assert.Len(t, out.SourcesUsed, len(records))
+}
+
+func TestWriterSummaryCountsAllEvidence(t *testing.T) {
+	a := New()
+	_, err := a.Configure(t.Context(), []byte(`{"max_items":2}`))
+	require.NoError(t, err)
+	records := manyRecords(12)
+	draft := analystDraft(t, a, "q", "discovery", records).Draft
+	var out sdk.WriterOutput
+	invoke(t, a, sdk.RoleWriter, sdk.WriterInput{Query: "q", Draft: draft, Mode: "discovery"}, records, &out)
+	assert.Contains(t, out.FinalReport, "## Summary\n\nFound 12 records")
+	assert.Contains(t, out.FinalReport, "(no review, 6 of 12 records cited)")
+	assert.Len(t, out.SourcesUsed, 6, "two listed per kind")
+	assert.Equal(t, 1, strings.Count(out.FinalReport, "Found 12 records"), "the draft's overview is not repeated")
 }
