@@ -405,3 +405,30 @@ func TestPlanDoesNotModifyRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(after))
 }
+
+// TestPlannerConcurrentUse plans from many goroutines with one planner; run
+// with -race it checks the planner shares nothing mutable.
+func TestPlannerConcurrentUse(t *testing.T) {
+	p := defaultPlanner(t)
+	req := readInput(t, "all_intents.json")
+	var want bytes.Buffer
+	require.NoError(t, render.JSON(&want, plan(t, p, req)))
+	errs := make(chan error, 8)
+	outs := make(chan string, 8)
+	for range 8 {
+		go func() {
+			got, err := p.Plan(context.Background(), req)
+			if err != nil {
+				errs <- err
+				return
+			}
+			var buf bytes.Buffer
+			errs <- render.JSON(&buf, got)
+			outs <- buf.String()
+		}()
+	}
+	for range 8 {
+		require.NoError(t, <-errs)
+		assert.Equal(t, want.String(), <-outs)
+	}
+}

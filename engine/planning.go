@@ -129,12 +129,12 @@ func (b *builder) accept(intents []Intent) {
 		b.acc = append(b.acc, instance{Intent: in, tpl: t, base: b.steps})
 		b.steps += len(t.intent.Hypotheses)
 	}
-	intents = make([]Intent, len(b.acc))
+	accepted := make([]Intent, len(b.acc))
 	types := make([]string, len(b.acc))
 	for i, a := range b.acc {
-		intents[i], types[i] = a.Intent, a.Type
+		accepted[i], types[i] = a.Intent, a.Type
 	}
-	b.plan.Reasoning.Intents = intents
+	b.plan.Reasoning.Intents = accepted
 	b.env.IntentTypes = types
 	if len(b.acc) == 0 {
 		b.diag(SeverityWarning, "empty_plan", "no intent was accepted, so the plan is empty")

@@ -118,36 +118,41 @@ func querySize(pl *RetrievalPlan) int {
 	return n
 }
 
-// linkSteps records on each step the plans it runs, in plan order.
+// linkSteps records on each step the plans it runs, in plan order. The
+// lists share one backing array, cut by counting first.
 func (b *builder) linkSteps(pend []pendingPlan) {
 	steps := b.plan.Steps
+	var offBuf [stackSteps + 1]int
+	off := offBuf[:0]
+	if len(steps)+1 > len(offBuf) {
+		off = make([]int, 0, len(steps)+1)
+	}
+	off = off[:len(steps)+1]
+	clear(off)
+	step := func(pd pendingPlan) int { return b.acc[pd.acc].base + pd.rt.step }
 	linked := 0
 	for _, pd := range pend {
 		if pd.rt.step >= 0 {
+			off[step(pd)+1]++
 			linked++
 		}
 	}
 	if linked == 0 {
 		return
 	}
-	backing := make([]int, 0, linked)
+	for s := range steps {
+		off[s+1] += off[s]
+	}
+	backing := make([]int, linked)
+	for s := range steps {
+		if lo, hi := off[s], off[s+1]; hi > lo {
+			steps[s].Plans = backing[lo:lo:hi]
+		}
+	}
 	for i, pd := range pend {
-		if pd.rt.step < 0 {
-			continue
+		if pd.rt.step >= 0 {
+			s := &steps[step(pd)]
+			s.Plans = append(s.Plans, i)
 		}
-		s := &steps[b.acc[pd.acc].base+pd.rt.step]
-		if s.Plans == nil {
-			// Reserve room for every plan of this step, contiguously.
-			count := 0
-			for _, other := range pend[i:] {
-				if other.rt.step == pd.rt.step && other.acc == pd.acc {
-					count++
-				}
-			}
-			lo := len(backing)
-			backing = backing[:lo+count]
-			s.Plans = backing[lo : lo : lo+count]
-		}
-		s.Plans = append(s.Plans, i)
 	}
 }

@@ -18,6 +18,7 @@ type InputError struct {
 	Msg          string
 }
 
+// Error formats the problem as "line:col: field: message".
 func (e *InputError) Error() string {
 	if e.Field == "" {
 		return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Msg)

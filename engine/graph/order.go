@@ -7,6 +7,7 @@ type CycleError struct {
 	Cycles []Cycle
 }
 
+// Error names how many cycles there are and the first.
 func (e *CycleError) Error() string {
 	return fmt.Sprintf("graph has %d cycle(s), first %v", len(e.Cycles), e.Cycles[0])
 }
