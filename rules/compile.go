@@ -17,16 +17,17 @@ import (
 // database; conditions must be pure and deterministic.
 var impureBuiltins = []string{"now", "date", "timezone"}
 
-// condition decodes and compiles the condition attribute name against env.
-// Errors are reported at the exact position inside the HCL string.
-func (d *decoder) condition(attrs hcl.Attributes, name string, env any) *Condition {
+// condition decodes the condition attribute name and schedules its
+// compilation against env; dst is set now and reset to nil if it does not
+// compile. Errors are reported at the exact position inside the HCL string.
+func (d *decoder) condition(attrs hcl.Attributes, name string, env any, dst **Condition) {
 	attr, ok := attrs[name]
 	if !ok {
-		return nil
+		return
 	}
 	v, ok := d.value(attr, cty.String)
 	if !ok {
-		return nil
+		return
 	}
 	src := v.AsString()
 	lit := attr.Expr.Range()
@@ -40,22 +41,36 @@ func (d *decoder) condition(attrs hcl.Attributes, name string, env any) *Conditi
 		return hcl.Range{Filename: lit.Filename, Start: positions[from], End: positions[to]}
 	}
 	c := &Condition{Source: src, Range: rangeOf(0, utf8.RuneCountInString(src)), envType: reflect.TypeOf(env), machines: d.machines}
-	opts := []expr.Option{expr.Env(env), expr.AsBool(), expr.MaxNodes(d.cfg.maxNodes)}
-	for _, b := range impureBuiltins {
-		opts = append(opts, expr.DisableBuiltin(b))
-	}
-	program, err := expr.Compile(src, opts...)
-	if err != nil {
+	*dst = c
+	maxNodes := d.cfg.maxNodes
+	d.later(func() hcl.Diagnostics {
+		err := c.compile(env, maxNodes)
+		if err == nil {
+			return nil
+		}
+		*dst = nil
 		var fe *file.Error
-		subject := c.Range
-		msg := err.Error()
+		subject, msg := c.Range, err.Error()
 		if errors.As(err, &fe) {
 			msg = fe.Message
 			subject = rangeOf(fe.From, max(fe.To, fe.From+1))
 		}
-		d.add(Error(CheckExpr, subject, fmt.Sprintf("Invalid condition in %q", name),
-			fmt.Sprintf("%s (the condition is evaluated against %s).", msg, envDescription(env))))
-		return nil
+		return hcl.Diagnostics{Error(CheckExpr, subject, fmt.Sprintf("Invalid condition in %q", name),
+			fmt.Sprintf("%s (the condition is evaluated against %s).", msg, envDescription(env)))}
+	})
+}
+
+// compile compiles the condition's source against env and finds out
+// whether it is constant.
+func (c *Condition) compile(env any, maxNodes uint) error {
+	opts := make([]expr.Option, 0, 3+len(impureBuiltins))
+	opts = append(opts, expr.Env(env), expr.AsBool(), expr.MaxNodes(maxNodes))
+	for _, b := range impureBuiltins {
+		opts = append(opts, expr.DisableBuiltin(b))
+	}
+	program, err := expr.Compile(c.Source, opts...)
+	if err != nil {
+		return err
 	}
 	c.program = program
 	if !usesVariables(program.Node()) {
@@ -65,7 +80,7 @@ func (d *decoder) condition(attrs hcl.Attributes, name string, env any) *Conditi
 			}
 		}
 	}
-	return c
+	return nil
 }
 
 // usesVariables reports whether an expression reads anything from its

@@ -2,7 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -23,6 +25,7 @@ type decoder struct {
 
 	defined     map[string]map[string]hcl.Range // block type → name → first definition
 	refs        []reference
+	jobs        []func() hcl.Diagnostics // expensive compilations, run in parallel
 	unsetPrio   []*Retrieval
 	settingsAt  *hcl.Range
 	loopAt      *hcl.Range
@@ -143,4 +146,42 @@ func (d *decoder) fraction(attrs hcl.Attributes, name string, value float64) {
 		d.add(Error(CheckOutOfRange, a.Expr.Range(), fmt.Sprintf("%q out of range", name),
 			fmt.Sprintf("%s must be between 0 and 1, got %g.", name, value)))
 	}
+}
+
+// later schedules an independent compilation; finish runs them all in
+// parallel and reports their diagnostics in scheduling order.
+func (d *decoder) later(job func() hcl.Diagnostics) { d.jobs = append(d.jobs, job) }
+
+func (d *decoder) runJobs() {
+	results := make([]hcl.Diagnostics, len(d.jobs))
+	parallel(len(d.jobs), func(i int) { results[i] = d.jobs[i]() })
+	for _, r := range results {
+		d.add(r...)
+	}
+	d.jobs = nil
+}
+
+// parallel runs fn(0) … fn(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var (
+		wg   sync.WaitGroup
+		next atomic.Int64
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -62,7 +62,7 @@ func (d *decoder) decodeIntent(b *hcl.Block) {
 func (d *decoder) decodeDetect(b *hcl.Block) *Detect {
 	det := &Detect{Confidence: 1, Range: b.DefRange}
 	c := d.content(b.Body, detectSchema)
-	det.When = d.condition(c.Attributes, "when", QueryEnv{})
+	d.condition(c.Attributes, "when", QueryEnv{}, &det.When)
 	if d.float(c.Attributes, "confidence", &det.Confidence) {
 		d.fraction(c.Attributes, "confidence", det.Confidence)
 	}
@@ -176,7 +176,7 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 	if d.int(c.Attributes, "limit", &r.Limit) {
 		d.atLeast(c.Attributes, "limit", r.Limit, 0)
 	}
-	r.When = d.condition(c.Attributes, "when", QueryEnv{})
+	d.condition(c.Attributes, "when", QueryEnv{}, &r.When)
 	r.hypothesisAt = b.DefRange
 	if a, ok := c.Attributes["hypothesis"]; ok {
 		r.hypothesisAt = a.Expr.Range()

@@ -13,7 +13,7 @@ import (
 func (d *decoder) decodeDependency(b *hcl.Block) {
 	dep := &Dependency{Name: b.Labels[0], Range: b.DefRange}
 	c := d.content(b.Body, dependencySchema)
-	dep.When = d.condition(c.Attributes, "when", QueryEnv{})
+	d.condition(c.Attributes, "when", QueryEnv{}, &dep.When)
 	for _, end := range []struct {
 		attr               string
 		intent, hypothesis *string
@@ -63,21 +63,27 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 	}
 }
 
+// addPattern schedules the compilation of one entity pattern; its slot in
+// e.Patterns stays nil when it is invalid and is dropped in finish.
 func (d *decoder) addPattern(e *Entity, pattern string, at hcl.Range) {
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		d.add(Error(CheckRegexp, at, "Invalid entity pattern", fmt.Sprintf("Entity %q: %v.", e.Name, err)))
-		return
-	}
-	e.Patterns = append(e.Patterns, re)
+	i := len(e.Patterns)
+	e.Patterns = append(e.Patterns, nil)
+	d.later(func() hcl.Diagnostics {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return hcl.Diagnostics{Error(CheckRegexp, at, "Invalid entity pattern", fmt.Sprintf("Entity %q: %v.", e.Name, err))}
+		}
+		e.Patterns[i] = re
+		return nil
+	})
 }
 
 func (d *decoder) decodeMode(b *hcl.Block) {
 	m := &Mode{Name: b.Labels[0], Range: b.DefRange}
 	c := d.content(b.Body, modeSchema)
-	m.When = d.condition(c.Attributes, "when", QueryEnv{})
-	m.Keep = d.condition(c.Attributes, "keep", ItemEnv{})
-	m.Warn = d.condition(c.Attributes, "warn", ItemEnv{})
+	d.condition(c.Attributes, "when", QueryEnv{}, &m.When)
+	d.condition(c.Attributes, "keep", ItemEnv{}, &m.Keep)
+	d.condition(c.Attributes, "warn", ItemEnv{}, &m.Warn)
 	d.oneOf(c.Attributes, "on_empty", &m.OnEmpty, "error", "warn", "ignore")
 	if d.ints(c.Attributes, "compare", &m.Compare) {
 		for _, t := range m.Compare {
@@ -107,8 +113,8 @@ func (d *decoder) decodeTier(b *hcl.Block) {
 func (d *decoder) decodeCheck(b *hcl.Block) {
 	ch := &Check{Name: b.Labels[0], OnFail: "warn", Range: b.DefRange}
 	c := d.content(b.Body, checkSchema)
-	ch.Applies = d.condition(c.Attributes, "applies", StepEnv{})
-	ch.Assert = d.condition(c.Attributes, "assert", StepEnv{})
+	d.condition(c.Attributes, "applies", StepEnv{}, &ch.Applies)
+	d.condition(c.Attributes, "assert", StepEnv{}, &ch.Assert)
 	d.str(c.Attributes, "message", &ch.Message)
 	d.oneOf(c.Attributes, "on_fail", &ch.OnFail, "refine", "warn", "fail")
 	for _, blk := range c.Blocks {

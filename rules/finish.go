@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -11,7 +13,11 @@ import (
 // finish resolves names across files, fills in defaults that depend on
 // other blocks and builds the lookup index.
 func (d *decoder) finish() {
+	d.runJobs()
 	rs := d.rs
+	for _, e := range rs.Entities {
+		e.Patterns = slices.DeleteFunc(e.Patterns, func(re *regexp.Regexp) bool { return re == nil })
+	}
 	rs.index = index{
 		sources: map[string]*Source{}, agents: map[string]*Agent{}, intents: map[string]*Intent{},
 		modes: map[string]*Mode{}, tiers: map[string]*Tier{}, prompts: map[string]*Prompt{},

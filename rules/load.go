@@ -6,10 +6,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -165,25 +163,10 @@ type parseResult struct {
 	diags hcl.Diagnostics
 }
 
-// parseAll parses the sources, several at a time: parsing is most of the
-// cost of loading and the files are independent. Results keep source order.
+// parseAll parses the sources in parallel: parsing is most of the cost of
+// loading and the files are independent. Results keep source order.
 func parseAll(srcs []source) []parseResult {
 	out := make([]parseResult, len(srcs))
-	if len(srcs) == 1 {
-		out[0].file, out[0].diags = ParseFile(srcs[0].name, srcs[0].bytes)
-		return out
-	}
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, s := range srcs {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-slots }()
-			out[i].file, out[i].diags = ParseFile(s.name, s.bytes)
-		}()
-	}
-	wg.Wait()
+	parallel(len(srcs), func(i int) { out[i].file, out[i].diags = ParseFile(srcs[i].name, srcs[i].bytes) })
 	return out
 }
