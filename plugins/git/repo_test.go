@@ -117,17 +117,20 @@ func shopRepo(tb testing.TB) string {
 	return dir
 }
 
-// largeRepo builds (once per process, cached under os.TempDir) a repository
+// largeRepo builds (once, then cached under os.TempDir) a repository
 // of n mainline commits with a feature branch merged every 25 commits, one
 // hour apart, ending at end, touching files in several directories.
 func largeRepo(tb testing.TB, n int, end time.Time) string {
 	tb.Helper()
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("nous-git-bench-%d-%d", n, end.Unix()))
-	if _, err := os.Stat(filepath.Join(dir, ".git", "nous-complete")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		return dir
 	}
-	require.NoError(tb, os.RemoveAll(dir))
-	require.NoError(tb, os.MkdirAll(dir, 0o755))
+	// Build beside it and rename into place, so concurrent test processes
+	// never see a half-built repository.
+	build, err := os.MkdirTemp(os.TempDir(), "nous-git-build-")
+	require.NoError(tb, err)
+	defer os.RemoveAll(build)
 	dirs := []string{"api", "api/handlers", "web/src", "web/assets", "docs", "payments/ledger", "payments/gateway", "infra/terraform"}
 	authors := []string{"Alice Liddell <alice@example.com>", "Bob Builder <bob@example.org>", "Carol Danvers <carol@example.net>", "Dan Brown <dan@example.com>"}
 	var s stream
@@ -155,7 +158,11 @@ func largeRepo(tb testing.TB, n int, end time.Time) string {
 		}
 		tip = s.commit("main", authors[i%len(authors)], tick(), fmt.Sprintf("change %d\n\nTouches one file.", i), tip, nil, edit(i))
 	}
-	importRepo(tb, dir, &s)
-	require.NoError(tb, os.WriteFile(filepath.Join(dir, ".git", "nous-complete"), nil, 0o644))
+	importRepo(tb, build, &s)
+	if err := os.Rename(build, dir); err != nil {
+		// Another process won the race; its repository is the same.
+		_, statErr := os.Stat(filepath.Join(dir, ".git"))
+		require.NoError(tb, statErr, "renaming the built repository: %v", err)
+	}
 	return dir
 }
