@@ -26,11 +26,13 @@ source "youtrack" {
   }
 }
 
-# Unstructured source of the fallback template (priority 5 in the documents).
+# Unstructured source of the fallback template (priority 5 in the documents):
+# news items from the tier-table sites, so the strict, discovery and monitor
+# modes have something to keep, flag and compare.
 source "generic" {
   plugin   = "builtin:file"
   priority = 5
   config = {
-    path = "examples/data/issues.jsonl"
+    path = "examples/data/news.jsonl"
   }
 }
