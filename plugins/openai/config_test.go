@@ -103,3 +103,29 @@ func TestConfigureOverridesEnvironment(t *testing.T) {
 	assert.Equal(t, "rules-model", got.Model)
 	assert.Equal(t, "env-key", got.APIKey, "what the rules leave unset comes from the environment")
 }
+
+func FuzzConfigure(f *testing.F) {
+	f.Add(`{"base_url":"http://localhost:11434/v1","model":"llama3.1","stream":true,"timeout":"90s"}`)
+	f.Add(`{"timeout":1e308,"temperature":-0,"max_tokens":1e3}`)
+	f.Add(`{"api_key":{"nested":"sk-x"},"base_url":"://"}`)
+	f.Add(`null`)
+	f.Add(`[`)
+	f.Fuzz(func(t *testing.T, config string) {
+		a := New(WithEnv(func(string) string { return "" }))
+		diags, err := a.Configure(context.Background(), json.RawMessage(config))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range diags {
+			if d.Summary == "" {
+				t.Fatalf("diagnostic without a summary: %+v", d)
+			}
+		}
+		if !diags.HasErrors() {
+			applied := *a.cfg.Load()
+			if ds := validate(&applied); ds.HasErrors() {
+				t.Fatalf("an applied configuration does not validate: %+v", ds)
+			}
+		}
+	})
+}
