@@ -101,3 +101,28 @@ func FuzzDecodeRequest(f *testing.F) {
 		assert.Equal(t, req, again)
 	})
 }
+
+// FuzzPlanQuery plans arbitrary questions with the default rules: no panic,
+// always valid JSON, and the same plan twice.
+func FuzzPlanQuery(f *testing.F) {
+	for _, q := range []string{
+		"what changed in payments last week?",
+		"how many open bugs does project ABC have?",
+		"verify the status of group/api between 2024-01-01..2024-01-31",
+		"hello",
+		"",
+		"\xff\xfe project: last 99999999999999999999 days",
+	} {
+		f.Add(q)
+	}
+	p := defaultPlanner(f)
+	f.Fuzz(func(t *testing.T, query string) {
+		first := plan(t, p, engine.Request{Query: query})
+		a, err := json.Marshal(first)
+		require.NoError(t, err)
+		require.True(t, json.Valid(a))
+		b, err := json.Marshal(plan(t, p, engine.Request{Query: query}))
+		require.NoError(t, err)
+		require.Equal(t, string(a), string(b))
+	})
+}
