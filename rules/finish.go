@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -100,11 +101,12 @@ func names[V any](m map[string]V) string {
 }
 
 // Files returns the parsed rule files by name, for diagnostic snippets.
-func (r *Ruleset) Files() map[string]*hcl.File { return r.files }
+// The map is a copy; the files must not be modified.
+func (r *Ruleset) Files() map[string]*hcl.File { return maps.Clone(r.files) }
 
 // Secrets returns the values env() read from variables whose names look
 // secret (containing TOKEN, KEY, SECRET or PASSWORD), for redaction.
-func (r *Ruleset) Secrets() []string { return r.secrets }
+func (r *Ruleset) Secrets() []string { return slices.Clone(r.secrets) }
 
 // Hypothesis returns the intent's hypothesis named name, or nil.
 func (in *Intent) Hypothesis(name string) *Hypothesis {
