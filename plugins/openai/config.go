@@ -145,8 +145,19 @@ func parseConfig(base Config, raw json.RawMessage) (Config, sdk.Diagnostics) {
 					Detail:  "known keys: api_key, base_url, max_context_chars, max_retries, max_tokens, model, response_format, stream, temperature, timeout"})
 				continue
 			}
+			if str, ok := target.(*string); ok {
+				// An empty string (env("X") of an unset variable) leaves the
+				// environment's value in place.
+				var v string
+				if err := json.Unmarshal(fields[k], &v); err != nil {
+					// The value may be the API key; name the key, never echo the value.
+					errorAt(k, fmt.Sprintf("%s has the wrong type", k), "expected "+configTypes[k])
+				} else if v != "" {
+					*str = v
+				}
+				continue
+			}
 			if err := json.Unmarshal(fields[k], target); err != nil {
-				// The value may be the API key; name the key, never echo the value.
 				errorAt(k, fmt.Sprintf("%s has the wrong type", k), "expected "+configTypes[k])
 			}
 		}

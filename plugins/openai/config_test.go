@@ -102,6 +102,13 @@ func TestConfigureOverridesEnvironment(t *testing.T) {
 	got := *a.cfg.Load()
 	assert.Equal(t, "rules-model", got.Model)
 	assert.Equal(t, "env-key", got.APIKey, "what the rules leave unset comes from the environment")
+
+	_, err = a.Configure(context.Background(), json.RawMessage(`{"api_key":"","base_url":"","model":""}`))
+	require.NoError(t, err)
+	got = *a.cfg.Load()
+	assert.Equal(t, "env-key", got.APIKey, `env("UNSET") gives "", which keeps the environment's value`)
+	assert.Equal(t, "env-model", got.Model)
+	assert.Equal(t, DefaultBaseURL, got.BaseURL)
 }
 
 func FuzzConfigure(f *testing.F) {
