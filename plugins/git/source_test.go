@@ -281,3 +281,27 @@ func TestDescribe(t *testing.T) {
 	assert.Contains(t, info.Filters, "path")
 	assert.True(t, json.Valid(info.ConfigSchema))
 }
+
+// TestConcurrentFetches shares one source between goroutines, as the
+// plugin server does; run with -race.
+func TestConcurrentFetches(t *testing.T) {
+	s := configured(t, pathConfig(shopRepo(t)))
+	want := subjects(fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"path": {"api"}}}))
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			var got []sdk.Record
+			err := s.Fetch(context.Background(), sdk.FetchRequest{Filters: map[string][]string{"path": {"api"}}}, func(r sdk.Record) error {
+				got = append(got, r)
+				return nil
+			})
+			if err == nil && strings.Join(subjects(got), ",") != strings.Join(want, ",") {
+				err = errors.New("different records: " + strings.Join(subjects(got), ","))
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		assert.NoError(t, <-errs)
+	}
+}
