@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -157,4 +158,41 @@ func clipBytes(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// describeFailure turns a failed call into an *sdk.Error with a kind the
+// host can act on and a message that names the endpoint but no secret.
+func (a *Agent) describeFailure(ctx context.Context, red redactor, cfg Config, err error) error {
+	where := "openai: POST " + redactURL(cfg.BaseURL) + "/chat/completions (model " + cfg.Model + ")"
+	var se *statusError
+	var te *transportError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)):
+		return red.fail(sdk.KindDeadline, err, "%s: out of time", where)
+	case errors.Is(err, context.Canceled):
+		return red.fail(sdk.KindDeadline, err, "%s: cancelled", where)
+	case asStatus(err, &se):
+		kind := se.kind()
+		if se.status == http.StatusNotFound {
+			return red.fail(kind, err, "%s: not found (is the model name right, and base_url the API root ending in /v1?)", where)
+		}
+		if se.status == http.StatusOK { // an error event inside a stream
+			kind = sdk.KindUnavailable
+		}
+		return red.fail(kind, err, "%s", where)
+	case errors.As(err, &te):
+		return red.fail(sdk.KindUnavailable, err, "%s: the server could not be reached", where)
+	case errors.Is(err, errTruncated):
+		return red.fail(sdk.KindUnavailable, err, "%s: truncated stream", where)
+	}
+	return red.fail(sdk.KindUnknown, err, "%s", where)
+}
+
+// redactURL hides any user:password in a base URL.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Redacted()
 }
