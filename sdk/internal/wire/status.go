@@ -28,7 +28,7 @@ var codeKinds = map[codes.Code]pb.ErrorKind{
 	codes.ResourceExhausted:  pb.ErrorKind_ERROR_KIND_RATE_LIMITED,
 	codes.Unavailable:        pb.ErrorKind_ERROR_KIND_UNAVAILABLE,
 	codes.DeadlineExceeded:   pb.ErrorKind_ERROR_KIND_DEADLINE,
-	codes.Canceled:           pb.ErrorKind_ERROR_KIND_DEADLINE,
+	codes.Canceled:           pb.ErrorKind_ERROR_KIND_UNAVAILABLE, // the connection closed under the call
 	codes.InvalidArgument:    pb.ErrorKind_ERROR_KIND_BAD_REQUEST,
 	codes.Unauthenticated:    pb.ErrorKind_ERROR_KIND_UNAUTHORIZED,
 	codes.PermissionDenied:   pb.ErrorKind_ERROR_KIND_UNAUTHORIZED,

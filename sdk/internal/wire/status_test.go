@@ -45,7 +45,7 @@ func TestFailuresWithoutDetailUseTheCode(t *testing.T) {
 	}{
 		{codes.Unavailable, 4},
 		{codes.DeadlineExceeded, 5},
-		{codes.Canceled, 5},
+		{codes.Canceled, 4},
 		{codes.PermissionDenied, 7},
 		{codes.Internal, 0},
 	}
