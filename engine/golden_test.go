@@ -39,3 +39,19 @@ func TestGoldenPlans(t *testing.T) {
 		})
 	}
 }
+
+// TestNoStaleGoldens keeps testdata/plans in step with the example inputs.
+func TestNoStaleGoldens(t *testing.T) {
+	inputs, err := filepath.Glob(filepath.Join("..", "examples", "inputs", "*.json"))
+	require.NoError(t, err)
+	goldens, err := filepath.Glob(filepath.Join("testdata", "plans", "*.json"))
+	require.NoError(t, err)
+	names := func(paths []string) []string {
+		out := make([]string, len(paths))
+		for i, p := range paths {
+			out[i] = filepath.Base(p)
+		}
+		return out
+	}
+	assert.Equal(t, names(inputs), names(goldens))
+}
