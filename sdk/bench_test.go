@@ -73,17 +73,23 @@ func BenchmarkFetch10kPlainRecords(b *testing.B) {
 }
 
 func BenchmarkInvoke(b *testing.B) {
-	out := json.RawMessage(`{"final_report":"Two payment fixes landed.","sources_used":["rec-00000"],"confidence_level":"High"}`)
-	agent := sdktest.Agent(b, &fakeAgent{invoke: func(context.Context, sdk.InvokeRequest) (sdk.InvokeResponse, error) {
-		return sdk.InvokeResponse{Output: out, Usage: sdk.Usage{PromptTokens: 800, CompletionTokens: 60}}, nil
-	}})
-	req := sdk.InvokeRequest{
+	benchInvoke(b, sdktest.Agent(b, &fakeAgent{invoke: writerAgent}))
+}
+
+// writerRequest is a writer call with five context records.
+func writerRequest() sdk.InvokeRequest {
+	return sdk.InvokeRequest{
 		Role:         sdk.RoleWriter,
 		Instructions: "Compose the final report.",
 		Input:        json.RawMessage(`{"query":"what changed in payments?","draft":"Two fixes.","mode":"discovery"}`),
 		Context:      manyRecords(5),
 		Schema:       json.RawMessage(`{"type":"object","required":["final_report"]}`),
 	}
+}
+
+func benchInvoke(b *testing.B, agent sdk.Agent) {
+	b.Helper()
+	req := writerRequest()
 	ctx := context.Background()
 	b.ReportAllocs()
 	cpu := startCPU()
@@ -108,3 +114,17 @@ func benchSubprocess(b *testing.B, n int) {
 func BenchmarkSubprocessFetch1Record(b *testing.B) { benchSubprocess(b, 1) }
 
 func BenchmarkSubprocessFetch10kRecords(b *testing.B) { benchSubprocess(b, 10_000) }
+
+func BenchmarkSubprocessInvoke(b *testing.B) {
+	client := newClient(sdk.ClientPlugins(), "agent")
+	b.Cleanup(client.Kill)
+	conn, err := client.Client()
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := conn.Dispense(sdk.PluginAgent)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchInvoke(b, raw.(sdk.Agent))
+}

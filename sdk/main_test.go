@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -29,6 +30,8 @@ func TestMain(m *testing.M) {
 			info:  sdk.SourceInfo{Name: "subprocess", Version: "1.0.0"},
 			fetch: emitN(manyRecords(10_000)),
 		}})
+	case "agent":
+		sdk.Serve(sdk.ServeConfig{Agent: &fakeAgent{invoke: writerAgent}})
 	case "serve-nothing":
 		sdk.Serve(sdk.ServeConfig{})
 	case "host":
@@ -57,6 +60,14 @@ func hostAndHang() {
 	}
 	fmt.Println(client.ReattachConfig().Pid)
 	time.Sleep(time.Hour)
+}
+
+// writerAgent answers like a writer agent, with fixed output and usage.
+func writerAgent(context.Context, sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	return sdk.InvokeResponse{
+		Output: json.RawMessage(`{"final_report":"Two payment fixes landed.","sources_used":["rec-00000"],"confidence_level":"High"}`),
+		Usage:  sdk.Usage{PromptTokens: 800, CompletionTokens: 60},
+	}, nil
 }
 
 // emitN is a Fetch that emits the first n of records, n from the filter
