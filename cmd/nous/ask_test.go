@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -419,4 +421,43 @@ func TestAskCrashingAgentKeepsHistory(t *testing.T) {
 	assert.Equal(t, "failed", steps[2].Status)
 	assert.Contains(t, steps[2].Error, `agent "analyst"`)
 	assert.Contains(t, doc.Result.Report, "h2 Format commit summary for user: failed")
+}
+
+func TestAskInterruptPrintsPartialHistory(t *testing.T) {
+	repo := askRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z"})
+	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "")
+	called, release := make(chan struct{}, 1), make(chan struct{})
+	llm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case called <- struct{}{}:
+		default:
+		}
+		select { // an LLM that never answers
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer llm.Close()
+	defer close(release)
+
+	cmd := exec.Command(os.Args[0], "ask", "--rules", rules, "--format", "text", "which commits were pushed last week?")
+	cmd.Env = append(os.Environ(), envAsNous+"=1", envNow+"="+askNow, "NOUS_OPENAI_BASE_URL="+llm.URL, "OPENAI_API_KEY=sk-test-interrupt")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	require.NoError(t, cmd.Start())
+	select {
+	case <-called: // the analyst call is in flight
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the agent was never called; stderr: %s", errb.String())
+	}
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "stderr: %s", errb.String())
+	assert.Equal(t, 1, ee.ExitCode())
+	assert.Contains(t, out.String(), "Status: cancelled (cancelled")
+	assert.Contains(t, out.String(), "h0     completed Retrieve commit data from GitLab (1 record(s))", "the partial history is printed")
+	assert.Contains(t, errb.String(), "run cancelled")
+	assert.NotContains(t, out.String()+errb.String(), "sk-test-interrupt")
 }
