@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/redact"
 	"github.com/nous-dev/nous/engine/trace"
+	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -587,4 +590,112 @@ func TestRankOrder(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	assert.Equal(t, []string{"c", "b", "d", "a"}, ids, "more terms first, then newer, then by ID")
+}
+
+func TestAgentTimeoutFromRules(t *testing.T) {
+	rs2, failed := rulesWithWriterTimeout(t)
+	require.False(t, failed)
+	agents := standardAgents()
+	agents.roles[sdk.RoleWriter] = func(req sdk.InvokeRequest) (string, error) {
+		time.Sleep(200 * time.Millisecond)
+		return "", errors.New("too late")
+	}
+	slow := &deadlineAgents{next: agents}
+	res, err := New(gitSource(commits(1)), slow, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs2, "discovery"))
+	require.NoError(t, err)
+	assert.Equal(t, StatusFailed, res.Steps[2].Status)
+	assert.Contains(t, res.Steps[2].Error, "context deadline exceeded")
+	d, ok := slow.deadline(sdk.RoleWriter)
+	require.True(t, ok, "the writer call had a deadline")
+	assert.True(t, d.Before(slow.started(sdk.RoleWriter).Add(30*time.Second)), "the agent's 20ms timeout, not the 60s TTL, bounds the call")
+}
+
+// rulesWithWriterTimeout is baseRules with a 20ms writer timeout.
+func rulesWithWriterTimeout(t *testing.T) (*rules.Ruleset, bool) {
+	src := strings.Replace(baseRules, `agent "writer" { plugin = "builtin:template" }`, "agent \"writer\" {\n  plugin  = \"builtin:template\"\n  timeout = \"20ms\"\n}", 1)
+	rs, diags := rules.Parse("t.hcl", []byte(src))
+	if diags.HasErrors() {
+		t.Log(diags.Error())
+	}
+	return rs, diags.HasErrors()
+}
+
+// deadlineAgents records each call's deadline and honours the context.
+type deadlineAgents struct {
+	next  *fakeAgents
+	mu    sync.Mutex
+	dl    map[string]time.Time
+	start map[string]time.Time
+}
+
+func (d *deadlineAgents) Invoke(ctx context.Context, agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	d.mu.Lock()
+	if d.dl == nil {
+		d.dl, d.start = map[string]time.Time{}, map[string]time.Time{}
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		d.dl[req.Role] = dl
+	}
+	d.start[req.Role] = time.Now()
+	d.mu.Unlock()
+	type answer struct {
+		resp sdk.InvokeResponse
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		r, err := d.next.Invoke(ctx, agent, req)
+		ch <- answer{r, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.resp, a.err
+	case <-ctx.Done():
+		return sdk.InvokeResponse{}, ctx.Err()
+	}
+}
+
+func (d *deadlineAgents) deadline(role string) (time.Time, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	t, ok := d.dl[role]
+	return t, ok
+}
+
+func (d *deadlineAgents) started(role string) time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.start[role]
+}
+
+func TestPromptTemplateErrorFailsStep(t *testing.T) {
+	rs := loadRules(t, "prompt \"critic\" {\n  template = \"{{.Input.NoSuchField}}\"\n}\n")
+	res, err := New(gitSource(commits(1)), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	assert.Equal(t, StatusFailed, res.Steps[2].Status)
+	assert.Contains(t, res.Steps[2].Error, `prompt "critic"`)
+	assert.Contains(t, res.Steps[2].Error, "NoSuchField")
+}
+
+func TestSingleRoleSteps(t *testing.T) {
+	rs := loadRules(t, "")
+	agents := standardAgents()
+	plan := buildPlan(rs, "which project?", "discovery", nil,
+		stepSpec{id: "h0", desc: "r", action: "retrieve", retrieve: []planSpec{{source: "git"}}},
+		stepSpec{id: "h1", desc: "draft", action: "agent", role: "analyst", deps: []string{"h0"}},
+		stepSpec{id: "h2", desc: "review", action: "agent", role: "critic", deps: []string{"h1"}},
+		stepSpec{id: "h3", desc: "ask back", action: "agent", role: "clarification"},
+	)
+	res, err := New(gitSource(commits(2)), agents, Options{Clock: fixedClock}).Run(context.Background(), plan)
+	require.NoError(t, err)
+	assert.Equal(t, ResultSuccess, res.Status)
+	assert.Equal(t, "draft: c1 c2", res.Steps[1].Output)
+	assert.Equal(t, "fine", res.Steps[2].Output)
+	var cin sdk.CriticInput
+	require.NoError(t, json.Unmarshal(agents.requests(sdk.RoleCritic)[0].Input, &cin))
+	assert.Equal(t, "draft: c1 c2", cin.Draft, "the critic reviews its dependency's draft")
+	assert.Equal(t, "Which project?\n- a\n- b", res.Steps[3].Output)
+	require.NotNil(t, res.Clarification)
+	assert.Equal(t, []string{"a", "b"}, res.Clarification.Options)
+	assert.Len(t, agents.requests(sdk.RoleWriter), 0)
 }
