@@ -461,3 +461,21 @@ func TestAskInterruptPrintsPartialHistory(t *testing.T) {
 	assert.Contains(t, errb.String(), "run cancelled")
 	assert.NotContains(t, out.String()+errb.String(), "sk-test-interrupt")
 }
+
+func TestProgressPrinter(t *testing.T) {
+	var b bytes.Buffer
+	p := progressPrinter(&b)
+	for _, ev := range []nexec.Event{
+		{Kind: "pass", Pass: 1},
+		{Kind: "start", Step: "h0", Description: "Retrieve commit data"},
+		{Kind: "end", Step: "h0", Status: nexec.StatusInvalid},
+		{Kind: "refine", Step: "h0", Status: "MODIFY", Detail: "retrieval returned no records"},
+		{Kind: "end", Step: "h1", Status: nexec.StatusFailed, Detail: "boom"},
+		{Kind: "end", Step: "h2", Status: nexec.StatusSkipped},
+		{Kind: "done", Status: "partial", Detail: "max_passes"},
+	} {
+		p(ev)
+	}
+	assert.Equal(t, "── pass 1\n  … h0    Retrieve commit data\n  ↻ h0    invalid\n  ↻ MODIFY h0: retrieval returned no records\n"+
+		"  ✗ h1    failed: boom\n  - h2    skipped\n── partial (max_passes)\n", b.String())
+}
