@@ -699,3 +699,22 @@ func TestSingleRoleSteps(t *testing.T) {
 	assert.Equal(t, []string{"a", "b"}, res.Clarification.Options)
 	assert.Len(t, agents.requests(sdk.RoleWriter), 0)
 }
+
+func TestUnrunnableAndEmptyPlans(t *testing.T) {
+	rs := loadRules(t, "")
+	cyclic := buildPlan(rs, "q", "discovery", nil,
+		stepSpec{id: "h0", desc: "a", deps: []string{"h1"}},
+		stepSpec{id: "h1", desc: "b", deps: []string{"h0"}},
+	)
+	res, err := New(gitSource(nil), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), cyclic)
+	require.NoError(t, err)
+	assert.Equal(t, history.Stalled, res.History.Termination, "a cycle the planner did not break cannot hang the loop")
+	assert.Equal(t, StatusSkipped, res.Steps[0].Status)
+	assert.Equal(t, "not run: loop ended (stalled)", res.Steps[0].Error)
+
+	res, err = New(gitSource(nil), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), buildPlan(rs, "hello", "discovery", nil))
+	require.NoError(t, err)
+	assert.Equal(t, ResultSuccess, res.Status)
+	assert.Equal(t, history.Converged, res.History.Termination)
+	assert.Equal(t, "# hello\n", res.Report)
+}

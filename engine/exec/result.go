@@ -217,7 +217,7 @@ func fallbackReport(res *Result) string {
 			b.WriteByte('\n')
 		}
 	}
-	return b.String()
+	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
 func (r *run) finalTrace(res *Result) {
