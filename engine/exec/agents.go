@@ -72,6 +72,10 @@ func (c *agentCall) writer(force bool) (output, error) {
 		c.out.Draft = draft
 		if a.Status == sdk.AnalystSearchRequired {
 			c.out.Notes = append(c.out.Notes, "analyst asked for more data: "+strings.Join(a.NewQueries, "; "))
+			if len(a.NewQueries) > 0 && len(r.planSources()) > 0 {
+				c.out.Search = a.NewQueries // gap search before the next pass
+				return c.out, nil
+			}
 		}
 		review = nil
 		if c.configured(sdk.RoleCritic) {

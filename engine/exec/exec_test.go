@@ -718,3 +718,56 @@ func TestUnrunnableAndEmptyPlans(t *testing.T) {
 	assert.Equal(t, history.Converged, res.History.Termination)
 	assert.Equal(t, "# hello\n", res.Report)
 }
+
+func TestAnalystGapSearch(t *testing.T) {
+	rs := loadRules(t, "")
+	agents := standardAgents()
+	draft := agents.roles[sdk.RoleAnalyst]
+	var n atomic.Int32
+	agents.roles[sdk.RoleAnalyst] = func(req sdk.InvokeRequest) (string, error) {
+		if n.Add(1) == 1 {
+			return mustJSON(sdk.AnalystOutput{Status: sdk.AnalystSearchRequired, NewQueries: []string{"payments outage"}, Draft: "", ReasoningChain: "no evidence on the outage"}), nil
+		}
+		return draft(req)
+	}
+	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
+		"git": func(_ context.Context, req sdk.FetchRequest) ([]sdk.Record, error) {
+			if req.Query == "payments outage" {
+				return []sdk.Record{{ID: "o1", Source: "git", Title: "outage postmortem"}}, nil
+			}
+			return commits(1), nil
+		},
+	}}
+	res, err := New(src, agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	require.Len(t, res.History.Passes, 2)
+	assert.Equal(t, []history.Refinement{{Op: OpAdd, Step: "h2", NewStep: "h2.s1", Justification: "analyst needs more data: payments outage", Applied: true}},
+		res.History.Passes[0].Refinements)
+	p2 := res.History.Passes[1].Steps
+	require.Len(t, p2, 2)
+	assert.Equal(t, "h2.s1", p2[0].ID, "the search runs first")
+	assert.Equal(t, "h2", p2[1].ID)
+	assert.Contains(t, res.Report, "draft: c1 o1", "the analyst drafts from the found evidence")
+	assert.Equal(t, ResultSuccess, res.Status)
+	assert.Equal(t, history.Converged, res.History.Termination)
+	ids := []string{}
+	for _, r := range res.Records {
+		ids = append(ids, r.ID)
+	}
+	assert.Equal(t, []string{"c1", "o1"}, ids)
+}
+
+func TestAnalystGapSearchGivesUp(t *testing.T) {
+	rs := loadRules(t, "")
+	agents := standardAgents()
+	agents.roles[sdk.RoleAnalyst] = func(sdk.InvokeRequest) (string, error) {
+		return mustJSON(sdk.AnalystOutput{Status: sdk.AnalystSearchRequired, NewQueries: []string{"unfindable"}, Draft: ""}), nil
+	}
+	res, err := New(gitSource(commits(1)), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	assert.Equal(t, history.RefineLimit, res.History.Termination, "the same search twice would change nothing")
+	assert.Equal(t, "refinement would not change the step", res.History.Passes[1].Refinements[0].Refused)
+	assert.Equal(t, StatusCompleted, res.Steps[2].Status, "the writer composes with what there is")
+	assert.Contains(t, res.Report, "# Report")
+	assert.Equal(t, ResultPartial, res.Status)
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/trace"
 )
@@ -43,7 +44,7 @@ func (r *run) refine(p *history.Pass) bool {
 			ref.Refused = "refinement would not change the step"
 		}
 		if ref.Refused != "" {
-			if d.review == nil { // a rejected draft stays invalid: the writer composes it at the end
+			if d.review == nil && len(d.search) == 0 { // a writer step stays invalid: the writer composes what it has at the end
 				st.status, st.err = StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
 			}
 			r.correction(st, ref, trace.Failed)
@@ -64,6 +65,9 @@ func (r *run) refine(p *history.Pass) bool {
 
 // apply performs delta d on st and returns the ID of a step it added.
 func (r *run) apply(st *stepState, d *pendingDelta) string {
+	if len(d.search) > 0 {
+		return r.addSearch(st, d.search)
+	}
 	switch d.op {
 	case OpRemove:
 		st.status = StatusRemoved
@@ -142,6 +146,8 @@ func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Ou
 // an unchanged step would only spend a pass.
 func (r *run) changes(st *stepState, d *pendingDelta) bool {
 	switch {
+	case len(d.search) > 0:
+		return slices.ContainsFunc(d.search, func(q string) bool { return !slices.Contains(st.searched, q) })
 	case d.op == OpRemove || d.op == OpAdd || d.review != nil:
 		return true
 	case d.limit > 0 && d.limit != st.limit:
@@ -162,4 +168,21 @@ func (r *run) changes(st *stepState, d *pendingDelta) bool {
 		}
 	}
 	return d.op == OpReplace && !st.replace
+}
+
+// addSearch adds a retrieve step that runs the analyst's queries on the
+// plan's sources and makes st, reset to pending, wait for it.
+func (r *run) addSearch(st *stepState, queries []string) string {
+	id := st.id + ".s" + strconv.Itoa(st.attempts)
+	g := &stepState{
+		id: id, status: StatusPending, search: slices.Clone(queries), sources: r.planSources(), origin: st.id, deps: []string{},
+		hyp: engine.Hypothesis{ID: id, Description: "Search for missing evidence: " + strings.Join(queries, "; "),
+			Dependencies: []string{}, Intent: st.hyp.Intent, Name: st.hyp.Name + "_search", Action: "retrieve"},
+	}
+	r.steps = append(r.steps, g)
+	r.byID[id] = g
+	st.deps = append(st.deps, id)
+	st.searched = append(st.searched, queries...)
+	st.status = StatusPending
+	return id
 }

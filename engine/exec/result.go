@@ -97,7 +97,7 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 // composeRejected lets the writer compose from the last rejected draft.
 func (r *run) composeRejected(ctx context.Context) {
 	for _, st := range r.steps {
-		if st.status != StatusInvalid || st.out.Review == nil || st.role() != sdk.RoleWriter || r.boundary(ctx) != "" {
+		if st.status != StatusInvalid || (st.out.Review == nil && len(st.out.Search) == 0) || st.role() != sdk.RoleWriter || r.boundary(ctx) != "" {
 			continue
 		}
 		p := &r.hist.Passes[len(r.hist.Passes)-1]
@@ -106,14 +106,15 @@ func (r *run) composeRejected(ctx context.Context) {
 		st.status = StatusRunning
 		st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
 			Attempt: st.attempts, StartedAt: r.e.opts.Clock(), StartSeq: int(r.seq.Add(1))}
-		st.entry = r.trace.Add(trace.Entry{Stage: trace.Finalization, Thought: "Compose from the last draft the critic rejected",
+		st.entry = r.trace.Add(trace.Entry{Stage: trace.Finalization, Thought: "Compose from what the loop has: the last draft, rejected or missing evidence",
 			Action: "agent:writer", Parameters: map[string]any{"step": st.id}, Fulfills: []string{"step:" + st.id}})
 		go func() {
 			defer func() { done <- st }()
 			c := agentCall{r: r, ctx: ctx, pass: p.Number, st: st, records: r.inputs(st)}
 			st.resOut, st.resErr = c.writer(true)
-			st.resOut.Verdict = st.review.Status
-			st.resOut.Review = st.review
+			if st.review != nil {
+				st.resOut.Verdict, st.resOut.Review = st.review.Status, st.review
+			}
 			st.resStatus = StatusCompleted
 			if st.resErr != nil {
 				st.resStatus = StatusFailed

@@ -25,6 +25,9 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (out
 		errs    []error
 		out     output
 	)
+	if len(st.search) > 0 {
+		return r.gapSearch(ctx, st, in)
+	}
 	plans := slices.Clone(st.plans)
 	slices.SortStableFunc(plans, func(a, b int) int { return r.plan.Retrieval.Plans[b].Priority - r.plan.Retrieval.Plans[a].Priority })
 	for _, pi := range plans {
@@ -57,6 +60,42 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (out
 			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q", p.ID, n, src, req.Query))
 		}
 	}
+	return r.keep(st, in, fetched, errs, out)
+}
+
+// gapSearch runs the analyst's queries for missing evidence on every
+// source of the plan.
+func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (output, error) {
+	var (
+		fetched []sdk.Record
+		errs    []error
+		out     output
+	)
+	for _, q := range st.search {
+		for _, src := range st.sources {
+			n := 0
+			callCtx, cancel := context.WithDeadline(ctx, r.deadline)
+			err := r.e.sources.Fetch(callCtx, src, sdk.FetchRequest{Query: q}, func(rec sdk.Record) error {
+				if rec.Source == "" {
+					rec.Source = src
+				}
+				fetched = append(fetched, rec)
+				n++
+				return nil
+			})
+			cancel()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
+				continue
+			}
+			out.Notes = append(out.Notes, fmt.Sprintf("search: %d record(s) from %s for %q", n, src, q))
+		}
+	}
+	return r.keep(st, in, fetched, errs, out)
+}
+
+// keep applies the mode's tier policy to what a retrieval fetched.
+func (r *run) keep(st *stepState, in, fetched []sdk.Record, errs []error, out output) (output, error) {
 	if len(errs) > 0 && len(fetched) == 0 && len(out.Notes) == 0 {
 		return out, errors.Join(errs...)
 	}
@@ -132,6 +171,19 @@ func dedupe(recs []sdk.Record) []sdk.Record {
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// planSources lists the sources of the plan's retrievals, in plan order.
+func (r *run) planSources() []string {
+	var out []string
+	for _, p := range r.plan.Retrieval.Plans {
+		for _, s := range p.Sources {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
 		}
 	}
 	return out

@@ -33,6 +33,7 @@ type output struct {
 	Flagged int // records the mode flagged
 	Calls   int // agent calls made
 	Notes   []string
+	Search  []string // analyst: queries for missing evidence
 }
 
 // stepState is one step of the plan as the loop sees it.
@@ -55,6 +56,9 @@ type stepState struct {
 	draft    string            // draft under revision
 	delta    *pendingDelta     // what validation asked for
 	origin   string            // ADD: the step this one was added for
+	search   []string          // gap search: free-text queries run instead of retrieval plans
+	sources  []string          // gap search: the sources asked
+	searched []string          // queries already added for this step
 
 	out       output
 	resOut    output // written by the worker
@@ -76,6 +80,7 @@ type pendingDelta struct {
 	limit   int
 	because string
 	review  *sdk.CriticOutput
+	search  []string // gap search queries
 }
 
 // role is the agent role the step runs, if any.
@@ -102,7 +107,7 @@ func (s *stepState) action() string {
 	if a == "" && s.hyp.Agent != "" {
 		return "agent"
 	}
-	if a == "" && len(s.plans) > 0 {
+	if a == "" && (len(s.plans) > 0 || len(s.search) > 0) {
 		return "retrieve" // retrieval plans bound to a step without an action
 	}
 	return a

@@ -35,8 +35,8 @@ func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
 	switch {
 	case err != nil:
 		st.resStatus, st.resErr = StatusFailed, err
-	case out.Verdict == sdk.VerdictReject && st.role() == sdk.RoleWriter:
-		st.resStatus = StatusInvalid // the critic sent the draft back
+	case (out.Verdict == sdk.VerdictReject || len(out.Search) > 0) && st.role() == sdk.RoleWriter:
+		st.resStatus = StatusInvalid // the critic sent the draft back, or the analyst asked for more data
 	default:
 		st.resStatus = StatusCompleted
 	}

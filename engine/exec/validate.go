@@ -17,6 +17,11 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 	if rv := st.out.Review; rv != nil && st.role() == sdk.RoleWriter {
 		r.criticFinding(p, st, rv)
 	}
+	if q := st.out.Search; len(q) > 0 && st.role() == sdk.RoleWriter {
+		msg := "analyst needs more data: " + strings.Join(q, "; ")
+		st.delta = &pendingDelta{op: OpAdd, search: q, because: msg}
+		r.finding(p, st, history.Finding{Check: "analyst", Step: st.id, Severity: history.SeverityFail, Message: msg, OnFail: "refine"})
+	}
 	env := rules.StepEnv{Pass: p.Number, Query: r.plan.Query, Mode: r.plan.Mode}
 	filters := r.stepFilters(st)
 	for _, c := range r.rs.Checks {
