@@ -78,7 +78,9 @@ func (c *agentCall) writer(force bool) (output, error) {
 			}
 		}
 		review = nil
-		if c.configured(sdk.RoleCritic) {
+		// An empty draft (the analyst had no evidence to use) leaves
+		// nothing to review: the writer says so directly.
+		if c.configured(sdk.RoleCritic) && strings.TrimSpace(draft) != "" {
 			rv, err := c.critic(draft)
 			if err != nil {
 				return c.out, err
