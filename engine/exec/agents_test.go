@@ -291,3 +291,18 @@ func TestSingleRoleSteps(t *testing.T) {
 	assert.Equal(t, []string{"a", "b"}, res.Clarification.Options)
 	assert.Len(t, agents.requests(sdk.RoleWriter), 0)
 }
+
+func TestEmptyDraftSkipsCritic(t *testing.T) {
+	rs := loadRules(t, "")
+	agents := standardAgents()
+	agents.roles[sdk.RoleAnalyst] = func(sdk.InvokeRequest) (string, error) {
+		return mustJSON(sdk.AnalystOutput{Status: sdk.AnalystSearchRequired, NewQueries: []string{"hello"}, Draft: ""}), nil
+	}
+	plan := buildPlan(rs, "hello there", "discovery", nil, stepSpec{id: "h0", desc: "Generate appropriate conversational response", action: "agent", role: "writer"})
+	res, err := New(gitSource(nil), agents, Options{Clock: fixedClock}).Run(context.Background(), plan)
+	require.NoError(t, err)
+	assert.Empty(t, agents.requests(sdk.RoleCritic), "nothing to review")
+	assert.Len(t, agents.requests(sdk.RoleWriter), 1)
+	assert.Equal(t, ResultSuccess, res.Status)
+	assert.Len(t, res.History.Passes, 1, "no sources to search: no gap search")
+}
