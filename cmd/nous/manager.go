@@ -59,6 +59,9 @@ func (a *app) pluginLogger() hclog.Logger {
 // SIGINT and SIGTERM cancel; every plugin process is stopped before it
 // returns, however fn ends.
 func (a *app) withPlugins(ctx context.Context, rs *rules.Ruleset, fn func(context.Context, *plugin.Manager) error) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	m, err := a.newManager(rs)
