@@ -479,3 +479,89 @@ func TestProgressPrinter(t *testing.T) {
 	assert.Equal(t, "── pass 1\n  … h0    Retrieve commit data\n  ↻ h0    invalid\n  ↻ MODIFY h0: retrieval returned no records\n"+
 		"  ✗ h1    failed: boom\n  - h2    skipped\n── partial (max_passes)\n", b.String())
 }
+
+// fakeLLM is an OpenAI-compatible chat-completions server that plays the
+// roles from their prompts: the analyst lists the context titles (in a code
+// fence, with a trailing comma, as LLMs do), the critic rejects the first
+// draft, the writer publishes the draft.
+func fakeLLM(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	var reviews atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Messages []struct{ Role, Content string } `json:"messages"`
+		}
+		if r.URL.Path != "/chat/completions" || json.NewDecoder(r.Body).Decode(&req) != nil || len(req.Messages) < 2 {
+			http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
+			return
+		}
+		system, user := req.Messages[0].Content, req.Messages[1].Content
+		var content string
+		switch {
+		case strings.Contains(system, "AnalystRevisePrompt"), strings.Contains(system, "AnalystAgentPrompt"):
+			var titles []string
+			for _, line := range strings.Split(user, "\n") {
+				if t, ok := strings.CutPrefix(strings.TrimSpace(line), "title: "); ok {
+					titles = append(titles, t)
+				}
+			}
+			draft := "Commits: " + strings.Join(titles, "; ")
+			if strings.Contains(system, "AnalystRevisePrompt") {
+				draft += " (revised)"
+			}
+			b, _ := json.Marshal(draft)
+			content = "```json\n{\"status\": \"DRAFT_READY\", \"new_queries\": [], \"draft\": " + string(b) + ", \"reasoning_chain\": \"listed\",}\n```"
+		case strings.Contains(system, "CriticAgentPrompt"):
+			verdict := "PASS"
+			if reviews.Add(1) == 1 {
+				verdict = "REJECT"
+			}
+			content = `{"status": "` + verdict + `", "critique": "checked", "suggestions": [], "mode_compliance": "符合", "logical_gaps": []}`
+		case strings.Contains(system, "WriterAgentPrompt"):
+			var in sdk.WriterInput
+			raw, _, _ := strings.Cut(strings.TrimPrefix(user, "Input (JSON):\n"), "\n\nContext records")
+			_ = json.Unmarshal([]byte(raw), &in)
+			b, _ := json.Marshal(sdk.WriterOutput{FinalReport: "# Answer\n\n" + in.Draft, SourcesUsed: []string{}, ConfidenceLevel: "High"})
+			content = string(b)
+		default:
+			content = `{}`
+		}
+		resp, _ := json.Marshal(map[string]any{
+			"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "fake",
+			"choices": []map[string]any{{"index": 0, "message": map[string]string{"role": "assistant", "content": content}, "finish_reason": "stop"}},
+			"usage":   map[string]int{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+		})
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(resp)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &reviews
+}
+
+func TestAskWithOpenAICompatibleServer(t *testing.T) {
+	repo := askRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z", "Add gateway retry": "2026-11-05T15:00:00Z"})
+	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "")
+	llm, reviews := fakeLLM(t)
+	t.Setenv("NOUS_OPENAI_BASE_URL", llm.URL)
+	t.Setenv("OPENAI_API_KEY", "sk-fake-key-123")
+	logs := t.TempDir()
+	out, stderr, code := ask(t, "--rules", rules, "--format", "json", "--log-dir", logs, "which commits were pushed last week?")
+	require.Equal(t, 0, code, stderr)
+	var doc report.Document
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	assert.Equal(t, nexec.ResultSuccess, doc.Result.Status, doc.Result.Error)
+	assert.Equal(t, int32(2), reviews.Load(), "rejected once, passed once")
+	require.Len(t, doc.History.Passes, 2)
+	assert.Contains(t, doc.Result.Report, "Fix refund rounding")
+	assert.Contains(t, doc.Result.Report, "Add gateway retry")
+	assert.Contains(t, doc.Result.Report, "(revised)")
+	assert.Positive(t, doc.History.Statistics.PromptTokens, "token usage is reported")
+	assert.NotContains(t, out+stderr, "sk-fake-key-123")
+	runs, err := os.ReadDir(logs)
+	require.NoError(t, err)
+	require.Len(t, runs, 1)
+	b, err := os.ReadFile(filepath.Join(logs, runs[0].Name(), "iteration_1_analyst_h2.json"))
+	require.NoError(t, err)
+	var call history.AgentCall
+	require.NoError(t, json.Unmarshal(b, &call))
+	assert.Contains(t, call.InputPrompt, "AnalystAgentPrompt")
+}
