@@ -53,7 +53,6 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 	cmd := exec.CommandContext(procCtx, cfg.launch.Path, cfg.launch.Args...)
 	setDeathSignal(cmd)
 	log := &pluginLog{logger: cfg.logger}
-	stderr := &lineWriter{fn: log.line}
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.ClientPlugins(),
@@ -62,9 +61,12 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		AutoMTLS:         true,
 		// A little longer than ctx allows, so ctx's clearer error wins.
 		StartTimeout: cfg.startTimeout + time.Second,
-		Stderr:       stderr,
-		SyncStderr:   stderr,
-		SyncStdout:   stdoutWatch(cfg.logger, cfg.who),
+		// The process's stderr, and os.Stderr writes after the handshake
+		// (which go-plugin forwards): separate writers, so their partial
+		// lines never mix.
+		Stderr:     &lineWriter{fn: log.line},
+		SyncStderr: &lineWriter{fn: log.line},
+		SyncStdout: stdoutWatch(cfg.logger, cfg.who),
 		// go-plugin's own lines are debugging detail; its re-emission of
 		// stderr is muted because pluginLog does it under the plugin's name.
 		Logger: &hostLogger{Logger: cfg.logger, redact: cfg.redact, demote: true, muteNamed: true},
