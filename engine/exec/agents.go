@@ -51,10 +51,14 @@ func (c *agentCall) agentFor(role string) string {
 	return role
 }
 
+// configured reports whether the rules declare an agent for role, a role
+// other than the step's own.
 func (c *agentCall) configured(role string) bool {
 	return c.r.rs.Agent(role) != nil && role != c.st.role()
 }
 
+// writer runs analyst → critic → writer; with force it composes the last
+// draft without asking the analyst or the critic again.
 func (c *agentCall) writer(force bool) (output, error) {
 	r, st := c.r, c.st
 	if r.hasRetrieve && len(c.records) == 0 {
