@@ -51,7 +51,7 @@ type pluginLog struct {
 	logger hclog.Logger // already named after the plugin, already redacting
 
 	mu      sync.Mutex
-	panic   []string // the first panic or fatal error line and the one after it
+	panic   string // the first "panic: …" or "fatal error: …" line
 	inPanic bool
 	last    string // the last non-empty line
 }
@@ -65,8 +65,8 @@ func (l *pluginLog) line(line string) {
 	l.mu.Lock()
 	l.last = line
 	startsPanic := strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")
-	if startsPanic && l.panic == nil {
-		l.panic = []string{line}
+	if startsPanic && l.panic == "" {
+		l.panic = line
 	}
 	inPanic := l.inPanic || startsPanic
 	l.inPanic = inPanic
@@ -88,8 +88,8 @@ func (l *pluginLog) crashNote() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
-	case l.panic != nil:
-		return strings.Join(l.panic, " ")
+	case l.panic != "":
+		return l.panic
 	case l.last != "":
 		if e, ok := parseEntry(l.last); ok {
 			return "last log line: " + e.message
