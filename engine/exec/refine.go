@@ -139,6 +139,7 @@ func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Ou
 		e.Fulfills = []string{"step:" + st.id} // removed on purpose, nothing left owed
 	}
 	r.trace.Add(e)
+	r.e.opts.Logger.Debug("refinement", "op", ref.Op, "step", st.id, "applied", ref.Applied, "refused", ref.Refused)
 	r.notify(Event{Kind: "refine", Step: st.id, Description: st.hyp.Description, Status: ref.Op, Detail: ref.Justification + ref.Refused})
 }
 

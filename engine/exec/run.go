@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"text/template"
@@ -313,6 +314,9 @@ func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) {
 		r.fatal = st.err // strict mode with nothing left: no refinement can help
 	}
 	r.recordStep(p, st)
+	if log := r.e.opts.Logger; log.Enabled(ctx, slog.LevelDebug) {
+		log.Debug("step finished", "pass", p.Number, "step", st.id, "status", st.status, "records", len(st.out.Records), "error", st.run.Error)
+	}
 	if st.status == StatusFailed && ctx.Err() != nil {
 		r.stop = history.Cancelled
 	}
