@@ -151,6 +151,8 @@ func (r *run) changes(st *stepState, d *pendingDelta) bool {
 		return slices.ContainsFunc(d.search, func(q string) bool { return !slices.Contains(st.searched, q) })
 	case d.op == OpRemove || d.op == OpAdd || d.review != nil:
 		return true
+	case st.action() == "agent":
+		return true // asking a model again may well give another answer
 	case d.limit > 0 && d.limit != st.limit:
 		return true
 	}
