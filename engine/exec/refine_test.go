@@ -228,3 +228,28 @@ func TestAnalystGapSearchGivesUp(t *testing.T) {
 	assert.Contains(t, res.Report, "# Report")
 	assert.Equal(t, ResultPartial, res.Status)
 }
+
+func TestAgentStepRetriedByBareModify(t *testing.T) {
+	rs := loadRules(t, `
+check "report_mentions_c9" {
+  applies = "step.role == 'writer'"
+  assert  = "step.output contains 'c9'"
+  message = "the report does not mention c9"
+  on_fail = "refine"
+  refine {
+    op = "MODIFY"
+  }
+}
+loop {
+  max_passes      = 10
+  refine_per_step = 2
+}
+`)
+	agents := standardAgents()
+	res, err := New(gitSource(commits(1)), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	assert.Len(t, agents.requests(sdk.RoleWriter), 3, "asked again twice, then the per-step limit")
+	assert.Equal(t, history.RefineLimit, res.History.Termination)
+	assert.Equal(t, StatusFailed, res.Steps[2].Status)
+	assert.Contains(t, res.Steps[2].Error, "refinement limit reached: 2 per step")
+}
