@@ -546,3 +546,19 @@ func waitLogged(t *testing.T, logs *logBuffer, msg string, n int) {
 	})
 	require.True(t, ok, "%q was not logged %d times:\n%s", msg, n, logs)
 }
+
+func TestPluginKilledWhileIdleIsRestarted(t *testing.T) {
+	m, _ := newManager(t, plugin.Options{}, source("docs", "builtin:echo"))
+	require.NoError(t, m.Fetch(context.Background(), "docs", fetchN(1, ""), collect(new([]sdk.Record))))
+	first := m.PIDs()["source/docs"]
+	proc, err := os.FindProcess(first)
+	require.NoError(t, err)
+	require.NoError(t, proc.Kill()) // the OOM killer, an operator, …
+	// Once go-plugin has reaped it, the manager no longer counts it as running.
+	require.True(t, waitFor(t, 5*time.Second, func() bool { return m.PIDs()["source/docs"] == 0 }))
+
+	var rs []sdk.Record
+	require.NoError(t, m.Fetch(context.Background(), "docs", fetchN(2, ""), collect(&rs)))
+	assert.Len(t, rs, 2)
+	assert.NotEqual(t, first, m.PIDs()["source/docs"])
+}
