@@ -185,3 +185,13 @@ func TestUnrunnableAndEmptyPlans(t *testing.T) {
 	assert.Equal(t, history.Converged, res.History.Termination)
 	assert.Equal(t, "# hello\n", res.Report)
 }
+
+func TestBadPlanIndexFailsStep(t *testing.T) {
+	rs := loadRules(t, "")
+	plan := buildPlan(rs, "q", "discovery", nil, stepSpec{id: "h0", desc: "r", action: "retrieve"})
+	plan.Steps[0].Plans = []int{7}
+	res, err := New(gitSource(commits(1)), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), plan)
+	require.NoError(t, err)
+	assert.Equal(t, StatusFailed, res.Steps[0].Status)
+	assert.Equal(t, "retrieval plan index 7 out of range", res.Steps[0].Error)
+}

@@ -28,13 +28,16 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (out
 	if len(st.search) > 0 {
 		return r.gapSearch(ctx, st, in)
 	}
-	plans := slices.Clone(st.plans)
-	slices.SortStableFunc(plans, func(a, b int) int { return r.plan.Retrieval.Plans[b].Priority - r.plan.Retrieval.Plans[a].Priority })
-	for _, pi := range plans {
+	plans := make([]int, 0, len(st.plans))
+	for _, pi := range st.plans {
 		if pi < 0 || pi >= len(r.plan.Retrieval.Plans) {
 			errs = append(errs, fmt.Errorf("retrieval plan index %d out of range", pi))
 			continue
 		}
+		plans = append(plans, pi)
+	}
+	slices.SortStableFunc(plans, func(a, b int) int { return r.plan.Retrieval.Plans[b].Priority - r.plan.Retrieval.Plans[a].Priority })
+	for _, pi := range plans {
 		p := r.plan.Retrieval.Plans[pi]
 		req, err := r.fetchRequest(st, p)
 		if err != nil {
