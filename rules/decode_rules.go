@@ -58,6 +58,7 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 			}
 		}
 	}
+	d.strs(c.Attributes, "ignore", &e.Ignore)
 	if d.define("entity", e.Name, b.DefRange) {
 		d.rs.Entities = append(d.rs.Entities, e)
 	}

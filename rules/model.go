@@ -160,10 +160,11 @@ type Dependency struct {
 	Range                      hcl.Range
 }
 
-// Entity extracts entity values from the raw query.
+// Entity extracts entity values from the raw query (see Entity.Extract).
 type Entity struct {
 	Name     string
 	Patterns []*regexp.Regexp // value is capture group 1 when present, else the whole match
+	Ignore   []string         // values dropped from the matches, compared case-insensitively
 	Range    hcl.Range
 }
 
