@@ -22,7 +22,8 @@ source "youtrack" {
     base_url = env("YOUTRACK_URL", "")
     token    = env("YOUTRACK_TOKEN", "")
     } : {
-    path = "examples/data/issues.jsonl"
+    path   = "examples/data/issues.jsonl"
+    source = "issues" # its rows name no source; tiers.hcl ranks "issues"
   }
 }
 

@@ -41,3 +41,24 @@ tier "Dcard" {
   tier = 5
   type = "social"
 }
+
+# The project's own systems of record: commits from GitLab or the local git
+# repository, issues from YouTrack or the offline issues file (see
+# sources.hcl). They are first-hand, so strict mode keeps them and discovery
+# mode does not flag them.
+tier "git" {
+  tier = 1
+  type = "structured"
+}
+tier "gitlab" {
+  tier = 1
+  type = "structured"
+}
+tier "youtrack" {
+  tier = 1
+  type = "structured"
+}
+tier "issues" {
+  tier = 1
+  type = "structured"
+}
