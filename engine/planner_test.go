@@ -232,28 +232,6 @@ intent "known" {
 	}
 }
 
-func TestEntityExtraction(t *testing.T) {
-	p := defaultPlanner(t)
-	tests := []struct {
-		query string
-		want  map[string][]string
-	}{
-		{"commits in project payments last week", map[string][]string{"projects": {"payments"}, "dates": {"last week"}}},
-		{"commits to group/api between 2024-01-01..2024-01-31", map[string][]string{"projects": {"group/api"}, "dates": {"2024-01-01..2024-01-31"}}},
-		{"open and in-progress issues from YouTrack today or yesterday", map[string][]string{
-			"statuses": {"open", "in-progress"}, "providers": {"YouTrack"}, "dates": {"today", "yesterday"}}},
-		{"commits in the last 14 days on repo: nous", map[string][]string{"projects": {"nous"}, "dates": {"last 14 days"}}},
-		{"commits this month, and this month again", map[string][]string{"dates": {"this month"}}},
-		{"hello there", map[string][]string{}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.query, func(t *testing.T) {
-			got := plan(t, p, engine.Request{Query: tt.query})
-			assert.Equal(t, tt.want, got.Reasoning.Entities)
-		})
-	}
-}
-
 func TestModeSelection(t *testing.T) {
 	p := defaultPlanner(t)
 	commits := []engine.Intent{{Type: "query_commits", Confidence: 0.9}}

@@ -1,0 +1,71 @@
+package engine_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/sdk/timerange"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEntityExtraction checks what the default entity rules extract from
+// realistic questions, and that every date they extract is one sdk/timerange
+// resolves.
+func TestEntityExtraction(t *testing.T) {
+	p := defaultPlanner(t)
+	type ents = map[string][]string
+	tests := []struct {
+		query string
+		want  ents
+	}{
+		// The README's and the design's headline questions.
+		{"what changed in this repository last week?", ents{"dates": {"last week"}}},
+		{"what changed in payments last week?", ents{"projects": {"payments"}, "dates": {"last week"}}},
+		{"what commits were pushed to project payments last week?", ents{"projects": {"payments"}, "dates": {"last week"}}},
+		{"how many open bugs does ABC have?", ents{"projects": {"ABC"}, "statuses": {"open"}}},
+		{"is the release healthy?", ents{}},
+		// Project forms.
+		{"commits in project payments last week", ents{"projects": {"payments"}, "dates": {"last week"}}},
+		{"commits in the last 14 days on repo: nous", ents{"projects": {"nous"}, "dates": {"last 14 days"}}},
+		{"list closed tickets in the mobile project this month", ents{"projects": {"mobile"}, "statuses": {"closed"}, "dates": {"this month"}}},
+		{"what was merged into payments-service yesterday?", ents{"projects": {"payments-service"}, "dates": {"yesterday"}}},
+		{"commits to group/api between 2024-01-01..2024-01-31", ents{"projects": {"group/api"}, "dates": {"2024-01-01..2024-01-31"}}},
+		{"what is the status of PAY-101?", ents{"projects": {"PAY"}}},
+		{"show open and in-progress issues in PAY", ents{"projects": {"PAY"}, "statuses": {"open", "in-progress"}}},
+		{"which project had the most commits this week?", ents{"dates": {"this week"}}},
+		{"how is the nous repo going?", ents{"projects": {"nous"}}},
+		{"any failures in CI last month?", ents{"dates": {"last month"}}},
+		{"which issues are in progress this week?", ents{"dates": {"this week"}}},
+		{"what changed in the repository since yesterday?", ents{"dates": {"yesterday"}}},
+		// Date forms: only those sdk/timerange accepts.
+		{"open and in-progress issues from YouTrack today or yesterday", ents{
+			"statuses": {"open", "in-progress"}, "providers": {"YouTrack"}, "dates": {"today", "yesterday"}}},
+		{"commits this month, and this month again", ents{"dates": {"this month"}}},
+		{"bugs fixed in the last 1 day", ents{"statuses": {"fixed"}, "dates": {"last 1 day"}}},
+		{"issues resolved between 2024-03-01 and 2024-03-15", ents{"statuses": {"resolved"}, "dates": {"2024-03-01", "2024-03-15"}}},
+		{"what was deployed on 2024-02-29?", ents{"dates": {"2024-02-29"}}},
+		{"what broke since 2024-01-01?", ents{}},
+		{"tickets opened after 2024-05-01 in OPS", ents{"projects": {"OPS"}}},
+		{"commits over the last weekend", ents{}},
+		{"releases in the last 0 days or on 2024-13-40", ents{}},
+		// Statuses and providers.
+		{"which blocked or reopened tickets are assigned to me?", ents{"statuses": {"blocked", "reopened"}}},
+		{"compare GitLab and GitHub activity with Jira", ents{"providers": {"GitLab", "GitHub", "Jira"}}},
+		{"are the unresolved bugs in SHOP getting fixed?", ents{"projects": {"SHOP"}, "statuses": {"fixed"}}},
+		{"hello there", ents{}},
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			got := plan(t, p, engine.Request{Query: tt.query}).Reasoning.Entities
+			assert.Equal(t, tt.want, got)
+			for _, d := range got["dates"] {
+				_, err := timerange.Parse(d, now)
+				assert.NoError(t, err, "extracted date %q", d)
+			}
+		})
+	}
+	require.GreaterOrEqual(t, len(tests), 20)
+}
