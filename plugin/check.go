@@ -21,10 +21,10 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 	defer cancel()
 	l, err := m.resolver.resolve(s.spec.Ref)
 	if err != nil {
-		return nil, m.redact.error(fmt.Errorf("%s %s: %w", kind, name, err))
+		return nil, m.redact.Error(fmt.Errorf("%s %s: %w", kind, name, err))
 	}
 	if _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
-		return nil, m.redact.error(fmt.Errorf("plugin %s: %w", s.who, err))
+		return nil, m.redact.Error(fmt.Errorf("plugin %s: %w", s.who, err))
 	}
 	p, err := startProcess(ctx, startConfig{
 		who:          s.who,
@@ -38,7 +38,7 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 	}
 	defer p.end(false)
 	if err := p.dispense(kind); err != nil {
-		return nil, m.redact.error(err)
+		return nil, m.redact.Error(err)
 	}
 	var diags sdk.Diagnostics
 	if kind == KindSource {
@@ -50,11 +50,11 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 		return nil, fmt.Errorf("plugin %s does not serve %s, but the rules use it as %s %q", s.who, kind.article(), kind, name)
 	}
 	if err != nil {
-		return nil, m.redact.error(fmt.Errorf("plugin %s: Configure: %w", s.who, err))
+		return nil, m.redact.Error(fmt.Errorf("plugin %s: Configure: %w", s.who, err))
 	}
 	for i := range diags {
-		diags[i].Summary = m.redact.string(diags[i].Summary)
-		diags[i].Detail = m.redact.string(diags[i].Detail)
+		diags[i].Summary = m.redact.String(diags[i].Summary)
+		diags[i].Detail = m.redact.String(diags[i].Detail)
 	}
 	return diags, nil
 }

@@ -76,7 +76,7 @@ func (m *Manager) Inspect(ctx context.Context, ref, pin string) Info {
 	info := Info{Name: refName(ref), Ref: ref, Builtin: strings.HasPrefix(ref, builtinPrefix), Checksum: ChecksumUnpinned}
 	l, err := m.resolver.resolve(ref)
 	if err != nil {
-		info.Error = m.redact.string(err.Error())
+		info.Error = m.redact.String(err.Error())
 		return info
 	}
 	info.Path, info.Builtin = l.Path, l.Builtin
@@ -85,7 +85,7 @@ func (m *Manager) Inspect(ctx context.Context, ref, pin string) Info {
 	}
 	info.Checksum, err = verifyPin(l.Path, pin)
 	if err != nil {
-		info.Error = m.redact.string(err.Error())
+		info.Error = m.redact.String(err.Error())
 		return info
 	}
 	ctx, cancel := context.WithTimeout(ctx, m.startTimeout)
@@ -99,13 +99,13 @@ func (m *Manager) Inspect(ctx context.Context, ref, pin string) Info {
 		startTimeout: m.startTimeout,
 	})
 	if err != nil {
-		info.Error = m.redact.string(err.Error())
+		info.Error = m.redact.String(err.Error())
 		return info
 	}
 	defer p.end(false)
 	info.Source, info.Agent, err = describe(ctx, p)
 	if err != nil {
-		info.Error = m.redact.string(err.Error())
+		info.Error = m.redact.String(err.Error())
 	}
 	return info
 }

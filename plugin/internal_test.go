@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -57,24 +57,10 @@ func TestNormalizePin(t *testing.T) {
 	}
 }
 
-func TestRedactor(t *testing.T) {
-	r := newRedactor([]string{"", "xyz", "xyz-long-secret"})
-	assert.Equal(t, "a [REDACTED] b [REDACTED]", r.string("a xyz-long-secret b xyz"), "the longer secret is hidden whole")
-
-	cause := &sdk.Error{Kind: sdk.KindUnauthorized, Message: "token xyz rejected"}
-	err := r.error(cause)
-	assert.Equal(t, "token [REDACTED] rejected", err.Error())
-	assert.ErrorIs(t, err, sdk.ErrUnauthorized)
-
-	var none *redactor
-	assert.Equal(t, "xyz", none.string("xyz"))
-	assert.Equal(t, []any{"k", "[REDACTED]", "e", "[REDACTED] x", "n", 3}, r.args([]any{"k", "xyz", "e", errors.New("xyz x"), "n", 3}))
-}
-
 func TestHostLoggerRedactsAndDemotes(t *testing.T) {
 	var buf bytes.Buffer
 	base := hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Trace, JSONFormat: true})
-	l := &hostLogger{Logger: base, redact: newRedactor([]string{"s3cr3t"}), demote: true, muteNamed: true}
+	l := &hostLogger{Logger: base, redact: redact.New("s3cr3t"), demote: true, muteNamed: true}
 	l.Error("using s3cr3t", "token", "s3cr3t")
 	l.Named("stderr").Error("dropped")
 	l.With("k", "s3cr3t").Info("with")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Kind is what a plugin serves.
@@ -59,7 +60,7 @@ type Options struct {
 	Dirs       []string     // extra plugin directories, searched first
 	Executable string       // the nous binary that serves builtin: plugins; default os.Executable()
 	Logger     hclog.Logger // plugin logs are re-emitted under the plugin's name
-	Secrets    []string     // strings redacted from every error and log line
+	Secrets    []string     // strings redacted from every error and log line (4 bytes or longer)
 
 	// Builtins lists the built-in plugin names, so an unknown builtin:NAME
 	// fails before anything runs; nil leaves the check to the child.
@@ -79,7 +80,7 @@ const defaultStartTimeout = 30 * time.Second
 type Manager struct {
 	resolver     resolver
 	logger       hclog.Logger // redacting
-	redact       *redactor
+	redact       *redact.Redactor
 	startTimeout time.Duration
 	slots        map[slotKey]*slot
 
@@ -96,7 +97,7 @@ type slotKey struct {
 
 // NewManager returns a manager for specs. Plugins start on first use.
 func NewManager(opts Options, specs ...Spec) (*Manager, error) {
-	red := newRedactor(opts.Secrets)
+	red := redact.New(opts.Secrets...)
 	base := opts.Logger
 	if base == nil {
 		base = hclog.NewNullLogger()
@@ -132,7 +133,7 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return nil, red.error(err)
+		return nil, red.Error(err)
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	return m, nil
@@ -236,7 +237,7 @@ func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
 	}
 	p, err := m.start(ctx, s)
 	if err != nil {
-		return nil, m.redact.error(err)
+		return nil, m.redact.Error(err)
 	}
 	s.proc = p
 	return p, nil
@@ -324,7 +325,7 @@ func (m *Manager) outcome(ctx context.Context, s *slot, p *process, op string, b
 	if !p.alive() {
 		return m.crashed(s, p, op)
 	}
-	return m.redact.error(fmt.Errorf("plugin %s: %s: %w", s.who, op, err))
+	return m.redact.Error(fmt.Errorf("plugin %s: %s: %w", s.who, op, err))
 }
 
 // deadlinePassed reports whether ctx's deadline has passed. gRPC runs its
@@ -342,7 +343,7 @@ func (m *Manager) crashed(s *slot, p *process, op string) error {
 	s.retire(p, "it exited unexpectedly")
 	note := p.log.crashNote() // complete now: retire waited for stderr to drain
 	m.logger.Error("plugin exited unexpectedly", "plugin", s.spec.Name, "op", op, "reason", note)
-	return m.redact.error(&sdk.Error{
+	return m.redact.Error(&sdk.Error{
 		Kind:    sdk.KindUnavailable,
 		Message: fmt.Sprintf("plugin %s exited unexpectedly: %s (during %s; it restarts on the next call)", s.who, note, op),
 	})

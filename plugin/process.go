@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // pingTimeout bounds the health check that tells a crashed plugin from a
@@ -40,7 +41,7 @@ type startConfig struct {
 	who          string
 	launch       launch
 	logger       hclog.Logger // named after the plugin, redacting
-	redact       *redactor
+	redact       *redact.Redactor
 	startTimeout time.Duration
 }
 
@@ -86,7 +87,7 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 	case r := <-done:
 		if r.err != nil {
 			p.hardKill()
-			return nil, cfg.redact.error(explainStart(cfg.who, r.err, log, supportedVersions()))
+			return nil, cfg.redact.Error(explainStart(cfg.who, r.err, log, supportedVersions()))
 		}
 		p.rpc = r.rpc
 	case <-ctx.Done():

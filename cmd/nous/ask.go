@@ -12,9 +12,9 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/exec"
-	"github.com/nous-dev/nous/engine/redact"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/plugin"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -22,10 +22,6 @@ import (
 // envNow fixes the clock of `nous ask` (RFC 3339), for reproducible runs:
 // dates like "last week" resolve against it and every timestamp is it.
 const envNow = "NOUS_NOW"
-
-// secretEnv are environment variables whose values are redacted from all
-// output even when the rules never read them (plugins read them directly).
-var secretEnv = []string{"OPENAI_API_KEY", "NOUS_OPENAI_API_KEY", "GITLAB_TOKEN", "YOUTRACK_TOKEN"}
 
 // askCommand is `nous ask`: plan a question, run the plan, print the report.
 func (a *app) askCommand() *cobra.Command {
@@ -71,7 +67,7 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 			if failed := planErrors(a.stderr, plan); failed {
 				return findings()
 			}
-			red := redact.FromRuleset(rs, a.envSecrets()...)
+			red := redact.New(a.secrets(rs)...)
 			return a.withPlugins(cmd.Context(), rs, func(ctx context.Context, m *plugin.Manager) error {
 				opts := exec.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger()}
 				if a.stderrIsTerminal() {
@@ -110,16 +106,6 @@ func (a *app) askClock() (func() time.Time, error) {
 		return nil, usageError("$%s: %q is not an RFC 3339 time (e.g. 2026-11-10T12:00:00Z)", envNow, v)
 	}
 	return func() time.Time { return t }, nil
-}
-
-func (a *app) envSecrets() []string {
-	var out []string
-	for _, name := range secretEnv {
-		if v, ok := a.lookupEnv(name); ok {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // planErrors prints the plan's error diagnostics and reports whether any.

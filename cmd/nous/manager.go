@@ -31,14 +31,10 @@ func (a *app) newManager(rs *rules.Ruleset) (*plugin.Manager, error) {
 
 // pluginOptions are the manager options the CLI runs with.
 func (a *app) pluginOptions(rs *rules.Ruleset) plugin.Options {
-	var secrets []string
-	if rs != nil {
-		secrets = rs.Secrets()
-	}
 	return plugin.Options{
 		Dirs:     a.pluginDirs,
 		Logger:   a.pluginLogger(),
-		Secrets:  secrets,
+		Secrets:  a.secrets(rs),
 		Builtins: plugins.Names(),
 		Getenv:   a.getenv,
 	}

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine/history"
-	"github.com/nous-dev/nous/engine/redact"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

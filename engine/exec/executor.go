@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/redact"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Default loop limits, used where the rules leave them unset.

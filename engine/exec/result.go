@@ -271,15 +271,7 @@ func (r *run) finalHistory(res *Result) {
 	s.DurationMS = h.EndedAt.Sub(h.StartedAt).Milliseconds()
 }
 
-func (r *run) redactErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	if r.e.opts.Redactor == nil {
-		return err
-	}
-	return r.e.opts.Redactor.Error(err)
-}
+func (r *run) redactErr(err error) error { return r.e.opts.Redactor.Error(err) }
 
 func (r *run) redactBytes(b []byte) []byte { return r.e.opts.Redactor.Bytes(b) }
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/nous-dev/nous/engine/exec"
-	"github.com/nous-dev/nous/engine/redact"
 	"github.com/nous-dev/nous/engine/trace"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Formats lists the output formats.

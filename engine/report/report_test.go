@@ -13,10 +13,10 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
-	"github.com/nous-dev/nous/engine/redact"
 	"github.com/nous-dev/nous/engine/tier"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

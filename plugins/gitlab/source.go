@@ -18,9 +18,9 @@ import (
 	gl "gitlab.com/gitlab-org/api/client-go"
 	"golang.org/x/oauth2"
 
-	"github.com/nous-dev/nous/plugins/internal/redact"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Version is the gitlab plugin's version.
@@ -169,7 +169,7 @@ type fetchRun struct {
 	client  *gl.Client
 	policy  retry.Policy
 	logger  *slog.Logger
-	red     redact.Secret
+	red     *redact.Redactor
 	q       query
 	emit    func(sdk.Record) error
 	seen    map[string]bool

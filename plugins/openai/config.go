@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Defaults for an agent configured by neither the rules nor the environment.
@@ -51,7 +52,7 @@ type Config struct {
 func (c Config) String() string {
 	key := ""
 	if c.APIKey != "" {
-		key = "[REDACTED]"
+		key = redact.Mask
 	}
 	temp := "default"
 	if c.Temperature != nil {

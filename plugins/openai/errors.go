@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // statusError is a non-2xx answer from the API.
@@ -102,55 +102,19 @@ func newStatusError(status int, header http.Header, body []byte) *statusError {
 	return e
 }
 
-// redactor removes the API key, and anything shaped like a bearer token or
-// an OpenAI key, from text that may end up in an error, a log or a trace.
-type redactor struct{ key string }
-
-var secretShapes = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+|\bsk-[A-Za-z0-9_\-]{6,}`)
-
-func (r redactor) redact(s string) string {
-	if r.key != "" {
-		s = strings.ReplaceAll(s, r.key, "[REDACTED]")
-	}
-	return secretShapes.ReplaceAllStringFunc(s, func(m string) string {
-		if strings.HasPrefix(strings.ToLower(m), "bearer") {
-			return m[:len("bearer")] + " [REDACTED]"
-		}
-		return "[REDACTED]"
-	})
-}
-
-// redactedError keeps an error's chain (for errors.Is and As) while its
-// text is redacted.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
+// redactor hides the API key, and anything shaped like a bearer token or
+// an OpenAI key, in text that may end up in an error, a log or a trace.
+func (c Config) redactor() *redact.Redactor { return redact.New(c.APIKey).WithTokenShapes() }
 
 // fail builds the error Invoke returns: an *sdk.Error of kind whose message
 // and cause are free of secrets.
-func (r redactor) fail(kind sdk.ErrorKind, cause error, format string, args ...any) error {
-	msg := r.redact(fmt.Sprintf(format, args...))
-	var wrapped error
-	if cause != nil {
-		wrapped = &redactedError{msg: r.redact(cause.Error()), err: unwrapSafe(cause)}
-		msg += ": " + wrapped.Error()
+func fail(red *redact.Redactor, kind sdk.ErrorKind, cause error, format string, args ...any) error {
+	msg := red.String(fmt.Sprintf(format, args...))
+	if cause == nil {
+		return &sdk.Error{Kind: kind, Message: msg}
 	}
-	return &sdk.Error{Kind: kind, Message: msg, Err: wrapped}
-}
-
-// unwrapSafe keeps only causes that cannot carry secrets in their text:
-// context errors, which callers test with errors.Is.
-func unwrapSafe(err error) error {
-	for _, target := range []error{context.Canceled, context.DeadlineExceeded} {
-		if errors.Is(err, target) {
-			return target
-		}
-	}
-	return nil
+	cause = red.Error(cause)
+	return &sdk.Error{Kind: kind, Message: msg + ": " + cause.Error(), Err: cause}
 }
 
 func clipBytes(s string, n int) string {
@@ -162,30 +126,30 @@ func clipBytes(s string, n int) string {
 
 // describeFailure turns a failed call into an *sdk.Error with a kind the
 // host can act on and a message that names the endpoint but no secret.
-func (a *Agent) describeFailure(ctx context.Context, red redactor, cfg Config, err error) error {
+func (a *Agent) describeFailure(ctx context.Context, red *redact.Redactor, cfg Config, err error) error {
 	where := "openai: POST " + redactURL(cfg.BaseURL) + "/chat/completions (model " + cfg.Model + ")"
 	var se *statusError
 	var te *transportError
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || (ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded)):
-		return red.fail(sdk.KindDeadline, err, "%s: out of time", where)
+		return fail(red, sdk.KindDeadline, err, "%s: out of time", where)
 	case errors.Is(err, context.Canceled):
-		return red.fail(sdk.KindDeadline, err, "%s: cancelled", where)
+		return fail(red, sdk.KindDeadline, err, "%s: cancelled", where)
 	case asStatus(err, &se):
 		kind := se.kind()
 		if se.status == http.StatusNotFound {
-			return red.fail(kind, err, "%s: not found (is the model name right, and base_url the API root ending in /v1?)", where)
+			return fail(red, kind, err, "%s: not found (is the model name right, and base_url the API root ending in /v1?)", where)
 		}
 		if se.status == http.StatusOK { // an error event inside a stream
 			kind = sdk.KindUnavailable
 		}
-		return red.fail(kind, err, "%s", where)
+		return fail(red, kind, err, "%s", where)
 	case errors.As(err, &te):
-		return red.fail(sdk.KindUnavailable, err, "%s: the server could not be reached", where)
+		return fail(red, sdk.KindUnavailable, err, "%s: the server could not be reached", where)
 	case errors.Is(err, errTruncated):
-		return red.fail(sdk.KindUnavailable, err, "%s: truncated stream", where)
+		return fail(red, sdk.KindUnavailable, err, "%s: truncated stream", where)
 	}
-	return red.fail(sdk.KindUnknown, err, "%s", where)
+	return fail(red, sdk.KindUnknown, err, "%s", where)
 }
 
 // redactURL hides any user:password in a base URL.

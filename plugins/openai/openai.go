@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Version is the openai agent's version.
@@ -107,7 +108,7 @@ func (a *Agent) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnosti
 // answer as it came: JSON, or almost-JSON for the host's repair routine.
 func (a *Agent) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
 	cfg := *a.cfg.Load()
-	red := redactor{key: cfg.APIKey}
+	red := cfg.redactor()
 	if cfg.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(cfg.Timeout))
@@ -169,17 +170,17 @@ func formatRejected(err error) bool {
 
 // output turns a completion into the role's JSON output, or a clear error
 // for a refusal, a filtered answer, or one cut off before its JSON ended.
-func output(red redactor, c completion) (json.RawMessage, error) {
+func output(red *redact.Redactor, c completion) (json.RawMessage, error) {
 	content := bytes.TrimSpace([]byte(c.content))
 	switch {
 	case c.refusal != "":
-		return nil, red.fail(sdk.KindBadRequest, nil, "openai: the model refused: %s", clip(c.refusal, 300))
+		return nil, fail(red, sdk.KindBadRequest, nil, "openai: the model refused: %s", clip(c.refusal, 300))
 	case c.finishReason == "content_filter":
-		return nil, red.fail(sdk.KindBadRequest, nil, "openai: the answer was withheld by the content filter")
+		return nil, fail(red, sdk.KindBadRequest, nil, "openai: the answer was withheld by the content filter")
 	case len(content) == 0:
-		return nil, red.fail(sdk.KindUnknown, nil, "openai: the model returned an empty answer (finish_reason %q)", c.finishReason)
+		return nil, fail(red, sdk.KindUnknown, nil, "openai: the model returned an empty answer (finish_reason %q)", c.finishReason)
 	case c.finishReason == "length" && !json.Valid(content):
-		return nil, red.fail(sdk.KindBadRequest, nil,
+		return nil, fail(red, sdk.KindBadRequest, nil,
 			"openai: the answer was cut off at max_tokens (finish_reason \"length\", %d completion tokens) before its JSON was complete; raise max_tokens",
 			c.usage.CompletionTokens)
 	}

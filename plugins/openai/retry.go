@@ -42,7 +42,7 @@ func (a *Agent) withRetries(ctx context.Context, cfg Config, fn func(ctx context
 			return &exhaustedError{attempts: n + 1, err: err, refusedWait: wait}
 		}
 		a.log.WarnContext(ctx, "openai: retrying", "model", cfg.Model, "attempt", n+1, "wait", wait,
-			"error", redactor{key: cfg.APIKey}.redact(err.Error()))
+			"error", cfg.redactor().String(err.Error()))
 		if err := a.sleep(ctx, wait); err != nil {
 			return err
 		}

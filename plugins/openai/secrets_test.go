@@ -55,7 +55,7 @@ func TestKeyNotInDiagnostics(t *testing.T) {
 }
 
 func TestRedact(t *testing.T) {
-	r := redactor{key: "my-local-key-42"}
+	r := Config{APIKey: "my-local-key-42"}.redactor()
 	tests := map[string]string{
 		"Authorization: Bearer abc.def-ghi":         "Authorization: Bearer [REDACTED]",
 		"key my-local-key-42 rejected":              "key [REDACTED] rejected",
@@ -64,7 +64,7 @@ func TestRedact(t *testing.T) {
 		"nothing secret here: sk- is just a prefix": "nothing secret here: sk- is just a prefix",
 	}
 	for in, want := range tests {
-		assert.Equal(t, want, r.redact(in), in)
+		assert.Equal(t, want, r.String(in), in)
 	}
 }
 

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nous-dev/nous/plugins/internal/redact"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Version is the youtrack plugin's version.

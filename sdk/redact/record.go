@@ -1,0 +1,43 @@
+package redact
+
+import "github.com/nous-dev/nous/sdk"
+
+// Record returns rec with every secret masked in its text and string fields.
+func (r *Redactor) Record(rec sdk.Record) sdk.Record {
+	if !r.active() {
+		return rec
+	}
+	rec.ID, rec.Title, rec.Body = r.String(rec.ID), r.String(rec.Title), r.String(rec.Body)
+	rec.URL, rec.Author = r.String(rec.URL), r.String(rec.Author)
+	for k, v := range rec.Fields {
+		switch v := v.(type) {
+		case string:
+			rec.Fields[k] = r.String(v)
+		case []string:
+			for i := range v {
+				v[i] = r.String(v[i])
+			}
+		}
+	}
+	return rec
+}
+
+// Args returns a copy of log key/value arguments (hclog, slog) with every
+// secret masked in string and error values; an error becomes its masked text.
+func (r *Redactor) Args(args []any) []any {
+	if !r.active() {
+		return args
+	}
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			out[i] = r.String(v)
+		case error:
+			out[i] = r.String(v.Error())
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
