@@ -6,16 +6,11 @@ import (
 	"reflect"
 	"unicode/utf8"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
-
-// impureBuiltins are expr builtins that read the clock or the OS time zone
-// database; conditions must be pure and deterministic.
-var impureBuiltins = []string{"now", "date", "timezone"}
 
 // condition decodes the condition attribute name and schedules its
 // compilation against env; dst is set now and reset to nil if it does not
@@ -30,22 +25,15 @@ func (d *decoder) condition(attrs hcl.Attributes, name string, env any, dst **Co
 		return
 	}
 	src := v.AsString()
-	lit := attr.Expr.Range()
-	positions, exact := literalPositions(d.src, lit, src)
-	rangeOf := func(from, to int) hcl.Range {
-		if !exact {
-			return lit
-		}
-		from = min(max(from, 0), len(positions)-1)
-		to = min(max(to, from), len(positions)-1)
-		return hcl.Range{Filename: lit.Filename, Start: positions[from], End: positions[to]}
-	}
-	c := &Condition{Source: src, Range: rangeOf(0, utf8.RuneCountInString(src)), envType: reflect.TypeOf(env), machines: d.machines}
+	c := &Condition{Source: src, Range: attr.Expr.Range(), envType: reflect.TypeOf(env), machines: d.machines,
+		file: d.src, literal: attr.Expr.Range()}
 	*dst = c
-	maxNodes := d.cfg.maxNodes
+	compiled := d.exprs.get(env, src)
 	d.later(func() hcl.Diagnostics {
-		err := c.compile(env, maxNodes)
+		c.Range = c.RangeOf(0, utf8.RuneCountInString(src))
+		program, constant, err := compiled.result()
 		if err == nil {
+			c.program, c.Constant = program, constant
 			return nil
 		}
 		*dst = nil
@@ -53,34 +41,11 @@ func (d *decoder) condition(attrs hcl.Attributes, name string, env any, dst **Co
 		subject, msg := c.Range, err.Error()
 		if errors.As(err, &fe) {
 			msg = fe.Message
-			subject = rangeOf(fe.From, max(fe.To, fe.From+1))
+			subject = c.RangeOf(fe.From, max(fe.To, fe.From+1))
 		}
 		return hcl.Diagnostics{Error(CheckExpr, subject, fmt.Sprintf("Invalid condition in %q", name),
 			fmt.Sprintf("%s (the condition is evaluated against %s).", msg, envDescription(env)))}
 	})
-}
-
-// compile compiles the condition's source against env and finds out
-// whether it is constant.
-func (c *Condition) compile(env any, maxNodes uint) error {
-	opts := make([]expr.Option, 0, 3+len(impureBuiltins))
-	opts = append(opts, expr.Env(env), expr.AsBool(), expr.MaxNodes(maxNodes))
-	for _, b := range impureBuiltins {
-		opts = append(opts, expr.DisableBuiltin(b))
-	}
-	program, err := expr.Compile(c.Source, opts...)
-	if err != nil {
-		return err
-	}
-	c.program = program
-	if !usesVariables(program.Node()) {
-		if out, err := expr.Run(program, env); err == nil {
-			if b, ok := out.(bool); ok {
-				c.Constant = &b
-			}
-		}
-	}
-	return nil
 }
 
 // usesVariables reports whether an expression reads anything from its

@@ -19,6 +19,8 @@ type Condition struct {
 	program  *vm.Program
 	envType  reflect.Type // the environment it was compiled against
 	machines *sync.Pool   // of *vm.VM: reusing a VM saves its allocations
+	file     []byte       // the rules file's bytes, to find positions inside the literal
+	literal  hcl.Range    // of the HCL string literal holding Source
 }
 
 // Eval evaluates the condition against env, which must be a value or (to
@@ -51,4 +53,17 @@ func (c *Condition) Eval(env any) (bool, error) {
 // newMachines returns a pool of VMs that evaluate with the memory budget.
 func newMachines(budget uint) *sync.Pool {
 	return &sync.Pool{New: func() any { return &vm.VM{MemoryBudget: budget} }}
+}
+
+// RangeOf returns where the runes from..to of Source are in the rules file,
+// or the whole string literal's range when that cannot be told (a value
+// built by an HCL expression rather than written as one literal).
+func (c *Condition) RangeOf(from, to int) hcl.Range {
+	positions, exact := literalPositions(c.file, c.literal, c.Source)
+	if !exact {
+		return c.literal
+	}
+	from = min(max(from, 0), len(positions)-1)
+	to = min(max(to, from), len(positions)-1)
+	return hcl.Range{Filename: c.literal.Filename, Start: positions[from], End: positions[to]}
 }

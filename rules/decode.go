@@ -2,9 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -22,10 +20,12 @@ type decoder struct {
 	// machines is shared by the ruleset's conditions: they all evaluate
 	// with the same memory budget.
 	machines *sync.Pool
+	exprs    *exprCache
 
 	defined     map[string]map[string]hcl.Range // block type → name → first definition
 	refs        []reference
-	jobs        []func() hcl.Diagnostics // expensive compilations, run in parallel
+	workers     *workers
+	jobs        []*laterJob // expensive compilations, run on the workers
 	unsetPrio   []*Retrieval
 	settingsAt  *hcl.Range
 	loopAt      *hcl.Range
@@ -41,7 +41,7 @@ type reference struct {
 	attr  string
 }
 
-func newDecoder(cfg config) *decoder {
+func newDecoder(cfg config, w *workers) *decoder {
 	secrets := map[string]bool{}
 	return &decoder{
 		cfg:      cfg,
@@ -49,7 +49,9 @@ func newDecoder(cfg config) *decoder {
 		secrets:  secrets,
 		rs:       emptyRuleset(),
 		machines: newMachines(cfg.memoryBudget),
+		exprs:    newExprCache(cfg.maxNodes),
 		defined:  map[string]map[string]hcl.Range{},
+		workers:  w,
 	}
 }
 
@@ -148,40 +150,23 @@ func (d *decoder) fraction(attrs hcl.Attributes, name string, value float64) {
 	}
 }
 
-// later schedules an independent compilation; finish runs them all in
-// parallel and reports their diagnostics in scheduling order.
-func (d *decoder) later(job func() hcl.Diagnostics) { d.jobs = append(d.jobs, job) }
-
-func (d *decoder) runJobs() {
-	results := make([]hcl.Diagnostics, len(d.jobs))
-	parallel(len(d.jobs), func(i int) { results[i] = d.jobs[i]() })
-	for _, r := range results {
-		d.add(r...)
-	}
-	d.jobs = nil
+// later schedules an independent compilation on the workers; finish waits
+// for them all and reports their diagnostics in scheduling order. A job
+// must write only to what nothing reads before finish.
+func (d *decoder) later(job func() hcl.Diagnostics) {
+	j := &laterJob{}
+	d.jobs = append(d.jobs, j)
+	d.workers.run(func() { j.diags = job() })
 }
 
-// parallel runs fn(0) … fn(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
+// laterJob holds the diagnostics of one scheduled compilation.
+type laterJob struct{ diags hcl.Diagnostics }
+
+// runJobs waits for the scheduled compilations and adds their diagnostics.
+func (d *decoder) runJobs() {
+	d.workers.stop()
+	for _, j := range d.jobs {
+		d.add(j.diags...)
 	}
-	var (
-		wg   sync.WaitGroup
-		next atomic.Int64
-	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
+	d.jobs = nil
 }

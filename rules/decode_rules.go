@@ -40,6 +40,10 @@ func (d *decoder) decodeDependency(b *hcl.Block) {
 func (d *decoder) decodeEntity(b *hcl.Block) {
 	e := &Entity{Name: b.Labels[0], Range: b.DefRange}
 	c := d.content(b.Body, entitySchema)
+	var (
+		patterns []string
+		ranges   []hcl.Range
+	)
 	one, many := c.Attributes["pattern"], c.Attributes["patterns"]
 	switch {
 	case one == nil && many == nil:
@@ -48,35 +52,34 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 		d.add(Error(CheckSchema, many.NameRange, `Both "pattern" and "patterns"`, "Use one of them: pattern for one regexp, patterns for a list."))
 	case one != nil:
 		if v, ok := d.value(one, cty.String); ok {
-			d.addPattern(e, v.AsString(), one.Expr.Range())
+			patterns, ranges = []string{v.AsString()}, []hcl.Range{one.Expr.Range()}
 		}
 	default:
 		if v, ok := d.value(many, cty.List(cty.String)); ok {
-			ranges := elementRanges(many, v.LengthInt())
-			for i, p := range stringList(v) {
-				d.addPattern(e, p, ranges[i])
-			}
+			patterns, ranges = stringList(v), elementRanges(many, v.LengthInt())
 		}
 	}
+	d.compilePatterns(e, patterns, ranges)
 	d.strs(c.Attributes, "ignore", &e.Ignore)
 	if d.define("entity", e.Name, b.DefRange) {
 		d.rs.Entities = append(d.rs.Entities, e)
 	}
 }
 
-// addPattern schedules the compilation of one entity pattern; its slot in
-// e.Patterns stays nil when it is invalid and is dropped in finish.
-func (d *decoder) addPattern(e *Entity, pattern string, at hcl.Range) {
-	i := len(e.Patterns)
-	e.Patterns = append(e.Patterns, nil)
-	d.later(func() hcl.Diagnostics {
-		re, err := regexp.Compile(pattern)
-		if err != nil {
-			return hcl.Diagnostics{Error(CheckRegexp, at, "Invalid entity pattern", fmt.Sprintf("Entity %q: %v.", e.Name, err))}
-		}
-		e.Patterns[i] = re
-		return nil
-	})
+// compilePatterns schedules the compilation of an entity's patterns; the
+// slot of an invalid one stays nil and is dropped in finish.
+func (d *decoder) compilePatterns(e *Entity, patterns []string, ranges []hcl.Range) {
+	e.Patterns = make([]*regexp.Regexp, len(patterns))
+	for i, pattern := range patterns {
+		d.later(func() hcl.Diagnostics {
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				return hcl.Diagnostics{Error(CheckRegexp, ranges[i], "Invalid entity pattern", fmt.Sprintf("Entity %q: %v.", e.Name, err))}
+			}
+			e.Patterns[i] = re
+			return nil
+		})
+	}
 }
 
 func (d *decoder) decodeMode(b *hcl.Block) {
@@ -151,13 +154,15 @@ func (d *decoder) decodePrompt(b *hcl.Block) {
 	p := &Prompt{Role: b.Labels[0], Range: b.DefRange}
 	c := d.content(b.Body, promptSchema)
 	if d.str(c.Attributes, "template", &p.Template) {
-		t, err := template.New(p.Role).Option("missingkey=error").Parse(p.Template)
-		if err != nil {
-			d.add(Error(CheckTemplate, c.Attributes["template"].Expr.Range(), "Invalid prompt template",
-				fmt.Sprintf("Prompt %q: %v.", p.Role, err)))
-		} else {
+		at := c.Attributes["template"].Expr.Range()
+		d.later(func() hcl.Diagnostics {
+			t, err := template.New(p.Role).Option("missingkey=error").Parse(p.Template)
+			if err != nil {
+				return hcl.Diagnostics{Error(CheckTemplate, at, "Invalid prompt template", fmt.Sprintf("Prompt %q: %v.", p.Role, err))}
+			}
 			p.Parsed = t
-		}
+			return nil
+		})
 	}
 	if d.define("prompt", p.Role, b.DefRange) {
 		d.rs.Prompts = append(d.rs.Prompts, p)

@@ -118,12 +118,16 @@ func readError(name string, err error) hcl.Diagnostics {
 	}}
 }
 
-// compile parses, decodes, checks and indexes the sources.
+// compile parses, decodes, checks and indexes the sources. Files are parsed
+// on the workers, largest first, and each is decoded (in name order) as soon
+// as it is parsed, while the workers go on parsing and compiling.
 func compile(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
-	parsed := parseAll(srcs)
-	d := newDecoder(cfg)
+	w := startWorkers()
+	parsed := parseAll(w, srcs)
+	d := newDecoder(cfg, w)
 	for i, s := range srcs {
+		<-parsed[i].done
 		f, diags := parsed[i].file, parsed[i].diags
 		d.add(diags...)
 		if f == nil {
@@ -161,12 +165,25 @@ func redact(diags hcl.Diagnostics, secrets []string) {
 type parseResult struct {
 	file  *hcl.File
 	diags hcl.Diagnostics
+	done  chan struct{} // closed when file and diags are set
 }
 
-// parseAll parses the sources in parallel: parsing is most of the cost of
-// loading and the files are independent. Results keep source order.
-func parseAll(srcs []source) []parseResult {
+// parseAll schedules the parsing of every source, largest first: parsing is
+// most of the cost of a load, and the largest file is on the critical path.
+// Results keep source order.
+func parseAll(w *workers, srcs []source) []parseResult {
 	out := make([]parseResult, len(srcs))
-	parallel(len(srcs), func(i int) { out[i].file, out[i].diags = ParseFile(srcs[i].name, srcs[i].bytes) })
+	order := make([]int, len(srcs))
+	for i := range srcs {
+		order[i] = i
+		out[i].done = make(chan struct{})
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(srcs[order[a]].bytes) > len(srcs[order[b]].bytes) })
+	for _, i := range order {
+		w.run(func() {
+			out[i].file, out[i].diags = ParseFile(srcs[i].name, srcs[i].bytes)
+			close(out[i].done)
+		})
+	}
 	return out
 }
