@@ -54,9 +54,7 @@ entity "projects" {
 # `ignore` drops, rather than the date alone, which would mean that one day.
 entity "dates" {
   patterns = [
-    "(?i)\\b(today|yesterday)\\b",
-    "(?i)\\b((?:this|last) (?:week|month))\\b",
-    "(?i)\\b(last [1-9]\\d{0,4} days?)\\b",
+    "(?i)\\b(today|yesterday|(?:this|last) (?:week|month)|last [1-9]\\d{0,4} days?)\\b",
     "(?i)\\b(?:(since|after|before|until)\\s+)?\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:\\.\\.\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01]))?\\b",
   ]
   ignore = ["since", "after", "before", "until"]

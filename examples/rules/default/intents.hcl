@@ -16,7 +16,7 @@ intent "query_commits" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\bcommit(s|ted)?\\\\b|\\\\bpushed\\\\b|\\\\bmerged?\\\\b|\\\\bchanged?\\\\b|\\\\bchanges\\\\b|\\\\bmerge requests?\\\\b'"
+    when       = "query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b'"
     confidence = 0.9
   }
 
@@ -46,7 +46,7 @@ intent "query_issues" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\bissues?\\\\b|\\\\bbugs?\\\\b|\\\\btickets?\\\\b|\\\\btasks?\\\\b'"
+    when       = "query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"
     confidence = 0.85
   }
 
@@ -76,7 +76,7 @@ intent "query_analytics" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\bhow many\\\\b|\\\\bstatistics\\\\b|\\\\bstats\\\\b|\\\\bmetrics?\\\\b|\\\\btrends?\\\\b|\\\\bcount\\\\b|\\\\baverage\\\\b|\\\\bvelocity\\\\b'"
+    when       = "query matches '(?i)\\\\b(?:how many|statistics|stats|metrics?|trends?|count|average|velocity)\\\\b'"
     confidence = 0.8
   }
 
@@ -117,7 +117,7 @@ intent "query_status" {
   pattern = "fan_in"
 
   detect {
-    when       = "query matches '(?i)\\\\bstatus\\\\b|\\\\bhealth(y)?\\\\b|\\\\bhow is\\\\b.*\\\\bgoing\\\\b|\\\\bup to date\\\\b'"
+    when       = "query matches '(?i)\\\\b(?:status|healthy?|how is\\\\b.*\\\\bgoing|up to date)\\\\b'"
     confidence = 0.85
   }
 
@@ -181,7 +181,7 @@ intent "request_help" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\bhelp\\\\b|\\\\bhow (do|can) i\\\\b|\\\\bdocumentation\\\\b|\\\\bdocs\\\\b|\\\\bwhat can you do\\\\b'"
+    when       = "query matches '(?i)\\\\b(?:help|how (?:do|can) i|documentation|docs|what can you do)\\\\b'"
     confidence = 0.9
   }
 

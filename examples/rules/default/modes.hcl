@@ -4,14 +4,14 @@
 # Only official and mainstream sources (tiers 1–2); unknown sources dropped;
 # nothing left is the "no valid sources" error.
 mode "strict" {
-  when     = "query matches '(?i)\\\\bverify\\\\b|fact.?check|\\\\bis it true\\\\b|\\\\bofficial sources?\\\\b'"
+  when     = "query matches '(?i)\\\\b(?:verify|is it true|official sources?)\\\\b|fact.?check'"
   keep     = "item.tier >= 1 && item.tier <= 2"
   on_empty = "error"
 }
 
 # Tier 1 against tier 5 side by side.
 mode "monitor" {
-  when    = "query matches '(?i)\\\\bmonitor(ing)?\\\\b|\\\\bcompare (the )?sources\\\\b|\\\\bsentiment\\\\b'"
+  when    = "query matches '(?i)\\\\b(?:monitor(?:ing)?|compare (?:the )?sources|sentiment)\\\\b'"
   compare = [1, 5]
 }
 
