@@ -6,31 +6,34 @@ import (
 	"sync"
 	"time"
 
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	"github.com/nous-dev/nous/sdk/internal/wire"
+	"google.golang.org/grpc/mem"
 )
 
 // Chunking of Fetch streams: a chunk is sent when it holds chunkRecords
-// records or about chunkBytes bytes, or chunkAge after its first record, so
-// a fast source pays little per record and a slow one's records still
-// arrive promptly.
+// records or chunkBytes encoded bytes, or chunkAge after its first record,
+// so a fast source pays little per record and a slow one's records still
+// arrive promptly. chunkBytes stays below the 1 MiB buffers gRPC pools.
 const (
 	chunkRecords = 512
-	chunkBytes   = 1 << 20
+	chunkBytes   = 768 << 10
 	chunkAge     = 10 * time.Millisecond
 )
 
 // chunker batches the records a plugin's Fetch emits into FetchResponse
-// messages. Its timer sends from another goroutine, hence the lock: a gRPC
-// stream allows only one sender at a time.
+// messages, encoding each record into the chunk's buffer as it is emitted.
+// The buffer comes from gRPC's pool and goes back to it once sent. The
+// timer sends from another goroutine, hence the lock: a gRPC stream allows
+// only one sender at a time.
 type chunker struct {
 	ctx   context.Context
-	send  func(*pb.FetchResponse) error
+	send  func(any) error // the stream's SendMsg, given *wire.Outgoing
 	limit int
 
 	mu      sync.Mutex
 	emitted int
-	pending []*pb.Record
-	bytes   int
+	buf     *[]byte // the pending chunk's encoded records; nil when none
+	pending int     // records in buf
 	timer   *time.Timer
 	err     error // a failed timed send, returned by the next emit
 	closed  bool
@@ -50,14 +53,18 @@ func (c *chunker) emit(r Record) error {
 	case c.limit > 0 && c.emitted >= c.limit:
 		return errLimitReached
 	}
-	p, err := recordToProto(r)
+	if c.buf == nil {
+		c.buf = mem.DefaultBufferPool().Get(chunkBytes)
+		*c.buf = (*c.buf)[:0]
+	}
+	b, err := appendRecord(*c.buf, r)
+	*c.buf = b
 	if err != nil {
 		return fmt.Errorf("emit: %w", err)
 	}
-	c.pending = append(c.pending, p)
-	c.bytes += approxSize(r)
+	c.pending++
 	c.emitted++
-	if len(c.pending) >= chunkRecords || c.bytes >= chunkBytes {
+	if c.pending >= chunkRecords || len(b) >= chunkBytes {
 		return c.flushLocked()
 	}
 	if c.timer == nil {
@@ -81,11 +88,12 @@ func (c *chunker) flushLocked() error {
 		c.timer.Stop()
 		c.timer = nil
 	}
-	if len(c.pending) == 0 {
+	if c.pending == 0 {
 		return nil
 	}
-	err := c.send(&pb.FetchResponse{Records: c.pending})
-	c.pending, c.bytes = nil, 0
+	// The buffer is gRPC's from here on, sent or not.
+	err := c.send(&wire.Outgoing{Buf: c.buf, Pool: mem.DefaultBufferPool()})
+	c.buf, c.pending = nil, 0
 	if err != nil {
 		return fmt.Errorf("send records: %w", err)
 	}
@@ -98,25 +106,13 @@ func (c *chunker) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
-	if c.err != nil {
-		return c.err
+	err := c.err
+	if err == nil {
+		err = c.flushLocked()
 	}
-	return c.flushLocked()
-}
-
-// approxSize estimates a record's encoded size without encoding it.
-func approxSize(r Record) int {
-	n := 64 + len(r.ID) + len(r.Source) + len(r.Kind) + len(r.Title) + len(r.Body) + len(r.URL) + len(r.Author)
-	for k, v := range r.Fields {
-		n += len(k) + 16
-		switch v := v.(type) {
-		case string:
-			n += len(v)
-		case []string:
-			for _, s := range v {
-				n += len(s) + 2
-			}
-		}
+	if c.buf != nil { // a buffer with nothing sent from it
+		mem.DefaultBufferPool().Put(c.buf)
+		c.buf = nil
 	}
-	return n
+	return err
 }

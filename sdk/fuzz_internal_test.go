@@ -3,6 +3,8 @@ package sdk
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/nous-dev/nous/sdk/internal/wire"
 	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"google.golang.org/grpc/mem"
@@ -58,3 +60,108 @@ func FuzzFromWire(f *testing.F) {
 }
 
 type vtMarshaler interface{ MarshalVT() ([]byte, error) }
+
+// FuzzChunkReader feeds arbitrary bytes to the host's direct decoder of
+// fetch chunks: it may fail, never panic; where the generated decoder and
+// recordFromProto also accept the bytes, both read the same records; and
+// what it reads encodes and reads back unchanged.
+func FuzzChunkReader(f *testing.F) {
+	for _, r := range wireRecords() {
+		b, err := appendRecord(nil, r)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte{0x0a, 0x04, 0x52, 0x02, 0x1a, 0x00})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := chunkReader{rest: data}
+		var direct []Record
+		for {
+			r, ok, err := c.next()
+			if err != nil {
+				return
+			}
+			if !ok {
+				break
+			}
+			direct = append(direct, r)
+		}
+		var again []byte
+		for _, r := range direct {
+			var err error
+			if again, err = appendRecord(again, r); err != nil {
+				t.Fatalf("a record read from the wire cannot be sent back: %v", err)
+			}
+		}
+		var valid []Record
+		for _, r := range direct {
+			valid = append(valid, validUTF8Record(r))
+		}
+		if back := readRecords(t, again); !equalRecords(back, valid) {
+			t.Fatalf("re-encoded records differ:\n%v\n%v", back, direct)
+		}
+		var m pb.FetchResponse // its strings are no more checked than the direct decoder's
+		if m.UnmarshalVT(data) != nil {
+			return
+		}
+		var generated []Record
+		for _, p := range m.GetRecords() {
+			r, err := recordFromProto(p)
+			if err != nil {
+				return
+			}
+			generated = append(generated, r)
+		}
+		if !equalRecords(generated, direct) {
+			t.Fatalf("direct and generated decoding differ:\n%v\n%v", direct, generated)
+		}
+	})
+}
+
+func readRecords(t *testing.T, b []byte) []Record {
+	c := chunkReader{rest: b}
+	var out []Record
+	for {
+		r, ok, err := c.next()
+		if err != nil {
+			t.Fatalf("reading re-encoded records: %v", err)
+		}
+		if !ok {
+			return out
+		}
+		out = append(out, r)
+	}
+}
+
+// equalRecords compares records as reflect.DeepEqual does, except that a
+// NaN field equals itself.
+func equalRecords(a, b []Record) bool {
+	return cmp.Equal(a, b, cmpopts.EquateNaNs())
+}
+
+// validUTF8Record is r as the sending side encodes it: every string valid
+// UTF-8.
+func validUTF8Record(r Record) Record {
+	v := wire.ValidUTF8
+	out := Record{ID: v(r.ID), Source: v(r.Source), Kind: v(r.Kind), Title: v(r.Title), Body: v(r.Body),
+		URL: v(r.URL), Author: v(r.Author), Time: r.Time, Tier: r.Tier}
+	if r.Fields != nil {
+		out.Fields = map[string]any{}
+	}
+	for k, x := range r.Fields {
+		switch x := x.(type) {
+		case string:
+			out.Fields[v(k)] = v(x)
+		case []string:
+			l := make([]string, len(x))
+			for i, s := range x {
+				l[i] = v(s)
+			}
+			out.Fields[v(k)] = l
+		default:
+			out.Fields[v(k)] = x
+		}
+	}
+	return out
+}

@@ -64,7 +64,7 @@ func (s *sourceServer) Fetch(req *pb.FetchRequest, stream pb.Source_FetchServer)
 		return statusOf(Errorf(KindBadRequest, "fetch request: %w", err))
 	}
 	ctx := stream.Context()
-	c := &chunker{ctx: ctx, send: stream.Send, limit: fr.Limit}
+	c := &chunker{ctx: ctx, send: stream.SendMsg, limit: fr.Limit}
 	// A panic becomes an error here, inside the call, so the records
 	// emitted before it are still flushed.
 	err = guard(s.logger, "Fetch", func() error { return s.impl.Fetch(ctx, fr, c.emit) })
@@ -115,18 +115,25 @@ func (c *sourceClient) Fetch(ctx context.Context, req FetchRequest, emit func(Re
 		return callError(ctx, "fetch", err)
 	}
 	received := 0
+	var chunk chunkReader
 	for {
-		resp, err := stream.Recv()
+		// Chunks are decoded here rather than by the codec (see record_wire.go).
+		var in wire.Incoming
+		err := stream.RecvMsg(&in)
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return callError(ctx, "fetch", err)
 		}
-		for _, p := range resp.GetRecords() {
-			r, err := recordFromProto(p)
+		chunk.rest = in.Bytes
+		for {
+			r, ok, err := chunk.next()
 			if err != nil {
 				return Errorf(KindUnknown, "fetch: malformed record from plugin: %w", err)
+			}
+			if !ok {
+				break
 			}
 			if err := emit(r); err != nil {
 				return err

@@ -26,8 +26,25 @@ var _ encoding.CodecV2 = Codec{}
 // Name is "proto": the content type stays application/grpc+proto.
 func (Codec) Name() string { return "proto" }
 
+// Outgoing is a message the sdk has encoded itself (a fetch chunk, written
+// record by record as the plugin emits): Marshal hands its buffer to gRPC
+// without a copy, and gRPC returns it to Pool once it is written.
+type Outgoing struct {
+	Buf  *[]byte
+	Pool mem.BufferPool
+}
+
+// Incoming is a received message the sdk decodes itself: its bytes, a
+// fresh copy that strings decoded from it may point into.
+type Incoming struct {
+	Bytes []byte
+}
+
 // Marshal encodes v.
 func (Codec) Marshal(v any) (mem.BufferSlice, error) {
+	if out, ok := v.(*Outgoing); ok {
+		return mem.BufferSlice{mem.NewBuffer(out.Buf, out.Pool)}, nil
+	}
 	m, ok := v.(vtMessage)
 	if !ok {
 		return encoding.GetCodecV2("proto").Marshal(v)
@@ -54,6 +71,10 @@ func (Codec) Marshal(v any) (mem.BufferSlice, error) {
 // data itself on return); that copy lives as long as anything decoded from
 // it, at most one chunk (about 1 MiB).
 func (Codec) Unmarshal(data mem.BufferSlice, v any) error {
+	if in, ok := v.(*Incoming); ok {
+		in.Bytes = data.Materialize()
+		return nil
+	}
 	m, ok := v.(vtMessage)
 	if !ok {
 		return encoding.GetCodecV2("proto").Unmarshal(data, v)

@@ -10,13 +10,16 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func TestValuesRoundTrip(t *testing.T) {
+type valueCase struct {
+	name string
+	in   any
+	want any
+}
+
+// valueCases are field values with what arrives on the other side.
+func valueCases() []valueCase {
 	at := time.Date(2026, 5, 1, 12, 0, 0, 42, time.UTC)
-	tests := []struct {
-		name string
-		in   any
-		want any
-	}{
+	return []valueCase{
 		{"string", "pay", "pay"},
 		{"empty string", "", ""},
 		{"int64", int64(-7), int64(-7)},
@@ -30,8 +33,13 @@ func TestValuesRoundTrip(t *testing.T) {
 		{"string list", []string{"a", "b"}, []string{"a", "b"}},
 		{"empty string list stays a list", []string{}, []string{}},
 		{"nil string list becomes empty", []string(nil), []string{}},
+		{"before 1970", time.Date(1900, 1, 1, 0, 0, 0, 1, time.UTC), time.Date(1900, 1, 1, 0, 0, 0, 1, time.UTC)},
+		{"large int", int64(-1 << 62), int64(-1 << 62)},
 	}
-	for _, tc := range tests {
+}
+
+func TestValuesRoundTrip(t *testing.T) {
+	for _, tc := range valueCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			fields, err := FieldsToProto(map[string]any{"f": tc.in})
 			require.NoError(t, err)

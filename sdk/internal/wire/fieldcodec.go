@@ -1,0 +1,367 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// Direct encoding of typed fields and timestamps, without the generated
+// message types in between: a 10k-record fetch otherwise allocates a
+// pb.Field, a oneof wrapper and often a Timestamp or StringList per field
+// on each side. The bytes are the ones plugin.proto defines; the tests
+// check them against the generated code.
+
+// Field numbers of nous.plugin.v1.Field and google.protobuf.Timestamp.
+const (
+	fieldName        protowire.Number = 1
+	fieldString      protowire.Number = 2
+	fieldInt         protowire.Number = 3
+	fieldDouble      protowire.Number = 4
+	fieldBool        protowire.Number = 5
+	fieldTime        protowire.Number = 6
+	fieldStringList  protowire.Number = 7
+	stringListValues protowire.Number = 1
+	timeSeconds      protowire.Number = 1
+	timeNanos        protowire.Number = 2
+)
+
+// AppendFields appends each of fields as a nous.plugin.v1.Field message
+// with field number num. On error b is returned unchanged in length
+// (callers truncate), and the error names the field.
+func AppendFields(b []byte, num protowire.Number, fields map[string]any) ([]byte, error) {
+	for name, v := range fields {
+		var err error
+		if b, err = appendField(b, num, name, v); err != nil {
+			return b, fmt.Errorf("field %q: %w", name, err)
+		}
+	}
+	return b, nil
+}
+
+// appendField appends one Field message: the tag, its length, the name and
+// the value. int and int32 widen to int64, float32 to float64.
+func appendField(b []byte, num protowire.Number, name string, v any) ([]byte, error) {
+	name = ValidUTF8(name)
+	size := 0
+	if name != "" {
+		size = sizeBytes(fieldName, len(name))
+	}
+	var (
+		i  int64
+		ss []string
+	)
+	switch v := v.(type) {
+	case string:
+		v = ValidUTF8(v)
+		b = appendFieldHead(b, num, size+sizeBytes(fieldString, len(v)), name)
+		return appendString(b, fieldString, v), nil
+	case int64:
+		i = v
+	case int:
+		i = int64(v)
+	case int32:
+		i = int64(v)
+	case float64:
+		return appendDouble(b, num, size, name, v), nil
+	case float32:
+		return appendDouble(b, num, size, name, float64(v)), nil
+	case bool:
+		b = appendFieldHead(b, num, size+2, name)
+		return protowire.AppendVarint(protowire.AppendTag(b, fieldBool, protowire.VarintType), protowire.EncodeBool(v)), nil
+	case time.Time:
+		body := sizeTime(v)
+		b = appendFieldHead(b, num, size+sizeBytes(fieldTime, body), name)
+		return appendTimeBody(protowire.AppendVarint(protowire.AppendTag(b, fieldTime, protowire.BytesType), uint64(body)), v), nil
+	case []string:
+		ss = v
+		body := 0
+		for _, s := range ss {
+			body += sizeBytes(stringListValues, len(ValidUTF8(s)))
+		}
+		b = appendFieldHead(b, num, size+sizeBytes(fieldStringList, body), name)
+		b = protowire.AppendVarint(protowire.AppendTag(b, fieldStringList, protowire.BytesType), uint64(body))
+		for _, s := range ss {
+			b = appendString(b, stringListValues, ValidUTF8(s))
+		}
+		return b, nil
+	case nil:
+		return b, fmt.Errorf("nil value (want %s)", FieldTypes)
+	default:
+		return b, fmt.Errorf("unsupported value type %T (want %s)", v, FieldTypes)
+	}
+	b = appendFieldHead(b, num, size+1+protowire.SizeVarint(uint64(i)), name)
+	return protowire.AppendVarint(protowire.AppendTag(b, fieldInt, protowire.VarintType), uint64(i)), nil
+}
+
+func appendDouble(b []byte, num protowire.Number, size int, name string, f float64) []byte {
+	b = appendFieldHead(b, num, size+9, name)
+	return protowire.AppendFixed64(protowire.AppendTag(b, fieldDouble, protowire.Fixed64Type), math.Float64bits(f))
+}
+
+// appendFieldHead appends a Field message's tag and length and its name.
+func appendFieldHead(b []byte, num protowire.Number, size int, name string) []byte {
+	b = protowire.AppendVarint(protowire.AppendTag(b, num, protowire.BytesType), uint64(size))
+	if name != "" {
+		b = appendString(b, fieldName, name)
+	}
+	return b
+}
+
+// appendString appends a length-delimited field; empty strings too, as a
+// repeated or oneof field needs them.
+func appendString(b []byte, num protowire.Number, s string) []byte {
+	return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), s)
+}
+
+// sizeBytes is the encoded size of a length-delimited field of n bytes
+// (field numbers here are all below 16, so the tag is one byte).
+func sizeBytes(_ protowire.Number, n int) int { return 1 + protowire.SizeVarint(uint64(n)) + n }
+
+// AppendTime appends t as a google.protobuf.Timestamp with field number
+// num; the zero time is absent and appends nothing.
+func AppendTime(b []byte, num protowire.Number, t time.Time) []byte {
+	if t.IsZero() {
+		return b
+	}
+	b = protowire.AppendVarint(protowire.AppendTag(b, num, protowire.BytesType), uint64(sizeTime(t)))
+	return appendTimeBody(b, t)
+}
+
+func sizeTime(t time.Time) int {
+	n := 0
+	if s := t.Unix(); s != 0 {
+		n += 1 + protowire.SizeVarint(uint64(s))
+	}
+	if ns := t.Nanosecond(); ns != 0 {
+		n += 1 + protowire.SizeVarint(uint64(ns))
+	}
+	return n
+}
+
+func appendTimeBody(b []byte, t time.Time) []byte {
+	if s := t.Unix(); s != 0 {
+		b = protowire.AppendVarint(protowire.AppendTag(b, timeSeconds, protowire.VarintType), uint64(s))
+	}
+	if ns := t.Nanosecond(); ns != 0 {
+		b = protowire.AppendVarint(protowire.AppendTag(b, timeNanos, protowire.VarintType), uint64(ns))
+	}
+	return b
+}
+
+// Timestamp is a google.protobuf.Timestamp being decoded. Two occurrences
+// of one message field merge, as protobuf requires, hence a value that
+// ConsumeTime adds to rather than a result.
+type Timestamp struct {
+	Seconds int64
+	Nanos   int32
+}
+
+// ConsumeTime decodes the body of a google.protobuf.Timestamp into ts.
+func ConsumeTime(b []byte, ts *Timestamp) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		switch {
+		case num == timeSeconds && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			ts.Seconds, b = int64(v), b[n:]
+		case num == timeNanos && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return protowire.ParseError(n)
+			}
+			ts.Nanos, b = int32(v), b[n:]
+		default:
+			if n = consumeOther(b, num, typ, timeSeconds, timeNanos); n < 0 {
+				return wireError(num, n)
+			}
+			b = b[n:]
+		}
+	}
+	return nil
+}
+
+// The range google.protobuf.Timestamp allows: 0001-01-01 to 9999-12-31.
+const (
+	minTimeSeconds = -62135596800
+	maxTimeSeconds = 253402300799
+)
+
+// Time converts ts to a UTC time, as TimeFromProto does, with its errors.
+func (ts Timestamp) Time() (time.Time, error) {
+	if ts.Seconds < minTimeSeconds || ts.Seconds > maxTimeSeconds || ts.Nanos < 0 || ts.Nanos >= 1e9 {
+		return TimeFromProto(ts.proto())
+	}
+	return time.Unix(ts.Seconds, int64(ts.Nanos)).UTC(), nil
+}
+
+func (ts Timestamp) proto() *timestamppb.Timestamp {
+	return &timestamppb.Timestamp{Seconds: ts.Seconds, Nanos: ts.Nanos}
+}
+
+// DecodeField decodes one nous.plugin.v1.Field message body into fields.
+// A field with no value, or a name already in fields, is an error naming
+// the field. Strings point into b.
+func DecodeField(b []byte, fields map[string]any) error {
+	var (
+		name string
+		kind protowire.Number // the oneof member last seen, 0 for none
+		val  any
+		ts   Timestamp
+		list []string
+	)
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return fmt.Errorf("field %q: %w", name, protowire.ParseError(n))
+		}
+		b = b[n:]
+		want := protowire.BytesType
+		switch num {
+		case fieldInt, fieldBool:
+			want = protowire.VarintType
+		case fieldDouble:
+			want = protowire.Fixed64Type
+		}
+		if num < fieldName || num > fieldStringList {
+			n = protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return fmt.Errorf("field %q: %w", name, protowire.ParseError(n))
+			}
+			b = b[n:]
+			continue
+		}
+		if typ != want {
+			return fmt.Errorf("field %q: field %d has wire type %d, want %d", name, num, typ, want)
+		}
+		var (
+			v   uint64
+			buf []byte
+		)
+		switch want {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.Fixed64Type:
+			v, n = protowire.ConsumeFixed64(b)
+		default:
+			buf, n = protowire.ConsumeBytes(b)
+		}
+		if n < 0 {
+			return fmt.Errorf("field %q: %w", name, protowire.ParseError(n))
+		}
+		b = b[n:]
+		switch num {
+		case fieldName:
+			name = UnsafeString(buf)
+			continue
+		case fieldString:
+			val = UnsafeString(buf)
+		case fieldInt:
+			val = int64(v)
+		case fieldDouble:
+			val = math.Float64frombits(v)
+		case fieldBool:
+			val = v != 0
+		case fieldTime:
+			if kind != fieldTime {
+				ts = Timestamp{}
+			}
+			if err := ConsumeTime(buf, &ts); err != nil {
+				return fmt.Errorf("field %q: time value: %w", name, err)
+			}
+		case fieldStringList:
+			if kind != fieldStringList {
+				list = nil
+			}
+			var err error
+			if list, err = consumeStrings(buf, list); err != nil {
+				return fmt.Errorf("field %q: string list: %w", name, err)
+			}
+		}
+		kind = num
+	}
+	if _, dup := fields[name]; dup {
+		return fmt.Errorf("field %q: appears more than once", name)
+	}
+	switch kind {
+	case 0:
+		return fmt.Errorf("field %q: value has no type set (want %s)", name, FieldTypes)
+	case fieldTime:
+		t, err := ts.Time()
+		if err != nil {
+			return fmt.Errorf("field %q: %w", name, err)
+		}
+		val = t
+	case fieldStringList:
+		if list == nil {
+			list = []string{}
+		}
+		val = list
+	}
+	fields[name] = val
+	return nil
+}
+
+// consumeStrings appends the values of a StringList body to list.
+func consumeStrings(b []byte, list []string) ([]string, error) {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return list, protowire.ParseError(n)
+		}
+		b = b[n:]
+		if num != stringListValues || typ != protowire.BytesType {
+			if n = consumeOther(b, num, typ, stringListValues, stringListValues); n < 0 {
+				return list, wireError(num, n)
+			}
+			b = b[n:]
+			continue
+		}
+		s, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return list, protowire.ParseError(n)
+		}
+		b = b[n:]
+		if list == nil {
+			list = make([]string, 0, 2)
+		}
+		list = append(list, UnsafeString(s))
+	}
+	return list, nil
+}
+
+// errWireType reports a known field sent with the wrong wire type.
+var errWireType = errors.New("wrong wire type")
+
+// wrongType is consumeOther's result for a known field with the wrong wire
+// type; protowire's own error codes are small negative numbers.
+const wrongType = -1000
+
+// consumeOther skips an unknown field, or reports wrongType for a known
+// one (lo..hi) with the wrong wire type, which the generated decoder
+// rejects too.
+func consumeOther(b []byte, num protowire.Number, typ protowire.Type, lo, hi protowire.Number) int {
+	if num >= lo && num <= hi {
+		return wrongType
+	}
+	return protowire.ConsumeFieldValue(num, typ, b)
+}
+
+// wireError is the error for a negative consumeOther result.
+func wireError(num protowire.Number, n int) error {
+	if n == wrongType {
+		return fmt.Errorf("field %d: %w", num, errWireType)
+	}
+	return protowire.ParseError(n)
+}
