@@ -86,7 +86,7 @@ var Checks = []CheckInfo{
 	{CheckDuplicateName, hcl.DiagError, "Two blocks of the same kind with the same name, or a repeated single block."},
 	{CheckOutOfRange, hcl.DiagError, "confidence or min_confidence outside [0, 1], a negative priority, tier or limit, a loop value below 1."},
 	{CheckCycle, hcl.DiagError, "A dependency cycle among the hypotheses of one intent template."},
-	{CheckUnused, hcl.DiagWarning, "A source no retrieve uses, an agent no hypothesis uses, an entity no filter uses, a prompt for a role no hypothesis takes."},
+	{CheckUnused, hcl.DiagWarning, "A source no retrieve uses, an agent the executor never calls, an entity no filter uses, a prompt for a role no hypothesis takes."},
 	{CheckUnreachable, hcl.DiagWarning, "A definition that can never take effect: a condition that is always false, a detect below min_confidence."},
 	{CheckMissingDescription, hcl.DiagWarning, "A hypothesis or retrieve without a description (it is what the plan shows)."},
 	{CheckConstantCondition, hcl.DiagWarning, "A condition that is always true (redundant) or always false where that is not unreachability."},

@@ -37,7 +37,7 @@ var seeded = []struct {
 }{
 	{rules.CheckSchema, hcl.DiagError, "rules.hcl", `colour`},
 	{rules.CheckType, hcl.DiagError, "rules.hcl", `"high"`},
-	{rules.CheckUnused, hcl.DiagWarning, "rules.hcl", `agent "critic"`},
+	{rules.CheckUnused, hcl.DiagWarning, "rules.hcl", `agent "poet"`},
 	{rules.CheckInvalidValue, hcl.DiagError, "rules.hcl", `"tree"`},
 	{rules.CheckExpr, hcl.DiagError, "rules.hcl", `intnet_types`},
 	{rules.CheckOutOfRange, hcl.DiagError, "rules.hcl", `1.2`},
@@ -205,6 +205,38 @@ func TestSmallerChecks(t *testing.T) {
 			assert.Equal(t, tt.check, rules.CheckName(got[0]))
 			assert.Equal(t, tt.summary, got[0].Summary)
 			assert.Equal(t, hcl.DiagWarning, got[0].Severity)
+		})
+	}
+}
+
+func TestUnusedAgents(t *testing.T) {
+	agents := "agent \"analyst\" { plugin = \"x\" }\nagent \"critic\" { plugin = \"x\" }\nagent \"writer\" { plugin = \"x\" }\nagent \"clarification\" { plugin = \"x\" }\nagent \"bard\" { plugin = \"x\" }\n"
+	step := func(attrs string) string {
+		return "intent \"i\" {\n  hypothesis \"h\" {\n    description = \"H\"\n" + attrs + "  }\n}\n"
+	}
+	tests := []struct {
+		name   string
+		step   string
+		unused []string
+	}{
+		{"no agent step", step(""), []string{"analyst", "critic", "writer", "clarification", "bard"}},
+		{"writer by role: analyst and critic around it", step("    action = \"agent\"\n    role = \"writer\"\n"), []string{"clarification", "bard"}},
+		{"agent step defaults to writer", step("    action = \"agent\"\n"), []string{"clarification", "bard"}},
+		{"named agent serves the writer role", step("    agent = \"bard\"\n"), []string{"writer", "clarification"}},
+		{"agent named like its role", step("    agent = \"clarification\"\n"), []string{"analyst", "critic", "writer", "bard"}},
+		{"critic alone", step("    action = \"agent\"\n    role = \"critic\"\n"), []string{"analyst", "writer", "clarification", "bard"}},
+		{"named agent for the analyst role", step("    agent = \"bard\"\n    role = \"analyst\"\n"), []string{"analyst", "critic", "writer", "clarification"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, diags := rules.Parse("a.hcl", []byte(agents+tt.step))
+			require.Empty(t, diags)
+			var got []string
+			for _, d := range unused(rs) {
+				_, name, _ := strings.Cut(d.Summary, "Unused agent ")
+				got = append(got, strings.Trim(name, `"`))
+			}
+			assert.Equal(t, tt.unused, got)
 		})
 	}
 }

@@ -7,15 +7,12 @@ import (
 	"github.com/nous-dev/nous/rules"
 )
 
-// unused reports sources no retrieve uses, agents no hypothesis uses,
-// entities no retrieve filter, default or refinement names, and prompts
-// for roles no hypothesis can take.
+// unused reports sources no retrieve uses, agents the executor never
+// calls, entities no retrieve filter, default or refinement names, and
+// prompts for roles no hypothesis can take.
 func unused(rs *rules.Ruleset) hcl.Diagnostics {
-	sources, agents, entities := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	sources, agents, entities := map[string]bool{}, calledAgents(rs), map[string]bool{}
 	for _, in := range rs.Intents {
-		for _, h := range in.Hypotheses {
-			agents[h.Agent] = true
-		}
 		for _, r := range in.Retrievals {
 			sources[r.Source] = true
 			for _, f := range r.Filters {
@@ -47,7 +44,7 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 	for _, a := range rs.Agents {
 		if !agents[a.Name] {
 			diags = append(diags, rules.Warning(rules.CheckUnused, a.Range, fmt.Sprintf("Unused agent %q", a.Name),
-				"No hypothesis names this agent, so it is never invoked."))
+				"No hypothesis names this agent or takes the role it is named after, so it is never invoked."))
 		}
 	}
 	for _, e := range rs.Entities {
@@ -63,4 +60,29 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// calledAgents names the agents the executor calls: a step's own agent, or
+// for a step with a role but no agent the agent named after the role; and
+// around every writer step the agents named analyst and critic.
+func calledAgents(rs *rules.Ruleset) map[string]bool {
+	called := map[string]bool{}
+	for _, in := range rs.Intents {
+		for _, h := range in.Hypotheses {
+			role := h.Role
+			if role == "" && (h.Action == "agent" || h.Agent != "") {
+				role = "writer" // the executor's default role of an agent step
+			}
+			switch {
+			case h.Agent != "":
+				called[h.Agent] = true
+			case role != "":
+				called[role] = true
+			}
+			if role == "writer" {
+				called["analyst"], called["critic"] = true, true
+			}
+		}
+	}
+	return called
 }

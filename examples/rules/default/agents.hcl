@@ -5,28 +5,24 @@
 # document's: analyst 60 s, critic 30 s, writer 45 s.
 #
 # Hypotheses name these agents by role (role = "writer"); the executor also
-# calls the analyst and critic around every writer step, so no hypothesis
-# names them directly and lint's unused check is silenced on each.
+# calls the analyst and critic around every writer step.
 
-# nous-lint-ignore: unused
 agent "analyst" {
   plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
   timeout = "60s"
 }
 
-# nous-lint-ignore: unused
 agent "critic" {
   plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
   timeout = "30s"
 }
 
-# nous-lint-ignore: unused
 agent "writer" {
   plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
   timeout = "45s"
 }
 
-# nous-lint-ignore: unused
+# nous-lint-ignore: unused -- no default intent takes the clarification role; kept for rules that do
 agent "clarification" {
   plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
   timeout = "30s"

@@ -19,7 +19,7 @@ source "youtrack" {
 source "spare" { plugin = "builtin:file" }
 
 agent "writer" { plugin = "builtin:template" }
-agent "critic" { plugin = "builtin:template" }
+agent "poet" { plugin = "builtin:template" }
 
 intent "query_commits" {
   pattern = "tree"
