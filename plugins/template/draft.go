@@ -33,7 +33,7 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 		fmt.Fprintf(&b, "- %s: %s\n", l.TimeSpan, span)
 	}
 	if t := in.Temporal; t != nil && (!t.Since.IsZero() || !t.Until.IsZero()) {
-		fmt.Fprintf(&b, "- %s: %s – %s ("+l.InPeriod+")\n", l.RequestedPeriod, dayOr(t.Since, "…"), dayOr(t.Until, "…"),
+		fmt.Fprintf(&b, "- %s: %s – %s ("+l.InPeriod+")\n", l.RequestedPeriod, dayOr(t.Since, "…"), lastDayOr(t.Until, "…"),
 			inPeriod(ev.records, *t), len(ev.records))
 	}
 	// When every record is flagged, say so once instead of on every line.
@@ -190,6 +190,15 @@ func dayOr(t time.Time, fallback string) string {
 		return fallback
 	}
 	return day(t)
+}
+
+// lastDayOr is the last day before the exclusive bound until: a range
+// ending at midnight on the 16th ends, for a reader, on the 15th.
+func lastDayOr(until time.Time, fallback string) string {
+	if until.IsZero() {
+		return fallback
+	}
+	return day(until.Add(-time.Nanosecond))
 }
 
 func plural(n int, one, many string) string {

@@ -3,10 +3,10 @@ package template
 // labels are the words a draft or report is written in; the structure and
 // the data are the same in every language.
 type labels struct {
-	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed    string
-	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence string
-	RequestedPeriod, InPeriod, SourceTiers, AllFlagged                       string
-	Kinds                                                                    map[string]string
+	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed      string
+	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence   string
+	RequestedPeriod, InPeriod, SourceTiers, AllFlagged, WithoutURL, FromSource string
+	Kinds                                                                      map[string]string
 }
 
 var labelSets = map[string]*labels{
@@ -17,6 +17,7 @@ var labelSets = map[string]*labels{
 		More: "… and %d more", NoURL: "no URL", Report: "Report", Confidence: "Confidence",
 		RequestedPeriod: "Requested period", InPeriod: "%d of %d records fall in it",
 		SourceTiers: "Source tiers", AllFlagged: "all %d records come from unknown or tier ≥ 3 sources: %s",
+		WithoutURL: "Cited without a URL", FromSource: "%s (%s)",
 		Kinds: map[string]string{
 			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests",
 			"pipeline": "Pipelines", "document": "Documents",
@@ -29,6 +30,7 @@ var labelSets = map[string]*labels{
 		More: "… 另有 %d 筆", NoURL: "無網址", Report: "報告", Confidence: "可信度",
 		RequestedPeriod: "查詢期間", InPeriod: "%d／%d 筆在此期間",
 		SourceTiers: "來源等級", AllFlagged: "全部 %d 筆來自未知或第 3 級以上的來源：%s",
+		WithoutURL: "無網址的引用", FromSource: "%s（%s）",
 		Kinds: map[string]string{
 			"commit": "提交", "issue": "議題", "merge_request": "合併請求",
 			"pipeline": "管線", "document": "文件",

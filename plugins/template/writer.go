@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nous-dev/nous/sdk"
@@ -19,8 +20,12 @@ const (
 // URLs, the review's notes when it warned, and what the mode did to tiers.
 func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOutput {
 	l := labelsFor(cfg.Language)
-	ev := gather(records)
-	used := citedOrAll(in.Draft, ev)
+	// The summary counts the records the analyst may use (strict mode
+	// leaves out low-tier ones), so it agrees with the draft's counts; a
+	// draft may still cite any record, and the mode notes then say so.
+	usable, _ := usableRecords(in.Mode, records)
+	ev := gather(usable)
+	used := citedOrAll(in.Draft, gather(records), ev)
 	conf := confidence(in.Review, len(used))
 
 	var b strings.Builder
@@ -47,9 +52,8 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	}
 	sources := make([]string, 0, len(used))
 	if len(used) > 0 {
-		fmt.Fprintf(&b, "\n## %s\n\n", l.Sources)
-		for i, r := range used {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, sourceLine(l, r))
+		fmt.Fprintf(&b, "\n## %s\n\n%s", l.Sources, sourcesList(l, used))
+		for _, r := range used {
 			sources = append(sources, sourceRef(r))
 		}
 	}
@@ -64,17 +68,17 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	}
 }
 
-// citedOrAll is the records the draft cites, or every record when it cites
-// none, in the order the draft lists them.
-func citedOrAll(draft string, ev evidence) []sdk.Record {
+// citedOrAll is the records of all the draft cites, or every usable record
+// when it cites none, in the order the draft lists them.
+func citedOrAll(draft string, all, usable evidence) []sdk.Record {
 	var used []sdk.Record
-	for _, r := range ev.ordered {
+	for _, r := range all.ordered {
 		if cited(draft, r) {
 			used = append(used, r)
 		}
 	}
 	if len(used) == 0 {
-		return ev.ordered
+		return usable.ordered
 	}
 	return used
 }
@@ -149,12 +153,48 @@ func headingLevel(line string) int {
 	return n
 }
 
-// sourceLine names a source with its link, kind, ID, author, date and tier.
-func sourceLine(l *labels, r sdk.Record) string {
-	link := title(r)
-	if r.URL != "" {
-		link = "[" + strings.NewReplacer("[", "(", "]", ")").Replace(link) + "](" + r.URL + ")"
+// sourcesList numbers the cited records that have a URL, with their links.
+// Records without one are summed up in a line per kind and source: the
+// details already name each of them, and a second list would only repeat it.
+func sourcesList(l *labels, used []sdk.Record) string {
+	var b strings.Builder
+	type group struct {
+		kind, source string
+		records      []sdk.Record
 	}
+	var noURL []*group
+	n := 0
+	for _, r := range used {
+		if r.URL != "" {
+			n++
+			fmt.Fprintf(&b, "%d. %s\n", n, sourceLine(r))
+			continue
+		}
+		src := sourceWithTier(r)
+		i := slices.IndexFunc(noURL, func(g *group) bool { return g.kind == r.Kind && g.source == src })
+		if i < 0 {
+			noURL = append(noURL, &group{kind: r.Kind, source: src})
+			i = len(noURL) - 1
+		}
+		noURL[i].records = append(noURL[i].records, r)
+	}
+	if len(noURL) == 0 {
+		return b.String()
+	}
+	parts := make([]string, 0, len(noURL))
+	for _, g := range noURL {
+		parts = append(parts, fmt.Sprintf(l.FromSource, countPhrase(l, g.kind, len(g.records)), g.source)+" — "+ids(g.records, 3))
+	}
+	if n > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%s: %s.\n", l.WithoutURL, strings.Join(parts, "; "))
+	return b.String()
+}
+
+// sourceLine names a source with its link, kind, ID, author, date and tier.
+func sourceLine(r sdk.Record) string {
+	link := "[" + strings.NewReplacer("[", "(", "]", ")").Replace(title(r)) + "](" + r.URL + ")"
 	meta := []string{r.Kind + " `" + shortID(r.ID) + "`"}
 	if r.Author != "" {
 		meta = append(meta, oneLine(r.Author))
@@ -162,17 +202,16 @@ func sourceLine(l *labels, r sdk.Record) string {
 	if d := day(r.Time); d != "" {
 		meta = append(meta, d)
 	}
-	src := r.Source
-	if r.Tier > 0 {
-		src += fmt.Sprintf(", tier %d", r.Tier)
-	} else {
-		src += ", tier unknown"
-	}
-	meta = append(meta, src)
-	if r.URL == "" {
-		meta = append(meta, l.NoURL)
-	}
+	meta = append(meta, sourceWithTier(r))
 	return link + " — " + strings.Join(meta, ", ")
+}
+
+// sourceWithTier is "gitlab, tier 1" (or "tier unknown").
+func sourceWithTier(r sdk.Record) string {
+	if r.Tier > 0 {
+		return fmt.Sprintf("%s, tier %d", r.Source, r.Tier)
+	}
+	return r.Source + ", tier unknown"
 }
 
 // sourceRef is how sources_used names a record: its URL, else its ID.

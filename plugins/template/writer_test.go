@@ -3,6 +3,7 @@ package template
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,4 +104,62 @@ func TestWriterSummaryCountsAllEvidence(t *testing.T) {
 	assert.Contains(t, out.FinalReport, "(no review, 6 of 12 records cited)")
 	assert.Len(t, out.SourcesUsed, 6, "two listed per kind")
 	assert.Equal(t, 1, strings.Count(out.FinalReport, "Found 12 records"), "the draft's overview is not repeated")
+}
+
+// TestWriterSummaryAgreesWithDetails: the summary and the analyst's draft
+// under Details count the same records in every mode. Strict mode used to
+// count the low-tier records the analyst had left out in the summary only.
+func TestWriterSummaryAgreesWithDetails(t *testing.T) {
+	for _, mode := range []string{"discovery", "strict", "monitor"} {
+		t.Run(mode, func(t *testing.T) {
+			a := New()
+			records := fixtureRecords()
+			draft := analystDraft(t, a, "q", mode, records).Draft
+			var out sdk.WriterOutput
+			invoke(t, a, sdk.RoleWriter, sdk.WriterInput{Query: "q", Draft: draft, Mode: mode}, records, &out)
+			summary, _, ok := strings.Cut(out.FinalReport, "## Details")
+			require.True(t, ok, out.FinalReport)
+			found := func(s string) string {
+				i := strings.Index(s, "Found ")
+				require.GreaterOrEqual(t, i, 0, s)
+				return strings.Fields(s[i:])[1]
+			}
+			want := found(draft)
+			assert.Equal(t, want, found(summary), "summary")
+			assert.Equal(t, 1, strings.Count(out.FinalReport, "Found "), "the draft's overview is the summary, not repeated")
+		})
+	}
+}
+
+// TestWriterSourcesWithoutURL: records without a URL (a local git history)
+// are named once under Details; Sources sums them up instead of listing
+// each title a second time.
+func TestWriterSourcesWithoutURL(t *testing.T) {
+	records := manyRecords(5)
+	for i := range records {
+		records[i].URL, records[i].Source, records[i].Kind, records[i].Tier = "", "git", sdk.KindCommit, 1
+	}
+	records[4].URL = "https://example.com/c4"
+	a := New()
+	draft := analystDraft(t, a, "q", "discovery", records).Draft
+	var out sdk.WriterOutput
+	invoke(t, a, sdk.RoleWriter, sdk.WriterInput{Query: "q", Draft: draft, Mode: "discovery"}, records, &out)
+	for _, r := range records[:4] {
+		assert.Equal(t, 1, strings.Count(out.FinalReport, r.Title), "%s is named once", r.Title)
+	}
+	_, sources, ok := strings.Cut(out.FinalReport, "## Sources\n\n")
+	require.True(t, ok)
+	sources, _, _ = strings.Cut(sources, "\n## ")
+	id := func(i int) string { return shortID(records[i].ID) }
+	assert.Equal(t, "1. [Change number 4](https://example.com/c4) — commit `"+id(4)+"`, dev4, 2026-11-02, git, tier 1\n\n"+
+		"Cited without a URL: 4 commits (git, tier 1) — `"+id(3)+"`, `"+id(2)+"`, `"+id(1)+"` and 1 more.\n", sources, "newest first")
+	assert.Len(t, out.SourcesUsed, 5, "sources_used still names every cited record")
+}
+
+func TestAnalystRequestedPeriodEndsTheDayBefore(t *testing.T) {
+	midnight := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	var out sdk.AnalystOutput
+	invoke(t, New(), sdk.RoleAnalyst, sdk.AnalystInput{Query: "q", Mode: "discovery",
+		Temporal: &sdk.TimeRange{Since: midnight, Until: midnight.AddDate(0, 0, 7)}}, fixtureRecords(), &out)
+	assert.Contains(t, out.Draft, "Requested period: 2026-11-02 – 2026-11-08 (", "the range is half-open: it ends before the 9th")
 }
