@@ -167,8 +167,8 @@ func (d *requestDecoder) request() (Request, error) {
 			return req, err
 		}
 	}
-	if _, err := d.dec.Token(); err != nil {
-		return req, d.wrap("", d.next(), err)
+	if err := d.close(""); err != nil {
+		return req, err
 	}
 	if at := d.next(); at < int64(len(d.data)) {
 		return req, d.failAt(at, "", "unexpected data after the request object")
@@ -184,17 +184,35 @@ func (d *requestDecoder) value(field string, dst any) error {
 	return nil
 }
 
-func (d *requestDecoder) entities(req *Request) error {
+// open reads the token that opens field's value: delim, or null (present
+// is false). Anything else is the error expected, at the token.
+func (d *requestDecoder) open(field string, delim json.Delim, expected string) (present bool, err error) {
 	at := d.next()
 	tok, err := d.dec.Token()
 	if err != nil {
-		return d.wrap("entities", at, err)
+		return false, d.wrap(field, at, err)
 	}
 	if tok == nil {
-		return nil
+		return false, nil
 	}
-	if delim, ok := tok.(json.Delim); !ok || delim != '{' {
-		return d.failAt(at, "entities", "expected an object of string arrays like {\"projects\": [\"my-repo\"]}")
+	if got, ok := tok.(json.Delim); !ok || got != delim {
+		return false, d.failAt(at, field, "%s", expected)
+	}
+	return true, nil
+}
+
+// close reads the token that closes field's object or array.
+func (d *requestDecoder) close(field string) error {
+	if _, err := d.dec.Token(); err != nil {
+		return d.wrap(field, d.next(), err)
+	}
+	return nil
+}
+
+func (d *requestDecoder) entities(req *Request) error {
+	present, err := d.open("entities", '{', "expected an object of string arrays like {\"projects\": [\"my-repo\"]}")
+	if !present {
+		return err
 	}
 	req.Entities = map[string][]string{}
 	for d.dec.More() {
@@ -223,23 +241,13 @@ func (d *requestDecoder) entities(req *Request) error {
 		}
 		req.Entities[key] = values
 	}
-	if _, err := d.dec.Token(); err != nil {
-		return d.wrap("entities", d.next(), err)
-	}
-	return nil
+	return d.close("entities")
 }
 
 func (d *requestDecoder) intents(req *Request) error {
-	at := d.next()
-	tok, err := d.dec.Token()
-	if err != nil {
-		return d.wrap("intents", at, err)
-	}
-	if tok == nil {
-		return nil
-	}
-	if delim, ok := tok.(json.Delim); !ok || delim != '[' {
-		return d.failAt(at, "intents", "expected an array of {\"type\": …, \"confidence\": …}")
+	present, err := d.open("intents", '[', "expected an array of {\"type\": …, \"confidence\": …}")
+	if !present {
+		return err
 	}
 	for i := 0; d.dec.More(); i++ {
 		field := fmt.Sprintf("intents[%d]", i)
@@ -269,10 +277,7 @@ func (d *requestDecoder) intents(req *Request) error {
 		}
 		req.Intents = append(req.Intents, intent)
 	}
-	if _, err := d.dec.Token(); err != nil {
-		return d.wrap("intents", d.next(), err)
-	}
-	return nil
+	return d.close("intents")
 }
 
 // intentError positions an error inside one intent object.
