@@ -79,12 +79,13 @@ func appendStringField(b []byte, num protowire.Number, s string) []byte {
 	return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), wire.ValidUTF8(s))
 }
 
-// chunkReader reads the records of one received FetchResponse in order.
+// chunkReader reads the records of received FetchResponse chunks in order.
 // Their strings point into the chunk's bytes, which are never written
 // again; fields is scratch reused from record to record.
 type chunkReader struct {
-	rest   []byte
-	fields [][]byte
+	rest    []byte // the rest of the current chunk
+	fields  [][]byte
+	decoder wire.FieldDecoder
 }
 
 // next returns the next record; ok is false at the end of the chunk.
@@ -190,7 +191,7 @@ func (c *chunkReader) record(b []byte) (Record, error) {
 	if len(c.fields) > 0 {
 		r.Fields = make(map[string]any, len(c.fields))
 		for _, f := range c.fields {
-			if err := wire.DecodeField(f, r.Fields); err != nil {
+			if err := c.decoder.Decode(f, r.Fields); err != nil {
 				return Record{}, fmt.Errorf("record %q: %w", r.ID, err)
 			}
 		}

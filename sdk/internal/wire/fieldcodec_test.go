@@ -14,7 +14,7 @@ import (
 )
 
 // The direct encoding of every value reads back, through the generated
-// code, as the generated path's encoding does, and DecodeField reads both.
+// code, as the generated path's encoding does, and FieldDecoder reads both.
 func TestDirectFieldsMatchTheGeneratedPath(t *testing.T) {
 	for _, tc := range valueCases() {
 		t.Run(tc.name, func(t *testing.T) {
@@ -34,7 +34,7 @@ func TestDirectFieldsMatchTheGeneratedPath(t *testing.T) {
 				body, m := protowire.ConsumeBytes(b[n:])
 				require.Positive(t, m)
 				out := map[string]any{}
-				require.NoError(t, DecodeField(body, out), name)
+				require.NoError(t, new(FieldDecoder).Decode(body, out), name)
 				assert.Equal(t, map[string]any{"f": tc.want}, out, name)
 			}
 		})
@@ -67,11 +67,11 @@ func TestDecodeFieldRejectsMalformedFields(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.ErrorContains(t, DecodeField(tc.body, map[string]any{}), tc.want)
+			assert.ErrorContains(t, new(FieldDecoder).Decode(tc.body, map[string]any{}), tc.want)
 		})
 	}
 	dup := map[string]any{"a": true}
-	assert.EqualError(t, DecodeField(field(&pb.Field{Name: "a", Value: &pb.Field_IntValue{}}), dup), `field "a": appears more than once`)
+	assert.EqualError(t, new(FieldDecoder).Decode(field(&pb.Field{Name: "a", Value: &pb.Field_IntValue{}}), dup), `field "a": appears more than once`)
 }
 
 func TestTimestampTime(t *testing.T) {
