@@ -55,6 +55,7 @@ func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
 		fmt.Fprintf(b, "Error: %s\n", res.Error)
 	}
 	b.WriteString("Steps:\n")
+	refined := refinements(res)
 	for _, s := range res.Steps {
 		fmt.Fprintf(b, "  %-6s %-9s %s", s.ID, s.Status, s.Description)
 		if s.Records > 0 {
@@ -64,6 +65,11 @@ func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
 			fmt.Fprintf(b, " — %s", s.Error)
 		}
 		b.WriteByte('\n')
+		for _, n := range refined {
+			if n.step == s.ID {
+				fmt.Fprintf(b, "  %-6s %s\n", "", n.text)
+			}
+		}
 	}
 	for _, g := range res.Groups {
 		fmt.Fprintf(b, "Tier %d: %d record(s)\n", g.Tier, len(g.Records))
@@ -94,6 +100,12 @@ func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
 			desc += " — " + s.Error
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %d |\n", s.ID, s.Status, escapeCell(desc), s.Records)
+	}
+	if notes := refinements(res); len(notes) > 0 {
+		b.WriteString("\n**Refinements:**\n\n")
+		for _, n := range notes {
+			fmt.Fprintf(b, "- %s %s\n", n.step, escapeCell(n.text))
+		}
 	}
 	if len(res.Groups) > 0 {
 		b.WriteString("\n| tier | records |\n| --- | --- |\n")

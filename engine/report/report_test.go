@@ -31,7 +31,10 @@ func result() *exec.Result {
 	tr.Add(trace.Entry{Stage: trace.Execution, Thought: "Retrieve commit data", Action: "retrieve", Evidence: []string{"2 record(s)"}, Outcome: trace.Success})
 	tr.Add(trace.Entry{Stage: trace.Correction, Thought: "MODIFY h0", Corrections: []string{"drop dates"}, Outcome: trace.Success})
 	h := &history.History{ExecutionID: "run-1", TaskInput: "what changed last week?", Termination: history.Converged,
-		Passes: []history.Pass{{Number: 1, StartedAt: at, EndedAt: at}}, StartedAt: at, EndedAt: at}
+		Passes: []history.Pass{{Number: 1, StartedAt: at, EndedAt: at, Refinements: []history.Refinement{
+			{Op: "MODIFY", Step: "h0", DropFilters: []string{"dates"}, Justification: `check "retrieval_found_data": retrieval returned no records`, Applied: true},
+			{Op: "ADD", Step: "h1", NewStep: "h1_gap", SetFilters: map[string][]string{"query": {"refunds"}}, Limit: 50, Justification: "analyst asked for more data", Refused: "refine_total reached"},
+		}}}, StartedAt: at, EndedAt: at}
 	return &exec.Result{
 		ExecutionID: "run-1", Query: "what changed last week?", Mode: "monitor", Status: exec.ResultSuccess,
 		Report: "# Changes\n\n- `c1` fix payments (token glpat-SECRET123)\n",
