@@ -20,6 +20,7 @@ const (
 	CheckUnreachable        = "unreachable"         // a definition that can never take effect
 	CheckMissingDescription = "missing-description" // a hypothesis or retrieve without description
 	CheckConstantCondition  = "constant-condition"  // a condition that is always true or always false
+	CheckRegexEscape        = "regex-escape"        // a regex literal holding a control character expr decoded from an escape
 )
 
 // Finding is the value nous stores in hcl.Diagnostic.Extra: the name of the
@@ -90,4 +91,5 @@ var Checks = []CheckInfo{
 	{CheckUnreachable, hcl.DiagWarning, "A definition that can never take effect: a condition that is always false, a detect below min_confidence."},
 	{CheckMissingDescription, hcl.DiagWarning, "A hypothesis or retrieve without a description (it is what the plan shows)."},
 	{CheckConstantCondition, hcl.DiagWarning, "A condition that is always true (redundant) or always false where that is not unreachability."},
+	{CheckRegexEscape, hcl.DiagWarning, "A regex literal (right of matches) holding a control character: expr decoded an escape meant for the regexp ('\\b' is a backspace, not a word boundary)."},
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
 	"github.com/hashicorp/hcl/v2"
 )
@@ -66,4 +67,13 @@ func (c *Condition) RangeOf(from, to int) hcl.Range {
 	from = min(max(from, 0), len(positions)-1)
 	to = min(max(to, from), len(positions)-1)
 	return hcl.Range{Filename: c.literal.Filename, Start: positions[from], End: positions[to]}
+}
+
+// Node returns the condition's syntax tree as compiled (after expr's
+// optimizer), for lint; nil when the condition did not compile.
+func (c *Condition) Node() ast.Node {
+	if c == nil || c.program == nil {
+		return nil
+	}
+	return c.program.Node()
 }

@@ -37,7 +37,7 @@ func BenchmarkParseTestdata(b *testing.B) {
 
 // BenchmarkConditionEval evaluates a typical detect condition.
 func BenchmarkConditionEval(b *testing.B) {
-	rs, diags := Parse("c.hcl", []byte(`mode "m" { when = "query matches '(?i)\\bverify\\b' || 'query_commits' in intent_types" }`))
+	rs, diags := Parse("c.hcl", []byte(`mode "m" { when = "query matches '(?i)\\\\bverify\\\\b' || 'query_commits' in intent_types" }`))
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

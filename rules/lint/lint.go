@@ -1,6 +1,7 @@
 // Package lint checks a loaded ruleset for mistakes that load but are
 // almost certainly wrong: cycles, unused and unreachable definitions,
-// missing descriptions and constant conditions. Every finding is an
+// missing descriptions, constant conditions and regex escapes lost to
+// expr's string unescaping. Every finding is an
 // hcl.Diagnostic carrying a check name (rules.CheckName).
 package lint
 
@@ -30,7 +31,7 @@ func Check(rs *rules.Ruleset) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, check := range []func(*rules.Ruleset) hcl.Diagnostics{
-		cycles, unused, unreachable, descriptions, constants, actions,
+		cycles, unused, unreachable, descriptions, constants, actions, regexEscapes,
 	} {
 		diags = append(diags, check(rs)...)
 	}

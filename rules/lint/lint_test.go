@@ -49,6 +49,7 @@ var seeded = []struct {
 	{rules.CheckRegexp, hcl.DiagError, "rules.hcl", `"("`},
 	{rules.CheckUnreachable, hcl.DiagWarning, "rules.hcl", `1 == 2`},
 	{rules.CheckTemplate, hcl.DiagError, "rules.hcl", `"Summarise`},
+	{rules.CheckRegexEscape, hcl.DiagWarning, "rules.hcl", `'(?i)\\bverify`},
 	{rules.CheckSyntax, hcl.DiagError, "syntax.hcl", "\n}"},
 }
 
@@ -239,4 +240,40 @@ func TestUnusedAgents(t *testing.T) {
 			assert.Equal(t, tt.unused, got)
 		})
 	}
+}
+
+func TestRegexEscape(t *testing.T) {
+	tests := []struct {
+		name, when string
+		summary    string // "" when nothing is reported
+		marker     string // where the finding starts
+	}{
+		{"backspace from a single escape", `"query matches '(?i)\\bx\\b'"`, "Regular expression holds a backspace (U+0008)", `'(?i)`},
+		{"second operand", `"query == 'a' || query matches \"x\\fy\""`, "Regular expression holds the control character U+000C", `\"x`},
+		{"double escape is a word boundary", `"query matches '(?i)\\\\bx\\\\b'"`, "", ""},
+		{"tab matches a tab either way", `"query matches 'a\\tb'"`, "", ""},
+		{"not a regex", `"query != '\\b'"`, "", ""},
+		{"heredoc with a double escape", "<<EOT\nquery matches '\\\\bx'\nEOT", "", ""},
+		{"heredoc with a single escape", "<<EOT\nquery matches '\\bx'\nEOT", "Regular expression holds a backspace (U+0008)", `'\bx'`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "mode \"m\" {\n  when = " + tt.when + "\n}\n"
+			rs, diags := rules.Parse("m.hcl", []byte(src))
+			require.Empty(t, diags)
+			got := regexEscapes(rs)
+			if tt.summary == "" {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Equal(t, tt.summary, got[0].Summary)
+			assert.Equal(t, rules.CheckRegexEscape, rules.CheckName(got[0]))
+			assert.Equal(t, hcl.DiagWarning, got[0].Severity)
+			assert.Equal(t, posOf(t, src, tt.marker), got[0].Subject.Start)
+		})
+	}
+	rs, diags := rules.Parse("m.hcl", []byte("mode \"m\" {\n  when = \"query matches '\\\\b'\"\n}\n"))
+	require.Empty(t, diags)
+	assert.Contains(t, regexEscapes(rs)[0].Detail, `written \\\\b in a quoted HCL string`)
 }

@@ -27,7 +27,7 @@ intent "query_commits" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\bcommits?\\b|\\bpushed\\b|\\bmerged\\b'"
+    when       = "query matches '(?i)\\\\bcommits?\\\\b|\\\\bpushed\\\\b|\\\\bmerged\\\\b'"
     confidence = 0.9
   }
 
@@ -92,7 +92,7 @@ entity "projects" { pattern = "(?i)\\bproject[:\\s]+([\\w./-]+)" }
 entity "dates" { patterns = ["(?i)\\b(last week|this week|today|yesterday)\\b"] }
 
 mode "strict" {
-  when     = "query matches '(?i)\\bverify\\b|fact.?check|is it true'"
+  when     = "query matches '(?i)\\\\bverify\\\\b|fact.?check|is it true'"
   keep     = "item.tier >= 1 && item.tier <= 2"
   on_empty = "error"
 }

@@ -79,3 +79,7 @@ check "never" {
 prompt "writer" {
   template = "Summarise {{.Query"
 }
+
+mode "strict" {
+  when = "query matches '(?i)\\bverify\\b'"
+}
