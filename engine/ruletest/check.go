@@ -55,17 +55,12 @@ func (c *checker) hypotheses(want []rules.TestHypothesis, got []engine.Hypothesi
 		for i, h := range got {
 			ids[i] = h.ID
 		}
-		c.fail("hypotheses", count(len(want), "hypothesis", "hypotheses"), count(len(got), "hypothesis", "hypotheses")+" "+list(ids))
+		c.wrongLength("hypotheses", "hypothesis", "hypotheses", len(want), ids)
 	}
 	for i := range min(len(want), len(got)) {
 		w, g := want[i], got[i]
 		field := fmt.Sprintf("hypotheses[%d]", i)
-		if w.ID != g.ID {
-			c.fail(field+".id", quote(w.ID), quote(g.ID))
-		}
-		if w.Description != "" && w.Description != g.Description {
-			c.fail(field+".description", quote(w.Description), quote(g.Description))
-		}
+		c.identity(field, w.ID, g.ID, w.Description, g.Description)
 		if w.Dependencies != nil && !slices.Equal(w.Dependencies, g.Dependencies) {
 			c.fail(field+".dependencies", list(w.Dependencies), list(g.Dependencies))
 		}
@@ -100,23 +95,34 @@ func (c *checker) plans(want []rules.TestPlan, got []engine.RetrievalPlan) {
 		for i, p := range got {
 			descs[i] = p.ID + " " + quote(p.Description)
 		}
-		c.fail("plans", count(len(want), "plan", "plans"), count(len(got), "plan", "plans")+" "+list(descs))
+		c.wrongLength("plans", "plan", "plans", len(want), descs)
 	}
 	for i := range min(len(want), len(got)) {
 		w, g := want[i], got[i]
 		field := fmt.Sprintf("plans[%d]", i)
-		if w.ID != g.ID {
-			c.fail(field+".id", quote(w.ID), quote(g.ID))
-		}
-		if w.Description != "" && w.Description != g.Description {
-			c.fail(field+".description", quote(w.Description), quote(g.Description))
-		}
+		c.identity(field, w.ID, g.ID, w.Description, g.Description)
 		if w.Sources != nil && !slices.Equal(w.Sources, g.Sources) {
 			c.fail(field+".sources", list(w.Sources), list(g.Sources))
 		}
 		if w.Priority != 0 && w.Priority != g.Priority {
 			c.fail(field+".priority", strconv.Itoa(w.Priority), strconv.Itoa(g.Priority))
 		}
+	}
+}
+
+// wrongLength reports a list of the wrong length, with the items the plan has.
+func (c *checker) wrongLength(field, one, many string, want int, got []string) {
+	c.fail(field, count(want, one, many), count(len(got), one, many)+" "+list(got))
+}
+
+// identity compares the ID and, when expected, the description of a
+// hypothesis or plan.
+func (c *checker) identity(field, wantID, gotID, wantDesc, gotDesc string) {
+	if wantID != gotID {
+		c.fail(field+".id", quote(wantID), quote(gotID))
+	}
+	if wantDesc != "" && wantDesc != gotDesc {
+		c.fail(field+".description", quote(wantDesc), quote(gotDesc))
 	}
 }
 
