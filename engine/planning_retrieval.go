@@ -123,12 +123,7 @@ func querySize(pl *RetrievalPlan) int {
 func (b *builder) linkSteps(pend []pendingPlan) {
 	steps := b.plan.Steps
 	var offBuf [stackSteps + 1]int
-	off := offBuf[:0]
-	if len(steps)+1 > len(offBuf) {
-		off = make([]int, 0, len(steps)+1)
-	}
-	off = off[:len(steps)+1]
-	clear(off)
+	off := scratch(offBuf[:], len(steps)+1)
 	step := func(pd pendingPlan) int { return b.acc[pd.acc].base + pd.rt.step }
 	linked := 0
 	for _, pd := range pend {

@@ -68,16 +68,21 @@ func (b *builder) hypotheses() {
 	b.plan.Steps = steps
 }
 
+// scratch returns n zeroed ints, in buf when it is large enough.
+func scratch(buf []int, n int) []int {
+	if n > len(buf) {
+		return make([]int, n)
+	}
+	s := buf[:n]
+	clear(s)
+	return s
+}
+
 // edges inverts the dependency lists into from → [to], each list ascending.
 func (b *builder) edges(nodes []string, flat, start []int) map[string][]string {
 	n := len(nodes)
 	var posBuf [stackSteps + 1]int
-	pos := posBuf[:0]
-	if n+1 > len(posBuf) {
-		pos = make([]int, 0, n+1)
-	}
-	pos = pos[:n+1]
-	clear(pos)
+	pos := scratch(posBuf[:], n+1)
 	for _, u := range flat {
 		pos[u+1]++
 	}
