@@ -91,8 +91,11 @@ func dispense(t testing.TB, cfg sdk.ServeConfig, name string) any {
 	}
 	t.Cleanup(func() {
 		// Closing the client asks the server to shut down (go-plugin's
-		// controller); cancelling at once as well would race inside
-		// go-plugin, so cancel only if it does not stop by itself.
+		// controller). Cancelling the serve context as well stops it a
+		// second way, and go-plugin's GRPCServer.Stop is not safe to run
+		// twice at once (it writes its broker field unguarded: a data race
+		// seen under -race), so cancel only if it does not stop by itself,
+		// and after it stopped, when cancelling is a no-op.
 		_ = conn.Close()
 		select {
 		case <-closed:

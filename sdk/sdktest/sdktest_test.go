@@ -3,6 +3,7 @@ package sdktest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/nous-dev/nous/sdk"
@@ -68,4 +69,18 @@ func TestThePluginStopsWithItsTest(t *testing.T) {
 	_, err := src.Describe(context.Background())
 	require.Error(t, err, "the connection is closed once the test that opened it ends")
 	assert.Equal(t, sdk.KindUnavailable, sdk.KindOf(err), "%v", err)
+}
+
+// Shutting a plugin down while a fetch was just served must be clean:
+// under -race this catches a cleanup that stops go-plugin's server from
+// two goroutines at once, which once raced inside go-plugin.
+func TestManyPluginsStartAndStopCleanly(t *testing.T) {
+	for i := range 20 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			records, err := sdktest.Collect(context.Background(), sdktest.Source(t, twoRecords{}), sdk.FetchRequest{})
+			assert.Len(t, records, 2)
+			assert.ErrorIs(t, err, sdk.ErrRateLimited)
+		})
+	}
 }
