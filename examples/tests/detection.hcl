@@ -29,6 +29,37 @@ test "question_detects_issues_and_analytics" {
   }
 }
 
+# The design's headline question: a bare name before a time word is a project.
+test "headline_question_names_the_project" {
+  input {
+    query = "what changed in payments last week?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab projects:payments dates:last week"]
+  }
+}
+
+# "this repository" names no project, and "last" is not one either.
+test "this_repository_is_no_project" {
+  input {
+    query = "what changed in this repository last week?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab dates:last week"]
+  }
+}
+
+# An issue key names its project; "since DATE" is no date filter, as the
+# dates filter has no open-ended form.
+test "issue_key_names_the_project" {
+  input {
+    query = "which bugs like PAY-101 were reopened since 2026-01-01?"
+  }
+  expect {
+    queries = ["Retrieve issue data from YouTrack projects:PAY statuses:reopened"]
+  }
+}
+
 test "verify_selects_strict_mode" {
   input {
     query = "Verify the status of the release"
