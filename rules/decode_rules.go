@@ -156,7 +156,7 @@ func (d *decoder) decodePrompt(b *hcl.Block) {
 	if d.str(c.Attributes, "template", &p.Template) {
 		at := c.Attributes["template"].Expr.Range()
 		d.later(func() hcl.Diagnostics {
-			t, err := template.New(p.Role).Option("missingkey=error").Parse(p.Template)
+			t, err := template.New(p.Role).Funcs(PromptFuncs()).Option("missingkey=error").Parse(p.Template)
 			if err != nil {
 				return hcl.Diagnostics{Error(CheckTemplate, at, "Invalid prompt template", fmt.Sprintf("Prompt %q: %v.", p.Role, err))}
 			}

@@ -211,7 +211,7 @@ type Refine struct {
 type Prompt struct {
 	Role     string
 	Template string
-	Parsed   *template.Template // Template parsed with missingkey=error
+	Parsed   *template.Template // Template parsed with PromptFuncs and missingkey=error
 	Range    hcl.Range
 }
 
