@@ -28,6 +28,7 @@ const (
 type chunker struct {
 	ctx   context.Context
 	send  func(any) error // the stream's SendMsg, given *wire.Outgoing
+	pool  mem.BufferPool  // gRPC's, which it returns sent buffers to
 	limit int
 
 	mu      sync.Mutex
@@ -54,7 +55,7 @@ func (c *chunker) emit(r Record) error {
 		return errLimitReached
 	}
 	if c.buf == nil {
-		c.buf = mem.DefaultBufferPool().Get(chunkBytes)
+		c.buf = c.pool.Get(chunkBytes)
 		*c.buf = (*c.buf)[:0]
 	}
 	b, err := appendRecord(*c.buf, r)
@@ -92,7 +93,7 @@ func (c *chunker) flushLocked() error {
 		return nil
 	}
 	// The buffer is gRPC's from here on, sent or not.
-	err := c.send(&wire.Outgoing{Buf: c.buf, Pool: mem.DefaultBufferPool()})
+	err := c.send(&wire.Outgoing{Buf: c.buf, Pool: c.pool})
 	c.buf, c.pending = nil, 0
 	if err != nil {
 		return fmt.Errorf("send records: %w", err)
@@ -111,7 +112,7 @@ func (c *chunker) close() error {
 		err = c.flushLocked()
 	}
 	if c.buf != nil { // a buffer with nothing sent from it
-		mem.DefaultBufferPool().Put(c.buf)
+		c.pool.Put(c.buf)
 		c.buf = nil
 	}
 	return err

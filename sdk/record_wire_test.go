@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -208,4 +209,65 @@ func TestRecordFieldNumbersMatchTheProto(t *testing.T) {
 	}
 	assert.Equal(t, fetchRecords, (&pb.FetchResponse{}).ProtoReflect().Descriptor().Fields().ByName("records").Number())
 	assert.Equal(t, record.Len(), 10, "a new Record field needs encoding in appendRecord and decoding in chunkReader")
+}
+
+// benchRecords are 10k records shaped like the fetch benchmarks': seven
+// typed fields each.
+func benchRecords() []Record {
+	records := make([]Record, 10_000)
+	for i := range records {
+		records[i] = Record{
+			ID: fmt.Sprintf("rec-%05d", i), Source: "gitlab.example.com", Kind: KindCommit,
+			Title: fmt.Sprintf("Commit %d: fix the payment retry", i), Body: "Retry idempotently when the gateway times out.",
+			URL: fmt.Sprintf("https://gitlab.example.com/pay/-/commit/%x", i), Author: "ana", Time: at.Add(time.Duration(i) * time.Minute), Tier: i % 4,
+			Fields: map[string]any{
+				"additions": int64(i), "ratio": float64(i) / 7, "merged": i%2 == 0, "merged_at": at.Add(time.Duration(i) * time.Hour),
+				"labels": []string{"payments", fmt.Sprint("l", i%3)}, "project": "pay", "empty": []string{},
+			},
+		}
+	}
+	return records
+}
+
+// BenchmarkAppendRecords10k is the plugin side of a 10k-record fetch
+// without the transport: encoding into a reused chunk buffer.
+func BenchmarkAppendRecords10k(b *testing.B) {
+	records := benchRecords()
+	buf := make([]byte, 0, 1<<20)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = buf[:0]
+		for _, r := range records {
+			var err error
+			if buf, err = appendRecord(buf, r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkReadChunk10k is the host side of a 10k-record fetch without the
+// transport: decoding into sdk.Records.
+func BenchmarkReadChunk10k(b *testing.B) {
+	var chunk []byte
+	for _, r := range benchRecords() {
+		var err error
+		if chunk, err = appendRecord(chunk, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(chunk)))
+	for b.Loop() {
+		c := chunkReader{rest: chunk}
+		for n := 0; ; n++ {
+			_, ok, err := c.next()
+			if err != nil || (!ok && n != 10_000) {
+				b.Fatalf("%d records, %v", n, err)
+			}
+			if !ok {
+				break
+			}
+		}
+	}
 }

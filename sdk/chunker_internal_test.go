@@ -1,0 +1,124 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nous-dev/nous/sdk/internal/wire"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/mem"
+)
+
+// countingPool is a buffer pool that counts what it lends and gets back.
+type countingPool struct {
+	mu        sync.Mutex
+	gets, put int
+}
+
+func (p *countingPool) Get(n int) *[]byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gets++
+	b := make([]byte, n)
+	return &b
+}
+
+func (p *countingPool) Put(*[]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.put++
+}
+
+// sentChunks records what a chunker sends, through the real codec, as
+// gRPC would: marshal, write, free.
+type sentChunks struct {
+	mu     sync.Mutex
+	chunks [][]Record
+}
+
+func (s *sentChunks) send(t *testing.T) func(any) error {
+	return func(m any) error {
+		data, err := wire.Codec{}.Marshal(m)
+		require.NoError(t, err)
+		bytes := data.Materialize()
+		data.Free()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.chunks = append(s.chunks, readAll(t, bytes))
+		return nil
+	}
+}
+
+func (s *sentChunks) get() [][]Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chunks
+}
+
+func TestChunkerSendsFullChunksAndTheRestOnClose(t *testing.T) {
+	pool := &countingPool{}
+	var sent sentChunks
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool}
+	var want []Record
+	for i := range chunkRecords + 3 {
+		r := Record{ID: fmt.Sprint(i), Fields: map[string]any{"n": int64(i)}}
+		want = append(want, r)
+		require.NoError(t, c.emit(r))
+	}
+	require.NoError(t, c.close())
+
+	chunks := sent.get()
+	require.Len(t, chunks, 2)
+	assert.Len(t, chunks[0], chunkRecords)
+	assert.Equal(t, want, append(chunks[0], chunks[1]...))
+	assert.Equal(t, pool.gets, pool.put, "every buffer goes back to the pool")
+	assert.EqualError(t, c.emit(Record{ID: "late"}), "emit: Fetch has already returned")
+}
+
+func TestChunkerSkipsARecordItCannotEncode(t *testing.T) {
+	pool := &countingPool{}
+	var sent sentChunks
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool}
+	require.NoError(t, c.emit(Record{ID: "a"}))
+	err := c.emit(Record{ID: "bad", Fields: map[string]any{"x": uint8(1)}})
+	assert.EqualError(t, err, `emit: record "bad": field "x": unsupported value type uint8 (want string, int64, float64, bool, time.Time or []string)`)
+	require.NoError(t, c.emit(Record{ID: "b"}))
+	require.NoError(t, c.close())
+	assert.Equal(t, [][]Record{{{ID: "a"}, {ID: "b"}}}, sent.get())
+	assert.Equal(t, pool.gets, pool.put)
+}
+
+func TestChunkerReturnsAnUnusedBuffer(t *testing.T) {
+	pool := &countingPool{}
+	var sent sentChunks
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool}
+	require.Error(t, c.emit(Record{ID: "bad", Fields: map[string]any{"x": struct{}{}}}))
+	require.NoError(t, c.close())
+	assert.Empty(t, sent.get(), "nothing to send")
+	assert.Equal(t, 1, pool.gets)
+	assert.Equal(t, 1, pool.put)
+}
+
+func TestChunkerSendsAWaitingChunkAfterChunkAge(t *testing.T) {
+	var sent sentChunks
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: mem.DefaultBufferPool()}
+	require.NoError(t, c.emit(Record{ID: "only"}))
+	require.Eventually(t, func() bool { return len(sent.get()) == 1 }, 5*time.Second, chunkAge)
+	assert.Equal(t, [][]Record{{{ID: "only"}}}, sent.get())
+	require.NoError(t, c.close())
+	assert.Len(t, sent.get(), 1, "close has nothing left to send")
+}
+
+func TestChunkerStopsAtTheLimit(t *testing.T) {
+	var sent sentChunks
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: mem.DefaultBufferPool(), limit: 2}
+	require.NoError(t, c.emit(Record{ID: "1"}))
+	require.NoError(t, c.emit(Record{ID: "2"}))
+	assert.ErrorIs(t, c.emit(Record{ID: "3"}), errLimitReached)
+	require.NoError(t, c.close())
+	assert.Equal(t, [][]Record{{{ID: "1"}, {ID: "2"}}}, sent.get())
+}
