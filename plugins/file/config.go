@@ -1,12 +1,12 @@
 package file
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -33,56 +33,22 @@ const configSchema = `{
   "additionalProperties": false
 }`
 
-var configKeys = map[string]bool{"path": true, "format": true, "kind": true, "source": true, "fields": true}
-
 // decodeConfig decodes raw and fills defaults. Unknown keys are warnings;
 // wrong types, unknown formats and unknown mapped fields are errors.
 func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 	var cfg config
-	var diags sdk.Diagnostics
+	diags, ok := pluginconfig.Decode("file", raw,
+		pluginconfig.Key{Name: "path", Into: &cfg.Path, Want: "a string"},
+		pluginconfig.Key{Name: "format", Into: &cfg.Format, Want: "a string"},
+		pluginconfig.Key{Name: "kind", Into: &cfg.Kind, Want: "a string"},
+		pluginconfig.Key{Name: "source", Into: &cfg.Source, Want: "a string"},
+		pluginconfig.Key{Name: "fields", Into: &cfg.Fields, Want: "a map of record field to column name"},
+	)
+	if !ok {
+		return cfg, diags
+	}
 	errorf := func(path, format string, args ...any) {
-		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: path, Summary: "file: " + fmt.Sprintf(format, args...)})
-	}
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		errorf("path", "config needs path (a file, glob or directory)")
-		return cfg, diags
-	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(trimmed, &keys); err != nil {
-		errorf("", "config is not a JSON object: %v", err)
-		return cfg, diags
-	}
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if !configKeys[k] {
-			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
-				Summary: fmt.Sprintf("file: unknown config key %q (known: path, format, kind, source, fields)", k)})
-			continue
-		}
-		var err error
-		switch k {
-		case "path":
-			err = json.Unmarshal(keys[k], &cfg.Path)
-		case "format":
-			err = json.Unmarshal(keys[k], &cfg.Format)
-		case "kind":
-			err = json.Unmarshal(keys[k], &cfg.Kind)
-		case "source":
-			err = json.Unmarshal(keys[k], &cfg.Source)
-		case "fields":
-			if err = json.Unmarshal(keys[k], &cfg.Fields); err != nil {
-				errorf(k, "config fields: want a map of record field to column name, got %s", keys[k])
-				continue
-			}
-		}
-		if err != nil {
-			errorf(k, "config %s: want a string, got %s", k, keys[k])
-		}
+		diags = append(diags, pluginconfig.Error(path, "file: "+fmt.Sprintf(format, args...), ""))
 	}
 	if strings.TrimSpace(cfg.Path) == "" && !diags.HasErrors() {
 		errorf("path", "config needs path (a file, glob or directory)")

@@ -1,12 +1,11 @@
 package git
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -34,35 +33,20 @@ const configSchema = `{
   "additionalProperties": false
 }`
 
-var configKeys = map[string]bool{"path": true, "repo": true, "ref": true, "source": true, "stats": true, "commit_url": true}
-
 // decodeConfig decodes raw and fills defaults. Unknown keys are warnings;
 // a value of the wrong type is an error naming its key.
 func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 	cfg := config{}
-	var diags sdk.Diagnostics
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		var keys map[string]json.RawMessage
-		if err := json.Unmarshal(trimmed, &keys); err != nil {
-			return cfg, sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "git config is not a JSON object", Detail: err.Error()}}
-		}
-		names := make([]string, 0, len(keys))
-		for k := range keys {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if !configKeys[k] {
-				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
-					Summary: fmt.Sprintf("git: unknown config key %q (known: path, repo, ref, source, stats, commit_url)", k)})
-				continue
-			}
-			if err := decodeKey(&cfg, k, keys[k]); err != nil {
-				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: k,
-					Summary: fmt.Sprintf("git: config %s: %v", k, err)})
-			}
-		}
+	diags, ok := pluginconfig.Decode("git", raw,
+		pluginconfig.Key{Name: "path", Into: &cfg.Path, Want: "a string"},
+		pluginconfig.Key{Name: "repo", Into: &cfg.Repo, Want: "a string"},
+		pluginconfig.Key{Name: "ref", Into: &cfg.Ref, Want: "a string"},
+		pluginconfig.Key{Name: "source", Into: &cfg.Source, Want: "a string"},
+		pluginconfig.Key{Name: "stats", Into: &cfg.Stats, Want: "true or false"},
+		pluginconfig.Key{Name: "commit_url", Into: &cfg.CommitURL, Want: "a string"},
+	)
+	if !ok {
+		return cfg, diags
 	}
 	switch {
 	case cfg.Path != "" && cfg.Repo != "" && cfg.Path != cfg.Repo:
@@ -89,31 +73,4 @@ func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 			Summary: fmt.Sprintf("git: commit_url %q has no {sha} placeholder", cfg.CommitURL)})
 	}
 	return cfg, diags
-}
-
-// decodeKey decodes one known key into cfg.
-func decodeKey(cfg *config, key string, value json.RawMessage) error {
-	var target any
-	switch key {
-	case "path":
-		target = &cfg.Path
-	case "repo":
-		target = &cfg.Repo
-	case "ref":
-		target = &cfg.Ref
-	case "source":
-		target = &cfg.Source
-	case "stats":
-		target = &cfg.Stats
-	case "commit_url":
-		target = &cfg.CommitURL
-	}
-	if err := json.Unmarshal(value, target); err != nil {
-		want := "a string"
-		if key == "stats" {
-			want = "true or false"
-		}
-		return fmt.Errorf("want %s, got %s", want, value)
-	}
-	return nil
 }

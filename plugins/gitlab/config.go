@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -61,30 +61,19 @@ func (p *ProjectList) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-var configKeys = map[string]bool{"base_url": true, "token": true, "projects": true, "auth": true}
-
 // parseConfig decodes raw, fills gaps from the environment and checks the
 // result. Every problem is a diagnostic naming its key; cfg is usable only
 // when the diagnostics hold no error.
 func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.Diagnostics) {
 	var cfg Config
-	var diags sdk.Diagnostics
-	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		var keys map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &keys); err != nil {
-			return cfg, append(diags, errorDiag("", "gitlab config is not a JSON object", err.Error()))
-		}
-		for _, k := range sortedKeys(keys) {
-			if !configKeys[k] {
-				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
-					Summary: fmt.Sprintf("gitlab: unknown config key %q", k),
-					Detail:  "known keys: auth, base_url, projects, token"})
-				continue
-			}
-			if err := decodeKey(k, keys[k], &cfg); err != nil {
-				diags = append(diags, errorDiag(k, fmt.Sprintf("gitlab: bad value for %q", k), err.Error()))
-			}
-		}
+	diags, ok := pluginconfig.Decode("gitlab", raw,
+		pluginconfig.Key{Name: "base_url", Into: &cfg.BaseURL, Want: "a URL string"},
+		pluginconfig.Key{Name: "token", Into: &cfg.Token, Want: "a string", Secret: true},
+		pluginconfig.Key{Name: "projects", Into: &cfg.Projects}, // ProjectList says what is wrong
+		pluginconfig.Key{Name: "auth", Into: &cfg.Auth, Want: `"private-token" or "oauth"`},
+	)
+	if !ok {
+		return cfg, diags
 	}
 
 	if cfg.BaseURL == "" {
@@ -101,40 +90,22 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 	}
 
 	if err := checkBaseURL(cfg.BaseURL); err != nil {
-		diags = append(diags, errorDiag("base_url", "gitlab: invalid base_url", err.Error()))
+		diags = append(diags, pluginconfig.Error("base_url", "gitlab: invalid base_url", err.Error()))
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
-		diags = append(diags, errorDiag("token", "gitlab: no token",
+		diags = append(diags, pluginconfig.Error("token", "gitlab: no token",
 			`set config key "token" (e.g. token = env("GITLAB_TOKEN")) or the GITLAB_TOKEN environment variable`))
 	}
 	if cfg.Auth != AuthPrivateToken && cfg.Auth != AuthOAuth {
-		diags = append(diags, errorDiag("auth", fmt.Sprintf("gitlab: unknown auth %q", cfg.Auth),
+		diags = append(diags, pluginconfig.Error("auth", fmt.Sprintf("gitlab: unknown auth %q", cfg.Auth),
 			`want "private-token" (default) or "oauth"`))
 	}
 	for i, p := range cfg.Projects {
 		if strings.TrimSpace(p) == "" {
-			diags = append(diags, errorDiag("projects", fmt.Sprintf("gitlab: projects[%d] is empty", i), "want a `group/project` path or a numeric ID"))
+			diags = append(diags, pluginconfig.Error("projects", fmt.Sprintf("gitlab: projects[%d] is empty", i), "want a `group/project` path or a numeric ID"))
 		}
 	}
 	return cfg, diags
-}
-
-func decodeKey(key string, raw json.RawMessage, cfg *Config) error {
-	switch key {
-	case "base_url":
-		return json.Unmarshal(raw, &cfg.BaseURL)
-	case "token":
-		// Never echo the value: a malformed token may still be a secret.
-		if err := json.Unmarshal(raw, &cfg.Token); err != nil {
-			return fmt.Errorf("want a string")
-		}
-		return nil
-	case "projects":
-		return json.Unmarshal(raw, &cfg.Projects)
-	case "auth":
-		return json.Unmarshal(raw, &cfg.Auth)
-	}
-	return nil
 }
 
 // checkBaseURL accepts an absolute http(s) URL with a host and nothing
@@ -155,17 +126,4 @@ func checkBaseURL(s string) error {
 		return fmt.Errorf("%q: must not have a query or fragment", s)
 	}
 	return nil
-}
-
-func errorDiag(path, summary, detail string) sdk.Diagnostic {
-	return sdk.Diagnostic{Severity: sdk.SeverityError, Path: path, Summary: summary, Detail: detail}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -18,6 +18,7 @@ import (
 	gl "gitlab.com/gitlab-org/api/client-go"
 	"golang.org/x/oauth2"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
@@ -96,7 +97,7 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 	client, err := s.newClient(cfg)
 	if err != nil {
 		red := redact.New(cfg.Token)
-		return append(diags, errorDiag("base_url", "gitlab: cannot build the client", red.String(err.Error()))), nil
+		return append(diags, pluginconfig.Error("base_url", "gitlab: cannot build the client", red.String(err.Error()))), nil
 	}
 	s.mu.Lock()
 	s.client, s.cfg = client, cfg

@@ -1,15 +1,14 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/url"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
 )
@@ -122,82 +121,37 @@ const configSchema = `{"type":"object","additionalProperties":false,"properties"
 // parseConfig decodes raw over base and reports every problem found.
 func parseConfig(base Config, raw json.RawMessage) (Config, sdk.Diagnostics) {
 	cfg := base
-	var diags sdk.Diagnostics
-	errorAt := func(path, summary, detail string) {
-		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: path, Summary: summary, Detail: detail})
+	diags, ok := pluginconfig.Decode("openai", raw,
+		pluginconfig.Key{Name: "base_url", Into: keepUnlessEmpty(&cfg.BaseURL), Want: "a URL string"},
+		pluginconfig.Key{Name: "api_key", Into: keepUnlessEmpty(&cfg.APIKey), Want: "a string", Secret: true},
+		pluginconfig.Key{Name: "model", Into: keepUnlessEmpty(&cfg.Model), Want: "a string"},
+		pluginconfig.Key{Name: "temperature", Into: &cfg.Temperature, Want: "a number"},
+		pluginconfig.Key{Name: "max_tokens", Into: &cfg.MaxTokens, Want: "an integer"},
+		pluginconfig.Key{Name: "stream", Into: &cfg.Stream, Want: "a boolean"},
+		pluginconfig.Key{Name: "timeout", Into: &cfg.Timeout, Want: `a duration like "90s" or a number of seconds`},
+		pluginconfig.Key{Name: "max_retries", Into: &cfg.MaxRetries, Want: "an integer"},
+		pluginconfig.Key{Name: "response_format", Into: keepUnlessEmpty(&cfg.ResponseFormat), Want: "a string"},
+		pluginconfig.Key{Name: "max_context_chars", Into: &cfg.MaxContextChars, Want: "an integer"},
+	)
+	if !ok {
+		return base, diags
 	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && string(raw) != "null" {
-		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &fields); err != nil {
-			errorAt("", "config is not a JSON object", err.Error())
-			return base, diags
-		}
-		keys := make([]string, 0, len(fields))
-		for k := range fields {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			target, ok := configField(&cfg, k)
-			if !ok {
-				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
-					Summary: fmt.Sprintf("unknown config key %q is ignored", k),
-					Detail:  "known keys: api_key, base_url, max_context_chars, max_retries, max_tokens, model, response_format, stream, temperature, timeout"})
-				continue
-			}
-			if str, ok := target.(*string); ok {
-				// An empty string (env("X") of an unset variable) leaves the
-				// environment's value in place.
-				var v string
-				if err := json.Unmarshal(fields[k], &v); err != nil {
-					// The value may be the API key; name the key, never echo the value.
-					errorAt(k, fmt.Sprintf("%s has the wrong type", k), "expected "+configTypes[k])
-				} else if v != "" {
-					*str = v
-				}
-				continue
-			}
-			if err := json.Unmarshal(fields[k], target); err != nil {
-				errorAt(k, fmt.Sprintf("%s has the wrong type", k), "expected "+configTypes[k])
-			}
-		}
-	}
-	diags = append(diags, validate(&cfg)...)
-	return cfg, diags
+	return cfg, append(diags, validate(&cfg)...)
 }
 
-var configTypes = map[string]string{
-	"base_url": "a URL string", "api_key": "a string", "model": "a string", "temperature": "a number",
-	"max_tokens": "an integer", "stream": "a boolean", "timeout": `a duration like "90s" or a number of seconds`,
-	"max_retries": "an integer", "response_format": "a string", "max_context_chars": "an integer",
-}
-
-// configField returns where key is decoded to.
-func configField(cfg *Config, key string) (any, bool) {
-	switch key {
-	case "base_url":
-		return &cfg.BaseURL, true
-	case "api_key":
-		return &cfg.APIKey, true
-	case "model":
-		return &cfg.Model, true
-	case "temperature":
-		return &cfg.Temperature, true
-	case "max_tokens":
-		return &cfg.MaxTokens, true
-	case "stream":
-		return &cfg.Stream, true
-	case "timeout":
-		return &cfg.Timeout, true
-	case "max_retries":
-		return &cfg.MaxRetries, true
-	case "response_format":
-		return &cfg.ResponseFormat, true
-	case "max_context_chars":
-		return &cfg.MaxContextChars, true
+// keepUnlessEmpty decodes a string into dst unless it is empty: env("X")
+// of an unset variable gives "", which leaves the environment's value.
+func keepUnlessEmpty(dst *string) func(json.RawMessage) error {
+	return func(raw json.RawMessage) error {
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return err
+		}
+		if v != "" {
+			*dst = v
+		}
+		return nil
 	}
-	return nil, false
 }
 
 // validate checks values and normalises the base URL.

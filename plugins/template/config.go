@@ -1,11 +1,10 @@
 package template
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"sort"
+	"errors"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -29,37 +28,19 @@ const configSchema = `{"type":"object","additionalProperties":false,"properties"
 // parseConfig decodes raw over the defaults and reports every problem.
 func parseConfig(raw json.RawMessage) (Config, sdk.Diagnostics) {
 	cfg := defaultConfig()
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return cfg, nil
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return cfg, sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "config is not a JSON object", Detail: err.Error()}}
-	}
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var diags sdk.Diagnostics
-	for _, k := range keys {
-		v := fields[k]
-		switch k {
-		case "max_items":
+	diags, _ := pluginconfig.Decode("template", raw,
+		pluginconfig.Key{Name: "max_items", Want: "a positive integer", Into: func(v json.RawMessage) error {
 			if err := json.Unmarshal(v, &cfg.MaxItems); err != nil || cfg.MaxItems < 1 {
-				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: k,
-					Summary: "max_items must be a positive integer", Detail: fmt.Sprintf("got %s", v)})
+				return errors.New("not a positive integer")
 			}
-		case "language":
+			return nil
+		}},
+		pluginconfig.Key{Name: "language", Want: `"en" or "zh"`, Into: func(v json.RawMessage) error {
 			if err := json.Unmarshal(v, &cfg.Language); err != nil || labelSets[cfg.Language] == nil {
-				diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Path: k,
-					Summary: `language must be "en" or "zh"`, Detail: fmt.Sprintf("got %s", v)})
+				return errors.New("not a known language")
 			}
-		default:
-			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Path: k,
-				Summary: fmt.Sprintf("unknown config key %q is ignored", k), Detail: "known keys: language, max_items"})
-		}
-	}
+			return nil
+		}},
+	)
 	return cfg, diags
 }

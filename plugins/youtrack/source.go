@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
@@ -91,7 +92,7 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 	}
 	client, err := NewClient(cfg.BaseURL, cfg.Token, s.httpClient, s.policy)
 	if err != nil {
-		return append(diags, errorDiag("base_url", "youtrack: invalid base_url", redact.New(cfg.Token).String(err.Error()))), nil
+		return append(diags, pluginconfig.Error("base_url", "youtrack: invalid base_url", redact.New(cfg.Token).String(err.Error()))), nil
 	}
 	s.mu.Lock()
 	s.client, s.cfg = client, cfg
