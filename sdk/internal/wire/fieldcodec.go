@@ -213,20 +213,25 @@ func (ts Timestamp) proto() *timestamppb.Timestamp {
 // FieldDecoder decodes nous.plugin.v1.Field messages into a record's field
 // map. String lists take their backing arrays from a shared slab and every
 // empty list is one boxed value, so a list costs one allocation (its
-// interface box) rather than three; a list kept pins the slab (4 KiB), as
+// interface box) rather than three; a list kept pins its slab (at most 4 KiB), as
 // its strings already pin the chunk they point into.
 type FieldDecoder struct {
 	slab  []string
 	empty any // []string{}, boxed once
 }
 
-// slabStrings is how many strings a slab holds.
-const slabStrings = 256
+// Slabs start small, for a fetch of a few records, and double up to
+// maxSlabStrings.
+const (
+	minSlabStrings = 16
+	maxSlabStrings = 256
+)
 
 // list returns an empty list of capacity n from the slab.
 func (d *FieldDecoder) list(n int) []string {
 	if cap(d.slab)-len(d.slab) < n {
-		d.slab = make([]string, 0, max(slabStrings, n))
+		size := min(max(2*cap(d.slab), minSlabStrings), maxSlabStrings)
+		d.slab = make([]string, 0, max(size, n))
 	}
 	l := d.slab[len(d.slab) : len(d.slab) : len(d.slab)+n]
 	d.slab = d.slab[:len(d.slab)+n]
