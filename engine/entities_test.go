@@ -39,6 +39,11 @@ func TestEntityExtraction(t *testing.T) {
 		{"any failures in CI last month?", ents{"dates": {"last month"}}},
 		{"which issues are in progress this week?", ents{"dates": {"this week"}}},
 		{"what changed in the repository since yesterday?", ents{"dates": {"yesterday"}}},
+		{"what changed in the backend since last week?", ents{"projects": {"backend"}, "dates": {"last week"}}},
+		{"summarize the changes in the api repo this month", ents{"projects": {"api"}, "dates": {"this month"}}},
+		{"what happened with PAY last week", ents{"projects": {"PAY"}, "dates": {"last week"}}},
+		{"show me merge requests merged into main yesterday", ents{"dates": {"yesterday"}}},
+		{"bugs in production today", ents{"dates": {"today"}}},
 		// Date forms: only those sdk/timerange accepts.
 		{"open and in-progress issues from YouTrack today or yesterday", ents{
 			"statuses": {"open", "in-progress"}, "providers": {"YouTrack"}, "dates": {"today", "yesterday"}}},

@@ -14,12 +14,12 @@ entity "projects" {
     "(?i)\\b([A-Za-z0-9][\\w.-]*)\\s+(?:project|repo(?:sitory)?)\\b",
     # group/name paths
     "\\b([A-Za-z][\\w.-]*/[A-Za-z0-9][\\w.-]*(?:/[\\w.-]+)*)",
-    # in payments last week, into payments-service yesterday
-    "(?i)\\bin(?:to)?\\s+([A-Za-z][\\w./-]*)\\s+(?:today|yesterday|this (?:week|month)|last|since|between|during|\\d{4}-\\d{2}-\\d{2})\\b",
+    # in payments last week, into payments-service yesterday, in the backend today
+    "(?i)\\bin(?:to)?\\s+(?:the\\s+)?([A-Za-z][\\w./-]*)\\s+(?:today|yesterday|this (?:week|month)|last|since|between|during|\\d{4}-\\d{2}-\\d{2})\\b",
     # issue keys: PAY-101
     "\\b([A-Z][A-Z0-9]{1,9})-\\d+\\b",
-    # upper-case keys: bugs in PAY, does ABC have
-    "\\b(?:in|for|of|does|do|did)\\s+([A-Z][A-Z0-9]{1,9})\\b",
+    # upper-case keys: bugs in PAY, does ABC have, what happened with OPS
+    "\\b(?:in|for|of|with|does|do|did)\\s+([A-Z][A-Z0-9]{1,9})\\b",
   ]
   ignore = [
     # articles, pronouns, determiners
@@ -37,11 +37,14 @@ entity "projects" {
     # time words
     "last", "next", "previous", "today", "yesterday", "since", "week",
     "month",
-    # in progress, in total, in general
-    "progress", "total", "general", "detail", "details",
-    # acronyms and standards that look like keys
-    "API", "CI", "CD", "UI", "UX", "QA", "PR", "MR", "SLA", "SSO", "DB", "ISO",
-    "UTF", "SHA", "HTTP", "COVID",
+    # the words for a project itself: in the repository last week
+    "project", "projects", "repo", "repository", "codebase", "code",
+    # in progress, in total, in general, in production
+    "progress", "total", "general", "detail", "details", "production", "prod",
+    "staging",
+    # acronyms and standards that look like keys (not api, ui or db: the
+    # list ignores case, and those are likely repository names)
+    "CI", "CD", "QA", "PR", "MR", "SLA", "ISO", "UTF", "SHA", "HTTP", "COVID",
     # sites of the tier table are sources, not projects
     "PTT",
   ]
