@@ -73,7 +73,9 @@ func (c *cursor) advance(n int) {
 
 // quoted decodes a quoted string body, recording one position per decoded rune.
 func (c *cursor) quoted() ([]hcl.Pos, bool) {
-	var positions []hcl.Pos
+	// A value has at most as many runes as its source has bytes.
+	positions := make([]hcl.Pos, 0, c.end-c.i+1)
+	c.out.Grow(c.end - c.i)
 	for c.i < c.end {
 		start := c.pos
 		rest := c.src[c.i:c.end]
@@ -148,7 +150,8 @@ func unescape(s []byte) (r rune, n int, ok bool) {
 // heredoc maps a heredoc body: each value line is a suffix of its source
 // line (indented heredocs strip leading spaces), so positions follow.
 func (c *cursor) heredoc(value string) ([]hcl.Pos, bool) {
-	var positions []hcl.Pos
+	positions := make([]hcl.Pos, 0, utf8.RuneCountInString(value)+1)
+	c.out.Grow(len(value))
 	lines := strings.SplitAfter(value, "\n")
 	for _, line := range lines {
 		if line == "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -15,6 +16,9 @@ import (
 // value evaluates an attribute and converts it to ty, reporting what was
 // expected at the attribute's expression when it cannot.
 func (d *decoder) value(attr *hcl.Attribute, ty cty.Type) (cty.Value, bool) {
+	if v, ok := literalString(attr.Expr); ok && ty == cty.String {
+		return v, true
+	}
 	v, diags := attr.Expr.Value(d.ctx)
 	d.add(tag(diags, CheckType)...)
 	if diags.HasErrors() {
@@ -41,6 +45,18 @@ func (d *decoder) value(attr *hcl.Attribute, ty cty.Type) (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	return out, true
+}
+
+// literalString returns the value of a quoted string without
+// interpolations, the most common attribute, without evaluating it: that
+// takes most of the time of decoding a block.
+func literalString(expr hcl.Expression) (cty.Value, bool) {
+	t, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || !t.IsStringLiteral() {
+		return cty.NilVal, false
+	}
+	v := t.Parts[0].(*hclsyntax.LiteralValueExpr).Val
+	return v, v.Type() == cty.String && v.IsKnown() && !v.IsNull() && !v.IsMarked()
 }
 
 func (d *decoder) str(attrs hcl.Attributes, name string, dst *string) bool {
