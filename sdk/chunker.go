@@ -13,9 +13,10 @@ import (
 // Chunking of Fetch streams: a chunk is sent when it holds chunkRecords
 // records or chunkBytes encoded bytes, or chunkAge after its first record,
 // so a fast source pays little per record and a slow one's records still
-// arrive promptly. chunkBytes stays below the 1 MiB buffers gRPC pools.
+// arrive promptly. chunkBytes stays below the 1 MiB buffers gRPC pools;
+// 2048 records measured a little faster than 512 over a subprocess.
 const (
-	chunkRecords = 512
+	chunkRecords = 2048
 	chunkBytes   = 768 << 10
 	chunkAge     = 10 * time.Millisecond
 )

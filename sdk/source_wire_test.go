@@ -182,7 +182,7 @@ func TestFetchPanicMidStreamIsAClearErrorAndTheNextCallWorks(t *testing.T) {
 	src := sdktest.Source(t, &fakeSource{fetch: func(_ context.Context, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
 		calls++
 		if calls == 1 {
-			for i := range 600 { // more than one chunk, so part of the stream is already sent
+			for i := range 2500 { // more than one chunk (2048 records), so part of the stream is already sent
 				if err := emit(sdk.Record{ID: fmt.Sprint(i)}); err != nil {
 					return err
 				}
@@ -196,7 +196,7 @@ func TestFetchPanicMidStreamIsAClearErrorAndTheNextCallWorks(t *testing.T) {
 	got, err := sdktest.Collect(context.Background(), src, sdk.FetchRequest{})
 	require.Error(t, err)
 	assert.EqualError(t, err, "plugin panicked in Fetch: assignment to entry in nil map")
-	assert.Len(t, got, 600, "records emitted before the panic still arrive")
+	assert.Len(t, got, 2500, "records emitted before the panic still arrive")
 
 	got, err = sdktest.Collect(context.Background(), src, sdk.FetchRequest{})
 	require.NoError(t, err)
