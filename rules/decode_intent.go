@@ -2,6 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -80,7 +83,7 @@ func (d *decoder) decodeHypothesis(b *hcl.Block) (*Hypothesis, []hcl.Range) {
 		if h.Action == "" {
 			h.Action = "agent"
 		}
-		if contains(Roles, h.Agent) {
+		if slices.Contains(Roles, h.Agent) {
 			h.Role = h.Agent
 		}
 	}
@@ -144,18 +147,16 @@ func (d *decoder) intentEdges(in *Intent, index map[string]int, dependsOn [][]hc
 	return edges
 }
 
+// nameList quotes the hypotheses' names for messages.
 func nameList(hs []*Hypothesis) string {
 	if len(hs) == 0 {
 		return "none"
 	}
-	s := ""
+	quoted := make([]string, len(hs))
 	for i, h := range hs {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("%q", h.Name)
+		quoted[i] = strconv.Quote(h.Name)
 	}
-	return s
+	return strings.Join(quoted, ", ")
 }
 
 func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
@@ -204,13 +205,4 @@ func (d *decoder) bindRetrievals(in *Intent, index map[string]int) {
 				fmt.Sprintf("hypothesis names a hypothesis of intent %q; it has %s.", in.Name, nameList(in.Hypotheses))))
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

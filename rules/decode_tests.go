@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -146,5 +148,5 @@ func (d *decoder) objects(attr *hcl.Attribute, fields map[string]cty.Type, requi
 }
 
 func fieldList(fields map[string]cty.Type) string {
-	return strings.Join(sortedKeys(fields), ", ")
+	return strings.Join(slices.Sorted(maps.Keys(fields)), ", ")
 }

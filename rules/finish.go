@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -20,26 +21,12 @@ func (d *decoder) finish() {
 		e.Patterns = slices.DeleteFunc(e.Patterns, func(re *regexp.Regexp) bool { return re == nil })
 	}
 	rs.index = index{
-		sources: map[string]*Source{}, agents: map[string]*Agent{}, intents: map[string]*Intent{},
-		modes: map[string]*Mode{}, tiers: map[string]*Tier{}, prompts: map[string]*Prompt{},
-	}
-	for _, s := range rs.Sources {
-		rs.index.sources[s.Name] = s
-	}
-	for _, a := range rs.Agents {
-		rs.index.agents[a.Name] = a
-	}
-	for _, in := range rs.Intents {
-		rs.index.intents[in.Name] = in
-	}
-	for _, m := range rs.Modes {
-		rs.index.modes[m.Name] = m
-	}
-	for _, t := range rs.Tiers {
-		rs.index.tiers[t.Source] = t
-	}
-	for _, p := range rs.Prompts {
-		rs.index.prompts[p.Role] = p
+		sources: indexBy(rs.Sources, func(s *Source) string { return s.Name }),
+		agents:  indexBy(rs.Agents, func(a *Agent) string { return a.Name }),
+		intents: indexBy(rs.Intents, func(in *Intent) string { return in.Name }),
+		modes:   indexBy(rs.Modes, func(m *Mode) string { return m.Name }),
+		tiers:   indexBy(rs.Tiers, func(t *Tier) string { return t.Source }),
+		prompts: indexBy(rs.Prompts, func(p *Prompt) string { return p.Role }),
 	}
 	for _, ref := range d.refs {
 		d.resolve(ref)
@@ -57,7 +44,7 @@ func (d *decoder) finish() {
 		d.add(Error(CheckUnknownReference, a.Expr.Range(), fmt.Sprintf("Unknown intent %q", rs.Settings.Fallback),
 			fmt.Sprintf("fallback names an intent block; defined intents: %s.", names(rs.index.intents))))
 	}
-	rs.secrets = sortedKeys(d.secrets)
+	rs.secrets = slices.Sorted(maps.Keys(d.secrets))
 }
 
 func (d *decoder) resolve(ref reference) {
@@ -88,14 +75,24 @@ func (d *decoder) resolve(ref reference) {
 	}
 }
 
+// indexBy maps each item's key to the item. Duplicates were reported and
+// not added, so keys are unique.
+func indexBy[T any](items []*T, key func(*T) string) map[string]*T {
+	m := make(map[string]*T, len(items))
+	for _, it := range items {
+		m[key(it)] = it
+	}
+	return m
+}
+
 // names lists a map's keys for messages.
 func names[V any](m map[string]V) string {
 	if len(m) == 0 {
 		return "none"
 	}
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	for i, k := range keys {
-		keys[i] = fmt.Sprintf("%q", k)
+		keys[i] = strconv.Quote(k)
 	}
 	return strings.Join(keys, ", ")
 }

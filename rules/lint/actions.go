@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules"
@@ -13,7 +14,7 @@ func actions(rs *rules.Ruleset) hcl.Diagnostics {
 	for _, in := range rs.Intents {
 		for _, h := range in.Hypotheses {
 			switch {
-			case h.Action != "" && !known(rules.Actions, h.Action):
+			case h.Action != "" && !slices.Contains(rules.Actions, h.Action):
 				diags = append(diags, rules.Warning(rules.CheckInvalidValue, h.Range,
 					fmt.Sprintf("Unknown action %q", h.Action),
 					fmt.Sprintf("Hypothesis %q of intent %q: the executor knows the actions %q; any other runs as a no-op.", h.Name, in.Name, rules.Actions)))
@@ -25,13 +26,4 @@ func actions(rs *rules.Ruleset) hcl.Diagnostics {
 		}
 	}
 	return diags
-}
-
-func known(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

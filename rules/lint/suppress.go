@@ -35,25 +35,7 @@ func suppressed(d *hcl.Diagnostic, files map[string]*hcl.File) bool {
 		return false
 	}
 	line := d.Subject.Start.Line
-	return ignores(lineOf(f.Bytes, line), check) || ignores(lineOf(f.Bytes, line-1), check)
-}
-
-// lineOf returns the 1-based line n of src, or nil.
-func lineOf(src []byte, n int) []byte {
-	if n < 1 {
-		return nil
-	}
-	for i := 1; i < n; i++ {
-		nl := bytes.IndexByte(src, '\n')
-		if nl < 0 {
-			return nil
-		}
-		src = src[nl+1:]
-	}
-	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
-		src = src[:nl]
-	}
-	return src
+	return ignores(rules.SourceLine(f.Bytes, line), check) || ignores(rules.SourceLine(f.Bytes, line-1), check)
 }
 
 // ignores reports whether a line carries a comment ignoring check.

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules"
@@ -54,7 +55,7 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 		}
 	}
 	for _, p := range rs.Prompts {
-		if !known(rules.Roles, p.Role) {
+		if !slices.Contains(rules.Roles, p.Role) {
 			diags = append(diags, rules.Warning(rules.CheckUnused, p.Range, fmt.Sprintf("Unused prompt %q", p.Role),
 				fmt.Sprintf("Prompts are looked up by agent role, and hypotheses take only the roles %q.", rules.Roles)))
 		}

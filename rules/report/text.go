@@ -2,13 +2,13 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules"
 )
 
 // writeText prints each diagnostic as a compiler would: severity, summary
@@ -48,7 +48,7 @@ func snippet(w io.Writer, r *hcl.Range, f *hcl.File) {
 		}
 	}
 	fmt.Fprintf(w, "%s:\n", where)
-	line := sourceLine(f.Bytes, r.Start.Line)
+	line := rules.SourceLine(f.Bytes, r.Start.Line)
 	if line == nil {
 		fmt.Fprintln(w)
 		return
@@ -63,19 +63,4 @@ func snippet(w io.Writer, r *hcl.Range, f *hcl.File) {
 		end = min(max(r.End.Column, start+1), width+1)
 	}
 	fmt.Fprintf(w, "%s%s\n\n", strings.Repeat(" ", utf8.RuneCountInString(prefix)+start-1), strings.Repeat("^", max(end-start, 1)))
-}
-
-// sourceLine returns the 1-based line n of src without its newline, or nil.
-func sourceLine(src []byte, n int) []byte {
-	for i := 1; i < n; i++ {
-		nl := bytes.IndexByte(src, '\n')
-		if nl < 0 {
-			return nil
-		}
-		src = src[nl+1:]
-	}
-	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
-		src = src[:nl]
-	}
-	return bytes.TrimRight(src, "\r")
 }
