@@ -57,7 +57,7 @@ func TestFetchRetriesRateLimitsAndOutages(t *testing.T) {
 			records, err := h.fetch(t, sdk.FetchRequest{Filters: project("group/sub/app")})
 			require.NoError(t, err)
 			assert.Len(t, records, len(h.fake.Project.Commits), "nothing lost to the retries")
-			assert.Equal(t, tt.wantWaits, h.recordedWaits())
+			assert.Equal(t, tt.wantWaits, h.waits.Recorded())
 			assert.Contains(t, h.logs.String(), "retrying")
 		})
 	}
@@ -70,7 +70,7 @@ func TestFetchHonoursRateLimitReset(t *testing.T) {
 	h.fake.Fail(fakes.Fault{PathContains: "/issues", Status: 429, Header: hdr("RateLimit-Reset", strconv.FormatInt(now.Unix()+12, 10), "RateLimit-Remaining", "0")})
 	_, err := h.fetch(t, sdk.FetchRequest{Kind: "issue", Filters: project("group/sub/app"), Limit: 3})
 	require.NoError(t, err)
-	assert.Equal(t, []time.Duration{12 * time.Second}, h.recordedWaits())
+	assert.Equal(t, []time.Duration{12 * time.Second}, h.waits.Recorded())
 }
 
 func TestFetchErrors(t *testing.T) {

@@ -1,20 +1,18 @@
 package gitlab
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
-	"github.com/nous-dev/nous/plugins/internal/retry"
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/sdktest"
 )
 
 const testToken = "glpat-s3cr3t-T0KEN-value"
@@ -24,49 +22,18 @@ type harness struct {
 	fake   *fakes.GitLab
 	server *httptest.Server
 	source *Source
-	logs   *syncBuffer
-	mu     sync.Mutex
-	waits  []time.Duration
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	logs   *plugintest.Buffer
+	waits  plugintest.Waits
 }
 
 func newHarness(t testing.TB, config map[string]any) *harness {
 	t.Helper()
-	h := &harness{fake: fakes.NewGitLab(testToken), logs: &syncBuffer{}}
+	h := &harness{fake: fakes.NewGitLab(testToken), logs: &plugintest.Buffer{}}
 	h.server = httptest.NewServer(h.fake)
 	t.Cleanup(h.server.Close)
-	policy := retry.Policy{
-		Attempts: 4,
-		Base:     100 * time.Millisecond,
-		Max:      time.Second,
-		Rand:     func() float64 { return 0 },
-		Sleep:    func(context.Context, time.Duration) error { return nil },
-	}
-	policy.Sleep = func(_ context.Context, d time.Duration) error {
-		h.mu.Lock()
-		h.waits = append(h.waits, d)
-		h.mu.Unlock()
-		return nil
-	}
 	h.source = New(
 		WithEnv(func(string) string { return "" }),
-		WithRetry(policy),
+		WithRetry(h.waits.Policy()),
 		WithLogger(slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 	)
 	cfg := map[string]any{"base_url": h.server.URL, "token": testToken}
@@ -83,18 +50,7 @@ func newHarness(t testing.TB, config map[string]any) *harness {
 
 func (h *harness) fetch(t testing.TB, req sdk.FetchRequest) ([]sdk.Record, error) {
 	t.Helper()
-	var out []sdk.Record
-	err := h.source.Fetch(context.Background(), req, func(r sdk.Record) error {
-		out = append(out, r)
-		return nil
-	})
-	return out, err
-}
-
-func (h *harness) recordedWaits() []time.Duration {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]time.Duration(nil), h.waits...)
+	return sdktest.Collect(context.Background(), h.source, req)
 }
 
 func project(p string) map[string][]string { return map[string][]string{"projects": {p}} }

@@ -11,26 +11,9 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/rules"
-	"github.com/nous-dev/nous/sdk"
 )
-
-type oneSource []sdk.Record
-
-func (s oneSource) Fetch(_ context.Context, _ string, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
-	for _, r := range s {
-		if err := emit(r); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type oneAgent struct{ a *Agent }
-
-func (o oneAgent) Invoke(ctx context.Context, _ string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
-	return o.a.Invoke(ctx, req)
-}
 
 // TestWithTheExecutor runs a question through the default rules and the
 // real executor with this agent in every role, against a fake model that
@@ -68,7 +51,7 @@ func TestWithTheExecutor(t *testing.T) {
 	require.False(t, diags.HasErrors(), diags.Error())
 	plan, err := engine.NewPlanner(rs).Plan(context.Background(), engine.Request{Query: "what commits changed payments last week?"})
 	require.NoError(t, err)
-	res, err := exec.New(oneSource(criticRequest().Context), oneAgent{a.Agent}, exec.Options{}).Run(context.Background(), plan)
+	res, err := exec.New(plugintest.Records(criticRequest().Context), plugintest.OneAgent{Agent: a.Agent}, exec.Options{}).Run(context.Background(), plan)
 	require.NoError(t, err)
 	require.NotNil(t, res.Answer, "status %s, error %q", res.Status, res.Error)
 	assert.Equal(t, "High", res.Answer.ConfidenceLevel)

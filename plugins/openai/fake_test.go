@@ -1,8 +1,6 @@
 package openai
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 )
 
 // fakeOpenAI is a local chat-completions server that answers in the shapes
@@ -207,10 +207,9 @@ func apiErrorBody(message, typ, param, code string) string {
 // instead of slept.
 type testAgent struct {
 	*Agent
-	mu     sync.Mutex
-	waits  []time.Duration
+	waits  plugintest.Waits
 	apiKey string
-	logs   syncBuffer
+	logs   plugintest.Buffer
 }
 
 func newTestAgent(t testing.TB, f *fakeOpenAI, config string) *testAgent {
@@ -218,12 +217,7 @@ func newTestAgent(t testing.TB, f *fakeOpenAI, config string) *testAgent {
 	ta := &testAgent{apiKey: "sk-test-SECRET-0123456789abcdef"}
 	env := map[string]string{"OPENAI_API_KEY": ta.apiKey, "OPENAI_BASE_URL": f.baseURL()}
 	ta.Agent = New(WithEnv(func(k string) string { return env[k] }), WithLogger(slog.New(slog.NewTextHandler(&ta.logs, nil))))
-	ta.sleep = func(_ context.Context, d time.Duration) error {
-		ta.mu.Lock()
-		defer ta.mu.Unlock()
-		ta.waits = append(ta.waits, d)
-		return nil
-	}
+	ta.sleep = ta.waits.Sleep
 	ta.rand = func() float64 { return 0.5 }
 	if config != "" {
 		diags, err := ta.Configure(t.Context(), json.RawMessage(config))
@@ -232,28 +226,4 @@ func newTestAgent(t testing.TB, f *fakeOpenAI, config string) *testAgent {
 		}
 	}
 	return ta
-}
-
-func (ta *testAgent) recordedWaits() []time.Duration {
-	ta.mu.Lock()
-	defer ta.mu.Unlock()
-	return append([]time.Duration(nil), ta.waits...)
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -179,7 +179,7 @@ func TestSchemaFallbackToJSONObject(t *testing.T) {
 		assert.True(t, strings.HasPrefix(system, "You are the critic. Review the draft.\n\nRespond with a single JSON object"), system)
 		assert.Contains(t, system, `"mode_compliance":{"type":"string"}`, "the schema is spelled out in the prompt")
 	}
-	assert.Empty(t, a.recordedWaits(), "a refusal is not a retry")
+	assert.Empty(t, a.waits.Recorded(), "a refusal is not a retry")
 }
 
 func TestFallbackDownToNoResponseFormat(t *testing.T) {

@@ -62,7 +62,7 @@ func TestRetries(t *testing.T) {
 			a := newTestAgent(t, f, tt.config)
 			resp, err := a.Invoke(context.Background(), criticRequest())
 			assert.Len(t, f.requests(), tt.wantCalls)
-			assert.Equal(t, tt.wantWaits, a.recordedWaits())
+			assert.Equal(t, tt.wantWaits, a.waits.Recorded())
 			assert.Equal(t, len(tt.wantWaits), strings.Count(a.logs.String(), "openai: retrying"), "each retry is logged")
 			if tt.wantKind == sdk.KindUnknown {
 				require.NoError(t, err)
@@ -85,7 +85,7 @@ func TestRetryAfterPastDeadlineGivesUp(t *testing.T) {
 	require.Error(t, err)
 	assert.ErrorIs(t, err, sdk.ErrRateLimited)
 	assert.Contains(t, err.Error(), "the next retry, in 30s, would pass the deadline")
-	assert.Empty(t, a.recordedWaits(), "it does not wait for a retry it cannot make")
+	assert.Empty(t, a.waits.Recorded(), "it does not wait for a retry it cannot make")
 	assert.Len(t, f.requests(), 1)
 }
 
@@ -130,7 +130,7 @@ func TestUnreachableServer(t *testing.T) {
 	assert.ErrorIs(t, err, sdk.ErrUnavailable)
 	assert.Contains(t, err.Error(), "could not be reached")
 	assert.Contains(t, err.Error(), "(after 3 attempt(s))")
-	assert.Len(t, a.recordedWaits(), 2)
+	assert.Len(t, a.waits.Recorded(), 2)
 }
 
 func TestErrorMapping(t *testing.T) {
@@ -183,5 +183,5 @@ func TestRetryAfterHTTPDate(t *testing.T) {
 	a.now = func() time.Time { return now }
 	_, err := a.Invoke(context.Background(), criticRequest())
 	require.NoError(t, err)
-	assert.Equal(t, []time.Duration{3 * time.Second}, a.recordedWaits())
+	assert.Equal(t, []time.Duration{3 * time.Second}, a.waits.Recorded())
 }

@@ -11,28 +11,9 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/rules"
-	"github.com/nous-dev/nous/sdk"
 )
-
-// everySource answers every retrieval with the same records.
-type everySource []sdk.Record
-
-func (s everySource) Fetch(_ context.Context, _ string, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
-	for _, r := range s {
-		if err := emit(r); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// templateAgents serves every agent of the rules with one template agent.
-type templateAgents struct{ a *Agent }
-
-func (t templateAgents) Invoke(ctx context.Context, _ string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
-	return t.a.Invoke(ctx, req)
-}
 
 // TestWithTheExecutor runs a question through the default rules and the
 // real executor with the template agent in every role: the output must
@@ -46,7 +27,7 @@ func TestWithTheExecutor(t *testing.T) {
 	run := func() *exec.Result {
 		plan, err := engine.NewPlanner(rs).Plan(context.Background(), engine.Request{Query: "what commits changed payments last week?"})
 		require.NoError(t, err)
-		res, err := exec.New(everySource(fixtureRecords()), templateAgents{New()}, exec.Options{Clock: clock}).Run(context.Background(), plan)
+		res, err := exec.New(plugintest.Records(fixtureRecords()), plugintest.OneAgent{Agent: New()}, exec.Options{Clock: clock}).Run(context.Background(), plan)
 		require.NoError(t, err)
 		return res
 	}

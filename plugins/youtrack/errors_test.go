@@ -69,7 +69,7 @@ func TestFetchRetries(t *testing.T) {
 			records, err := h.fetch(t, sdk.FetchRequest{Filters: map[string][]string{"projects": {"ABC"}}})
 			require.NoError(t, err)
 			assert.Len(t, records, len(projectIssues(h.fake, "ABC")))
-			assert.Equal(t, tt.wantWaits, h.recordedWaits())
+			assert.Equal(t, tt.wantWaits, h.waits.Recorded())
 		})
 	}
 }

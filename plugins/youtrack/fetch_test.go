@@ -1,7 +1,6 @@
 package youtrack
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -9,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,8 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
-	"github.com/nous-dev/nous/plugins/internal/retry"
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/sdktest"
 )
 
 const testToken = "perm:cm9vdA==.TWFyaw==.s3cr3tT0kenValue"
@@ -27,45 +26,20 @@ type harness struct {
 	fake   *fakes.YouTrack
 	server *httptest.Server
 	source *Source
-	logs   *lockedBuffer
-	mu     sync.Mutex
-	waits  []time.Duration
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	logs   *plugintest.Buffer
+	waits  plugintest.Waits
 }
 
 // newHarness serves a fake YouTrack Server under /youtrack and configures
 // the source with baseSuffix appended to the server URL.
 func newHarness(t testing.TB, baseSuffix string) *harness {
 	t.Helper()
-	h := &harness{fake: fakes.NewYouTrack(testToken, "/youtrack"), logs: &lockedBuffer{}}
+	h := &harness{fake: fakes.NewYouTrack(testToken, "/youtrack"), logs: &plugintest.Buffer{}}
 	h.server = httptest.NewServer(h.fake)
 	t.Cleanup(h.server.Close)
-	policy := retry.Policy{Attempts: 4, Base: 100 * time.Millisecond, Max: time.Second, Rand: func() float64 { return 0 }}
-	policy.Sleep = func(_ context.Context, d time.Duration) error {
-		h.mu.Lock()
-		h.waits = append(h.waits, d)
-		h.mu.Unlock()
-		return nil
-	}
 	h.source = New(
 		WithEnv(func(string) string { return "" }),
-		WithRetry(policy),
+		WithRetry(h.waits.Policy()),
 		WithLogger(slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 	)
 	raw, err := json.Marshal(map[string]any{"base_url": h.server.URL + baseSuffix, "token": testToken})
@@ -78,18 +52,7 @@ func newHarness(t testing.TB, baseSuffix string) *harness {
 
 func (h *harness) fetch(t testing.TB, req sdk.FetchRequest) ([]sdk.Record, error) {
 	t.Helper()
-	var out []sdk.Record
-	err := h.source.Fetch(context.Background(), req, func(r sdk.Record) error {
-		out = append(out, r)
-		return nil
-	})
-	return out, err
-}
-
-func (h *harness) recordedWaits() []time.Duration {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]time.Duration(nil), h.waits...)
+	return sdktest.Collect(context.Background(), h.source, req)
 }
 
 func projectIssues(f *fakes.YouTrack, project string) []fakes.YouTrackIssue {

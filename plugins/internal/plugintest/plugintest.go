@@ -1,0 +1,87 @@
+// Package plugintest holds what the built-in plugins' tests share: a
+// log buffer safe for concurrent writers, a retry policy that records its
+// waits instead of sleeping, and the engine ports (sources, agents) backed
+// by fixed records and one agent, to run a plugin under the real executor.
+package plugintest
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nous-dev/nous/plugins/internal/retry"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Buffer is a bytes.Buffer safe for concurrent writers, for captured logs.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Waits records the waits of a retry policy instead of sleeping them.
+type Waits struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+// Sleep records d and returns at once.
+func (w *Waits) Sleep(_ context.Context, d time.Duration) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.waits = append(w.waits, d)
+	return nil
+}
+
+// Recorded returns the waits so far, in order.
+func (w *Waits) Recorded() []time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.waits)
+}
+
+// Policy is a deterministic retry policy whose waits w records: 4
+// attempts, backoff steps of 100ms doubling up to 1s, the random half of
+// the jitter always zero (so 50ms, 100ms, 200ms without Retry-After).
+func (w *Waits) Policy() retry.Policy {
+	return retry.Policy{Attempts: 4, Base: 100 * time.Millisecond, Max: time.Second, Rand: func() float64 { return 0 }, Sleep: w.Sleep}
+}
+
+// Records is an engine source port that answers every retrieval, of any
+// source, with the same records.
+type Records []sdk.Record
+
+// Fetch emits every record.
+func (s Records) Fetch(_ context.Context, _ string, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
+	for _, r := range s {
+		if err := emit(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OneAgent is an engine agent port that serves every agent of the rules
+// with one sdk.Agent.
+type OneAgent struct{ Agent sdk.Agent }
+
+// Invoke calls the agent, whatever agent name the rules gave.
+func (o OneAgent) Invoke(ctx context.Context, _ string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	return o.Agent.Invoke(ctx, req)
+}
