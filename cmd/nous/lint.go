@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -27,7 +28,8 @@ func (a *app) lintCommand() *cobra.Command {
 		Long: `Lint loads each rules file or directory and reports every problem: parse,
 type and expression errors, unknown references, duplicates, cycles,
 thresholds out of range, unused and unreachable definitions, missing
-descriptions and constant conditions.
+descriptions, constant conditions and regex escapes lost to expr's string
+unescaping.
 
 A directory is linted as one ruleset per folder that holds .hcl or
 .hcl.json files, recursively. Without PATHS, lint checks the rules the
@@ -37,7 +39,7 @@ defaults).
 Exit status: 0 clean (warnings allowed unless --strict), 1 findings,
 2 usage error or unreadable path.`,
 		RunE: func(cmd *cobra.Command, paths []string) error {
-			if !contains(report.Formats, format) {
+			if !slices.Contains(report.Formats, format) {
 				return usageError("--format must be one of %s, got %q", strings.Join(report.Formats, ", "), format)
 			}
 			in, err := a.lintPaths(paths)
@@ -122,19 +124,5 @@ func rulesets(p string) ([]string, error) {
 	if len(dirs) == 0 {
 		return nil, usageError("%s: no .hcl or .hcl.json rule files", p)
 	}
-	out := make([]string, 0, len(dirs))
-	for d := range dirs {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.Sorted(maps.Keys(dirs)), nil
 }
