@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
 )
@@ -68,7 +69,7 @@ func New(opts ...Option) *Agent {
 		client: &http.Client{},
 		log:    slog.Default(),
 		base:   envConfig(os.Getenv),
-		sleep:  sleepCtx,
+		sleep:  retry.Sleep,
 		now:    time.Now,
 		rand:   rand.Float64,
 	}

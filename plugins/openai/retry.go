@@ -79,15 +79,3 @@ func retryAfterMillis(h http.Header) (time.Duration, bool) {
 }
 
 func asStatus(err error, target **statusError) bool { return errors.As(err, target) }
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -92,7 +93,7 @@ func TestRetryAfterPastDeadlineGivesUp(t *testing.T) {
 func TestRealSleepHonoursRetryAfterMillis(t *testing.T) {
 	f := newFake(t, rateLimited(map[string]string{"retry-after-ms": "40"}), ok)
 	a := newTestAgent(t, f, "")
-	a.sleep = sleepCtx
+	a.sleep = retry.Sleep
 	resp, err := a.Invoke(context.Background(), criticRequest())
 	require.NoError(t, err)
 	assert.JSONEq(t, criticAnswer, string(resp.Output))
@@ -113,7 +114,7 @@ func TestCancelledWhileWaiting(t *testing.T) {
 	f := newFake(t, rateLimited(map[string]string{"Retry-After": "1"}), ok)
 	a := newTestAgent(t, f, "")
 	ctx, cancel := context.WithCancel(context.Background())
-	a.sleep = func(ctx context.Context, d time.Duration) error { cancel(); return sleepCtx(ctx, d) }
+	a.sleep = func(ctx context.Context, d time.Duration) error { cancel(); return retry.Sleep(ctx, d) }
 	_, err := a.Invoke(ctx, criticRequest())
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.Canceled)
