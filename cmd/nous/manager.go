@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/plugins"
 	"github.com/nous-dev/nous/rules"
@@ -72,33 +73,31 @@ func (a *app) withPlugins(ctx context.Context, rs *rules.Ruleset, fn func(contex
 func pluginSpecs(rs *rules.Ruleset) ([]plugin.Spec, error) {
 	var specs []plugin.Spec
 	for _, s := range rs.Sources {
-		config, err := json.Marshal(nonNil(s.Config))
+		sp, err := blockSpec(plugin.KindSource, s.Name, s.Plugin, s.SHA256, s.Config, s.Range)
 		if err != nil {
-			return nil, fmt.Errorf("%s: source %q: config: %w", s.Range, s.Name, err)
+			return nil, err
 		}
-		specs = append(specs, plugin.Spec{
-			Name:   s.Name,
-			Kind:   plugin.KindSource,
-			Ref:    pluginRef(s.Plugin, s.Range.Filename),
-			SHA256: s.SHA256,
-			Config: config,
-		})
+		specs = append(specs, sp)
 	}
 	for _, ag := range rs.Agents {
-		config, err := json.Marshal(nonNil(ag.Config))
+		sp, err := blockSpec(plugin.KindAgent, ag.Name, ag.Plugin, ag.SHA256, ag.Config, ag.Range)
 		if err != nil {
-			return nil, fmt.Errorf("%s: agent %q: config: %w", ag.Range, ag.Name, err)
+			return nil, err
 		}
-		specs = append(specs, plugin.Spec{
-			Name:    ag.Name,
-			Kind:    plugin.KindAgent,
-			Ref:     pluginRef(ag.Plugin, ag.Range.Filename),
-			SHA256:  ag.SHA256,
-			Config:  config,
-			Timeout: ag.Timeout,
-		})
+		sp.Timeout = ag.Timeout
+		specs = append(specs, sp)
 	}
 	return specs, nil
+}
+
+// blockSpec is the spec of one source or agent block: its config as JSON,
+// its plugin reference resolved against the rules file that names it.
+func blockSpec(kind plugin.Kind, name, ref, sha256 string, config map[string]any, rng hcl.Range) (plugin.Spec, error) {
+	raw, err := json.Marshal(nonNil(config))
+	if err != nil {
+		return plugin.Spec{}, fmt.Errorf("%s: %s %q: config: %w", rng, kind, name, err)
+	}
+	return plugin.Spec{Name: name, Kind: kind, Ref: pluginRef(ref, rng.Filename), SHA256: sha256, Config: raw}, nil
 }
 
 func nonNil(m map[string]any) map[string]any {
