@@ -17,18 +17,11 @@ func (r *fetchRun) fetchIssues(ctx context.Context, sc scope, pageSize int) erro
 		State:          ptr(sc.status),
 		AuthorUsername: ptr(sc.author),
 		Search:         ptr(q.search),
+		Labels:         q.labelOptions(),
 		OrderBy:        ptr(q.dateField + "_at"),
 		Sort:           ptr("desc"),
 	}
-	if len(q.labels) > 0 {
-		labels := gl.LabelOptions(q.labels)
-		opt.Labels = &labels
-	}
-	if q.dateField == "created" {
-		opt.CreatedAfter, opt.CreatedBefore = timePtr(q.since), timePtr(q.until)
-	} else {
-		opt.UpdatedAfter, opt.UpdatedBefore = timePtr(q.since), timePtr(q.until)
-	}
+	opt.CreatedAfter, opt.CreatedBefore, opt.UpdatedAfter, opt.UpdatedBefore = q.dateBounds()
 	list := func(lo gl.ListOptions, ro ...gl.RequestOptionFunc) ([]*gl.Issue, *gl.Response, error) {
 		o := *opt
 		o.ListOptions = lo
@@ -73,10 +66,7 @@ func issueRecord(i *gl.Issue, project, dateField string) sdk.Record {
 	if i.Author != nil {
 		author = i.Author.Username
 	}
-	ref := project + "#" + strconv.FormatInt(i.IID, 10)
-	if i.References != nil && i.References.Full != "" {
-		ref = i.References.Full
-	}
+	ref := reference(i.References, project+"#"+strconv.FormatInt(i.IID, 10))
 	return sdk.Record{
 		ID:     ref,
 		Source: "gitlab",

@@ -18,19 +18,12 @@ func (r *fetchRun) fetchMergeRequests(ctx context.Context, sc scope, pageSize in
 		State:          ptr(sc.status),
 		AuthorUsername: ptr(sc.author),
 		Search:         ptr(q.search),
+		Labels:         q.labelOptions(),
 		TargetBranch:   ptr(q.ref),
 		OrderBy:        ptr(q.dateField + "_at"),
 		Sort:           ptr("desc"),
 	}
-	if len(q.labels) > 0 {
-		labels := gl.LabelOptions(q.labels)
-		opt.Labels = &labels
-	}
-	if q.dateField == "created" {
-		opt.CreatedAfter, opt.CreatedBefore = timePtr(q.since), timePtr(q.until)
-	} else {
-		opt.UpdatedAfter, opt.UpdatedBefore = timePtr(q.since), timePtr(q.until)
-	}
+	opt.CreatedAfter, opt.CreatedBefore, opt.UpdatedAfter, opt.UpdatedBefore = q.dateBounds()
 	list := func(lo gl.ListOptions, ro ...gl.RequestOptionFunc) ([]*gl.BasicMergeRequest, *gl.Response, error) {
 		o := *opt
 		o.ListOptions = lo
@@ -76,10 +69,7 @@ func mergeRequestRecord(mr *gl.BasicMergeRequest, project, dateField string) sdk
 	if mr.Author != nil {
 		author = mr.Author.Username
 	}
-	ref := project + "!" + strconv.FormatInt(mr.IID, 10)
-	if mr.References != nil && mr.References.Full != "" {
-		ref = mr.References.Full
-	}
+	ref := reference(mr.References, project+"!"+strconv.FormatInt(mr.IID, 10))
 	return sdk.Record{
 		ID:     ref,
 		Source: "gitlab",

@@ -24,11 +24,7 @@ func (r *fetchRun) fetchPipelines(ctx context.Context, sc scope, pageSize int) e
 		status := gl.BuildStateValue(sc.status)
 		opt.Status = &status
 	}
-	if q.dateField == "created" {
-		opt.CreatedAfter, opt.CreatedBefore = timePtr(q.since), timePtr(q.until)
-	} else {
-		opt.UpdatedAfter, opt.UpdatedBefore = timePtr(q.since), timePtr(q.until)
-	}
+	opt.CreatedAfter, opt.CreatedBefore, opt.UpdatedAfter, opt.UpdatedBefore = q.dateBounds()
 	list := func(lo gl.ListOptions, ro ...gl.RequestOptionFunc) ([]*gl.PipelineInfo, *gl.Response, error) {
 		o := *opt
 		o.ListOptions = lo

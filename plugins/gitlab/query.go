@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	gl "gitlab.com/gitlab-org/api/client-go"
+
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -198,6 +200,33 @@ func ptr[T comparable](v T) *T {
 		return nil
 	}
 	return &v
+}
+
+// dateBounds puts since/until on the created or the updated bounds of a
+// list's options, as date_field says; the other pair stays nil.
+func (q query) dateBounds() (createdAfter, createdBefore, updatedAfter, updatedBefore *time.Time) {
+	if q.dateField == "created" {
+		return timePtr(q.since), timePtr(q.until), nil, nil
+	}
+	return nil, nil, timePtr(q.since), timePtr(q.until)
+}
+
+// labelOptions is the labels filter as list options take it, nil for none.
+func (q query) labelOptions() *gl.LabelOptions {
+	if len(q.labels) == 0 {
+		return nil
+	}
+	labels := gl.LabelOptions(q.labels)
+	return &labels
+}
+
+// reference is an issue's or merge request's full reference
+// (group/project#1), else fallback.
+func reference(refs *gl.IssueReferences, fallback string) string {
+	if refs != nil && refs.Full != "" {
+		return refs.Full
+	}
+	return fallback
 }
 
 // timePtr is ptr for times, which are not comparable by ==.
