@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,16 +32,6 @@ func configured(t testing.TB, cfg map[string]any) *Source {
 	return s
 }
 
-func fetch(t testing.TB, s sdk.Source, req sdk.FetchRequest) []sdk.Record {
-	t.Helper()
-	var out []sdk.Record
-	require.NoError(t, s.Fetch(context.Background(), req, func(r sdk.Record) error {
-		out = append(out, r)
-		return nil
-	}))
-	return out
-}
-
 func ids(recs []sdk.Record) []string {
 	out := make([]string, 0, len(recs))
 	for _, r := range recs {
@@ -54,7 +45,7 @@ const examplePath = "../../examples/data/issues.jsonl"
 
 func TestIssuesFilters(t *testing.T) {
 	s := configured(t, map[string]any{"path": examplePath})
-	all := fetch(t, s, sdk.FetchRequest{})
+	all := plugintest.Fetch(t, s, sdk.FetchRequest{})
 	require.Len(t, all, 40)
 
 	// Expected results are computed from the loaded records with plain
@@ -115,7 +106,7 @@ func TestIssuesFilters(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.NotEmpty(t, tt.want == nil || len(tt.want) > 0)
-			got := ids(fetch(t, s, tt.req))
+			got := ids(plugintest.Fetch(t, s, tt.req))
 			if tt.want == nil {
 				assert.Empty(t, got)
 				return
@@ -128,7 +119,7 @@ func TestIssuesFilters(t *testing.T) {
 
 func TestIssueRecord(t *testing.T) {
 	s := configured(t, map[string]any{"path": examplePath})
-	recs := fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"query": {"double charge"}}})
+	recs := plugintest.Fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"query": {"double charge"}}})
 	require.Len(t, recs, 1)
 	r := recs[0]
 	assert.Equal(t, "PAY-115", r.ID)
@@ -146,7 +137,7 @@ func TestIssueRecord(t *testing.T) {
 
 func TestCSV(t *testing.T) {
 	s := configured(t, map[string]any{"path": "testdata/issues.csv", "kind": "issue", "source": "tracker"})
-	recs := fetch(t, s, sdk.FetchRequest{})
+	recs := plugintest.Fetch(t, s, sdk.FetchRequest{})
 	require.Len(t, recs, 3)
 	assert.Equal(t, []string{"ABC-1", "ABC-2", "XYZ-7"}, ids(recs))
 	assert.Equal(t, "Login fails, with a comma", recs[0].Title)
@@ -159,13 +150,13 @@ func TestCSV(t *testing.T) {
 	assert.NotContains(t, recs[2].Fields, "estimate", "empty cells are left out")
 	assert.NotContains(t, recs[2].Fields, "labels")
 
-	byStatus := fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"statuses": {"in-progress"}}})
+	byStatus := plugintest.Fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"statuses": {"in-progress"}}})
 	assert.Equal(t, []string{"ABC-2"}, ids(byStatus))
 }
 
 func TestJSONArrayAndMapping(t *testing.T) {
 	s := configured(t, map[string]any{"path": "testdata/docs.json", "fields": map[string]string{"title": "summary"}})
-	recs := fetch(t, s, sdk.FetchRequest{})
+	recs := plugintest.Fetch(t, s, sdk.FetchRequest{})
 	require.Len(t, recs, 2)
 	assert.Equal(t, sdk.KindDocument, recs[0].Kind)
 	assert.Equal(t, 1, recs[0].Tier)
@@ -198,13 +189,13 @@ func TestPaths(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, ids(fetch(t, configured(t, tt.cfg), sdk.FetchRequest{})))
+			assert.Equal(t, tt.want, ids(plugintest.Fetch(t, configured(t, tt.cfg), sdk.FetchRequest{})))
 		})
 	}
 
 	t.Run("missing id gets file:line", func(t *testing.T) {
 		write("noid.jsonl", "\n"+`{"title":"anonymous"}`+"\n")
-		recs := fetch(t, configured(t, map[string]any{"path": filepath.Join(dir, "noid.jsonl")}), sdk.FetchRequest{})
+		recs := plugintest.Fetch(t, configured(t, map[string]any{"path": filepath.Join(dir, "noid.jsonl")}), sdk.FetchRequest{})
 		require.Len(t, recs, 1)
 		assert.Equal(t, "noid.jsonl:2", recs[0].ID)
 	})
@@ -222,7 +213,7 @@ func TestEmbeddedFallback(t *testing.T) {
 			// From a directory where the relative default path does not exist.
 			t.Chdir(t.TempDir())
 			s := configured(t, map[string]any{"path": "examples/data/" + name})
-			recs := fetch(t, s, sdk.FetchRequest{})
+			recs := plugintest.Fetch(t, s, sdk.FetchRequest{})
 			assert.Len(t, recs, strings.Count(string(original), "\n"))
 		})
 	}
@@ -237,7 +228,7 @@ func TestEmbeddedFallback(t *testing.T) {
 
 func TestNews(t *testing.T) {
 	s := configured(t, map[string]any{"path": "../../examples/data/news.jsonl"})
-	recs := fetch(t, s, sdk.FetchRequest{})
+	recs := plugintest.Fetch(t, s, sdk.FetchRequest{})
 	sources := map[string]bool{}
 	for _, r := range recs {
 		sources[r.Source] = true
@@ -254,7 +245,7 @@ func TestNews(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, want)
-	assert.Equal(t, want, ids(fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"query": {"電價"}}})))
+	assert.Equal(t, want, ids(plugintest.Fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"query": {"電價"}}})))
 }
 
 func TestMalformed(t *testing.T) {

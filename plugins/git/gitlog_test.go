@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -65,7 +66,7 @@ func TestMatchesGitLog(t *testing.T) {
 				filters["authors"] = []string{tt.author}
 			}
 			s := configured(t, `{"stats": false, "path": "`+dir+`"}`)
-			recs := fetch(t, s, sdk.FetchRequest{Since: tt.since, Until: tt.until, Filters: filters})
+			recs := plugintest.Fetch(t, s, sdk.FetchRequest{Since: tt.since, Until: tt.until, Filters: filters})
 			got := make([]string, len(recs))
 			for i, r := range recs {
 				got[i] = r.Fields["sha"].(string)
@@ -100,7 +101,7 @@ func TestStatsMatchGitNumstat(t *testing.T) {
 	}
 	require.Greater(t, len(want), 400)
 
-	recs := fetch(t, configured(t, `{"path": "`+dir+`"}`), sdk.FetchRequest{})
+	recs := plugintest.Fetch(t, configured(t, `{"path": "`+dir+`"}`), sdk.FetchRequest{})
 	checked := 0
 	for _, r := range recs {
 		w, ok := want[r.Fields["sha"].(string)]

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,17 +24,6 @@ func configured(t testing.TB, cfg string) *Source {
 	require.NoError(t, err)
 	require.False(t, diags.HasErrors(), "diagnostics: %+v", diags)
 	return s
-}
-
-// fetch collects the records of a fetch.
-func fetch(t testing.TB, s sdk.Source, req sdk.FetchRequest) []sdk.Record {
-	t.Helper()
-	var out []sdk.Record
-	require.NoError(t, s.Fetch(context.Background(), req, func(r sdk.Record) error {
-		out = append(out, r)
-		return nil
-	}))
-	return out
 }
 
 // subjects returns the first word of each record's title ("c1", "c2", …).
@@ -82,7 +72,7 @@ func TestFetchFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			recs := fetch(t, s, tt.req)
+			recs := plugintest.Fetch(t, s, tt.req)
 			assert.Equal(t, tt.want, nilIfEmpty(subjects(recs)))
 		})
 	}
@@ -99,7 +89,7 @@ func TestFetchRecord(t *testing.T) {
 	dir := shopRepo(t)
 	head := strings.TrimSpace(runGit(t, dir, nil, "rev-parse", "HEAD"))
 	s := configured(t, pathConfig(dir))
-	recs := fetch(t, s, sdk.FetchRequest{Limit: 1})
+	recs := plugintest.Fetch(t, s, sdk.FetchRequest{Limit: 1})
 	require.Len(t, recs, 1)
 	r := recs[0]
 	assert.Equal(t, head[:8], r.ID)
@@ -121,14 +111,14 @@ func TestFetchRecord(t *testing.T) {
 	assert.ElementsMatch(t, []string{"README.md", "api/handlers/user.go"}, r.Fields["paths"])
 
 	// The stats match git's own count of c2.
-	c2 := fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"query": {"c2 "}}})
+	c2 := plugintest.Fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"query": {"c2 "}}})
 	require.Len(t, c2, 1)
 	numstat := strings.Fields(runGit(t, dir, nil, "show", "--format=", "--numstat", c2[0].Fields["sha"].(string)))
 	require.Len(t, numstat, 3)
 	assert.Equal(t, numstat[0], itoa(c2[0].Fields["additions"]))
 	assert.Equal(t, numstat[1], itoa(c2[0].Fields["deletions"]))
 
-	withoutStats := fetch(t, s, sdk.FetchRequest{Limit: 1, Filters: map[string][]string{"with_stats": {"false"}}})
+	withoutStats := plugintest.Fetch(t, s, sdk.FetchRequest{Limit: 1, Filters: map[string][]string{"with_stats": {"false"}}})
 	require.Len(t, withoutStats, 1)
 	assert.NotContains(t, withoutStats[0].Fields, "additions")
 }
@@ -146,14 +136,14 @@ func TestConfigure(t *testing.T) {
 
 	t.Run("discovers .git upward and accepts repo", func(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"repo": sub, "source": "shop", "stats": false})
-		recs := fetch(t, configured(t, string(b)), sdk.FetchRequest{Limit: 1})
+		recs := plugintest.Fetch(t, configured(t, string(b)), sdk.FetchRequest{Limit: 1})
 		require.Len(t, recs, 1)
 		assert.Equal(t, "shop", recs[0].Source)
 		assert.NotContains(t, recs[0].Fields, "files")
 	})
 	t.Run("commit_url template", func(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"path": dir, "commit_url": "https://git.example.com/shop/-/commit/{sha}", "ref": "main"})
-		recs := fetch(t, configured(t, string(b)), sdk.FetchRequest{Limit: 1})
+		recs := plugintest.Fetch(t, configured(t, string(b)), sdk.FetchRequest{Limit: 1})
 		require.Len(t, recs, 1)
 		assert.Equal(t, "https://git.example.com/shop/-/commit/"+head, recs[0].URL)
 	})
@@ -244,7 +234,7 @@ func TestFetchErrors(t *testing.T) {
 func TestEmptyRepository(t *testing.T) {
 	dir := t.TempDir()
 	runGit(t, dir, nil, "init", "-q")
-	assert.Empty(t, fetch(t, configured(t, pathConfig(dir)), sdk.FetchRequest{}))
+	assert.Empty(t, plugintest.Fetch(t, configured(t, pathConfig(dir)), sdk.FetchRequest{}))
 }
 
 func TestSplitRemote(t *testing.T) {
@@ -286,7 +276,7 @@ func TestDescribe(t *testing.T) {
 // plugin server does; run with -race.
 func TestConcurrentFetches(t *testing.T) {
 	s := configured(t, pathConfig(shopRepo(t)))
-	want := subjects(fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"path": {"api"}}}))
+	want := subjects(plugintest.Fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"path": {"api"}}}))
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {

@@ -3,6 +3,7 @@ package git
 import (
 	"testing"
 
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,7 +22,7 @@ func TestStatsEdgeCases(t *testing.T) {
 		fileChange{path: "node"}, file("node/child.txt", "x\ny"), fileChange{path: "vendor"})
 	importRepo(t, dir, &s)
 
-	recs := fetch(t, configured(t, pathConfig(dir)), sdk.FetchRequest{})
+	recs := plugintest.Fetch(t, configured(t, pathConfig(dir)), sdk.FetchRequest{})
 	require.Len(t, recs, 3)
 	byTitle := map[string]sdk.Record{}
 	for _, r := range recs {

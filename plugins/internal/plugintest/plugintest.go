@@ -1,5 +1,5 @@
 // Package plugintest holds what the built-in plugins' tests share: a
-// log buffer safe for concurrent writers, a retry policy that records its
+// fetch that must succeed, a log buffer safe for concurrent writers, a retry policy that records its
 // waits instead of sleeping, and the engine ports (sources, agents) backed
 // by fixed records and one agent, to run a plugin under the real executor.
 package plugintest
@@ -9,10 +9,14 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/sdktest"
 )
 
 // Buffer is a bytes.Buffer safe for concurrent writers, for captured logs.
@@ -84,4 +88,12 @@ type OneAgent struct{ Agent sdk.Agent }
 // Invoke calls the agent, whatever agent name the rules gave.
 func (o OneAgent) Invoke(ctx context.Context, _ string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
 	return o.Agent.Invoke(ctx, req)
+}
+
+// Fetch collects the records of a fetch that must succeed.
+func Fetch(t testing.TB, src sdk.Source, req sdk.FetchRequest) []sdk.Record {
+	t.Helper()
+	out, err := sdktest.Collect(t.Context(), src, req)
+	require.NoError(t, err)
+	return out
 }
