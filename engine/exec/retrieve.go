@@ -45,17 +45,7 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (out
 			continue
 		}
 		for _, src := range p.Sources {
-			n := 0
-			callCtx, cancel := context.WithDeadline(ctx, r.deadline)
-			err := r.e.sources.Fetch(callCtx, src, req, func(rec sdk.Record) error {
-				if rec.Source == "" {
-					rec.Source = src
-				}
-				fetched = append(fetched, rec)
-				n++
-				return nil
-			})
-			cancel()
+			n, err := r.fetchFrom(ctx, src, req, &fetched)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s on source %q: %w", p.ID, src, err))
 				continue
@@ -76,17 +66,7 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 	)
 	for _, q := range st.search {
 		for _, src := range st.sources {
-			n := 0
-			callCtx, cancel := context.WithDeadline(ctx, r.deadline)
-			err := r.e.sources.Fetch(callCtx, src, sdk.FetchRequest{Query: q}, func(rec sdk.Record) error {
-				if rec.Source == "" {
-					rec.Source = src
-				}
-				fetched = append(fetched, rec)
-				n++
-				return nil
-			})
-			cancel()
+			n, err := r.fetchFrom(ctx, src, sdk.FetchRequest{Query: q}, &fetched)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
 				continue
@@ -95,6 +75,24 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 		}
 	}
 	return r.keep(st, in, fetched, errs, out)
+}
+
+// fetchFrom makes one source call within the run's deadline, appending
+// what it emits to fetched (named after src when a record names no
+// source), and says how many records it added.
+func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, fetched *[]sdk.Record) (int, error) {
+	n := 0
+	ctx, cancel := context.WithDeadline(ctx, r.deadline)
+	defer cancel()
+	err := r.e.sources.Fetch(ctx, src, req, func(rec sdk.Record) error {
+		if rec.Source == "" {
+			rec.Source = src
+		}
+		*fetched = append(*fetched, rec)
+		n++
+		return nil
+	})
+	return n, err
 }
 
 // keep applies the mode's tier policy to what a retrieval fetched.
