@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -194,16 +195,9 @@ func TestTokenNeverLeaks(t *testing.T) {
 			if sc.fault != nil {
 				h.fake.Fail(*sc.fault)
 			}
-			var seen []string
-			err := h.source.Fetch(context.Background(), sdk.FetchRequest{Kind: sc.kind, Filters: project("group/sub/app"), Limit: 5}, func(r sdk.Record) error {
-				b, err := json.Marshal(r)
-				require.NoError(t, err)
-				seen = append(seen, string(b))
-				return nil
-			})
+			seen, err := plugintest.Said(t, h.source, sdk.FetchRequest{Kind: sc.kind, Filters: project("group/sub/app"), Limit: 5})
 			if sc.fault != nil {
 				require.Error(t, err)
-				seen = append(seen, err.Error())
 			}
 			seen = append(seen, h.logs.String())
 			for _, s := range seen {

@@ -54,18 +54,12 @@ func TestKeyNotInDiagnostics(t *testing.T) {
 	assert.Contains(t, string(raw), `"path":"api_key"`)
 }
 
-func TestRedact(t *testing.T) {
+// TestRedactor: the agent hides its key and token shapes (sdk/redact tests
+// the shapes themselves).
+func TestRedactor(t *testing.T) {
 	r := Config{APIKey: "my-local-key-42"}.redactor()
-	tests := map[string]string{
-		"Authorization: Bearer abc.def-ghi":         "Authorization: Bearer [REDACTED]",
-		"key my-local-key-42 rejected":              "key [REDACTED] rejected",
-		"found sk-proj-AbC123_xyz-987 in the body":  "found [REDACTED] in the body",
-		`{"auth":"bearer tok123","x":1}`:            `{"auth":"bearer [REDACTED]","x":1}`,
-		"nothing secret here: sk- is just a prefix": "nothing secret here: sk- is just a prefix",
-	}
-	for in, want := range tests {
-		assert.Equal(t, want, r.String(in), in)
-	}
+	assert.Equal(t, "key [REDACTED] rejected, Authorization: Bearer [REDACTED]",
+		r.String("key my-local-key-42 rejected, Authorization: Bearer abc.def-ghi"))
 }
 
 func TestConfigPrintsWithoutKey(t *testing.T) {

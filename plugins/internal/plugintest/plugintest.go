@@ -7,6 +7,7 @@ package plugintest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"slices"
 	"sync"
 	"testing"
@@ -96,4 +97,21 @@ func Fetch(t testing.TB, src sdk.Source, req sdk.FetchRequest) []sdk.Record {
 	out, err := sdktest.Collect(t.Context(), src, req)
 	require.NoError(t, err)
 	return out
+}
+
+// Said is what a fetch put out as text, to check a secret is in none of
+// it: each emitted record as JSON, then the error's text when it failed.
+func Said(t testing.TB, src sdk.Source, req sdk.FetchRequest) ([]string, error) {
+	t.Helper()
+	var said []string
+	err := src.Fetch(t.Context(), req, func(r sdk.Record) error {
+		b, err := json.Marshal(r)
+		require.NoError(t, err)
+		said = append(said, string(b))
+		return nil
+	})
+	if err != nil {
+		said = append(said, err.Error())
+	}
+	return said, err
 }
