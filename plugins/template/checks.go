@@ -45,10 +45,29 @@ func inspect(l *labels, draft string, ev evidence) findings {
 		}
 	}
 	f.noSources = !sourcesHeading.MatchString(draft)
-	// The notes of a revision quote the review's complaints; they are not claims.
-	f.overclaims = overclaims(l, stripRevisionNotes(l, draft), ev)
+	// The notes of a revision quote the review's complaints, and record
+	// titles are the records' own words ("sdk: chunks of up to 2048
+	// records" is a commit); neither is a claim of the draft.
+	f.overclaims = overclaims(l, withoutTitles(stripRevisionNotes(l, draft), ev.records), ev)
 	f.noDates = !ev.first.IsZero() && !dated.MatchString(draft)
 	return f
+}
+
+// withoutTitles is draft with the titles of records cut out, as the
+// draft quotes them (clipped, see title) and as the source gave them.
+func withoutTitles(draft string, records []sdk.Record) string {
+	pairs := make([]string, 0, 4*len(records))
+	for _, r := range records {
+		for _, t := range []string{title(r), strings.TrimSpace(r.Title)} {
+			if t != "" && t != r.ID {
+				pairs = append(pairs, t, "")
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return draft
+	}
+	return strings.NewReplacer(pairs...).Replace(draft)
 }
 
 // overclaims lists count claims larger than the evidence: a draft may count

@@ -116,6 +116,22 @@ func FuzzCritic(f *testing.F) {
 
 // TestCriticFollowsTheEnginesTierFlags checks that records the engine's tier
 // filter has seen are judged by its flag, not by the default tier rule.
+// TestCriticCountsOnlyTheDraftsOwnClaims: a number in a quoted record
+// title ("chunks of up to 2048 records") is not a count the draft claims;
+// it used to make every draft listing that commit a REJECT.
+func TestCriticCountsOnlyTheDraftsOwnClaims(t *testing.T) {
+	records := fixtureRecords()
+	records[0].Title = "sdk: chunks of up to 2048 records (a little faster over a subprocess); the mid-stream panic test emits more than one chunk, really"
+	draft := analystDraft(t, New(), "what changed?", "discovery", records).Draft
+	require.Contains(t, draft, "chunks of up to 2048 records")
+	rv := criticReview(t, New(), draft, "discovery", records)
+	assert.NotContains(t, rv.Critique, "2048", "the title is not a claim")
+
+	rv = criticReview(t, New(), draft+"\nIn all, 2048 records changed.\n", "discovery", records)
+	assert.Equal(t, sdk.VerdictReject, rv.Status, "the draft's own overclaim still counts")
+	assert.Contains(t, rv.Critique, `"2048 records"`)
+}
+
 func TestCriticFollowsTheEnginesTierFlags(t *testing.T) {
 	rec := func(id string, tier int, flagged bool) sdk.Record {
 		f := map[string]any{metaTier: int64(tier), metaType: "social"}
