@@ -26,6 +26,7 @@ type findings struct {
 	overclaims []string     // counts the evidence does not support
 	lowTier    []sdk.Record // cited records from unknown or tier ≥ 3 sources
 	noDates    bool         // the draft gives no date although records are dated
+	offPeriod  string       // the requested period, when the draft says no record falls in it
 }
 
 // inspect reads draft against ev.
@@ -50,7 +51,34 @@ func inspect(l *labels, draft string, ev evidence) findings {
 	// records" is a commit); neither is a claim of the draft.
 	f.overclaims = overclaims(l, withoutTitles(stripRevisionNotes(l, draft), ev.records), ev)
 	f.noDates = !ev.first.IsZero() && !dated.MatchString(draft)
+	f.offPeriod = emptyPeriod(l, draft)
 	return f
+}
+
+// inPeriodCounts matches the "(N of M records fall in it)" note of each
+// label set, N captured.
+var inPeriodCounts = func() map[*labels]*regexp.Regexp {
+	m := make(map[*labels]*regexp.Regexp, len(labelSets))
+	for _, l := range labelSets {
+		m[l] = regexp.MustCompile(`\(` + strings.ReplaceAll(regexp.QuoteMeta(l.InPeriod), "%d", `(\d+)`) + `\)`)
+	}
+	return m
+}()
+
+// emptyPeriod is the requested period of a draft whose "Requested period"
+// line (see writeDraft) says none of its records falls in it, else "".
+func emptyPeriod(l *labels, draft string) string {
+	prefix := "- " + l.RequestedPeriod + ": "
+	counts := inPeriodCounts[l]
+	for line := range strings.Lines(draft) {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		if m := counts.FindStringSubmatchIndex(line); m != nil && line[m[2]:m[3]] == "0" {
+			return strings.TrimSpace(line[len(prefix):m[0]])
+		}
+	}
+	return ""
 }
 
 // withoutTitles is draft with the titles of records cut out, as the

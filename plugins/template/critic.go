@@ -19,7 +19,8 @@ const fewRecords = 3
 // review is the rule-based critic. It rejects a draft whose evidence does
 // not hold (empty, nothing cited, no sources section, counts beyond the
 // records, untrusted tiers in strict mode), warns about minor problems
-// (thin evidence, flagged tiers, missing dates, one-sided monitoring) and
+// (thin evidence, flagged tiers, missing dates, nothing in the requested
+// period, one-sided monitoring) and
 // passes the rest.
 func review(cfg Config, in sdk.CriticInput, records []sdk.Record) sdk.CriticOutput {
 	l := labelsFor(cfg.Language)
@@ -60,6 +61,11 @@ func review(cfg Config, in sdk.CriticInput, records []sdk.Record) sdk.CriticOutp
 			warns = append(warns, "it gives no dates although the records are dated")
 			suggestions = append(suggestions, "State when the changes happened (the time span of the evidence).")
 			gaps = append(gaps, "The time frame of the answer is not stated.")
+		}
+		if f.offPeriod != "" {
+			warns = append(warns, fmt.Sprintf("none of the records falls in the requested period (%s): the answer rests on records from outside it", f.offPeriod))
+			suggestions = append(suggestions, "Say first that nothing was found in the requested period, then what the records outside it show.")
+			gaps = append(gaps, "Nothing in the evidence covers the requested period "+f.offPeriod+".")
 		}
 		if f.uncited > 0 && len(f.cited) > 0 {
 			suggestions = append(suggestions, plural(f.uncited, "record is", "records are")+" in the context but not cited; say whether they matter.")

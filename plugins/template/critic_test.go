@@ -3,6 +3,7 @@ package template
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,6 +131,37 @@ func TestCriticCountsOnlyTheDraftsOwnClaims(t *testing.T) {
 	rv = criticReview(t, New(), draft+"\nIn all, 2048 records changed.\n", "discovery", records)
 	assert.Equal(t, sdk.VerdictReject, rv.Status, "the draft's own overclaim still counts")
 	assert.Contains(t, rv.Critique, `"2048 records"`)
+}
+
+// TestCriticWarnsWhenNothingFallsInThePeriod: an answer about last week
+// built from older records is said to be so, in every language.
+func TestCriticWarnsWhenNothingFallsInThePeriod(t *testing.T) {
+	records := tierAtMost(fixtureRecords(), 2)
+	later := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		language string
+		period   *sdk.TimeRange
+		warn     bool
+	}{
+		{"en", &sdk.TimeRange{Since: later, Until: later.AddDate(0, 0, 7)}, true},
+		{"zh", &sdk.TimeRange{Since: later, Until: later.AddDate(0, 0, 7)}, true},
+		{"en", &sdk.TimeRange{Since: day0, Until: day0.AddDate(0, 0, 7)}, false},
+		{"en", nil, false},
+	} {
+		a := New()
+		_, err := a.Configure(t.Context(), []byte(`{"language":"`+tt.language+`"}`))
+		require.NoError(t, err)
+		var out sdk.AnalystOutput
+		invoke(t, a, sdk.RoleAnalyst, sdk.AnalystInput{Query: "q", Mode: "strict", Temporal: tt.period}, records, &out)
+		rv := criticReview(t, a, out.Draft, "strict", records)
+		if !tt.warn {
+			assert.Equal(t, sdk.VerdictPass, rv.Status, "%s %v: %s", tt.language, tt.period, rv.Critique)
+			continue
+		}
+		assert.Equal(t, sdk.VerdictWarn, rv.Status, tt.language)
+		assert.Contains(t, rv.Critique, "none of the records falls in the requested period (2026-12-01 – 2026-12-07)", tt.language)
+		assert.Contains(t, rv.LogicalGaps, "Nothing in the evidence covers the requested period 2026-12-01 – 2026-12-07.")
+	}
 }
 
 func TestCriticFollowsTheEnginesTierFlags(t *testing.T) {
