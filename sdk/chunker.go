@@ -13,7 +13,7 @@ import (
 // Chunking of Fetch streams: a chunk is sent when it holds chunkRecords
 // records or chunkBytes encoded bytes, or chunkAge after its first record,
 // so a fast source pays little per record and a slow one's records still
-// arrive promptly. chunkBytes stays below the 1 MiB buffers gRPC pools;
+// arrive promptly.
 // 2048 records measured a little faster than 512 over a subprocess.
 const (
 	chunkRecords = 2048
@@ -23,13 +23,13 @@ const (
 
 // chunker batches the records a plugin's Fetch emits into FetchResponse
 // messages, encoding each record into the chunk's buffer as it is emitted.
-// The buffer comes from gRPC's pool and goes back to it once sent. The
+// The buffer comes from pool and goes back to it once sent. The
 // timer sends from another goroutine, hence the lock: a gRPC stream allows
 // only one sender at a time.
 type chunker struct {
 	ctx   context.Context
 	send  func(any) error // the stream's SendMsg, given *wire.Outgoing
-	pool  mem.BufferPool  // gRPC's, which it returns sent buffers to
+	pool  mem.BufferPool  // where sent buffers go back once gRPC has written them
 	limit int
 
 	mu      sync.Mutex

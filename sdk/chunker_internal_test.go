@@ -122,3 +122,19 @@ func TestChunkerStopsAtTheLimit(t *testing.T) {
 	require.NoError(t, c.close())
 	assert.Equal(t, [][]Record{{{ID: "1"}, {ID: "2"}}}, sent.get())
 }
+
+func TestChunkPoolLendsBuffersOfTheAskedLengthAndDropsHugeOnes(t *testing.T) {
+	var p chunkPool
+	b := p.Get(chunkBytes)
+	assert.Len(t, *b, chunkBytes)
+	*b = append((*b)[:0], "used"...)
+	p.Put(b)
+	again := p.Get(10)
+	assert.Len(t, *again, 10, "a reused buffer is cut to the asked length")
+
+	huge := make([]byte, 0, 4*chunkBytes)
+	p.Put(&huge)
+	for range 3 {
+		assert.LessOrEqual(t, cap(*p.Get(chunkBytes)), 2*chunkBytes, "a buffer grown by a huge record is not kept")
+	}
+}

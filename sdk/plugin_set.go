@@ -51,7 +51,7 @@ type sourcePlugin struct {
 }
 
 func (p *sourcePlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterSourceServer(s, &sourceServer{impl: p.impl, logger: p.logger})
+	pb.RegisterSourceServer(s, &sourceServer{impl: p.impl, logger: p.logger, chunks: &chunkPool{}})
 	return nil
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/nous-dev/nous/sdk/internal/wire"
 	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/mem"
 )
 
 // maxMessageBytes bounds one protocol message (a chunk, an Invoke with its
@@ -35,6 +34,7 @@ type sourceServer struct {
 	pb.UnimplementedSourceServer
 	impl   Source
 	logger hclog.Logger
+	chunks *chunkPool
 }
 
 func (s *sourceServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (_ *pb.SourceInfo, err error) {
@@ -65,7 +65,7 @@ func (s *sourceServer) Fetch(req *pb.FetchRequest, stream pb.Source_FetchServer)
 		return statusOf(Errorf(KindBadRequest, "fetch request: %w", err))
 	}
 	ctx := stream.Context()
-	c := &chunker{ctx: ctx, send: stream.SendMsg, pool: mem.DefaultBufferPool(), limit: fr.Limit}
+	c := &chunker{ctx: ctx, send: stream.SendMsg, pool: s.chunks, limit: fr.Limit}
 	// A panic becomes an error here, inside the call, so the records
 	// emitted before it are still flushed.
 	err = guard(s.logger, "Fetch", func() error { return s.impl.Fetch(ctx, fr, c.emit) })
