@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/plugins/internal/retry"
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
 )
@@ -175,7 +176,7 @@ func output(red *redact.Redactor, c completion) (json.RawMessage, error) {
 	content := bytes.TrimSpace([]byte(c.content))
 	switch {
 	case c.refusal != "":
-		return nil, fail(red, sdk.KindBadRequest, nil, "openai: the model refused: %s", clip(c.refusal, 300))
+		return nil, fail(red, sdk.KindBadRequest, nil, "openai: the model refused: %s", text.Clip(c.refusal, 300))
 	case c.finishReason == "content_filter":
 		return nil, fail(red, sdk.KindBadRequest, nil, "openai: the answer was withheld by the content filter")
 	case len(content) == 0:

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -72,11 +72,11 @@ func renderRecord(r sdk.Record) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "- [%s] %s\n", r.ID, strings.Join(head, " · "))
-	if t := oneLine(r.Title); t != "" {
+	if t := text.OneLine(r.Title); t != "" {
 		b.WriteString("  title: " + t + "\n")
 	}
-	if body := oneLine(r.Body); body != "" {
-		b.WriteString("  body: " + clip(body, bodyChars) + "\n")
+	if body := text.OneLine(r.Body); body != "" {
+		b.WriteString("  body: " + text.Clip(body, bodyChars) + "\n")
 	}
 	if f := renderFields(r.Fields); f != "" {
 		b.WriteString("  fields: " + f + "\n")
@@ -109,7 +109,7 @@ func renderFields(fields map[string]any) string {
 		default:
 			v = fmt.Sprint(x)
 		}
-		parts = append(parts, k+"="+clip(oneLine(v), 200))
+		parts = append(parts, k+"="+text.Clip(text.OneLine(v), 200))
 	}
 	return strings.Join(parts, " ")
 }
@@ -136,13 +136,4 @@ func schemaName(role string) string {
 		name = name[:64]
 	}
 	return name
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
 }

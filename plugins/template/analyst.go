@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -23,9 +24,9 @@ func research(cfg Config, in sdk.AnalystInput, records []sdk.Record) sdk.Analyst
 	l := labelsFor(cfg.Language)
 	usable, dropped := usableRecords(in.Mode, records)
 	var steps []string
-	steps = append(steps, fmt.Sprintf("Read %s of context for %q in %s mode.", plural(len(records), "record", "records"), oneLine(in.Query), modeName(in.Mode)))
+	steps = append(steps, fmt.Sprintf("Read %s of context for %q in %s mode.", plural(len(records), "record", "records"), text.OneLine(in.Query), modeName(in.Mode)))
 	if in.Task != "" {
-		steps = append(steps, fmt.Sprintf("Worked on the task %q.", oneLine(in.Task)))
+		steps = append(steps, fmt.Sprintf("Worked on the task %q.", text.OneLine(in.Task)))
 	}
 	if len(dropped) > 0 {
 		steps = append(steps, fmt.Sprintf("Left out %s from unknown or tier ≥ 3 sources, which strict mode does not trust: %s.",
@@ -66,7 +67,7 @@ func revise(cfg Config, in sdk.AnalystInput, records []sdk.Record) sdk.AnalystOu
 	base := stripRevisionNotes(l, in.Draft)
 	f := inspect(l, base, gather(records))
 	var done, steps []string
-	steps = append(steps, fmt.Sprintf("Received a %s review: %s", in.Review.Status, oneLine(in.Review.Critique)))
+	steps = append(steps, fmt.Sprintf("Received a %s review: %s", in.Review.Status, text.OneLine(in.Review.Critique)))
 	switch {
 	case len(f.cited) == 0, len(f.overclaims) > 0, in.Mode == "strict" && len(f.lowTier) > 0:
 		base = writeDraft(l, in.Query, in, ev, cfg.MaxItems)
@@ -87,7 +88,7 @@ func revise(cfg Config, in sdk.AnalystInput, records []sdk.Record) sdk.AnalystOu
 		steps = append(steps, "Kept the draft and added what the review found missing.")
 	}
 	for _, s := range in.Review.Suggestions {
-		done = append(done, "Considered: "+oneLine(s))
+		done = append(done, "Considered: "+text.OneLine(s))
 	}
 	base += revisionNotes(l, done, in.Review.LogicalGaps)
 	steps = append(steps, evidenceSteps(ev, cfg.MaxItems)...)
@@ -153,7 +154,7 @@ func evidenceSteps(ev evidence, maxItems int) []string {
 // the task, the question, and the question's keywords alone.
 func newQueries(in sdk.AnalystInput) []string {
 	var qs []string
-	for _, q := range []string{oneLine(in.Task), oneLine(in.Query), keywords(in.Query)} {
+	for _, q := range []string{text.OneLine(in.Task), text.OneLine(in.Query), keywords(in.Query)} {
 		if q != "" && !slices.Contains(qs, q) {
 			qs = append(qs, q)
 		}
@@ -193,7 +194,7 @@ func revisionNotes(l *labels, done, gaps []string) string {
 	if len(gaps) > 0 {
 		fmt.Fprintf(&b, "\n### %s\n\n", l.Gaps)
 		for _, g := range gaps {
-			b.WriteString("- " + oneLine(g) + "\n")
+			b.WriteString("- " + text.OneLine(g) + "\n")
 		}
 	}
 	return b.String()

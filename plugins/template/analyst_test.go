@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -123,7 +124,7 @@ func TestAnalystRevise(t *testing.T) {
 			require.Equal(t, sdk.AnalystDraftReady, out.Status)
 			assert.Contains(t, out.Draft, "### Review addressed")
 			for _, g := range rv.LogicalGaps {
-				assert.Contains(t, out.Draft, oneLine(g), "each gap the review raised is stated")
+				assert.Contains(t, out.Draft, text.OneLine(g), "each gap the review raised is stated")
 			}
 			assert.Equal(t, tt.wantRebuilt, strings.Contains(out.Draft, "Rebuilt the draft"))
 			if !tt.wantRebuilt {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -40,8 +41,8 @@ func clarify(_ Config, in sdk.ClarificationInput, records []sdk.Record) sdk.Clar
 	}
 	opts = append(opts, "Everything")
 	q := "What should the answer focus on?"
-	if query := oneLine(in.Query); query != "" {
-		q = fmt.Sprintf("What should the answer to %q focus on?", clip(query, 100))
+	if query := text.OneLine(in.Query); query != "" {
+		q = fmt.Sprintf("What should the answer to %q focus on?", text.Clip(query, 100))
 	}
 	return sdk.ClarificationOutput{Question: q, Options: opts}
 }
@@ -50,7 +51,7 @@ func clarify(_ Config, in sdk.ClarificationInput, records []sdk.Record) sdk.Clar
 func talliedOptions(ts []tally, all string) []string {
 	opts := make([]string, 0, maxOptions)
 	for _, t := range ts[:min(len(ts), maxOptions-1)] {
-		opts = append(opts, oneLine(t.name))
+		opts = append(opts, text.OneLine(t.name))
 	}
 	return append(opts, all)
 }

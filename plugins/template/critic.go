@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -33,7 +34,7 @@ func review(cfg Config, in sdk.CriticInput, records []sdk.Record) sdk.CriticOutp
 	case f.empty:
 		rejects = append(rejects, "the draft is empty")
 		suggestions = append(suggestions, "Write a draft that answers the question from the context records.")
-		gaps = append(gaps, "No answer was given to: "+oneLine(in.Query))
+		gaps = append(gaps, "No answer was given to: "+text.OneLine(in.Query))
 	case len(records) == 0:
 		warns = append(warns, "no context records were provided, so the draft cannot be checked against evidence")
 		gaps = append(gaps, "The draft's statements have no records to support them.")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -19,8 +20,8 @@ const maxTallies = 5
 func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxItems int) string {
 	var b strings.Builder
 	heading := l.Answer
-	if q := oneLine(query); q != "" {
-		heading += ": " + clip(q, 100)
+	if q := text.OneLine(query); q != "" {
+		heading += ": " + text.Clip(q, 100)
 	}
 	fmt.Fprintf(&b, "## %s\n\n%s\n\n", heading, overview(l, ev))
 	if len(ev.authors) > 0 {
@@ -96,7 +97,7 @@ func recordLine(r sdk.Record, tierFlags bool) string {
 	b.WriteString("`" + shortID(r.ID) + "` " + title(r))
 	var meta []string
 	if r.Author != "" {
-		meta = append(meta, oneLine(r.Author))
+		meta = append(meta, text.OneLine(r.Author))
 	}
 	if d := day(r.Time); d != "" {
 		meta = append(meta, d)
@@ -180,7 +181,7 @@ func timeSpan(ev evidence) string {
 func formatTallies(ts []tally) string {
 	parts := make([]string, 0, min(len(ts), maxTallies))
 	for _, t := range ts[:min(len(ts), maxTallies)] {
-		parts = append(parts, fmt.Sprintf("%s (%d)", oneLine(t.name), t.n))
+		parts = append(parts, fmt.Sprintf("%s (%d)", text.OneLine(t.name), t.n))
 	}
 	return strings.Join(parts, ", ")
 }

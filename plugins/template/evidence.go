@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -159,7 +159,7 @@ func title(r sdk.Record) string {
 	if t == "" {
 		t = r.ID
 	}
-	return clip(oneLine(t), 120)
+	return text.Clip(text.OneLine(t), 120)
 }
 
 // day formats a time as a UTC date.
@@ -168,18 +168,6 @@ func day(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.DateOnly)
-}
-
-// oneLine collapses whitespace so a value cannot break Markdown structure.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// clip shortens s to at most n runes, marking the cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
 // Metadata the engine's tier filter adds to each record it keeps (the

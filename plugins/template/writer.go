@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -30,8 +31,8 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 
 	var b strings.Builder
 	heading := l.Report
-	if q := oneLine(in.Query); q != "" {
-		heading += ": " + clip(q, 100)
+	if q := text.OneLine(in.Query); q != "" {
+		heading += ": " + text.Clip(q, 100)
 	}
 	fmt.Fprintf(&b, "# %s\n\n## %s\n\n", heading, l.Summary)
 	// The summary counts all the evidence; the sources list what the draft cites.
@@ -197,7 +198,7 @@ func sourceLine(r sdk.Record) string {
 	link := "[" + strings.NewReplacer("[", "(", "]", ")").Replace(title(r)) + "](" + r.URL + ")"
 	meta := []string{r.Kind + " `" + shortID(r.ID) + "`"}
 	if r.Author != "" {
-		meta = append(meta, oneLine(r.Author))
+		meta = append(meta, text.OneLine(r.Author))
 	}
 	if d := day(r.Time); d != "" {
 		meta = append(meta, d)
@@ -224,12 +225,12 @@ func sourceRef(r sdk.Record) string {
 
 func reviewNotes(l *labels, rv *sdk.CriticOutput) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.ReviewNotes, oneLine(rv.Critique))
+	fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.ReviewNotes, text.OneLine(rv.Critique))
 	for _, s := range rv.Suggestions {
-		b.WriteString("\n- " + oneLine(s))
+		b.WriteString("\n- " + text.OneLine(s))
 	}
 	for _, g := range rv.LogicalGaps {
-		b.WriteString("\n- Gap: " + oneLine(g))
+		b.WriteString("\n- Gap: " + text.OneLine(g))
 	}
 	if len(rv.Suggestions)+len(rv.LogicalGaps) > 0 {
 		b.WriteString("\n")
