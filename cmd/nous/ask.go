@@ -69,7 +69,7 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 			}
 			red := redact.New(a.secrets(rs)...)
 			return a.withPlugins(cmd.Context(), rs, func(ctx context.Context, m *plugin.Manager) error {
-				opts := exec.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger()}
+				opts := exec.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger(red)}
 				if a.stderrIsTerminal() {
 					opts.Progress = progressPrinter(a.stderr)
 				}
@@ -120,13 +120,13 @@ func planErrors(w io.Writer, plan *engine.Plan) bool {
 	return failed
 }
 
-// engineLogger logs the engine's warnings to stderr.
-func (a *app) engineLogger() *slog.Logger {
+// engineLogger logs the engine's warnings to stderr, secrets masked.
+func (a *app) engineLogger(red *redact.Redactor) *slog.Logger {
 	level := slog.LevelWarn
 	if v, ok := a.lookupEnv(envLogLevel); ok {
 		_ = level.UnmarshalText([]byte(v))
 	}
-	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(red.Handler(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level})))
 }
 
 func (a *app) stderrIsTerminal() bool {

@@ -112,7 +112,7 @@ func (s *Source) newClient(cfg Config) (*gl.Client, error) {
 		gl.WithBaseURL(cfg.BaseURL),
 		gl.WithoutRetries(),
 		gl.WithUserAgent("nous-gitlab/" + Version),
-		gl.WithURLWarningLogger(s.logger),
+		gl.WithURLWarningLogger(slog.New(redact.New(cfg.Token).Handler(s.logger.Handler()))),
 		gl.WithInterceptor(keepErrorBodies),
 	}
 	if s.httpClient != nil {
@@ -135,6 +135,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	client, cfg := s.client, s.cfg
 	s.mu.RUnlock()
 	red := redact.New(cfg.Token)
+	logger := slog.New(red.Handler(s.logger.Handler()))
 	defer func() {
 		if r := recover(); r != nil {
 			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.String(fmt.Sprintf("gitlab: internal error: %v", r))}
@@ -148,7 +149,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 		return err
 	}
 
-	run := &fetchRun{client: client, policy: s.policy, logger: s.logger, red: red, q: q, emit: emit, seen: map[string]bool{}}
+	run := &fetchRun{client: client, policy: s.policy, logger: logger, red: red, q: q, emit: emit, seen: map[string]bool{}}
 	for _, sc := range q.scopes() {
 		if err := run.scope(ctx, sc); err != nil {
 			if errors.Is(err, errLimit) {
@@ -157,7 +158,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			if run.emitErr != nil {
 				return run.emitErr
 			}
-			s.logger.Warn("gitlab fetch failed", "kind", q.kind, "scope", describeScope(sc), "error", red.String(err.Error()))
+			logger.Warn("gitlab fetch failed", "kind", q.kind, "scope", describeScope(sc), "error", err)
 			return red.Error(err)
 		}
 	}
@@ -169,7 +170,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 type fetchRun struct {
 	client  *gl.Client
 	policy  retry.Policy
-	logger  *slog.Logger
+	logger  *slog.Logger // masks the token
 	red     *redact.Redactor
 	q       query
 	emit    func(sdk.Record) error
@@ -184,7 +185,7 @@ func (r *fetchRun) scope(ctx context.Context, sc scope) error {
 		pageSize = r.q.limit - r.emitted
 	}
 	r.policy.Notify = func(attempt int, wait time.Duration, err error) {
-		r.logger.Info("gitlab: retrying", "project", sc.project, "attempt", attempt, "wait", wait, "error", r.red.String(err.Error()))
+		r.logger.Info("gitlab: retrying", "project", sc.project, "attempt", attempt, "wait", wait, "error", err)
 	}
 	start := time.Now()
 	var err error

@@ -107,6 +107,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	base, cfg := s.client, s.cfg
 	s.mu.RUnlock()
 	red := redact.New(cfg.Token)
+	logger := slog.New(red.Handler(s.logger.Handler()))
 	defer func() {
 		if r := recover(); r != nil {
 			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.String(fmt.Sprintf("youtrack: internal error: %v", r))}
@@ -121,7 +122,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	}
 	client := *base
 	client.policy.Notify = func(attempt int, wait time.Duration, err error) {
-		s.logger.Info("youtrack: retrying", "attempt", attempt, "wait", wait, "error", red.String(err.Error()))
+		logger.Info("youtrack: retrying", "attempt", attempt, "wait", wait, "error", err)
 	}
 
 	search := q.String()
@@ -134,10 +135,10 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 		}
 		issues, err := client.Issues(ctx, search, skip, top)
 		if err != nil {
-			s.logger.Warn("youtrack fetch failed", "query", red.String(search), "skip", skip, "error", red.String(err.Error()))
+			logger.Warn("youtrack fetch failed", "query", search, "skip", skip, "error", err)
 			return red.Error(err)
 		}
-		s.logger.Debug("youtrack: page", "skip", skip, "top", top, "issues", len(issues))
+		logger.Debug("youtrack: page", "skip", skip, "top", top, "issues", len(issues))
 		fresh := 0
 		for _, is := range issues {
 			key := is.IDReadable
@@ -161,7 +162,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			return nil
 		}
 		if fresh == 0 { // a server ignoring $skip would page forever
-			s.logger.Warn("youtrack: a full page held only issues already seen; stopping", "skip", skip)
+			logger.Warn("youtrack: a full page held only issues already seen; stopping", "skip", skip)
 			return nil
 		}
 		skip += len(issues)
