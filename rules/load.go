@@ -6,8 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -118,17 +120,17 @@ func readError(name string, err error) hcl.Diagnostics {
 	}}
 }
 
-// compile parses, decodes, checks and indexes the sources. Files are parsed
-// on the workers, largest first, and each is decoded (in name order) as soon
-// as it is parsed, while the workers go on parsing and compiling.
+// compile parses, decodes, checks and indexes the sources. The workers
+// parse the files, largest first, and compile what decoding schedules; this
+// goroutine decodes the files in name order, each as soon as it is parsed,
+// parsing it itself when no worker has started on it yet.
 func compile(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
 	w := startWorkers()
 	parsed := parseAll(w, srcs)
 	d := newDecoder(cfg, w)
 	for i, s := range srcs {
-		<-parsed[i].done
-		f, diags := parsed[i].file, parsed[i].diags
+		f, diags := parsed[i].wait()
 		d.add(diags...)
 		if f == nil {
 			continue
@@ -162,28 +164,43 @@ func redact(diags hcl.Diagnostics, secrets []string) {
 	}
 }
 
-type parseResult struct {
-	file  *hcl.File
-	diags hcl.Diagnostics
-	done  chan struct{} // closed when file and diags are set
+// parsing is one file's parse, done once by whoever claims it first: a
+// worker, or the decoding goroutine when it needs the file.
+type parsing struct {
+	src     source
+	claimed atomic.Bool
+	done    chan struct{} // closed when file and diags are set
+	file    *hcl.File
+	diags   hcl.Diagnostics
 }
 
-// parseAll schedules the parsing of every source, largest first: parsing is
-// most of the cost of a load, and the largest file is on the critical path.
-// Results keep source order.
-func parseAll(w *workers, srcs []source) []parseResult {
-	out := make([]parseResult, len(srcs))
-	order := make([]int, len(srcs))
-	for i := range srcs {
-		order[i] = i
-		out[i].done = make(chan struct{})
+// run parses the file unless someone else has claimed it.
+func (p *parsing) run() {
+	if p.claimed.CompareAndSwap(false, true) {
+		p.file, p.diags = ParseFile(p.src.name, p.src.bytes)
+		close(p.done)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return len(srcs[order[a]].bytes) > len(srcs[order[b]].bytes) })
-	for _, i := range order {
-		w.run(func() {
-			out[i].file, out[i].diags = ParseFile(srcs[i].name, srcs[i].bytes)
-			close(out[i].done)
-		})
+}
+
+// wait returns the parsed file, parsing it now if no one has started.
+func (p *parsing) wait() (*hcl.File, hcl.Diagnostics) {
+	p.run()
+	<-p.done
+	return p.file, p.diags
+}
+
+// parseAll schedules the parsing of every source on the workers, largest
+// first: parsing is most of the cost of a load, and the largest file is on
+// the critical path. Results keep source order.
+func parseAll(w *workers, srcs []source) []*parsing {
+	out := make([]*parsing, len(srcs))
+	for i, s := range srcs {
+		out[i] = &parsing{src: s, done: make(chan struct{})}
+	}
+	bySize := slices.Clone(out)
+	slices.SortStableFunc(bySize, func(a, b *parsing) int { return len(b.src.bytes) - len(a.src.bytes) })
+	for _, p := range bySize {
+		w.run(p.run)
 	}
 	return out
 }
