@@ -130,7 +130,7 @@ func compile(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
 	parsed := parseAll(w, srcs)
 	d := newDecoder(cfg, w)
 	for i, s := range srcs {
-		f, diags := parsed[i].wait()
+		f, diags := parsed[i].wait(w)
 		d.add(diags...)
 		if f == nil {
 			continue
@@ -182,10 +182,11 @@ func (p *parsing) run() {
 	}
 }
 
-// wait returns the parsed file, parsing it now if no one has started.
-func (p *parsing) wait() (*hcl.File, hcl.Diagnostics) {
+// wait returns the parsed file, parsing it now if no one has started,
+// else working on other tasks until it is parsed.
+func (p *parsing) wait(w *workers) (*hcl.File, hcl.Diagnostics) {
 	p.run()
-	<-p.done
+	w.await(p.done)
 	return p.file, p.diags
 }
 
