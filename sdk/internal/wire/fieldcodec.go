@@ -71,7 +71,7 @@ func appendField(b []byte, num protowire.Number, name string, v any) ([]byte, er
 	case float32:
 		return appendDouble(b, num, size, name, float64(v)), nil
 	case bool:
-		b = appendFieldHead(b, num, size+2, name)
+		b = appendFieldHead(b, num, size+protowire.SizeTag(fieldBool)+1, name)
 		return protowire.AppendVarint(protowire.AppendTag(b, fieldBool, protowire.VarintType), protowire.EncodeBool(v)), nil
 	case time.Time:
 		body := sizeTime(v)
@@ -94,12 +94,12 @@ func appendField(b []byte, num protowire.Number, name string, v any) ([]byte, er
 	default:
 		return b, fmt.Errorf("unsupported value type %T (want %s)", v, FieldTypes)
 	}
-	b = appendFieldHead(b, num, size+1+protowire.SizeVarint(uint64(i)), name)
+	b = appendFieldHead(b, num, size+protowire.SizeTag(fieldInt)+protowire.SizeVarint(uint64(i)), name)
 	return protowire.AppendVarint(protowire.AppendTag(b, fieldInt, protowire.VarintType), uint64(i)), nil
 }
 
 func appendDouble(b []byte, num protowire.Number, size int, name string, f float64) []byte {
-	b = appendFieldHead(b, num, size+9, name)
+	b = appendFieldHead(b, num, size+protowire.SizeTag(fieldDouble)+protowire.SizeFixed64(), name)
 	return protowire.AppendFixed64(protowire.AppendTag(b, fieldDouble, protowire.Fixed64Type), math.Float64bits(f))
 }
 
@@ -118,9 +118,10 @@ func appendString(b []byte, num protowire.Number, s string) []byte {
 	return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), s)
 }
 
-// sizeBytes is the encoded size of a length-delimited field of n bytes
-// (field numbers here are all below 16, so the tag is one byte).
-func sizeBytes(_ protowire.Number, n int) int { return 1 + protowire.SizeVarint(uint64(n)) + n }
+// sizeBytes is the encoded size of length-delimited field num of n bytes.
+func sizeBytes(num protowire.Number, n int) int {
+	return protowire.SizeTag(num) + protowire.SizeBytes(n)
+}
 
 // AppendTime appends t as a google.protobuf.Timestamp with field number
 // num; the zero time is absent and appends nothing.
