@@ -30,6 +30,7 @@ type chunker struct {
 	ctx   context.Context
 	send  func(any) error // the stream's SendMsg, given *wire.Outgoing
 	pool  mem.BufferPool  // where sent buffers go back once gRPC has written them
+	age   time.Duration   // how long a chunk may wait for more records: chunkAge
 	limit int
 
 	mu      sync.Mutex
@@ -70,12 +71,12 @@ func (c *chunker) emit(r Record) error {
 		return c.flushLocked()
 	}
 	if c.timer == nil {
-		c.timer = time.AfterFunc(chunkAge, c.flushTimed)
+		c.timer = time.AfterFunc(c.age, c.flushTimed)
 	}
 	return nil
 }
 
-// flushTimed sends a chunk that has waited chunkAge.
+// flushTimed sends a chunk that has waited c.age.
 func (c *chunker) flushTimed() {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func (s *sentChunks) get() [][]Record {
 func TestChunkerSendsFullChunksAndTheRestOnClose(t *testing.T) {
 	pool := &countingPool{}
 	var sent sentChunks
-	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool}
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool, age: time.Hour}
 	var want []Record
 	for i := range chunkRecords + 3 {
 		r := Record{ID: fmt.Sprint(i), Fields: map[string]any{"n": int64(i)}}
@@ -73,8 +74,8 @@ func TestChunkerSendsFullChunksAndTheRestOnClose(t *testing.T) {
 
 	chunks := sent.get()
 	require.Len(t, chunks, 2)
-	assert.Len(t, chunks[0], chunkRecords)
-	assert.Equal(t, want, append(chunks[0], chunks[1]...))
+	require.Len(t, chunks[0], chunkRecords)
+	assert.True(t, reflect.DeepEqual(want, append(chunks[0], chunks[1]...)), "the records arrive intact and in order")
 	assert.Equal(t, pool.gets, pool.put, "every buffer goes back to the pool")
 	assert.EqualError(t, c.emit(Record{ID: "late"}), "emit: Fetch has already returned")
 }
@@ -82,7 +83,7 @@ func TestChunkerSendsFullChunksAndTheRestOnClose(t *testing.T) {
 func TestChunkerSkipsARecordItCannotEncode(t *testing.T) {
 	pool := &countingPool{}
 	var sent sentChunks
-	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool}
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool, age: time.Hour}
 	require.NoError(t, c.emit(Record{ID: "a"}))
 	err := c.emit(Record{ID: "bad", Fields: map[string]any{"x": uint8(1)}})
 	assert.EqualError(t, err, `emit: record "bad": field "x": unsupported value type uint8 (want string, int64, float64, bool, time.Time or []string)`)
@@ -95,7 +96,7 @@ func TestChunkerSkipsARecordItCannotEncode(t *testing.T) {
 func TestChunkerReturnsAnUnusedBuffer(t *testing.T) {
 	pool := &countingPool{}
 	var sent sentChunks
-	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool}
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: pool, age: time.Hour}
 	require.Error(t, c.emit(Record{ID: "bad", Fields: map[string]any{"x": struct{}{}}}))
 	require.NoError(t, c.close())
 	assert.Empty(t, sent.get(), "nothing to send")
@@ -103,11 +104,11 @@ func TestChunkerReturnsAnUnusedBuffer(t *testing.T) {
 	assert.Equal(t, 1, pool.put)
 }
 
-func TestChunkerSendsAWaitingChunkAfterChunkAge(t *testing.T) {
+func TestChunkerSendsAWaitingChunkAfterItsAge(t *testing.T) {
 	var sent sentChunks
-	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: mem.DefaultBufferPool()}
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: mem.DefaultBufferPool(), age: time.Millisecond}
 	require.NoError(t, c.emit(Record{ID: "only"}))
-	require.Eventually(t, func() bool { return len(sent.get()) == 1 }, 5*time.Second, chunkAge)
+	require.Eventually(t, func() bool { return len(sent.get()) == 1 }, 5*time.Second, time.Millisecond)
 	assert.Equal(t, [][]Record{{{ID: "only"}}}, sent.get())
 	require.NoError(t, c.close())
 	assert.Len(t, sent.get(), 1, "close has nothing left to send")
@@ -115,7 +116,7 @@ func TestChunkerSendsAWaitingChunkAfterChunkAge(t *testing.T) {
 
 func TestChunkerStopsAtTheLimit(t *testing.T) {
 	var sent sentChunks
-	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: mem.DefaultBufferPool(), limit: 2}
+	c := &chunker{ctx: context.Background(), send: sent.send(t), pool: mem.DefaultBufferPool(), age: time.Hour, limit: 2}
 	require.NoError(t, c.emit(Record{ID: "1"}))
 	require.NoError(t, c.emit(Record{ID: "2"}))
 	assert.ErrorIs(t, c.emit(Record{ID: "3"}), errLimitReached)

@@ -65,7 +65,7 @@ func (s *sourceServer) Fetch(req *pb.FetchRequest, stream pb.Source_FetchServer)
 		return statusOf(Errorf(KindBadRequest, "fetch request: %w", err))
 	}
 	ctx := stream.Context()
-	c := &chunker{ctx: ctx, send: stream.SendMsg, pool: s.chunks, limit: fr.Limit}
+	c := &chunker{ctx: ctx, send: stream.SendMsg, pool: s.chunks, age: chunkAge, limit: fr.Limit}
 	// A panic becomes an error here, inside the call, so the records
 	// emitted before it are still flushed.
 	err = guard(s.logger, "Fetch", func() error { return s.impl.Fetch(ctx, fr, c.emit) })
