@@ -7,7 +7,6 @@ import (
 	"text/template"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 )
 
 func (d *decoder) decodeDependency(b *hcl.Block) {
@@ -51,12 +50,13 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 	case one != nil && many != nil:
 		d.add(Error(CheckSchema, many.NameRange, `Both "pattern" and "patterns"`, "Use one of them: pattern for one regexp, patterns for a list."))
 	case one != nil:
-		if v, ok := d.value(one, cty.String); ok {
-			patterns, ranges = []string{v.AsString()}, []hcl.Range{one.Expr.Range()}
+		var p string
+		if d.str(c.Attributes, "pattern", &p) {
+			patterns, ranges = []string{p}, []hcl.Range{one.Expr.Range()}
 		}
 	default:
-		if v, ok := d.value(many, cty.List(cty.String)); ok {
-			patterns, ranges = stringList(v), elementRanges(many, v.LengthInt())
+		if d.strs(c.Attributes, "patterns", &patterns) {
+			ranges = elementRanges(many, len(patterns))
 		}
 	}
 	d.compilePatterns(e, patterns, ranges)

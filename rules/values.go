@@ -119,12 +119,35 @@ func (d *decoder) strs(attrs hcl.Attributes, name string, dst *[]string) bool {
 	if !ok {
 		return false
 	}
+	if list, ok := literalStrings(attr.Expr); ok {
+		*dst = list
+		return true
+	}
 	v, ok := d.value(attr, cty.List(cty.String))
 	if !ok {
 		return false
 	}
 	*dst = stringList(v)
 	return true
+}
+
+// literalStrings returns the elements of a list of quoted strings without
+// interpolations without evaluating it: converting the tuple to a list
+// costs more than decoding the rest of the block.
+func literalStrings(expr hcl.Expression) ([]string, bool) {
+	t, ok := expr.(*hclsyntax.TupleConsExpr)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(t.Exprs))
+	for _, e := range t.Exprs {
+		v, ok := literalString(e)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v.AsString())
+	}
+	return out, true
 }
 
 func stringList(v cty.Value) []string {
