@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	sdkredact "github.com/nous-dev/nous/sdk/redact"
 	"io/fs"
 	"os"
 	"path"
@@ -154,13 +155,9 @@ func redact(diags hcl.Diagnostics, secrets []string) {
 	if len(secrets) == 0 {
 		return
 	}
-	pairs := make([]string, 0, 2*len(secrets))
-	for _, s := range secrets {
-		pairs = append(pairs, s, "[redacted]")
-	}
-	r := strings.NewReplacer(pairs...)
+	r := sdkredact.New(secrets...)
 	for _, d := range diags {
-		d.Summary, d.Detail = r.Replace(d.Summary), r.Replace(d.Detail)
+		d.Summary, d.Detail = r.String(d.Summary), r.String(d.Detail)
 	}
 }
 

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	sdkredact "github.com/nous-dev/nous/sdk/redact"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -278,7 +279,7 @@ func TestSecretsNeverAppearInDiagnostics(t *testing.T) {
 	for _, d := range diags {
 		assert.NotContains(t, d.Error(), "tok-123456")
 		assert.NotContains(t, d.Error(), "pw-abcdef")
-		assert.Contains(t, d.Detail, "[redacted]")
+		assert.Contains(t, d.Detail, sdkredact.Mask)
 	}
 }
 

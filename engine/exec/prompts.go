@@ -5,6 +5,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -58,7 +59,7 @@ func (r *run) template(role string) (*template.Template, error) {
 		}
 		src, where = p.Template, fmt.Sprintf("prompt %q at %s", role, p.Range)
 	}
-	t, err := template.New(role).Option("missingkey=error").Parse(src)
+	t, err := template.New(role).Option("missingkey=error").Funcs(rules.PromptFuncs()).Parse(src)
 	if err != nil {
 		err = fmt.Errorf("%s: %w", where, err)
 	}
