@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 
 	"github.com/nous-dev/nous/engine/exec"
 )
@@ -44,8 +45,10 @@ const (
 func Items(res *exec.Result) []Item {
 	q := []rune(res.Query)
 	it := Item{
-		Type:        "Item",
-		URL:         itemSiteURL + "/" + res.Mode + "/" + string(q[:min(len(q), 50)]),
+		Type: "Item",
+		// The document's f"{siteUrl}/{mode}/{query[:50]}", path-escaped: a raw
+		// question (spaces, "?", "#") is not a valid URL.
+		URL:         itemSiteURL + "/" + url.PathEscape(res.Mode) + "/" + url.PathEscape(string(q[:min(len(q), 50)])),
 		Name:        itemName + res.Query,
 		Site:        itemSite,
 		SiteURL:     itemSiteURL,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,7 +105,7 @@ func TestNLWebFieldsExactly(t *testing.T) {
 	assert.Equal(t, []string{"@type", "description", "name", "schema_object", "score", "site", "siteUrl", "url"}, keys)
 	it := items[0]
 	assert.Equal(t, "Item", it["@type"])
-	assert.Equal(t, "https://deep-research.internal/monitor/what changed last week?", it["url"])
+	assert.Equal(t, "https://deep-research.internal/monitor/what%20changed%20last%20week%3F", it["url"])
 	assert.Equal(t, "深度研究報告：what changed last week?", it["name"])
 	assert.Equal(t, "Deep Research Module", it["site"])
 	assert.Equal(t, "https://deep-research.internal", it["siteUrl"])
@@ -119,7 +120,7 @@ func TestNLWebErrorAndLongQuery(t *testing.T) {
 	res.Status, res.Error, res.Answer = exec.ResultFailed, "no valid sources: mode \"strict\" kept none of 2 record(s)", nil
 	items := Items(res)
 	require.Len(t, items, 1)
-	assert.Equal(t, "https://deep-research.internal/monitor/日本語"+string(bytes.Repeat([]byte("x"), 47)), items[0].URL, "50 characters of the query")
+	assert.Equal(t, "https://deep-research.internal/monitor/"+url.PathEscape("日本語"+string(bytes.Repeat([]byte("x"), 47))), items[0].URL, "50 characters of the query")
 	assert.Equal(t, 0, items[0].Score)
 	assert.Equal(t, res.Error, items[0].Description)
 	assert.Equal(t, "ResearchError", items[0].SchemaObject.Type)
