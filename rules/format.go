@@ -10,6 +10,9 @@ import (
 // source that does not parse, returning its diagnostics and a nil result,
 // so a broken file is never rewritten.
 func Format(name string, src []byte) ([]byte, hcl.Diagnostics) {
+	if diags := notText(name, src); diags != nil {
+		return nil, diags
+	}
 	if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
 		return nil, tag(diags, CheckSyntax)
 	}

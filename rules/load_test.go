@@ -293,3 +293,30 @@ func TestJSONKeepsDeclarationOrder(t *testing.T) {
 	}
 	assert.Equal(t, []string{"zeta", "alpha", "mid"}, names, "hypothesis order decides IDs h0, h1, …")
 }
+
+func TestNonTextFileIsOneDiagnostic(t *testing.T) {
+	tests := []struct {
+		name, src, detail string
+		line, col         int
+	}{
+		{"bin.hcl", "\x7fELF\x02\x01\x00\x00{{", "bin.hcl has a NUL byte at line 1, column 7", 1, 7},
+		{"bin.hcl.json", "{}\n\x00\x00", "bin.hcl.json has a NUL byte at line 2, column 1", 2, 1},
+		{"latin1.hcl", "# ok\nx = \"caf\xe9\"\n", "latin1.hcl has an invalid UTF-8 sequence at line 2, column 9", 2, 9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Parse(tt.name, []byte(tt.src))
+			require.Len(t, diags, 1)
+			assert.Equal(t, "Not a text file", diags[0].Summary)
+			assert.Equal(t, CheckSyntax, CheckName(diags[0]))
+			assert.Contains(t, diags[0].Detail, tt.detail)
+			assert.Equal(t, tt.line, diags[0].Subject.Start.Line)
+			assert.Equal(t, tt.col, diags[0].Subject.Start.Column)
+
+			out, fdiags := Format(tt.name, []byte(tt.src))
+			assert.Nil(t, out)
+			require.Len(t, fdiags, 1)
+			assert.Equal(t, "Not a text file", fdiags[0].Summary)
+		})
+	}
+}

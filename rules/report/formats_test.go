@@ -53,3 +53,17 @@ func TestUnknownFormat(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "sarif")
 }
+
+func TestTextSnippetCannotDriveTheTerminal(t *testing.T) {
+	src := []byte("x = \"\x1b]0;pwned\x07\tb\"\n")
+	at := hcl.Range{Filename: "esc.hcl", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 2}}
+	in := Input{
+		Diagnostics: hcl.Diagnostics{rules.Error(rules.CheckSchema, at, "Unsupported argument", "")},
+		Files:       map[string]*hcl.File{"esc.hcl": {Bytes: src}},
+	}
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, "text", in))
+	assert.Contains(t, buf.String(), "  1: x = \"\uFFFD]0;pwned\uFFFD b\"\n     ^\n")
+	assert.NotContains(t, buf.String(), "\x1b")
+	assert.NotContains(t, buf.String(), "\x07")
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -53,7 +54,7 @@ func snippet(w io.Writer, r *hcl.Range, f *hcl.File) {
 		fmt.Fprintln(w)
 		return
 	}
-	text := strings.ReplaceAll(string(line), "\t", " ")
+	text := strings.Map(printable, string(line))
 	prefix := fmt.Sprintf("  %d: ", r.Start.Line)
 	fmt.Fprintf(w, "%s%s\n", prefix, text)
 	width := utf8.RuneCountInString(text)
@@ -63,4 +64,17 @@ func snippet(w io.Writer, r *hcl.Range, f *hcl.File) {
 		end = min(max(r.End.Column, start+1), width+1)
 	}
 	fmt.Fprintf(w, "%s%s\n\n", strings.Repeat(" ", utf8.RuneCountInString(prefix)+start-1), strings.Repeat("^", max(end-start, 1)))
+}
+
+// printable keeps a snippet from driving the terminal: tabs become spaces
+// and control characters (an escape sequence in a string, a binary file)
+// become U+FFFD, one rune for one, so the ^^^ line stays aligned.
+func printable(r rune) rune {
+	switch {
+	case r == '\t':
+		return ' '
+	case unicode.IsControl(r):
+		return utf8.RuneError
+	}
+	return r
 }

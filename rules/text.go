@@ -1,0 +1,44 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// notText reports a source that is not UTF-8 text, such as a binary given
+// by mistake: parsing it would print hundreds of errors quoting raw bytes
+// (terminal escapes included). It returns nil for text.
+func notText(name string, src []byte) hcl.Diagnostics {
+	off, what := bytes.IndexByte(src, 0), "a NUL byte"
+	if off < 0 {
+		if utf8.Valid(src) {
+			return nil
+		}
+		off, what = firstInvalidUTF8(src), "an invalid UTF-8 sequence"
+	}
+	line := 1 + bytes.Count(src[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(src[:off], '\n')
+	pos := hcl.Pos{Line: line, Column: col, Byte: off}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Not a text file",
+		Detail: fmt.Sprintf("%s has %s at line %d, column %d; rules files are UTF-8 text in HCL (.hcl) or HCL JSON (.hcl.json) syntax.",
+			name, what, line, col),
+		Subject: &hcl.Range{Filename: name, Start: pos, End: pos},
+		Extra:   Finding{Check: CheckSyntax},
+	}}
+}
+
+func firstInvalidUTF8(src []byte) int {
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(src)
+}
