@@ -56,6 +56,9 @@ func DecodeRequest(r io.Reader) (Request, error) {
 	if err != nil {
 		return Request{}, err
 	}
+	// A byte order mark is how some editors start UTF-8 files; it is not
+	// JSON, and positions count from after it as those editors show them.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	d := &requestDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	req, err := d.request()
 	if err != nil {
@@ -108,11 +111,33 @@ func (d *requestDecoder) wrap(field string, at int64, err error) error {
 		if typ.Field != "" && field != "" {
 			name = field + "." + typ.Field
 		}
-		return d.failAt(at, name, "expected %s, got JSON %s", goTypeName(typ.Type.String()), typ.Value)
+		return d.failAt(at, name, "%s", mismatch(typ.Type.String(), typ.Value))
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return d.failAt(int64(len(d.data)), "", "unexpected end of input")
 	}
 	return d.failAt(at, field, "%v", err)
+}
+
+// mismatch describes a JSON value that does not fit the Go type t;
+// encoding/json reports a number too large for a float64 as a mismatch.
+func mismatch(t, value string) string {
+	if n, ok := strings.CutPrefix(value, "number "); ok && t == "float64" {
+		return n + " is too large for a number"
+	}
+	return fmt.Sprintf("expected %s, got JSON %s", goTypeName(t), value)
+}
+
+// valueStart is the offset of field's value in the object raw.
+func valueStart(raw []byte, field string) int64 {
+	i := bytes.Index(raw, []byte(`"`+field+`"`))
+	if i < 0 {
+		return 0
+	}
+	i += len(field) + 2
+	for i < len(raw) && (raw[i] == ':' || raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\r' || raw[i] == '\n') {
+		i++
+	}
+	return int64(i)
 }
 
 func goTypeName(t string) string {
@@ -284,8 +309,7 @@ func (d *requestDecoder) intents(req *Request) error {
 func (d *requestDecoder) intentError(field string, at int64, raw []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" {
-		return d.failAt(at+typ.Offset-int64(len(typ.Value)), field+"."+typ.Field,
-			"expected %s, got JSON %s", goTypeName(typeOf(typ.Type.String())), typ.Value)
+		return d.failAt(at+valueStart(raw, typ.Field), field+"."+typ.Field, "%s", mismatch(typeOf(typ.Type.String()), typ.Value))
 	}
 	if name, ok := unknownField(err); ok {
 		return d.failAt(at+int64(bytes.Index(raw, []byte(`"`+name+`"`))), field+"."+name,

@@ -29,6 +29,10 @@ func TestDecodeRequest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, req.Intents)
 	assert.Equal(t, map[string][]string{}, req.Entities, "an empty entities object means no entities, not extraction")
+
+	req, err = engine.DecodeRequest(strings.NewReader("\xef\xbb\xbf{\"query\": \"x\"}"))
+	require.NoError(t, err, "a UTF-8 byte order mark (Windows editors) is not an error")
+	assert.Equal(t, "x", req.Query)
 }
 
 func TestDecodeRequestErrors(t *testing.T) {
@@ -42,7 +46,9 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"negative confidence", `{"intents": [{"type": "a", "confidence": -0.1}]}`, `intents[0]: confidence: -0.1 is outside [0, 1]`},
 		{"missing confidence", `{"intents": [{"type": "a"}]}`, `1:14: intents[0].confidence: missing confidence`},
 		{"missing type", `{"intents": [{"confidence": 1}]}`, `1:14: intents[0].type: missing intent type`},
-		{"confidence as string", `{"intents": [{"type": "a", "confidence": "high"}]}`, `intents[0].confidence: expected a number, got JSON string`},
+		{"confidence as string", `{"intents": [{"type": "a", "confidence": "high"}]}`, `1:42: intents[0].confidence: expected a number, got JSON string`},
+		{"confidence overflows", `{"intents": [{"type": "a", "confidence": 1e999}]}`, `1:42: intents[0].confidence: 1e999 is too large for a number`},
+		{"byte order mark then bad field", "\xef\xbb\xbf{\"mode\": 1}", `1:10: mode: expected a string, got JSON number`},
 		{"intents not an array", `{"intents": {"type": "a"}}`, `1:13: intents: expected an array`},
 		{"intent not an object", `{"intents": ["query_commits"]}`, `1:14: intents[0]: expected an object`},
 		{"entity values not a list", `{"entities": {"projects": "x"}}`, `1:27: entities.projects: expected an array of strings, got JSON string`},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -100,8 +101,12 @@ func (a *app) planRequest(query, input string) (engine.Request, string, error) {
 		r, name = f, input
 	}
 	req, err := engine.DecodeRequest(r)
-	if err != nil {
+	var inputErr *engine.InputError
+	switch {
+	case errors.As(err, &inputErr):
 		return engine.Request{}, "", usageError("%s:%v", name, err)
+	case err != nil:
+		return engine.Request{}, "", usageError("plan: %v", err)
 	}
 	return req, name, nil
 }

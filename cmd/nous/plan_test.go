@@ -98,6 +98,7 @@ func TestPlanBadInput(t *testing.T) {
 		{"unknown field names file, position and field", "", []string{"plan", "--input", bad}, bad + ":3:50: intents[0].weight: unknown field"},
 		{"stdin syntax error", "{\"query\": }", []string{"plan", "--input", "-"}, "<stdin>:1:11: invalid character '}'"},
 		{"missing file", "", []string{"plan", "--input", filepath.Join(dir, "none.json")}, "none.json: no such file"},
+		{"directory", "", []string{"plan", "--input", dir}, "nous: plan: read " + dir + ": is a directory"},
 		{"no question", "", []string{"plan"}, "give a question"},
 		{"both question and input", "", []string{"plan", "-q", "x", "-i", bad}, "not both"},
 		{"unknown format", "", []string{"plan", "-q", "x", "--format", "yaml"}, `--format "yaml"`},
