@@ -49,6 +49,13 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 			if !slices.Contains(report.Formats, format) {
 				return usageError("ask: --format %q: want one of %s", format, strings.Join(report.Formats, ", "))
 			}
+			if logDir != "" {
+				// Asked-for logs that cannot be written are a usage error
+				// before the run, not a warning after it.
+				if err := os.MkdirAll(logDir, 0o755); err != nil {
+					return usageError("ask: --log-dir: %v", err)
+				}
+			}
 			clock, err := a.askClock()
 			if err != nil {
 				return err

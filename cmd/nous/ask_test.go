@@ -263,6 +263,8 @@ func TestAskLogDir(t *testing.T) {
 }
 
 func TestAskUsageErrors(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(notDir, nil, 0o644))
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -270,6 +272,8 @@ func TestAskUsageErrors(t *testing.T) {
 		{[]string{"--format", "yaml", "q"}, `--format "yaml"`},
 		{[]string{"--mode", "nope", "q"}, `mode "nope" is not defined`},
 		{[]string{"   "}, "the question is empty"},
+		{[]string{"--log-dir", notDir, "q"}, "ask: --log-dir: mkdir " + notDir + ": not a directory"},
+		{[]string{"--log-dir", filepath.Join(notDir, "runs"), "q"}, "ask: --log-dir: mkdir " + notDir + ": not a directory"},
 	} {
 		_, stderr, code := ask(t, tt.args...)
 		assert.Equal(t, 2, code, tt.args)
