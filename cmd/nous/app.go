@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -62,7 +63,7 @@ func (a *app) execute(args []string) (code int) {
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
@@ -73,9 +74,26 @@ func (a *app) execute(args []string) (code int) {
 		}
 		return ee.Code
 	}
-	// Anything else out of cobra is a flag or argument problem.
-	fmt.Fprintf(a.stderr, "nous: %v\n", err)
+	// Anything else out of cobra is a flag or argument problem: one line
+	// naming the command and how it is used.
+	if cmd == nil || cmd == root {
+		fmt.Fprintf(a.stderr, "nous: %s\n", oneLine(err.Error()))
+	} else {
+		fmt.Fprintf(a.stderr, "%s: %s (usage: %s)\n", cmd.CommandPath(), oneLine(err.Error()), cmd.UseLine())
+	}
 	return exitUsage
+}
+
+// oneLine joins a multi-line message (cobra's "Did you mean this?"
+// suggestions) into one line.
+func oneLine(msg string) string {
+	var parts []string
+	for line := range strings.Lines(msg) {
+		if line = strings.TrimSpace(line); line != "" {
+			parts = append(parts, line)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 func (a *app) rootCommand() *cobra.Command {
