@@ -2,13 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/ruletest"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/report"
 	"github.com/spf13/cobra"
 )
 
@@ -88,11 +89,13 @@ unreadable files.`,
 func (a *app) loadTests(paths []string) ([]*rules.Test, error) {
 	var tests []*rules.Test
 	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, usageError("test: %v", err)
+		}
 		rs, diags := rules.Load(p, rules.WithLookupEnv(a.lookupEnv))
 		if diags.HasErrors() {
 			rules.SortDiagnostics(diags)
-			w := hcl.NewDiagnosticTextWriter(a.stderr, rs.Files(), 0, false)
-			_ = w.WriteDiagnostics(diags)
+			_ = report.Write(a.stderr, "text", report.Input{Diagnostics: diags, Files: rs.Files()})
 			return nil, &exitError{Code: exitUsage}
 		}
 		tests = append(tests, rs.Tests...)

@@ -81,6 +81,7 @@ func TestTestRunFilterAndJUnit(t *testing.T) {
 func TestTestUsageErrors(t *testing.T) {
 	broken := writeTestFile(t, "test \"x\" {\n  input {\n    intents = [{ type = 1, confidence = \"high\" }]\n  }\n")
 	empty := writeTestFile(t, "# nothing here\n")
+	escape := writeTestFile(t, "x = \"\x1b]0;pwned\x07\"\n")
 	tests := []struct {
 		name string
 		args []string
@@ -88,6 +89,8 @@ func TestTestUsageErrors(t *testing.T) {
 	}{
 		{"unparseable file names its position", []string{"test", broken}, broken + " line 1"},
 		{"no tests in the files", []string{"test", empty}, "no test blocks in"},
+		{"missing path is one line", []string{"test", "nope.hcl"}, "nous: test: stat nope.hcl: no such file or directory\n"},
+		{"snippet cannot drive the terminal", []string{"test", escape}, "1: x = \"\uFFFD]0;pwned\uFFFD\"\n"},
 		{"no tests in the rules", []string{"test"}, "the rules have no test blocks"},
 		{"bad format", []string{"test", "--format", "tap", empty}, `--format "tap"`},
 		{"bad filter", []string{"test", "--run", "(", empty}, "--run: error parsing regexp"},
