@@ -70,7 +70,8 @@ func (a *app) execute(args []string) (code int) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintf(a.stderr, "nous: %v\n", ee.Err)
+			// Errors may quote what a remote service sent.
+			fmt.Fprintf(terminalSafe{a.stderr}, "nous: %v\n", ee.Err)
 		}
 		return ee.Code
 	}

@@ -81,7 +81,11 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 					opts.Progress = progressPrinter(a.stderr)
 				}
 				res, runErr := exec.New(m, m, opts).Run(ctx, plan)
-				if err := report.Render(a.stdout, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
+				out := a.stdout
+				if format == "text" || format == "markdown" {
+					out = terminalSafe{out}
+				}
+				if err := report.Render(out, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
 					return fmt.Errorf("ask: writing output: %w", err)
 				}
 				switch {

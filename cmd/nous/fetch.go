@@ -123,7 +123,11 @@ func fetchRequest(opts fetchOptions, now time.Time) (sdk.FetchRequest, error) {
 // failure exits 1 (2 when the source calls the request itself bad) after
 // the records already received are printed.
 func (a *app) printFetch(ctx context.Context, sources engine.Sources, source string, req sdk.FetchRequest, format string) error {
-	p := newRecordPrinter(a.stdout, format)
+	out := a.stdout
+	if format == "text" {
+		out = terminalSafe{out}
+	}
+	p := newRecordPrinter(out, format)
 	n := 0
 	err := sources.Fetch(ctx, source, req, func(r sdk.Record) error {
 		n++
