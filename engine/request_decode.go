@@ -47,14 +47,23 @@ func (in Intent) validate() error {
 	return nil
 }
 
+// MaxRequestSize is the largest request read: requests are small, and the
+// cap keeps a mistaken input (/dev/zero, a log file) from exhausting memory.
+const MaxRequestSize = 16 << 20
+
 // DecodeRequest reads a request's JSON: an object with the optional fields
 // query, intents, entities and mode. Unknown fields, wrong types, trailing
 // data and invalid intents are *InputError values naming the position and
 // the field.
 func DecodeRequest(r io.Reader) (Request, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxRequestSize+1))
 	if err != nil {
 		return Request{}, err
+	}
+	if len(data) > MaxRequestSize {
+		line, col := position(data, MaxRequestSize)
+		return Request{}, &InputError{Line: line, Column: col,
+			Msg: fmt.Sprintf("the request is larger than %d MiB; is this the right file?", MaxRequestSize>>20)}
 	}
 	// A byte order mark is how some editors start UTF-8 files; it is not
 	// JSON, and positions count from after it as those editors show them.

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -71,6 +72,24 @@ func TestDecodeRequestErrors(t *testing.T) {
 			assert.ErrorAs(t, err, &ie)
 		})
 	}
+}
+
+func TestDecodeRequestRefusesAnOversizedInput(t *testing.T) {
+	huge := io.MultiReader(strings.NewReader(`{"query": "`), zeros{})
+	_, err := engine.DecodeRequest(huge)
+	var ie *engine.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, 1, ie.Line)
+	assert.Equal(t, engine.MaxRequestSize+1, ie.Column)
+	assert.Contains(t, err.Error(), "the request is larger than 16 MiB")
+}
+
+// zeros is an endless input, like /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
 
 func FuzzDecodeRequest(f *testing.F) {

@@ -47,7 +47,7 @@ func Load(p string, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 	}
 	srcs := make([]source, 0, len(names))
 	for _, name := range names {
-		b, err := os.ReadFile(name)
+		b, err := ReadSource(name)
 		if err != nil {
 			return emptyRuleset(), readError(name, err)
 		}

@@ -320,3 +320,13 @@ func TestNonTextFileIsOneDiagnostic(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadRefusesAnOversizedSource(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, diags := Load("/dev/zero")
+	require.Len(t, diags, 1)
+	assert.Equal(t, "Cannot read rules", diags[0].Summary)
+	assert.Contains(t, diags[0].Detail, "read /dev/zero: larger than 32 MiB")
+}

@@ -3,6 +3,9 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
@@ -41,4 +44,27 @@ func firstInvalidUTF8(src []byte) int {
 		i += size
 	}
 	return len(src)
+}
+
+// MaxSourceSize is the largest rules file read: far above any real rules
+// file, it keeps a mistaken path (/dev/zero, a disk image) from exhausting
+// memory.
+const MaxSourceSize = 32 << 20
+
+// ReadSource reads a rules file of at most MaxSourceSize bytes.
+func ReadSource(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxSourceSize {
+		return nil, &fs.PathError{Op: "read", Path: name,
+			Err: fmt.Errorf("larger than %d MiB; rules files are small text files", MaxSourceSize>>20)}
+	}
+	return b, nil
 }

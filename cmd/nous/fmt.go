@@ -83,7 +83,7 @@ func singleDashLong(args []string) []string {
 func (a *app) fmtFiles(files []string, check, write bool) error {
 	broken, changed := false, false
 	for _, name := range files {
-		src, err := os.ReadFile(name)
+		src, err := rules.ReadSource(name)
 		if err != nil {
 			return usageError("%v", err)
 		}

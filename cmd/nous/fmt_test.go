@@ -84,6 +84,7 @@ func TestFmtUsageErrors(t *testing.T) {
 		"missing path":    {"fmt", filepath.Join(dir, "nope.hcl")},
 		"json syntax":     {"fmt", filepath.Join(dir, "r.hcl.json")},
 		"unknown flag":    {"fmt", "-bogus", dir},
+		"endless file":    {"fmt", "/dev/zero"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, _, _ := runCLI(t, "", args...)
