@@ -100,6 +100,11 @@ func fetchRequest(opts fetchOptions, now time.Time) (sdk.FetchRequest, error) {
 		if !ok || key == "" {
 			return sdk.FetchRequest{}, usageError("--filter %q: want key=value", f)
 		}
+		if strings.TrimSpace(value) == "" {
+			// An empty value would reach the plugin as a filter on "" and
+			// be ignored or match nothing; neither is what was meant.
+			return sdk.FetchRequest{}, usageError("--filter %q: the value is empty; want %s=VALUE", f, key)
+		}
 		if key == datesFilter {
 			dates = append(dates, value)
 			continue

@@ -45,6 +45,7 @@ func TestFetchRequest(t *testing.T) {
 		{fetchOptions{format: "json", limit: -1}, "--limit: want 0 or more"},
 		{fetchOptions{format: "json", filters: []string{"projects"}}, `--filter "projects": want key=value`},
 		{fetchOptions{format: "json", filters: []string{"=x"}}, `--filter "=x": want key=value`},
+		{fetchOptions{format: "json", filters: []string{"projects= "}}, `--filter "projects= ": the value is empty; want projects=VALUE`},
 		{fetchOptions{format: "json", filters: []string{"dates=someday"}}, `date "someday": not a date expression`},
 	}
 	for _, tt := range bad {
