@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -106,6 +107,7 @@ func (a *app) rootCommand() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&a.rulesPath, "rules", "", "rules file or directory (default ./nous.hcl, ./.nous/*.hcl, else the embedded defaults)")
 	root.PersistentFlags().StringArrayVar(&a.pluginDirs, "plugin-dir", nil, "directory to search for nous-plugin-NAME binaries (repeatable)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return a.checkPluginDirs() }
 	root.AddCommand(
 		a.planCommand(),
 		a.lintCommand(),
@@ -117,4 +119,19 @@ func (a *app) rootCommand() *cobra.Command {
 		a.askCommand(),
 	)
 	return root
+}
+
+// checkPluginDirs refuses a --plugin-dir that is not a directory: a typo
+// there would otherwise surface only as "no plugin" much later.
+func (a *app) checkPluginDirs() error {
+	for _, d := range a.pluginDirs {
+		info, err := os.Stat(d)
+		switch {
+		case err != nil:
+			return usageError("--plugin-dir: %v", err)
+		case !info.IsDir():
+			return usageError("--plugin-dir %s: not a directory", d)
+		}
+	}
+	return nil
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestCobraUsageErrorsAreOneLineNamingTheCommand covers the flag and
@@ -31,4 +34,23 @@ func TestCobraUsageErrorsAreOneLineNamingTheCommand(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
 		})
 	}
+}
+
+func TestPluginDirMustBeADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bin")
+	require.NoError(t, os.WriteFile(file, nil, 0o755))
+	tests := []struct {
+		dir, want string
+	}{
+		{filepath.Join(t.TempDir(), "nope"), "nope: no such file or directory\n"},
+		{file, "nous: --plugin-dir " + file + ": not a directory\n"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := nous(t, "", "plugins", "--plugin-dir", tt.dir)
+		assert.Equal(t, exitUsage, code)
+		assert.Empty(t, out)
+		assert.Contains(t, stderr, tt.want)
+	}
+	code, _, stderr := nous(t, "", "plugins", "--plugin-dir", t.TempDir())
+	assert.Equal(t, exitOK, code, stderr)
 }
