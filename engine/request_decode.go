@@ -294,6 +294,9 @@ func (d *requestDecoder) intents(req *Request) error {
 		if err := d.dec.Decode(&raw); err != nil {
 			return d.wrap(field, at, err)
 		}
+		if key, off, ok := duplicateKey(raw); ok {
+			return d.failAt(at+off, field+"."+key, "field appears twice")
+		}
 		strict := json.NewDecoder(bytes.NewReader(raw))
 		strict.DisallowUnknownFields()
 		if err := strict.Decode(&in); err != nil {
@@ -312,6 +315,33 @@ func (d *requestDecoder) intents(req *Request) error {
 		req.Intents = append(req.Intents, intent)
 	}
 	return d.close("intents")
+}
+
+// duplicateKey finds the first key that repeats in the JSON object raw
+// and its offset; encoding/json would silently keep the last value.
+func duplicateKey(raw []byte) (key string, offset int64, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return "", 0, false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		start := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return "", 0, false
+		}
+		k, _ := tok.(string)
+		if seen[k] {
+			return k, start + int64(bytes.IndexByte(raw[start:], '"')), true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", 0, false
+		}
+	}
+	return "", 0, false
 }
 
 // intentError positions an error inside one intent object.

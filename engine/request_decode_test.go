@@ -61,6 +61,7 @@ func TestDecodeRequestErrors(t *testing.T) {
 		{"empty input", ``, `1:1: unexpected end of input`},
 		{"trailing data", `{"query": "x"} {}`, `1:16: unexpected data after the request object`},
 		{"duplicate field", `{"query": "x", "query": "y"}`, `1:16: query: field appears twice`},
+		{"duplicate field in an intent", `{"intents": [{"type": "a", "confidence": 1, "type": "b"}]}`, `1:45: intents[0].type: field appears twice`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
