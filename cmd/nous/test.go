@@ -61,6 +61,7 @@ unreadable files.`,
 			if len(tests) == 0 {
 				return usageError("test: no test blocks in %v", paths)
 			}
+			a.warnUnknownIntents(rs, tests)
 			results := ruletest.NewRunner(engine.NewPlanner(rs), filter).Run(cmd.Context(), tests)
 			if len(results) == 0 {
 				return usageError("test: --run %q matches no test", run)
@@ -101,4 +102,18 @@ func (a *app) loadTests(paths []string) ([]*rules.Test, error) {
 		tests = append(tests, rs.Tests...)
 	}
 	return tests, nil
+}
+
+// warnUnknownIntents names the test inputs whose intent types the rules do
+// not define: the planner gives those the fallback template, so a typo
+// ("query_commit") would quietly test the fallback instead.
+func (a *app) warnUnknownIntents(rs *rules.Ruleset, tests []*rules.Test) {
+	for _, t := range tests {
+		for _, in := range t.Input.Intents {
+			if rs.Intent(in.Type) == nil {
+				fmt.Fprintf(a.stderr, "nous: warning: %s:%d: test %q: intent type %q is not defined in the rules; the %q template plans it\n",
+					t.Range.Filename, t.Range.Start.Line, t.Name, in.Type, rs.Settings.Fallback)
+			}
+		}
+	}
 }

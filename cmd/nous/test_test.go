@@ -104,3 +104,19 @@ func TestTestUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestTestWarnsOfUnknownIntentTypes(t *testing.T) {
+	p := writeTestFile(t, `test "typo" {
+  input {
+    intents = [{ type = "query_commit", confidence = 0.9 }, { type = "query_status", confidence = 0.9 }]
+  }
+  expect {
+    mode = "discovery"
+  }
+}
+`)
+	code, out, stderr := nous(t, "", "test", p)
+	assert.Equal(t, 0, code, "a warning, not a failure: testing the fallback on purpose is allowed")
+	assert.Contains(t, out, "PASS typo")
+	assert.Equal(t, "nous: warning: "+p+`:1: test "typo": intent type "query_commit" is not defined in the rules; the "fallback" template plans it`+"\n", stderr)
+}
