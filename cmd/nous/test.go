@@ -104,16 +104,45 @@ func (a *app) loadTests(paths []string) ([]*rules.Test, error) {
 	return tests, nil
 }
 
-// warnUnknownIntents names the test inputs whose intent types the rules do
-// not define: the planner gives those the fallback template, so a typo
-// ("query_commit") would quietly test the fallback instead.
+// warnUnknownIntents names the test inputs whose intent type is not
+// defined but is one or two edits from one that is: the planner gives
+// unknown types the fallback template, so a typo ("query_commit") would
+// quietly test the fallback. Types far from every intent are taken as a
+// deliberate fallback test.
 func (a *app) warnUnknownIntents(rs *rules.Ruleset, tests []*rules.Test) {
 	for _, t := range tests {
 		for _, in := range t.Input.Intents {
-			if rs.Intent(in.Type) == nil {
-				fmt.Fprintf(a.stderr, "nous: warning: %s:%d: test %q: intent type %q is not defined in the rules; the %q template plans it\n",
-					t.Range.Filename, t.Range.Start.Line, t.Name, in.Type, rs.Settings.Fallback)
+			if rs.Intent(in.Type) != nil {
+				continue
+			}
+			for _, def := range rs.Intents {
+				if editDistance(in.Type, def.Name) <= 2 {
+					fmt.Fprintf(a.stderr, "nous: warning: %s:%d: test %q: intent type %q is not defined in the rules (did you mean %q?); the %q template plans it\n",
+						t.Range.Filename, t.Range.Start.Line, t.Name, in.Type, def.Name, rs.Settings.Fallback)
+					break
+				}
 			}
 		}
 	}
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -108,7 +108,7 @@ func TestTestUsageErrors(t *testing.T) {
 func TestTestWarnsOfUnknownIntentTypes(t *testing.T) {
 	p := writeTestFile(t, `test "typo" {
   input {
-    intents = [{ type = "query_commit", confidence = 0.9 }, { type = "query_status", confidence = 0.9 }]
+    intents = [{ type = "query_commit", confidence = 0.9 }, { type = "query_status", confidence = 0.9 }, { type = "query_deployments", confidence = 0.9 }]
   }
   expect {
     mode = "discovery"
@@ -118,5 +118,6 @@ func TestTestWarnsOfUnknownIntentTypes(t *testing.T) {
 	code, out, stderr := nous(t, "", "test", p)
 	assert.Equal(t, 0, code, "a warning, not a failure: testing the fallback on purpose is allowed")
 	assert.Contains(t, out, "PASS typo")
-	assert.Equal(t, "nous: warning: "+p+`:1: test "typo": intent type "query_commit" is not defined in the rules; the "fallback" template plans it`+"\n", stderr)
+	assert.Equal(t, "nous: warning: "+p+`:1: test "typo": intent type "query_commit" is not defined in the rules (did you mean "query_commits"?); the "fallback" template plans it`+"\n", stderr,
+		"query_deployments is far from every intent: a deliberate fallback test, no warning")
 }
