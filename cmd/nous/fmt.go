@@ -47,7 +47,10 @@ fmt exits 2.`,
 				paths = []string{"."}
 			}
 			if len(paths) == 1 && paths[0] == "-" {
-				return a.fmtStdin()
+				if write {
+					return usageError("-w cannot rewrite standard input")
+				}
+				return a.fmtStdin(check)
 			}
 			files, err := hclFiles(paths)
 			if err != nil {
@@ -123,7 +126,9 @@ func (a *app) fmtFiles(files []string, check, write bool) error {
 	return nil
 }
 
-func (a *app) fmtStdin() error {
+// fmtStdin prints standard input formatted or, with check, lists it as
+// "<stdin>" and fails when it is not formatted.
+func (a *app) fmtStdin(check bool) error {
 	src, err := io.ReadAll(a.stdin)
 	if err != nil {
 		return usageError("reading standard input: %v", err)
@@ -132,6 +137,13 @@ func (a *app) fmtStdin() error {
 	if diags.HasErrors() {
 		a.printDiagnostics(diags, "<stdin>", src)
 		return &exitError{Code: exitUsage}
+	}
+	if check {
+		if bytes.Equal(src, out) {
+			return nil
+		}
+		fmt.Fprintln(a.stdout, "<stdin>")
+		return findings()
 	}
 	_, err = a.stdout.Write(out)
 	return err

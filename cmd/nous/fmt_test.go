@@ -77,6 +77,20 @@ func TestFmtPrints(t *testing.T) {
 	assert.Equal(t, formatted, out)
 }
 
+func TestFmtCheckStdin(t *testing.T) {
+	code, out, _ := runCLI(t, unformatted, "fmt", "-check", "-")
+	assert.Equal(t, exitFindings, code, "-check on stdin is honoured, not ignored")
+	assert.Equal(t, "<stdin>\n", out)
+
+	code, out, _ = runCLI(t, formatted, "fmt", "-check", "-")
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, out)
+
+	code, _, stderr := runCLI(t, unformatted, "fmt", "-w", "-")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "-w cannot rewrite standard input")
+}
+
 func TestFmtUsageErrors(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"r.hcl.json": "{}"})
 	for name, args := range map[string][]string{
