@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/render"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -60,7 +62,13 @@ Exit 1 when the plan has error diagnostics, 2 on bad input.`,
 			if err != nil {
 				return usageError("%s: %v", source, err)
 			}
-			if err := render.Write(a.stdout, plan, format); err != nil {
+			// A description may quote env("GITLAB_TOKEN"): the plan is
+			// rendered whole, then written with the secrets masked.
+			var out bytes.Buffer
+			if err := render.Write(&out, plan, format); err != nil {
+				return fmt.Errorf("plan: rendering: %w", err)
+			}
+			if _, err := a.stdout.Write(redact.New(a.secrets(rs)...).Bytes(out.Bytes())); err != nil {
 				return fmt.Errorf("plan: writing output: %w", err)
 			}
 			for _, d := range plan.Diagnostics {

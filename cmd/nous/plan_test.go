@@ -169,3 +169,27 @@ intent "query_deployments" {
 	assert.Contains(t, out, "h1   Find failed deployments  [after h0; filter; query_deployments.failures]")
 	assert.Contains(t, out, "query: Retrieve pipelines from GitLab dates:last week")
 }
+
+func TestPlanMasksSecretsReadByTheRules(t *testing.T) {
+	rulesFile := filepath.Join(t.TempDir(), "nous.hcl")
+	require.NoError(t, os.WriteFile(rulesFile, []byte(`
+intent "fallback" {
+  hypothesis "retrieve" {
+    description = "Retrieve with ${env("DEPLOY_TOKEN", "")}"
+  }
+}
+`), 0o644))
+	for _, format := range []string{"json", "text", "dot", "mermaid"} {
+		var out, errOut bytes.Buffer
+		a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(name string) string {
+			if name == "DEPLOY_TOKEN" {
+				return "tok-9f8e7d"
+			}
+			return ""
+		}}
+		code := a.execute([]string{"--rules", rulesFile, "plan", "--format", format, "-q", "anything"})
+		require.Equal(t, 0, code, errOut.String())
+		assert.NotContains(t, out.String(), "tok-9f8e7d", format)
+		assert.Contains(t, out.String(), "Retrieve with [REDACTED]", format)
+	}
+}

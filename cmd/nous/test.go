@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"github.com/nous-dev/nous/engine/ruletest"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/rules/report"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -66,10 +68,15 @@ unreadable files.`,
 			if len(results) == 0 {
 				return usageError("test: --run %q matches no test", run)
 			}
+			// "got" values quote the plan, which may hold env() secrets.
+			var out bytes.Buffer
 			if format == "junit" {
-				err = ruletest.WriteJUnit(a.stdout, results)
+				err = ruletest.WriteJUnit(&out, results)
 			} else {
-				err = ruletest.WriteText(a.stdout, results)
+				err = ruletest.WriteText(&out, results)
+			}
+			if err == nil {
+				_, err = a.stdout.Write(redact.New(a.secrets(rs)...).Bytes(out.Bytes()))
 			}
 			if err != nil {
 				return fmt.Errorf("test: writing the report: %w", err)

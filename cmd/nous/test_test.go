@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -120,4 +121,35 @@ func TestTestWarnsOfUnknownIntentTypes(t *testing.T) {
 	assert.Contains(t, out, "PASS typo")
 	assert.Equal(t, "nous: warning: "+p+`:1: test "typo": intent type "query_commit" is not defined in the rules (did you mean "query_commits"?); the "fallback" template plans it`+"\n", stderr,
 		"query_deployments is far from every intent: a deliberate fallback test, no warning")
+}
+
+func TestTestReportMasksSecrets(t *testing.T) {
+	dir := t.TempDir()
+	rulesFile := filepath.Join(dir, "nous.hcl")
+	require.NoError(t, os.WriteFile(rulesFile, []byte(`
+intent "fallback" {
+  hypothesis "retrieve" {
+    description = "Retrieve with ${env("DEPLOY_TOKEN", "")}"
+  }
+}
+test "shows_got" {
+  input {
+    query = "anything"
+  }
+  expect {
+    hypotheses = [{ id = "h0", description = "something else", dependencies = [] }]
+  }
+}
+`), 0o644))
+	var out, errOut bytes.Buffer
+	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(name string) string {
+		if name == "DEPLOY_TOKEN" {
+			return "tok-9f8e7d"
+		}
+		return ""
+	}}
+	code := a.execute([]string{"--rules", rulesFile, "test"})
+	require.Equal(t, exitFindings, code, errOut.String())
+	assert.Contains(t, out.String(), "Retrieve with [REDACTED]")
+	assert.NotContains(t, out.String()+errOut.String(), "tok-9f8e7d")
 }
