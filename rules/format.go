@@ -10,7 +10,7 @@ import (
 // source that does not parse, returning its diagnostics and a nil result,
 // so a broken file is never rewritten.
 func Format(name string, src []byte) ([]byte, hcl.Diagnostics) {
-	if diags := notText(name, src); diags != nil {
+	if diags := unparseable(name, src); diags != nil {
 		return nil, diags
 	}
 	if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {

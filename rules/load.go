@@ -99,7 +99,7 @@ func isRulesFile(name string) bool {
 // ParseFile parses one file in the syntax its extension selects, tagging
 // syntax errors with CheckSyntax.
 func ParseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
-	if diags := notText(name, src); diags != nil {
+	if diags := unparseable(name, src); diags != nil {
 		return nil, diags
 	}
 	var (

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"text/template"
@@ -329,4 +330,35 @@ func TestLoadRefusesAnOversizedSource(t *testing.T) {
 	require.Len(t, diags, 1)
 	assert.Equal(t, "Cannot read rules", diags[0].Summary)
 	assert.Contains(t, diags[0].Detail, "read /dev/zero: larger than 32 MiB")
+}
+
+func TestDeepNestingIsOneDiagnosticNotAStackOverflow(t *testing.T) {
+	deep := strings.Repeat("[", 200000) + strings.Repeat("]", 200000)
+	for _, tt := range []struct{ name, src string }{
+		{"deep.hcl", "x = " + deep + "\n"},
+		{"deep.hcl.json", `{"x": ` + deep + "}\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Parse(tt.name, []byte(tt.src))
+			require.Len(t, diags, 1)
+			assert.Equal(t, "Nesting too deep", diags[0].Summary)
+			assert.Equal(t, CheckSyntax, CheckName(diags[0]))
+			_, fdiags := Format(tt.name, []byte(tt.src))
+			require.Len(t, fdiags, 1)
+			assert.Equal(t, "Nesting too deep", fdiags[0].Summary)
+		})
+	}
+
+	brackets := strings.Repeat("[", 2*maxNesting)
+	quoted := "# " + brackets + "\n/* " + brackets + " */\n" +
+		`nous {` + "\n" + `  default_mode = "` + brackets + `"` + "\n}\n"
+	_, diags := Parse("quoted.hcl", []byte(quoted))
+	for _, d := range diags {
+		assert.NotEqual(t, "Nesting too deep", d.Summary, "brackets in comments and strings do not nest")
+	}
+	nested := "x = " + strings.Repeat("[", 50) + strings.Repeat("]", 50) + "\n"
+	_, diags = Parse("nested.hcl", []byte(nested))
+	for _, d := range diags {
+		assert.NotEqual(t, "Nesting too deep", d.Summary)
+	}
 }

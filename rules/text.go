@@ -68,3 +68,66 @@ func ReadSource(name string) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// maxNesting bounds how deeply brackets may nest in a rules file. The HCL
+// parsers recurse per level, and a pathological file (a million "[") would
+// overflow the stack, which Go cannot recover from; real rules nest a
+// handful of levels.
+const maxNesting = 1000
+
+// tooDeep reports a source whose brackets nest deeper than maxNesting,
+// counting outside quoted strings and comments. It returns nil otherwise.
+func tooDeep(name string, src []byte) hcl.Diagnostics {
+	depth, line, col := 0, 1, 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		col++
+		switch {
+		case c == '\n':
+			line, col = line+1, 0
+		case c == '"':
+			// Skip the string; escapes and newlines inside are rare enough
+			// that the position may drift, never the verdict.
+			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#' || (c == '/' && i+1 < len(src) && src[i+1] == '/'):
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			i--
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return nil
+			}
+			line += bytes.Count(src[i:i+2+end], []byte("\n"))
+			i += end + 3
+		case c == '[' || c == '{' || c == '(':
+			if depth++; depth > maxNesting {
+				pos := hcl.Pos{Line: line, Column: col, Byte: i}
+				return hcl.Diagnostics{{
+					Severity: hcl.DiagError,
+					Summary:  "Nesting too deep",
+					Detail:   fmt.Sprintf("%s nests brackets more than %d levels deep at line %d, column %d.", name, maxNesting, line, col),
+					Subject:  &hcl.Range{Filename: name, Start: pos, End: pos},
+					Extra:    Finding{Check: CheckSyntax},
+				}}
+			}
+		case c == ']' || c == '}' || c == ')':
+			depth = max(depth-1, 0)
+		}
+	}
+	return nil
+}
+
+// unparseable returns the diagnostics of a source the HCL parsers must
+// not be given: not text, or nested too deeply.
+func unparseable(name string, src []byte) hcl.Diagnostics {
+	if diags := notText(name, src); diags != nil {
+		return diags
+	}
+	return tooDeep(name, src)
+}
