@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	sdkredact "github.com/nous-dev/nous/sdk/redact"
 	"io/fs"
@@ -107,7 +108,9 @@ func ParseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
 		diags hcl.Diagnostics
 	)
 	if strings.HasSuffix(name, ".json") {
-		f, diags = json.Parse(src, name)
+		// Native HCL skips a UTF-8 byte order mark; the JSON parser
+		// does not, and Windows editors write one.
+		f, diags = json.Parse(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), name)
 	} else {
 		f, diags = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	}

@@ -362,3 +362,18 @@ func TestDeepNestingIsOneDiagnosticNotAStackOverflow(t *testing.T) {
 		assert.NotEqual(t, "Nesting too deep", d.Summary)
 	}
 }
+
+func TestByteOrderMarkIsAcceptedInBothSyntaxes(t *testing.T) {
+	for name, src := range map[string]string{
+		"bom.hcl":      "\xef\xbb\xbfnous {\n  fallback = \"fallback\"\n}\nintent \"fallback\" {}\n",
+		"bom.hcl.json": "\xef\xbb\xbf{\"nous\": {\"fallback\": \"fallback\"}, \"intent\": {\"fallback\": {}}}",
+	} {
+		t.Run(name, func(t *testing.T) {
+			rs, diags := Parse(name, []byte(src))
+			for _, d := range diags {
+				assert.NotEqual(t, hcl.DiagError, d.Severity, d.Error())
+			}
+			assert.NotNil(t, rs.Intent("fallback"))
+		})
+	}
+}
