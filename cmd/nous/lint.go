@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -19,8 +20,9 @@ import (
 
 func (a *app) lintCommand() *cobra.Command {
 	var (
-		format string
-		strict bool
+		format  string
+		strict  bool
+		plugins bool
 	)
 	cmd := &cobra.Command{
 		Use:   "lint [PATHS...]",
@@ -29,7 +31,8 @@ func (a *app) lintCommand() *cobra.Command {
 type and expression errors, unknown references, duplicates, cycles,
 thresholds out of range, unused and unreachable definitions, missing
 descriptions, constant conditions and regex escapes lost to expr's string
-unescaping.
+unescaping. With --plugins, lint also starts the plugin of every source and
+agent block and reports what its Configure says about the block's config.
 
 A directory is linted as one ruleset per folder that holds .hcl or
 .hcl.json files, recursively. Without PATHS, lint checks the rules the
@@ -42,7 +45,7 @@ Exit status: 0 clean (warnings allowed unless --strict), 1 findings,
 			if !slices.Contains(report.Formats, format) {
 				return usageError("--format must be one of %s, got %q", strings.Join(report.Formats, ", "), format)
 			}
-			in, err := a.lintPaths(paths)
+			in, err := a.lintPaths(cmd.Context(), paths, plugins)
 			if err != nil {
 				return err
 			}
@@ -58,14 +61,19 @@ Exit status: 0 clean (warnings allowed unless --strict), 1 findings,
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(report.Formats, "|"))
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
+	cmd.Flags().BoolVar(&plugins, "plugins", false, "also start each source and agent plugin and check its config")
 	return cmd
 }
 
-// lintPaths loads and lints every ruleset named by paths.
-func (a *app) lintPaths(paths []string) (report.Input, error) {
+// lintPaths loads and lints every ruleset named by paths; with plugins, a
+// ruleset that loads without errors also has its plugins check their config.
+func (a *app) lintPaths(ctx context.Context, paths []string, plugins bool) (report.Input, error) {
 	in := report.Input{Files: map[string]*hcl.File{}}
 	add := func(rs *rules.Ruleset, diags hcl.Diagnostics) {
 		in.Diagnostics = append(in.Diagnostics, lint.Run(rs, diags)...)
+		if plugins && !diags.HasErrors() {
+			in.Diagnostics = append(in.Diagnostics, a.pluginDiagnostics(ctx, rs)...)
+		}
 		for name, f := range rs.Files() {
 			in.Files[name] = f
 		}

@@ -28,6 +28,9 @@ func TestLintBrokenRulesInEveryFormat(t *testing.T) {
 			code, out, stderr := runCLI(t, "", "lint", "--format", format, brokenRules)
 			assert.Equal(t, exitFindings, code, stderr)
 			for _, c := range rules.Checks {
+				if c.Name == rules.CheckPluginConfig {
+					continue // needs --plugins and loadable rules: TestLintPluginsChecksConfig
+				}
 				assert.Contains(t, out, c.Name, "finding of check %s in %s output", c.Name, format)
 			}
 			assert.Contains(t, out, "rules.hcl")
@@ -85,4 +88,64 @@ func TestLintDirectoryRecursesIntoRulesets(t *testing.T) {
 	require.Len(t, lines, 1, out)
 	assert.Contains(t, lines[0], filepath.ToSlash(filepath.Join(dir, "b", "nous.hcl.json")))
 	assert.Contains(t, lines[0], `unknown-reference: Unknown source "missing"`)
+}
+
+// TestLintPluginsChecksConfig runs the built-in plugins as real subprocesses:
+// what their Configure rejects becomes a plugin-config finding on the block.
+func TestLintPluginsChecksConfig(t *testing.T) {
+	t.Setenv("GITLAB_TOKEN", "")
+	dir := t.TempDir()
+	write := func(gitlabConfig string) {
+		src := `source "gitlab" {
+  plugin = "builtin:gitlab"
+  config = {` + gitlabConfig + `}
+}
+
+source "notes" {
+  plugin = "builtin:nope"
+}
+
+agent "writer" {
+  plugin = "builtin:template"
+}
+
+intent "query_commits" {
+  hypothesis "retrieve" {
+    description = "Retrieve commit data"
+    action      = "retrieve"
+  }
+  hypothesis "format" {
+    description = "Format commit summary"
+    agent       = "writer"
+  }
+  retrieve "commits" {
+    description = "Retrieve commit data"
+    source      = "gitlab"
+  }
+  retrieve "notes" {
+    description = "Retrieve notes"
+    source      = "notes"
+  }
+}
+`
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "nous.hcl"), []byte(src), 0o644))
+	}
+
+	write(` base_url = "not a url" `)
+	code, out, stderr := runCLI(t, "", "lint", dir)
+	assert.Equal(t, exitOK, code, "without --plugins no plugin runs: %s%s", out, stderr)
+
+	code, out, stderr = runCLI(t, "", "lint", "--plugins", "--format", "compact", dir)
+	assert.Equal(t, exitFindings, code, stderr)
+	assert.Contains(t, out, `nous.hcl:1:1: error: plugin-config: source "gitlab": config.base_url:`)
+	assert.Contains(t, out, `source "gitlab": config.token:`)
+	assert.Contains(t, out, `nous.hcl:6:1: error: plugin-config: source "notes": the plugin did not start`)
+	assert.NotContains(t, out, `agent "writer"`, "the template agent accepts an empty config")
+
+	write(` base_url = "https://gitlab.example.com", token = "glpat-lint-secret-1234" `)
+	code, out, stderr = runCLI(t, "", "lint", "--plugins", "--format", "compact", dir)
+	assert.Equal(t, exitFindings, code, stderr)
+	assert.NotContains(t, out, `source "gitlab"`, "a valid gitlab config has no finding")
+	assert.Contains(t, out, `source "notes"`)
+	assert.NotContains(t, out+stderr, "glpat-lint-secret-1234")
 }
