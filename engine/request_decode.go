@@ -309,8 +309,8 @@ func (d *requestDecoder) intents(req *Request) error {
 			return d.failAt(at, field+".confidence", "missing confidence (a number in [0, 1])")
 		}
 		intent := Intent{Type: *in.Type, Confidence: *in.Confidence}
-		if err := intent.validate(); err != nil {
-			return d.failAt(at, field, "%v", err)
+		if c := intent.Confidence; c < 0 || c > 1 {
+			return d.failAt(at+valueStart(raw, "confidence"), field+".confidence", "%v is outside [0, 1]", c)
 		}
 		req.Intents = append(req.Intents, intent)
 	}

@@ -43,8 +43,8 @@ func TestDecodeRequestErrors(t *testing.T) {
 	}{
 		{"unknown top-level field", "{\n  \"query\": \"x\",\n  \"intent\": []\n}", `3:3: intent: unknown field (expected query, intents, entities or mode)`},
 		{"unknown intent field", `{"intents": [{"type": "a", "confidence": 0.5, "score": 1}]}`, `1:47: intents[0].score: unknown field (expected type and confidence)`},
-		{"confidence above one", "{\"intents\": [\n  {\"type\": \"a\", \"confidence\": 0.5},\n  {\"type\": \"b\", \"confidence\": 1.5}\n]}", `3:3: intents[1]: confidence: 1.5 is outside [0, 1]`},
-		{"negative confidence", `{"intents": [{"type": "a", "confidence": -0.1}]}`, `intents[0]: confidence: -0.1 is outside [0, 1]`},
+		{"confidence above one", "{\"intents\": [\n  {\"type\": \"a\", \"confidence\": 0.5},\n  {\"type\": \"b\", \"confidence\": 1.5}\n]}", `3:31: intents[1].confidence: 1.5 is outside [0, 1]`},
+		{"negative confidence", `{"intents": [{"type": "a", "confidence": -0.1}]}`, `1:42: intents[0].confidence: -0.1 is outside [0, 1]`},
 		{"missing confidence", `{"intents": [{"type": "a"}]}`, `1:14: intents[0].confidence: missing confidence`},
 		{"missing type", `{"intents": [{"confidence": 1}]}`, `1:14: intents[0].type: missing intent type`},
 		{"confidence as string", `{"intents": [{"type": "a", "confidence": "high"}]}`, `1:42: intents[0].confidence: expected a number, got JSON string`},
