@@ -20,10 +20,12 @@ import (
 
 const askNow = "2026-11-10T12:00:00Z"
 
-// gitRepo creates a repository with one commit per subject, dated as given.
-
+// askRepo creates a repository with one commit per subject, dated as given.
 func askRepo(t *testing.T, commits map[string]string) string {
 	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
 	dir := t.TempDir()
 	askGit(t, dir, nil, "init", "-q", "-b", "main")
 	for _, subject := range askSubjects(commits) {
