@@ -32,10 +32,8 @@ type Planner struct {
 type template struct {
 	intent     *rules.Intent
 	deps       [][]int // per hypothesis: hypotheses it depends on, ascending
-	depCount   int
-	cyclic     bool // its own dependencies form a cycle
+	cyclic     bool    // its own dependencies form a cycle
 	retrievals []retrievalTemplate
-	filters    int // total filter keys over its retrievals
 }
 
 // retrievalTemplate is a retrieval with its step and defaults resolved.
@@ -144,7 +142,6 @@ func compileTemplate(in *rules.Intent) *template {
 			continue
 		}
 		t.deps[e.To] = append(t.deps[e.To], e.From)
-		t.depCount++
 		g.AddEdge(e.From, e.To)
 	}
 	for _, deps := range t.deps {
@@ -163,7 +160,6 @@ func compileTemplate(in *rules.Intent) *template {
 			rt.defaults[k] = r.Defaults[key]
 		}
 		t.retrievals = append(t.retrievals, rt)
-		t.filters += len(r.Filters)
 	}
 	return t
 }
