@@ -102,27 +102,21 @@ func (r *run) composeRejected(ctx context.Context) {
 		}
 		p := &r.hist.Passes[len(r.hist.Passes)-1]
 		st.review, st.draft = st.out.Review, st.out.Draft
-		done := make(chan *stepState, 1)
 		st.status = StatusRunning
 		st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
 			Attempt: st.attempts, StartedAt: r.e.opts.Clock(), StartSeq: int(r.seq.Add(1))}
 		st.entry = r.trace.Add(trace.Entry{Stage: trace.Finalization, Thought: "Compose from what the loop has: the last draft, rejected or missing evidence",
 			Action: "agent:writer", Parameters: map[string]any{"step": st.id}, Fulfills: []string{"step:" + st.id}})
-		go func() {
-			defer func() { done <- st }()
-			c := agentCall{r: r, ctx: ctx, pass: p.Number, st: st, records: r.inputs(st)}
-			st.resOut, st.resErr = c.writer(true)
-			if st.review != nil {
-				st.resOut.Verdict, st.resOut.Review = st.review.Status, st.review
-			}
-			st.resStatus = StatusCompleted
-			if st.resErr != nil {
-				st.resStatus = StatusFailed
-			}
-		}()
-		<-done
-		st.out, st.status, st.err = st.resOut, st.resStatus, r.redactErr(st.resErr)
-		st.run.EndedAt, st.run.EndSeq = r.e.opts.Clock(), int(r.seq.Add(1))
+		c := agentCall{r: r, ctx: ctx, pass: p.Number, st: st, records: r.inputs(st)}
+		out, err := c.writer(true)
+		if st.review != nil {
+			out.Verdict, out.Review = st.review.Status, st.review
+		}
+		st.out, st.status, st.err = out, StatusCompleted, nil
+		if err != nil {
+			st.status, st.err = StatusFailed, r.redactErr(err)
+		}
+		r.endRun(st)
 		r.recordStep(p, st)
 	}
 }

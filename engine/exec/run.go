@@ -300,9 +300,7 @@ func actionLabel(st *stepState) string {
 // settle records a finished step, validates it and checks the TTL.
 func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) {
 	st.out, st.status, st.err = st.resOut, st.resStatus, st.resErr
-	st.run.EndedAt = r.e.opts.Clock()
-	st.run.EndSeq = int(r.seq.Add(1))
-	st.run.DurationMS = st.run.EndedAt.Sub(st.run.StartedAt).Milliseconds()
+	r.endRun(st)
 	if st.err != nil {
 		st.err = r.redactErr(st.err)
 	}
@@ -323,6 +321,13 @@ func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) {
 	if r.stop == "" {
 		r.stop = r.boundary(ctx)
 	}
+}
+
+// endRun stamps the end of st's current run and its duration.
+func (r *run) endRun(st *stepState) {
+	st.run.EndedAt = r.e.opts.Clock()
+	st.run.EndSeq = int(r.seq.Add(1))
+	st.run.DurationMS = st.run.EndedAt.Sub(st.run.StartedAt).Milliseconds()
 }
 
 func (r *run) notify(ev Event) {
