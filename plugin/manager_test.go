@@ -562,3 +562,28 @@ func TestPluginKilledWhileIdleIsRestarted(t *testing.T) {
 	assert.Len(t, rs, 2)
 	assert.NotEqual(t, first, m.PIDs()["source/docs"])
 }
+
+// A plugin that hangs before its handshake is killed, and the error quotes
+// its last stderr line: that quote is masked like any other text, whether
+// the start was for a call or for CheckConfig.
+func TestHungHandshakeErrorIsRedacted(t *testing.T) {
+	const secret = "license server" // what the mute plugin prints
+	m, _ := newManager(t, plugin.Options{StartTimeout: 500 * time.Millisecond, Secrets: []string{secret}},
+		source("docs", "builtin:mute"))
+	checkErr := func() error {
+		_, err := m.CheckConfig(context.Background(), plugin.KindSource, "docs")
+		return err
+	}
+	fetchErr := func() error {
+		return m.Fetch(context.Background(), "docs", sdk.FetchRequest{}, collect(new([]sdk.Record)))
+	}
+	for name, call := range map[string]func() error{"CheckConfig": checkErr, "Fetch": fetchErr} {
+		t.Run(name, func(t *testing.T) {
+			err := call()
+			require.Error(t, err)
+			assert.ErrorIs(t, err, sdk.ErrDeadline)
+			assert.NotContains(t, err.Error(), secret)
+			assert.Contains(t, err.Error(), "mute: waiting for a [REDACTED]")
+		})
+	}
+}

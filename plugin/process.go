@@ -94,11 +94,12 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		p.hardKill()
 		<-done
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, &sdk.Error{
+			// The note quotes the plugin's stderr, which may hold a secret.
+			return nil, cfg.redact.Error(&sdk.Error{
 				Kind:    sdk.KindDeadline,
 				Message: fmt.Sprintf("plugin %s did not complete the handshake in time and was killed: %s", cfg.who, log.crashNote()),
 				Err:     ctx.Err(),
-			}
+			})
 		}
 		return nil, fmt.Errorf("starting plugin %s: %w", cfg.who, ctx.Err())
 	}
