@@ -145,7 +145,7 @@ func (r *run) collect(res *Result) {
 		}
 		if st.action() == "retrieve" {
 			for _, rec := range st.out.Records {
-				if k := rec.Source + "\x00" + rec.ID; !seen[k] {
+				if k := recordKey(rec); !seen[k] {
 					seen[k] = true
 					res.Records = append(res.Records, rec)
 				}

@@ -168,14 +168,16 @@ func dedupe(recs []sdk.Record) []sdk.Record {
 	seen := make(map[string]bool, len(recs))
 	out := recs[:0]
 	for _, rec := range recs {
-		k := rec.Source + "\x00" + rec.ID
-		if !seen[k] {
+		if k := recordKey(rec); !seen[k] {
 			seen[k] = true
 			out = append(out, rec)
 		}
 	}
 	return out
 }
+
+// recordKey identifies a record across sources: its source and ID.
+func recordKey(rec sdk.Record) string { return rec.Source + "\x00" + rec.ID }
 
 // planSources lists the sources of the plan's retrievals, in plan order.
 func (r *run) planSources() []string {

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
-	"github.com/nous-dev/nous/engine/tier"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/rules"
 )
@@ -307,8 +305,7 @@ func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) {
 	if st.status == StatusCompleted || st.status == StatusInvalid {
 		r.validate(p, st)
 	}
-	var nv *tier.NoValidSourcesError
-	if st.status == StatusFailed && errors.As(st.err, &nv) {
+	if st.status == StatusFailed && IsNoValidSources(st.err) {
 		r.fatal = st.err // strict mode with nothing left: no refinement can help
 	}
 	r.recordStep(p, st)

@@ -53,8 +53,7 @@ func (r *run) inputs(st *stepState) []sdk.Record {
 			continue
 		}
 		for _, rec := range dep.out.Records {
-			k := rec.Source + "\x00" + rec.ID
-			if !seen[k] {
+			if k := recordKey(rec); !seen[k] {
 				seen[k] = true
 				recs = append(recs, rec)
 			}

@@ -74,7 +74,7 @@ func (r *run) criticFinding(p *history.Pass, st *stepState, rv *sdk.CriticOutput
 		f.Severity = history.SeverityWarn
 	case sdk.VerdictReject:
 		f.Severity, f.OnFail = history.SeverityFail, "refine"
-		st.delta = &pendingDelta{op: "MODIFY", review: rv, because: "critic rejected the draft: " + rv.Critique}
+		st.delta = &pendingDelta{op: OpModify, review: rv, because: "critic rejected the draft: " + rv.Critique}
 	}
 	if f.Severity == history.SeverityPass {
 		p.Validation.Add(f)
@@ -141,7 +141,7 @@ func (r *run) assess() history.Assessment {
 // normalOp upper-cases a refine op; an empty op is MODIFY.
 func normalOp(op string) string {
 	if op == "" {
-		return "MODIFY"
+		return OpModify
 	}
 	return strings.ToUpper(op)
 }
