@@ -58,7 +58,13 @@ func ReadSource(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxSourceSize+1))
+	return ReadSourceFrom(name, f)
+}
+
+// ReadSourceFrom reads rules source named name (for the error) from r, at
+// most MaxSourceSize bytes; it is ReadSource for standard input.
+func ReadSourceFrom(name string, r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxSourceSize+1))
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -129,7 +128,7 @@ func (a *app) fmtFiles(files []string, check, write bool) error {
 // fmtStdin prints standard input formatted or, with check, lists it as
 // "<stdin>" and fails when it is not formatted.
 func (a *app) fmtStdin(check bool) error {
-	src, err := io.ReadAll(a.stdin)
+	src, err := rules.ReadSourceFrom("<stdin>", a.stdin)
 	if err != nil {
 		return usageError("reading standard input: %v", err)
 	}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/nous-dev/nous/rules"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -89,6 +93,23 @@ func TestFmtCheckStdin(t *testing.T) {
 	code, _, stderr := runCLI(t, unformatted, "fmt", "-w", "-")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "-w cannot rewrite standard input")
+}
+
+func TestFmtStdinIsCapped(t *testing.T) {
+	// /dev/zero piped in must be an input error, not an out-of-memory crash.
+	var out, errOut bytes.Buffer
+	zeros := io.LimitReader(zeroReader{}, rules.MaxSourceSize+1)
+	code := run([]string{"fmt", "-"}, zeros, &out, &errOut)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errOut.String(), "read <stdin>: larger than 32 MiB")
+	assert.Empty(t, out.String())
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }
 
 func TestFmtUsageErrors(t *testing.T) {
