@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	sdkredact "github.com/nous-dev/nous/sdk/redact"
 	"io/fs"
 	"os"
 	"path"
@@ -16,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/json"
+	sdkredact "github.com/nous-dev/nous/sdk/redact"
 )
 
 // Load reads a rules file, or every .hcl and .hcl.json file of a directory
