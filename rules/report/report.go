@@ -44,8 +44,11 @@ func Write(w io.Writer, format string, in Input) error {
 }
 
 // severity names a diagnostic severity in lower case.
-func severity(d *hcl.Diagnostic) string {
-	if d.Severity == hcl.DiagWarning {
+func severity(d *hcl.Diagnostic) string { return levelOf(d.Severity) }
+
+// levelOf names a severity as SARIF levels and the other formats do.
+func levelOf(s hcl.DiagnosticSeverity) string {
+	if s == hcl.DiagWarning {
 		return "warning"
 	}
 	return "error"

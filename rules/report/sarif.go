@@ -3,7 +3,6 @@ package report
 import (
 	"io"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules"
 	"github.com/owenrumney/go-sarif/v2/sarif"
 )
@@ -55,11 +54,4 @@ func writeSARIF(w io.Writer, in Input) error {
 	}
 	log.AddRun(run)
 	return log.PrettyWrite(w)
-}
-
-func levelOf(s hcl.DiagnosticSeverity) string {
-	if s == hcl.DiagWarning {
-		return "warning"
-	}
-	return "error"
 }
