@@ -24,8 +24,14 @@ func renderJSON(b *bytes.Buffer, res *exec.Result) error {
 	if doc.Trace == nil {
 		doc.Trace = []trace.Entry{}
 	}
+	return encodeIndented(b, doc)
+}
+
+// encodeIndented writes v as two-space indented JSON, leaving <, > and &
+// as they are (reports quote code and URLs).
+func encodeIndented(b *bytes.Buffer, v any) error {
 	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return enc.Encode(v)
 }

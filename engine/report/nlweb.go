@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/url"
 
 	"github.com/nous-dev/nous/engine/exec"
@@ -79,8 +78,5 @@ func Items(res *exec.Result) []Item {
 }
 
 func renderNLWeb(b *bytes.Buffer, res *exec.Result) error {
-	enc := json.NewEncoder(b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(Items(res))
+	return encodeIndented(b, Items(res))
 }

@@ -175,6 +175,7 @@ func passes(res *exec.Result) int {
 	return len(res.History.Passes)
 }
 
-func escapeCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
+// cellEscaper keeps a Markdown table cell on one line and in its column.
+var cellEscaper = strings.NewReplacer("|", `\|`, "\n", " ")
+
+func escapeCell(s string) string { return cellEscaper.Replace(s) }
