@@ -19,20 +19,7 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 	}
 	ctx, cancel := context.WithTimeout(ctx, m.startTimeout)
 	defer cancel()
-	l, err := m.resolver.resolve(s.spec.Ref)
-	if err != nil {
-		return nil, m.redact.Error(fmt.Errorf("%s %s: %w", kind, name, err))
-	}
-	if _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
-		return nil, m.redact.Error(fmt.Errorf("plugin %s: %w", s.who, err))
-	}
-	p, err := startProcess(ctx, startConfig{
-		who:          s.who,
-		launch:       l,
-		logger:       m.logger.Named(name),
-		redact:       m.redact,
-		startTimeout: m.startTimeout,
-	})
+	p, err := m.launch(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -40,14 +27,9 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 	if err := p.dispense(kind); err != nil {
 		return nil, m.redact.Error(err)
 	}
-	var diags sdk.Diagnostics
-	if kind == KindSource {
-		diags, err = p.source.Configure(ctx, s.config())
-	} else {
-		diags, err = p.agent.Configure(ctx, s.config())
-	}
+	diags, err := callConfigure(ctx, s, p)
 	if errors.Is(err, sdk.ErrNotServed) {
-		return nil, fmt.Errorf("plugin %s does not serve %s, but the rules use it as %s %q", s.who, kind.article(), kind, name)
+		return nil, s.notServed()
 	}
 	if err != nil {
 		return nil, m.redact.Error(fmt.Errorf("plugin %s: Configure: %w", s.who, err))

@@ -245,13 +245,6 @@ func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
 
 // start launches, connects and configures the plugin behind s.
 func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
-	l, err := m.resolver.resolve(s.spec.Ref)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", s.spec.Kind, s.spec.Name, err)
-	}
-	if _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
-		return nil, fmt.Errorf("plugin %s: %w", s.who, err)
-	}
 	// Starting and configuring get startTimeout (or less, if the caller's
 	// deadline is nearer); Close aborts a start in flight.
 	ctx, cancel := context.WithTimeout(ctx, m.startTimeout)
@@ -259,14 +252,7 @@ func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
 	stopOnClose := context.AfterFunc(m.ctx, cancel)
 	defer stopOnClose()
 
-	logger := m.logger.Named(s.spec.Name)
-	p, err := startProcess(ctx, startConfig{
-		who:          s.who,
-		launch:       l,
-		logger:       logger,
-		redact:       m.redact,
-		startTimeout: m.startTimeout,
-	})
+	p, err := m.launch(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -274,8 +260,27 @@ func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
 		p.end(true)
 		return nil, err
 	}
-	logger.Debug("plugin ready", "path", l.Path, "pid", p.pid())
+	m.logger.Named(s.spec.Name).Debug("plugin ready", "path", p.cmd.Path, "pid", p.pid())
 	return p, nil
+}
+
+// launch finds the binary behind s, checks its sha256 pin and starts it,
+// up to a completed handshake.
+func (m *Manager) launch(ctx context.Context, s *slot) (*process, error) {
+	l, err := m.resolver.resolve(s.spec.Ref)
+	if err != nil {
+		return nil, m.redact.Error(fmt.Errorf("%s %s: %w", s.spec.Kind, s.spec.Name, err))
+	}
+	if _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
+		return nil, m.redact.Error(fmt.Errorf("plugin %s: %w", s.who, err))
+	}
+	return startProcess(ctx, startConfig{
+		who:          s.who,
+		launch:       l,
+		logger:       m.logger.Named(s.spec.Name),
+		redact:       m.redact,
+		startTimeout: m.startTimeout,
+	})
 }
 
 // configure dispenses the slot's service and hands it the spec's config.
@@ -283,22 +288,25 @@ func (m *Manager) configure(ctx context.Context, s *slot, p *process) error {
 	if err := p.dispense(s.spec.Kind); err != nil {
 		return err
 	}
-	var diags sdk.Diagnostics
-	var err error
-	if s.spec.Kind == KindSource {
-		diags, err = p.source.Configure(ctx, s.config())
-	} else {
-		diags, err = p.agent.Configure(ctx, s.config())
-	}
+	diags, err := callConfigure(ctx, s, p)
 	switch {
 	case errors.Is(err, sdk.ErrNotServed):
-		return fmt.Errorf("plugin %s does not serve %s, but the rules use it as %s %q", s.who, s.spec.Kind.article(), s.spec.Kind, s.spec.Name)
+		return s.notServed()
 	case err != nil && !p.alive():
 		return m.crashed(s, p, "Configure")
 	case err != nil:
 		return fmt.Errorf("plugin %s: Configure: %w", s.who, err)
 	}
 	return configError(s.who, diags, m.logger.Named(s.spec.Name))
+}
+
+// callConfigure calls Configure with the spec's config on the service of
+// the slot's kind, which p has dispensed.
+func callConfigure(ctx context.Context, s *slot, p *process) (sdk.Diagnostics, error) {
+	if s.spec.Kind == KindSource {
+		return p.source.Configure(ctx, s.config())
+	}
+	return p.agent.Configure(ctx, s.config())
 }
 
 // outcome turns the error of a call on p into the error the caller sees,

@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -23,6 +24,11 @@ func (s *slot) config() json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return s.spec.Config
+}
+
+// notServed says the plugin lacks the service the rules use it for.
+func (s *slot) notServed() error {
+	return fmt.Errorf("plugin %s does not serve %s, but the rules use it as %s %q", s.who, s.spec.Kind.article(), s.spec.Kind, s.spec.Name)
 }
 
 // callContext gives a call the spec's timeout when the caller set no
