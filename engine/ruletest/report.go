@@ -94,7 +94,10 @@ type junitMessage struct {
 func WriteJUnit(w io.Writer, results []Result) error {
 	doc := junitSuites{Name: "nous test"}
 	index := map[string]int{}
-	var total float64
+	var (
+		total     float64
+		suiteSecs []float64 // per suite, summed as results come
+	)
 	for _, r := range results {
 		file := r.Range.Filename
 		i, ok := index[file]
@@ -102,10 +105,12 @@ func WriteJUnit(w io.Writer, results []Result) error {
 			i = len(doc.Suites)
 			index[file] = i
 			doc.Suites = append(doc.Suites, junitSuite{Name: file})
+			suiteSecs = append(suiteSecs, 0)
 		}
 		s := &doc.Suites[i]
 		secs := r.Duration.Seconds()
 		total += secs
+		suiteSecs[i] += secs
 		c := junitCase{Name: r.Name, Classname: file, File: file, Line: r.Range.Start.Line, Time: seconds(secs)}
 		switch {
 		case r.Err != nil:
@@ -128,13 +133,7 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		doc.Tests++
 		s.Cases = append(s.Cases, c)
 	}
-	for i := range doc.Suites {
-		var secs float64
-		for _, r := range results {
-			if r.Range.Filename == doc.Suites[i].Name {
-				secs += r.Duration.Seconds()
-			}
-		}
+	for i, secs := range suiteSecs {
 		doc.Suites[i].Time = seconds(secs)
 	}
 	doc.Time = seconds(total)
