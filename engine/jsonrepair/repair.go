@@ -138,14 +138,20 @@ func (r *repairer) beforeValue() {
 	}
 }
 
+// closer is the bracket that closes f.
+func (f *frame) closer() byte {
+	if f.object {
+		return '}'
+	}
+	return ']'
+}
+
+// close closes open frames up to and including the innermost one that c
+// closes; frames left open inside it (a missing bracket) close with it.
 func (r *repairer) close(c byte) {
-	want := byte(']')
 	for len(r.stack) > 0 {
 		f := r.top()
-		want = ']'
-		if f.object {
-			want = '}'
-		}
+		want := f.closer()
 		r.trimDangling(f)
 		r.out = append(r.out, want)
 		r.stack = r.stack[:len(r.stack)-1]
@@ -330,11 +336,7 @@ func (r *repairer) finish() {
 	for len(r.stack) > 0 {
 		f := r.top()
 		r.trimDangling(f)
-		if f.object {
-			r.out = append(r.out, '}')
-		} else {
-			r.out = append(r.out, ']')
-		}
+		r.out = append(r.out, f.closer())
 		r.stack = r.stack[:len(r.stack)-1]
 	}
 }
