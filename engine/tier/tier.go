@@ -7,6 +7,7 @@ package tier
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -33,6 +34,7 @@ type NoValidSourcesError struct {
 	Dropped int // records the mode dropped
 }
 
+// Error says which mode kept nothing and how much it dropped.
 func (e *NoValidSourcesError) Error() string {
 	return fmt.Sprintf("no valid sources: mode %q kept none of %d record(s)", e.Mode, e.Dropped)
 }
@@ -111,9 +113,7 @@ func Enrich(rs *rules.Ruleset, rec sdk.Record) (sdk.Record, string) {
 		}
 	}
 	fields := make(map[string]any, len(rec.Fields)+3)
-	for k, v := range rec.Fields {
-		fields[k] = v
-	}
+	maps.Copy(fields, rec.Fields)
 	fields[FieldTier] = int64(rec.Tier)
 	fields[FieldType] = typ
 	fields[FieldOriginalSource] = rec.Source

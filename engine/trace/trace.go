@@ -5,6 +5,7 @@ package trace
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"sync"
 	"time"
@@ -113,13 +114,10 @@ func (t *Trace) Update(id string, u Update) error {
 	e.Attachments = append(e.Attachments, u.Attachments...)
 	e.Corrections = append(e.Corrections, u.Corrections...)
 	if len(u.Parameters) > 0 {
+		// A new map: copies handed out by Entries share the old one.
 		params := make(map[string]any, len(e.Parameters)+len(u.Parameters))
-		for k, v := range e.Parameters {
-			params[k] = v
-		}
-		for k, v := range u.Parameters {
-			params[k] = v
-		}
+		maps.Copy(params, e.Parameters)
+		maps.Copy(params, u.Parameters)
 		e.Parameters = params
 	}
 	return nil
