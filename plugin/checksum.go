@@ -48,23 +48,23 @@ func (e *ChecksumError) Error() string {
 }
 
 // verifyPin checks the binary at path against pin (hex, any case, an
-// optional "sha256:" prefix). An empty pin accepts any binary.
-func verifyPin(path, pin string) (ChecksumState, error) {
+// optional "sha256:" prefix) and returns the binary's digest, "" when
+// unpinned or unreadable. An empty pin accepts any binary unread.
+func verifyPin(path, pin string) (ChecksumState, string, error) {
 	if pin == "" {
-		return ChecksumUnpinned, nil
+		return ChecksumUnpinned, "", nil
 	}
-	want, err := normalizePin(pin)
-	if err != nil {
-		return ChecksumMismatch, err
-	}
+	want, pinErr := normalizePin(pin)
 	got, err := FileSHA256(path)
-	if err != nil {
-		return ChecksumMismatch, fmt.Errorf("checking the sha256 pin of %s: %w", path, err)
+	switch {
+	case pinErr != nil:
+		return ChecksumMismatch, got, pinErr
+	case err != nil:
+		return ChecksumMismatch, "", fmt.Errorf("checking the sha256 pin of %s: %w", path, err)
+	case got != want:
+		return ChecksumMismatch, got, &ChecksumError{Path: path, Expected: want, Actual: got}
 	}
-	if got != want {
-		return ChecksumMismatch, &ChecksumError{Path: path, Expected: want, Actual: got}
-	}
-	return ChecksumOK, nil
+	return ChecksumOK, got, nil
 }
 
 func normalizePin(pin string) (string, error) {

@@ -80,10 +80,7 @@ func (m *Manager) Inspect(ctx context.Context, ref, pin string) Info {
 		return info
 	}
 	info.Path, info.Builtin = l.Path, l.Builtin
-	if pin != "" {
-		info.SHA256, _ = FileSHA256(l.Path)
-	}
-	info.Checksum, err = verifyPin(l.Path, pin)
+	info.Checksum, info.SHA256, err = verifyPin(l.Path, pin)
 	if err != nil {
 		info.Error = m.redact.String(err.Error())
 		return info

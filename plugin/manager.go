@@ -271,7 +271,7 @@ func (m *Manager) launch(ctx context.Context, s *slot) (*process, error) {
 	if err != nil {
 		return nil, m.redact.Error(fmt.Errorf("%s %s: %w", s.spec.Kind, s.spec.Name, err))
 	}
-	if _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
+	if _, _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
 		return nil, m.redact.Error(fmt.Errorf("plugin %s: %w", s.who, err))
 	}
 	return startProcess(ctx, startConfig{
