@@ -15,7 +15,10 @@ const (
 
 // Agent is an LLM agent plugin (or a deterministic stand-in for one).
 type Agent interface {
+	// Describe says what the agent is and which roles it plays.
 	Describe(ctx context.Context) (AgentInfo, error)
+	// Configure applies the agent's config (JSON from the rules file).
+	// Problems come back as diagnostics; err is for failures to configure at all.
 	Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error)
 	// Invoke runs one role. The output must be JSON matching req.Schema when
 	// a schema is given.
@@ -25,11 +28,11 @@ type Agent interface {
 // AgentInfo describes an agent plugin.
 type AgentInfo struct {
 	Name         string          `json:"name"`
-	Version      string          `json:"version"`
-	SDKVersion   string          `json:"sdk_version"`
-	Roles        []string        `json:"roles"`
-	Models       []string        `json:"models,omitempty"`
-	ConfigSchema json.RawMessage `json:"config_schema,omitempty"`
+	Version      string          `json:"version"`                 // the plugin's own version
+	SDKVersion   string          `json:"sdk_version"`             // the SDK it was built with; Serve fills in Version when empty
+	Roles        []string        `json:"roles"`                   // roles it plays: RoleAnalyst, RoleCritic, …
+	Models       []string        `json:"models,omitempty"`        // models it uses; informational
+	ConfigSchema json.RawMessage `json:"config_schema,omitempty"` // JSON Schema of its config, if it has one
 }
 
 // InvokeRequest is one call of an agent role.

@@ -23,6 +23,7 @@ const (
 
 var kindNames = [...]string{"unknown", "bad_config", "not_found", "rate_limited", "unavailable", "deadline", "bad_request", "unauthorized"}
 
+// String names the kind as logs and the trace show it: "not_found", ….
 func (k ErrorKind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
 		return fmt.Sprintf("kind(%d)", int(k))
@@ -55,6 +56,7 @@ func Errorf(kind ErrorKind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: err.Error(), Err: errors.Unwrap(err)}
 }
 
+// Error returns the message, or the kind's name when there is none.
 func (e *Error) Error() string {
 	if e.Message == "" {
 		return e.Kind.String()
@@ -62,9 +64,11 @@ func (e *Error) Error() string {
 	return e.Message
 }
 
+// Unwrap returns the cause, nil once the error has crossed the wire.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is matches errors of the same kind.
+// Is reports whether target is an *Error of the same kind whose Message is
+// empty or e's: the sentinels (ErrNotFound, …) match any message.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Kind == e.Kind && (t.Message == "" || t.Message == e.Message)

@@ -17,7 +17,8 @@ type AnalystInput struct {
 	Temporal *TimeRange    `json:"temporal_context,omitempty"`
 }
 
-// TimeRange is a resolved time range.
+// TimeRange is a resolved time range, [Since, Until); a zero end is
+// unbounded.
 type TimeRange struct {
 	Since time.Time `json:"since,omitzero"`
 	Until time.Time `json:"until,omitzero"`

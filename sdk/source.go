@@ -22,11 +22,11 @@ type Source interface {
 // SourceInfo describes a source plugin.
 type SourceInfo struct {
 	Name         string          `json:"name"`
-	Version      string          `json:"version"`
-	SDKVersion   string          `json:"sdk_version"`
-	Kinds        []string        `json:"kinds"`   // record kinds it can return
-	Filters      []string        `json:"filters"` // filter keys it understands
-	ConfigSchema json.RawMessage `json:"config_schema,omitempty"`
+	Version      string          `json:"version"`                 // the plugin's own version
+	SDKVersion   string          `json:"sdk_version"`             // the SDK it was built with; Serve fills in Version when empty
+	Kinds        []string        `json:"kinds"`                   // record kinds it can return
+	Filters      []string        `json:"filters"`                 // filter keys it understands
+	ConfigSchema json.RawMessage `json:"config_schema,omitempty"` // JSON Schema of its config, if it has one
 }
 
 // FetchRequest asks a source for records.
@@ -35,6 +35,6 @@ type FetchRequest struct {
 	Kind    string              `json:"kind,omitempty"`    // wanted record kind; empty means the source's default
 	Filters map[string][]string `json:"filters,omitempty"` // projects, statuses, providers, and source-specific keys
 	Since   time.Time           `json:"since,omitzero"`    // resolved from the dates filter; zero is unbounded
-	Until   time.Time           `json:"until,omitzero"`
-	Limit   int                 `json:"limit,omitempty"`
+	Until   time.Time           `json:"until,omitzero"`    // exclusive: records from [Since, Until); zero is unbounded
+	Limit   int                 `json:"limit,omitempty"`   // at most this many records; 0 is no limit
 }
