@@ -244,23 +244,31 @@ func (r *run) skipBlocked(p *history.Pass) {
 			if st.status != StatusPending {
 				continue
 			}
-			for _, d := range st.deps {
-				dep := r.byID[d]
-				if dep != nil && (dep.status == StatusFailed || dep.status == StatusSkipped) {
-					st.status = StatusSkipped
-					st.err = fmt.Errorf("dependency %s %s", d, dep.status)
-					r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: st.action(),
-						Parameters: map[string]any{"step": st.id}, Outcome: trace.Skipped, Error: st.err.Error()})
-					p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name,
-						Action: st.action(), Role: st.role(), Status: StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
-						StartedAt: r.e.opts.Clock(), EndedAt: r.e.opts.Clock()})
-					r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: StatusSkipped, Detail: st.err.Error()})
-					changed = true
-					break
-				}
+			dep := r.brokenDep(st)
+			if dep == nil {
+				continue
 			}
+			st.status = StatusSkipped
+			st.err = fmt.Errorf("dependency %s %s", dep.id, dep.status)
+			r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: st.action(),
+				Parameters: map[string]any{"step": st.id}, Outcome: trace.Skipped, Error: st.err.Error()})
+			p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name,
+				Action: st.action(), Role: st.role(), Status: StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
+				StartedAt: r.e.opts.Clock(), EndedAt: r.e.opts.Clock()})
+			r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: StatusSkipped, Detail: st.err.Error()})
+			changed = true
 		}
 	}
+}
+
+// brokenDep returns the first dependency of st that failed or was skipped.
+func (r *run) brokenDep(st *stepState) *stepState {
+	for _, d := range st.deps {
+		if dep := r.byID[d]; dep != nil && (dep.status == StatusFailed || dep.status == StatusSkipped) {
+			return dep
+		}
+	}
+	return nil
 }
 
 // launch marks st running and records its start.
