@@ -129,7 +129,7 @@ func (d *decoder) objects(attr *hcl.Attribute, fields map[string]cty.Type, requi
 				return bad("Element %s has attribute %q; the allowed attributes are %s.", i.AsBigFloat().String(), name, fieldList(fields))
 			}
 			cv, err := convert.Convert(fv, ty)
-			if err != nil || cv.IsNull() {
+			if err != nil || cv.IsNull() || nullElement(cv) >= 0 {
 				return bad("Element %s: %q must be a %s.", i.AsBigFloat().String(), name, ty.FriendlyName())
 			}
 			if ty == cty.Number {

@@ -43,7 +43,28 @@ func (d *decoder) value(attr *hcl.Attribute, ty cty.Type) (cty.Value, bool) {
 			"The value must be known when the rules are loaded."))
 		return cty.NilVal, false
 	}
+	if i := nullElement(out); i >= 0 {
+		d.add(Error(CheckType, attr.Expr.Range(), fmt.Sprintf("Invalid value for %q", attr.Name),
+			fmt.Sprintf("Element %d is null; %s is required here.", i, ty.FriendlyNameForConstraint())))
+		return cty.NilVal, false
+	}
 	return out, true
+}
+
+// nullElement returns the index of the first null element of a list, or
+// -1 (also for any other type): converting ["a", null] to a list of
+// strings keeps the null, which the element readers cannot take.
+func nullElement(v cty.Value) int {
+	if !v.Type().IsListType() {
+		return -1
+	}
+	i := 0
+	for it := v.ElementIterator(); it.Next(); i++ {
+		if _, e := it.Element(); e.IsNull() {
+			return i
+		}
+	}
+	return -1
 }
 
 // literalString returns the value of a quoted string without
@@ -213,7 +234,7 @@ func (d *decoder) stringListsOf(attr *hcl.Attribute, v cty.Value) (map[string][]
 			continue
 		}
 		l, err := convert.Convert(e, cty.List(cty.String))
-		if err != nil || l.IsNull() {
+		if err != nil || l.IsNull() || nullElement(l) >= 0 {
 			d.add(Error(CheckType, attr.Expr.Range(), fmt.Sprintf("Invalid value for %q", attr.Name),
 				fmt.Sprintf("Each value must be a string or a list of strings; %q is a %s.", k.AsString(), e.Type().FriendlyName())))
 			return nil, false
