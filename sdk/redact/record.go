@@ -2,23 +2,33 @@ package redact
 
 import "github.com/nous-dev/nous/sdk"
 
-// Record returns rec with every secret masked in its text and string fields.
+// Record returns a copy of rec with every secret masked in its text and
+// string fields. rec itself, its Fields map included, is left unchanged.
 func (r *Redactor) Record(rec sdk.Record) sdk.Record {
 	if !r.active() {
 		return rec
 	}
 	rec.ID, rec.Title, rec.Body = r.String(rec.ID), r.String(rec.Title), r.String(rec.Body)
 	rec.URL, rec.Author = r.String(rec.URL), r.String(rec.Author)
+	if rec.Fields == nil {
+		return rec
+	}
+	fields := make(map[string]any, len(rec.Fields))
 	for k, v := range rec.Fields {
 		switch v := v.(type) {
 		case string:
-			rec.Fields[k] = r.String(v)
+			fields[k] = r.String(v)
 		case []string:
-			for i := range v {
-				v[i] = r.String(v[i])
+			masked := make([]string, len(v))
+			for i, s := range v {
+				masked[i] = r.String(s)
 			}
+			fields[k] = masked
+		default:
+			fields[k] = v
 		}
 	}
+	rec.Fields = fields
 	return rec
 }
 

@@ -91,6 +91,18 @@ func TestRecord(t *testing.T) {
 	assert.Equal(t, int64(3), rec.Fields["n"])
 }
 
+// The record handed in is the caller's: its Fields map and []string
+// values are left as they were, so a record shared between goroutines can
+// be masked by one of them.
+func TestRecordLeavesItsArgumentAlone(t *testing.T) {
+	r := New("tok-123456")
+	in := sdk.Record{ID: "1", Fields: map[string]any{"a": "x tok-123456", "b": []string{"tok-123456", "ok"}}}
+	out := r.Record(in)
+	assert.Equal(t, "x [REDACTED]", out.Fields["a"])
+	assert.Equal(t, []string{"[REDACTED]", "ok"}, out.Fields["b"])
+	assert.Equal(t, map[string]any{"a": "x tok-123456", "b": []string{"tok-123456", "ok"}}, in.Fields)
+}
+
 func TestArgs(t *testing.T) {
 	r := New("xyzw", "xyz-long-secret")
 	assert.Equal(t, []any{"k", "[REDACTED]", "e", "[REDACTED] x", "n", 3},
