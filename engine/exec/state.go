@@ -143,10 +143,7 @@ func (s *stepState) view(filters map[string][]string) rules.Step {
 	v := rules.Step{
 		ID: s.id, Intent: s.hyp.Intent, Name: s.hyp.Name, Action: s.action(), Agent: s.hyp.Agent,
 		Role: s.role(), Status: s.status, Output: s.out.Text, Verdict: s.out.Verdict,
-		Filters: filters, Attempts: s.attempts, Records: make([]rules.Item, len(s.out.Records)),
-	}
-	if s.err != nil {
-		v.Error = s.err.Error()
+		Filters: filters, Attempts: s.attempts, Records: make([]rules.Item, len(s.out.Records)), Error: errText(s.err),
 	}
 	for i, r := range s.out.Records {
 		v.Records[i] = rules.Item{ID: r.ID, Source: r.Source, Kind: r.Kind, Title: r.Title, Body: r.Body,

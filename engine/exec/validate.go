@@ -23,9 +23,12 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 		r.finding(p, st, history.Finding{Check: "analyst", Step: st.id, Severity: history.SeverityFail, Message: msg, OnFail: "refine"})
 	}
 	env := rules.StepEnv{Pass: p.Number, Query: r.plan.Query, Mode: r.plan.Mode}
-	filters := r.stepFilters(st)
+	view := st.view(r.stepFilters(st))
 	for _, c := range r.rs.Checks {
-		env.Step = st.view(filters)
+		// A failed check may have changed the status or error; the rest
+		// of the view (records above all) is built once per step.
+		view.Status, view.Error = st.status, errText(st.err)
+		env.Step = view
 		env.Validation = rules.Validation{Failed: p.Validation.Failed, Warnings: p.Validation.Warnings, Passed: p.Validation.Passed}
 		applies, err := c.Applies.Eval(&env)
 		if err != nil {
@@ -136,6 +139,14 @@ func (r *run) assess() history.Assessment {
 	}
 	a.Reason = strings.Join(why, "; ")
 	return a
+}
+
+// errText is err's message, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // normalOp upper-cases a refine op; an empty op is MODIFY.
