@@ -140,7 +140,11 @@ func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Ou
 	}
 	r.trace.Add(e)
 	r.e.opts.Logger.Debug("refinement", "op", ref.Op, "step", st.id, "applied", ref.Applied, "refused", ref.Refused)
-	r.notify(Event{Kind: "refine", Step: st.id, Description: st.hyp.Description, Status: ref.Op, Detail: ref.Justification + ref.Refused})
+	detail := ref.Justification
+	if ref.Refused != "" {
+		detail += " (not applied: " + ref.Refused + ")"
+	}
+	r.notify(Event{Kind: "refine", Step: st.id, Description: st.hyp.Description, Status: ref.Op, Detail: detail})
 }
 
 // changes reports whether applying d would run st differently; re-running
