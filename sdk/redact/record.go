@@ -1,6 +1,10 @@
 package redact
 
-import "github.com/nous-dev/nous/sdk"
+import (
+	"fmt"
+
+	"github.com/nous-dev/nous/sdk"
+)
 
 // Record returns a copy of rec with every secret masked in its text and
 // string fields. rec itself, its Fields map included, is left unchanged.
@@ -33,7 +37,8 @@ func (r *Redactor) Record(rec sdk.Record) sdk.Record {
 }
 
 // Args returns a copy of log key/value arguments (hclog, slog) with every
-// secret masked in string and error values; an error becomes its masked text.
+// secret masked in string, error and Stringer values; an error, or a
+// Stringer whose text holds a secret, becomes its masked text.
 func (r *Redactor) Args(args []any) []any {
 	if !r.active() {
 		return args
@@ -45,6 +50,15 @@ func (r *Redactor) Args(args []any) []any {
 			out[i] = r.String(v)
 		case error:
 			out[i] = r.String(v.Error())
+		case fmt.Stringer:
+			// Kept as is unless it holds a secret: a logger may render a
+			// time.Time or time.Duration otherwise than by its String.
+			text := v.String()
+			if masked := r.String(text); masked != text {
+				out[i] = masked
+			} else {
+				out[i] = a
+			}
 		default:
 			out[i] = a
 		}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -109,6 +111,17 @@ func TestArgs(t *testing.T) {
 		r.Args([]any{"k", "xyz-long-secret", "e", errors.New("xyzw x"), "n", 3}))
 	args := []any{"k", "xyzw"}
 	assert.Equal(t, args, (*Redactor)(nil).Args(args))
+}
+
+// A Stringer (a *url.URL carrying a token, say) is logged as its String(),
+// so it is masked like a string, as the slog Handler already does.
+func TestArgsMaskStringers(t *testing.T) {
+	u, err := url.Parse("https://gitlab.example/api?private_token=xyz-long-secret")
+	require.NoError(t, err)
+	assert.Equal(t, []any{"url", "https://gitlab.example/api?private_token=[REDACTED]"},
+		New("xyz-long-secret").Args([]any{"url", u}))
+	clean := []any{"took", time.Second}
+	assert.Equal(t, clean, New("xyz-long-secret").Args(clean), "a Stringer without a secret keeps its type")
 }
 
 func TestSecretKey(t *testing.T) {
