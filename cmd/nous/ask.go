@@ -71,7 +71,7 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 			if err != nil {
 				return usageError("ask: %v", err)
 			}
-			if failed := planErrors(a.stderr, plan); failed {
+			if planErrors(a.stderr, plan) {
 				return findings()
 			}
 			red := redact.New(a.secrets(rs)...)
@@ -131,11 +131,15 @@ func planErrors(w io.Writer, plan *engine.Plan) bool {
 	return failed
 }
 
-// engineLogger logs the engine's warnings to stderr, secrets masked.
+// engineLogger logs the engine's warnings to stderr, secrets masked, at
+// $NOUS_LOG_LEVEL; a level it does not know keeps warn, as the plugin
+// logger does.
 func (a *app) engineLogger(red *redact.Redactor) *slog.Logger {
 	level := slog.LevelWarn
 	if v, ok := a.lookupEnv(envLogLevel); ok {
-		_ = level.UnmarshalText([]byte(v))
+		if level.UnmarshalText([]byte(v)) != nil {
+			level = slog.LevelWarn
+		}
 	}
 	return slog.New(red.Handler(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level})))
 }
