@@ -32,20 +32,33 @@ func rulesetSecrets(rs *rules.Ruleset) []string {
 		return nil
 	}
 	out := rs.Secrets()
-	configs := make([]map[string]any, 0, len(rs.Sources)+len(rs.Agents))
 	for _, s := range rs.Sources {
-		configs = append(configs, s.Config)
+		out = configSecrets(out, s.Config, false)
 	}
 	for _, ag := range rs.Agents {
-		configs = append(configs, ag.Config)
-	}
-	for _, config := range configs {
-		for k, v := range config {
-			if s, ok := v.(string); ok && redact.SecretKey(k) {
-				out = append(out, s)
-			}
-		}
+		out = configSecrets(out, ag.Config, false)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// configSecrets appends the strings in v that sit under a secret-looking
+// key at any depth: token = "…", but also headers = { PRIVATE-TOKEN = "…" }
+// and api_keys = ["…", "…"].
+func configSecrets(out []string, v any, underSecretKey bool) []string {
+	switch v := v.(type) {
+	case string:
+		if underSecretKey {
+			out = append(out, v)
+		}
+	case map[string]any:
+		for k, x := range v {
+			out = configSecrets(out, x, underSecretKey || redact.SecretKey(k))
+		}
+	case []any:
+		for _, x := range v {
+			out = configSecrets(out, x, underSecretKey)
+		}
+	}
+	return out
 }

@@ -23,3 +23,14 @@ func TestSecrets(t *testing.T) {
 	assert.Equal(t, "[REDACTED] [REDACTED] https://x m [REDACTED] /home/me", r.String("tok-1234 sk-abcdef https://x m extra-secret /home/me"))
 	assert.Empty(t, (&app{getenv: func(string) string { return "" }}).secrets(nil))
 }
+
+// Secrets nested in a config (a header map, a list of keys) are hidden too,
+// not only top-level ones.
+func TestSecretsNestedInConfig(t *testing.T) {
+	rs := &rules.Ruleset{Sources: []*rules.Source{{Name: "api", Config: map[string]any{
+		"headers":  map[string]any{"PRIVATE-TOKEN": "nested-tok", "Accept": "application/json"},
+		"api_keys": []any{"key-one", "key-two"},
+		"mirrors":  []any{map[string]any{"url": "https://m", "password": "pw-in-list"}},
+	}}}}
+	assert.ElementsMatch(t, []string{"key-one", "key-two", "nested-tok", "pw-in-list"}, rulesetSecrets(rs))
+}
