@@ -17,17 +17,18 @@ import (
 const datesFilter = "dates"
 
 // retrieve runs st's retrieval plans, highest priority first, through the
-// sources, then applies the mode's tier policy. A plan that fails is noted;
+// sources (a gap-search step runs its queries instead), then applies the
+// mode's tier policy. A plan that fails is noted;
 // the step fails only when every plan failed.
 func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (output, error) {
+	if len(st.search) > 0 {
+		return r.gapSearch(ctx, st, in)
+	}
 	var (
 		fetched []sdk.Record
 		errs    []error
 		out     output
 	)
-	if len(st.search) > 0 {
-		return r.gapSearch(ctx, st, in)
-	}
 	plans := make([]int, 0, len(st.plans))
 	for _, pi := range st.plans {
 		if pi < 0 || pi >= len(r.plan.Retrieval.Plans) {
