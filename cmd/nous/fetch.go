@@ -13,6 +13,7 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/nous-dev/nous/sdk/timerange"
 	"github.com/spf13/cobra"
 )
@@ -77,9 +78,22 @@ func (a *app) fetch(ctx context.Context, source string, opts fetchOptions, now t
 		}
 		return usageError("unknown source %q; the rules define: %s", source, strings.Join(names, ", "))
 	}
+	red := redact.New(a.secrets(rs)...)
 	return a.withPlugins(ctx, rs, func(ctx context.Context, m *plugin.Manager) error {
-		return a.printFetch(ctx, m, source, req, opts.format)
+		return a.printFetch(ctx, maskedSources{m, red}, source, req, opts.format)
 	})
+}
+
+// maskedSources masks the secrets in every record a source emits, as ask's
+// report does: a fetched file or commit may quote a token.
+type maskedSources struct {
+	sources engine.Sources
+	red     *redact.Redactor
+}
+
+// Fetch fetches from source and hands emit masked records.
+func (s maskedSources) Fetch(ctx context.Context, source string, req sdk.FetchRequest, emit func(sdk.Record) error) error {
+	return s.sources.Fetch(ctx, source, req, func(r sdk.Record) error { return emit(s.red.Record(r)) })
 }
 
 // fetchRequest turns the flags into a request; dates become Since/Until.

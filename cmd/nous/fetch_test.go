@@ -307,3 +307,30 @@ source "gitlab" {
 		assert.Regexp(t, `(?i)401|unauthori[sz]ed`, stderr, "the failure is the rejected token")
 	}
 }
+
+// TestFetchMasksSecretsInRecords fetches a file that quotes a token the CLI
+// knows as secret: every output format shows it masked, as ask would.
+func TestFetchMasksSecretsInRecords(t *testing.T) {
+	const token = "glpat-InARecord-0a1b2c3d"
+	t.Setenv("GITLAB_TOKEN", token)
+	dir := t.TempDir()
+	data := filepath.Join(dir, "notes.jsonl")
+	require.NoError(t, os.WriteFile(data, []byte(`{"id": "N-1", "kind": "document", "title": "setup", "body": "export GITLAB_TOKEN=`+token+`"}`+"\n"), 0o600))
+	rulesPath := writeRules(t, dir, fmt.Sprintf(`
+nous {
+  version = 1
+}
+source "notes" {
+  plugin = "builtin:file"
+  config = { path = %q }
+}
+`, data))
+	for _, format := range []string{"text", "json", "jsonl"} {
+		code, out, stderr := runCLI(t, "", "--rules", rulesPath, "fetch", "notes", "--format", format)
+		require.Equal(t, exitOK, code, stderr)
+		assert.NotContains(t, out, token, format)
+		if format != "text" { // the text table shows no body
+			assert.Contains(t, out, "export GITLAB_TOKEN=[REDACTED]", format)
+		}
+	}
+}
