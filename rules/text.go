@@ -82,48 +82,63 @@ func ReadSourceFrom(name string, r io.Reader) ([]byte, error) {
 const maxNesting = 1000
 
 // tooDeep reports a source whose brackets nest deeper than maxNesting,
-// counting outside quoted strings and comments. It returns nil otherwise.
+// counting outside comments and inside the ${…} and %{…} interpolations of
+// quoted strings (the parsers recurse there too), but not the text of
+// strings. It returns nil otherwise.
 func tooDeep(name string, src []byte) hcl.Diagnostics {
-	depth, line, col := 0, 1, 0
+	// open holds the unclosed brackets and strings, innermost last; an
+	// interpolation is a '{' inside a string.
+	var open []byte
+	line, col := 1, 0
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		col++
-		switch {
-		case c == '\n':
+		if c == '\n' {
 			line, col = line+1, 0
-		case c == '"':
-			// Skip the string; escapes and newlines inside are rare enough
-			// that the position may drift, never the verdict.
-			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
-				if src[i] == '\\' {
+		}
+		if len(open) > 0 && open[len(open)-1] == '"' {
+			switch {
+			case c == '\\':
+				i++ // an escape; its position may drift, never the verdict
+			case c == '"' || c == '\n':
+				open = open[:len(open)-1]
+			case c == '$' || c == '%':
+				if i+1 < len(src) && src[i+1] == c {
+					i++ // $${ and %%{ are escapes, not interpolations
+				} else if i+1 < len(src) && src[i+1] == '{' {
 					i++
+					open = append(open, '{')
 				}
 			}
-		case c == '#' || (c == '/' && i+1 < len(src) && src[i+1] == '/'):
-			for i < len(src) && src[i] != '\n' {
-				i++
+		} else {
+			switch {
+			case c == '#' || (c == '/' && i+1 < len(src) && src[i+1] == '/'):
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+				i--
+			case c == '/' && i+1 < len(src) && src[i+1] == '*':
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					return nil
+				}
+				line += bytes.Count(src[i:i+2+end], []byte("\n"))
+				i += end + 3
+			case c == '"' || c == '[' || c == '{' || c == '(':
+				open = append(open, c)
+			case (c == ']' || c == '}' || c == ')') && len(open) > 0:
+				open = open[:len(open)-1]
 			}
-			i--
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := bytes.Index(src[i+2:], []byte("*/"))
-			if end < 0 {
-				return nil
-			}
-			line += bytes.Count(src[i:i+2+end], []byte("\n"))
-			i += end + 3
-		case c == '[' || c == '{' || c == '(':
-			if depth++; depth > maxNesting {
-				pos := hcl.Pos{Line: line, Column: col, Byte: i}
-				return hcl.Diagnostics{{
-					Severity: hcl.DiagError,
-					Summary:  "Nesting too deep",
-					Detail:   fmt.Sprintf("%s nests brackets more than %d levels deep at line %d, column %d.", name, maxNesting, line, col),
-					Subject:  &hcl.Range{Filename: name, Start: pos, End: pos},
-					Extra:    Finding{Check: CheckSyntax},
-				}}
-			}
-		case c == ']' || c == '}' || c == ')':
-			depth = max(depth-1, 0)
+		}
+		if len(open) > maxNesting {
+			pos := hcl.Pos{Line: line, Column: col, Byte: i}
+			return hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Nesting too deep",
+				Detail:   fmt.Sprintf("%s nests brackets more than %d levels deep at line %d, column %d.", name, maxNesting, line, col),
+				Subject:  &hcl.Range{Filename: name, Start: pos, End: pos},
+				Extra:    Finding{Check: CheckSyntax},
+			}}
 		}
 	}
 	return nil
