@@ -5,13 +5,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/nous-dev/nous/sdk"
 )
 
 // go-plugin's start errors are terse and name its internals; these patterns
 // pick out what a user needs to know.
 var (
 	reUnrecognized  = regexp.MustCompile(`^Unrecognized remote plugin message: (.*)`)
-	reAPIVersion    = regexp.MustCompile(`incompatible API version with plugin\. Plugin version: (\d+), Client versions: \[([\d ]*)\]`)
 	reCoreVersion   = regexp.MustCompile(`incompatible core API version with plugin\. Plugin version: (\d+), Core version: (\d+)`)
 	reNoAPIVersions = regexp.MustCompile(`Error parsing protocol version`)
 )
@@ -41,8 +42,7 @@ func (e *versionError) Error() string {
 // what the process printed on stderr before it failed.
 func explainStart(who string, err error, log *pluginLog, host []int) error {
 	msg := err.Error()
-	if m := reAPIVersion.FindStringSubmatch(msg); m != nil {
-		v, _ := strconv.Atoi(m[1])
+	if v, ok := sdk.MismatchedProtocol(err); ok {
 		return &versionError{Who: who, Plugin: v, Host: host}
 	}
 	if m := reCoreVersion.FindStringSubmatch(msg); m != nil {
