@@ -10,6 +10,14 @@
 // caller's deadline reaches the plugin's context. Package sdk/sdktest runs
 // an implementation over the same protocol inside a test.
 //
+// Return failures as an *Error with a kind (Errorf(KindNotFound, …)) so
+// the engine can tell a missing project from an outage; the Err sentinels
+// match kinds with errors.Is. Configure reports a bad config value as a
+// Diagnostic whose Path names its key. Fetch emits records as they arrive;
+// emit fails once the host has Limit records or has ended the call,
+// and Fetch then returns that error. A plugin that holds a token hides it
+// from its errors, logs and records with package sdk/redact.
+//
 // The host side uses Handshake and ClientPlugins to start plugins with
 // go-plugin and dispense them as Source and Agent values.
 package sdk
