@@ -113,7 +113,9 @@ func (a *app) fmtFiles(files []string, check, write bool) error {
 			if len(files) > 1 {
 				fmt.Fprintf(a.stdout, "==> %s <==\n", name)
 			}
-			a.stdout.Write(out)
+			if _, err := a.stdout.Write(out); err != nil {
+				return fmt.Errorf("fmt: writing output: %w", err)
+			}
 		}
 	}
 	switch {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nous-dev/nous/rules"
@@ -104,6 +106,18 @@ func TestFmtStdinIsCapped(t *testing.T) {
 	assert.Contains(t, errOut.String(), "read <stdin>: larger than 32 MiB")
 	assert.Empty(t, out.String())
 }
+
+func TestFmtReportsAFailedWrite(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.hcl": unformatted})
+	var errOut bytes.Buffer
+	code := run([]string{"fmt", filepath.Join(dir, "a.hcl")}, strings.NewReader(""), failingWriter{}, &errOut)
+	assert.Equal(t, exitUsage, code, "a lost output is not success")
+	assert.Contains(t, errOut.String(), "fmt: writing output: disk full")
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 type zeroReader struct{}
 
