@@ -34,3 +34,19 @@ func TestComposeRejectedRecordsDuration(t *testing.T) {
 		assert.Equal(t, s.EndedAt.Sub(s.StartedAt).Milliseconds(), s.DurationMS, s.ID)
 	}
 }
+
+// A panic in the final compose fails the writer step, as it would inside
+// the loop, instead of crashing the process.
+func TestComposeRejectedPanicFailsStep(t *testing.T) {
+	rs := loadRules(t, "loop {\n  max_passes = 1\n}\n")
+	agents := standardAgents()
+	agents.roles[sdk.RoleCritic] = func(req sdk.InvokeRequest) (string, error) {
+		return mustJSON(sdk.CriticOutput{Status: sdk.VerdictReject, Critique: "never good", Suggestions: []string{}, LogicalGaps: []string{}}), nil
+	}
+	agents.roles[sdk.RoleWriter] = func(req sdk.InvokeRequest) (string, error) { panic("writer bug") }
+	res, err := New(gitSource(commits(1)), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	writer := res.Steps[len(res.Steps)-1]
+	assert.Equal(t, StatusFailed, writer.Status)
+	assert.Contains(t, writer.Error, "panicked: writer bug")
+}

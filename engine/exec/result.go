@@ -107,8 +107,7 @@ func (r *run) composeRejected(ctx context.Context) {
 			Attempt: st.attempts, StartedAt: r.e.opts.Clock(), StartSeq: int(r.seq.Add(1))}
 		st.entry = r.trace.Add(trace.Entry{Stage: trace.Finalization, Thought: "Compose from what the loop has: the last draft, rejected or missing evidence",
 			Action: "agent:writer", Parameters: map[string]any{"step": st.id}, Fulfills: []string{"step:" + st.id}})
-		c := agentCall{r: r, ctx: ctx, pass: p.Number, st: st, records: r.inputs(st)}
-		out, err := c.writer(true)
+		out, err := r.composeFinal(ctx, p.Number, st)
 		if st.review != nil {
 			out.Verdict, out.Review = st.review.Status, st.review
 		}
@@ -119,6 +118,18 @@ func (r *run) composeRejected(ctx context.Context) {
 		r.endRun(st)
 		r.recordStep(p, st)
 	}
+}
+
+// composeFinal runs the writer on st's last draft, turning a panic (a bug)
+// into an error as runGuarded does for the loop's steps.
+func (r *run) composeFinal(ctx context.Context, pass int, st *stepState) (out output, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = panicError(st, v)
+		}
+	}()
+	c := agentCall{r: r, ctx: ctx, pass: pass, st: st, records: r.inputs(st)}
+	return c.writer(true)
 }
 
 // collect fills the result from the steps, in plan order.

@@ -220,10 +220,15 @@ func (r *run) executePass(ctx context.Context, p *history.Pass) {
 func (r *run) runGuarded(ctx context.Context, pass int, st *stepState) {
 	defer func() {
 		if v := recover(); v != nil {
-			st.resStatus, st.resErr = StatusFailed, fmt.Errorf("step %s panicked: %v", st.id, v)
+			st.resStatus, st.resErr = StatusFailed, panicError(st, v)
 		}
 	}()
 	r.runStep(ctx, pass, st)
+}
+
+// panicError is the error of a step whose run panicked with v.
+func panicError(st *stepState, v any) error {
+	return fmt.Errorf("step %s panicked: %v", st.id, v)
 }
 
 // ready reports whether every dependency of st is satisfied.
