@@ -11,7 +11,11 @@ import (
 func (t *Trace) Summary(maxEntries int, correctionsOnly bool) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	picked := make([]int, 0, min(len(t.entries), max(maxEntries, 0)+1))
+	n := len(t.entries)
+	if maxEntries > 0 {
+		n = min(n, maxEntries)
+	}
+	picked := make([]int, 0, n)
 	for i := len(t.entries) - 1; i >= 0 && (maxEntries <= 0 || len(picked) < maxEntries); i-- {
 		if !correctionsOnly || len(t.entries[i].Corrections) > 0 {
 			picked = append(picked, i)
