@@ -7,7 +7,7 @@ func (p *Planner) extractEntities(query string) map[string][]string {
 	if query == "" {
 		return out
 	}
-	for _, e := range p.entities {
+	for _, e := range p.rules.Entities {
 		if values := e.Extract(query, nil); len(values) > 0 {
 			out[e.Name] = values
 		}

@@ -19,10 +19,6 @@ type Planner struct {
 	detectors []*template // intents with a detect block, in declaration order
 	fallback  *template   // nil when the rules define no fallback template
 	crossDeps []crossDep
-	entities  []*rules.Entity
-	modes     []*rules.Mode
-	minConf   float64
-	defMode   string
 
 	// Precomputed identifiers, so small plans format no numbers.
 	stepIDs, planIDs, queryIDs []string
@@ -59,10 +55,6 @@ func NewPlanner(rs *rules.Ruleset) *Planner {
 	p := &Planner{
 		rules:     rs,
 		templates: make(map[string]*template, len(rs.Intents)),
-		entities:  rs.Entities,
-		modes:     rs.Modes,
-		minConf:   rs.Settings.MinConfidence,
-		defMode:   rs.Settings.DefaultMode,
 	}
 	for _, in := range rs.Intents {
 		t := compileTemplate(in)

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/nous-dev/nous/engine/graph"
@@ -104,7 +103,7 @@ func (b *builder) detect() []Intent {
 		}
 		name := b.p.fallback.intent.Name
 		b.diag(SeverityWarning, "no_intent_detected", "no detect rule matched the query; planned with the %q template", name)
-		out = append(out, Intent{Type: name, Confidence: max(b.p.minConf, 0)})
+		out = append(out, Intent{Type: name, Confidence: max(b.p.rules.Settings.MinConfidence, 0)})
 	}
 	return out
 }
@@ -112,9 +111,10 @@ func (b *builder) detect() []Intent {
 // accept drops intents below min_confidence and resolves templates, falling
 // back for unknown types.
 func (b *builder) accept(intents []Intent) {
+	minConf := b.p.rules.Settings.MinConfidence
 	for _, in := range intents {
-		if in.Confidence < b.p.minConf {
-			b.diag(SeverityInfo, "low_confidence", "intent %q skipped: confidence %.2f is below min_confidence %.2f", in.Type, in.Confidence, b.p.minConf)
+		if in.Confidence < minConf {
+			b.diag(SeverityInfo, "low_confidence", "intent %q skipped: confidence %.2f is below min_confidence %.2f", in.Type, in.Confidence, minConf)
 			continue
 		}
 		t := b.p.templates[in.Type]
@@ -145,21 +145,21 @@ func (b *builder) accept(intents []Intent) {
 // condition holds, else the default mode.
 func (b *builder) chooseMode(requested string) string {
 	if requested != "" {
-		if !slices.ContainsFunc(b.p.modes, func(m *rules.Mode) bool { return m.Name == requested }) {
-			names := make([]string, len(b.p.modes))
-			for i, m := range b.p.modes {
+		if b.p.rules.Mode(requested) == nil {
+			names := make([]string, len(b.p.rules.Modes))
+			for i, m := range b.p.rules.Modes {
 				names[i] = m.Name
 			}
 			b.diag(SeverityError, "unknown_mode", "mode %q is not defined (modes: %s)", requested, strings.Join(names, ", "))
 		}
 		return requested
 	}
-	for _, m := range b.p.modes {
+	for _, m := range b.p.rules.Modes {
 		if m.When != nil && b.holds(m.When, "when", "mode", m.Name, "") {
 			return m.Name
 		}
 	}
-	return b.p.defMode
+	return b.p.rules.Settings.DefaultMode
 }
 
 // crossEdges returns the edges added by dependency rules whose condition
