@@ -117,8 +117,9 @@ func (d *decoder) objects(attr *hcl.Attribute, fields map[string]cty.Type, requi
 	var out []map[string]cty.Value
 	for it := v.ElementIterator(); it.Next(); {
 		i, e := it.Element()
+		at := i.AsBigFloat().String()
 		if t := e.Type(); e.IsNull() || (!t.IsObjectType() && !t.IsMapType()) {
-			return bad("Element %s must be an object with attributes %s.", i.AsBigFloat().String(), fieldList(fields))
+			return bad("Element %s must be an object with attributes %s.", at, fieldList(fields))
 		}
 		o := map[string]cty.Value{}
 		for eit := e.ElementIterator(); eit.Next(); {
@@ -126,21 +127,21 @@ func (d *decoder) objects(attr *hcl.Attribute, fields map[string]cty.Type, requi
 			name := k.AsString()
 			ty, known := fields[name]
 			if !known {
-				return bad("Element %s has attribute %q; the allowed attributes are %s.", i.AsBigFloat().String(), name, fieldList(fields))
+				return bad("Element %s has attribute %q; the allowed attributes are %s.", at, name, fieldList(fields))
 			}
 			cv, err := convert.Convert(fv, ty)
 			if err != nil || cv.IsNull() || nullElement(cv) >= 0 {
-				return bad("Element %s: %q must be a %s.", i.AsBigFloat().String(), name, ty.FriendlyName())
+				return bad("Element %s: %q must be a %s.", at, name, ty.FriendlyName())
 			}
 			if ty == cty.Number {
 				if _, whole := wholeNumber(cv); name == "priority" && !whole {
-					return bad("Element %s: %q must be a whole number.", i.AsBigFloat().String(), name)
+					return bad("Element %s: %q must be a whole number.", at, name)
 				}
 			}
 			o[name] = cv
 		}
 		if _, ok := o[required]; !ok {
-			return bad("Element %s is missing %q.", i.AsBigFloat().String(), required)
+			return bad("Element %s is missing %q.", at, required)
 		}
 		out = append(out, o)
 	}
