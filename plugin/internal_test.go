@@ -71,6 +71,19 @@ func TestHostLoggerRedactsAndDemotes(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(out, `"@level":"debug"`))
 }
 
+// A plugin's JSON log line may carry a secret inside an object or a list
+// field; re-emitted by the host, it is masked there too.
+func TestPluginLogMasksNestedFields(t *testing.T) {
+	var buf bytes.Buffer
+	base := hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Trace, JSONFormat: true})
+	pl := &pluginLog{logger: &hostLogger{Logger: base, redact: redact.New("s3cr3t")}}
+	pl.line(`{"@level":"info","@message":"request","headers":{"PRIVATE-TOKEN":"s3cr3t"},"args":["--token","s3cr3t"]}`)
+	out := buf.String()
+	assert.NotContains(t, out, "s3cr3t")
+	assert.Contains(t, out, `"headers":{"PRIVATE-TOKEN":"[REDACTED]"}`)
+	assert.Contains(t, out, `"args":["--token","[REDACTED]"]`)
+}
+
 func TestPluginLogLines(t *testing.T) {
 	var buf bytes.Buffer
 	logger := hclog.New(&hclog.LoggerOptions{Name: "nous.gl", Output: &buf, Level: hclog.Trace, JSONFormat: true})

@@ -37,31 +37,46 @@ func (r *Redactor) Record(rec sdk.Record) sdk.Record {
 }
 
 // Args returns a copy of log key/value arguments (hclog, slog) with every
-// secret masked in string, error and Stringer values; an error, or a
-// Stringer whose text holds a secret, becomes its masked text.
+// secret masked: in strings, in errors and Stringers (which become their
+// masked text when they hold one), and inside the maps and lists of
+// decoded JSON (a plugin's log fields as the host re-emits them).
 func (r *Redactor) Args(args []any) []any {
 	if !r.active() {
 		return args
 	}
 	out := make([]any, len(args))
 	for i, a := range args {
-		switch v := a.(type) {
-		case string:
-			out[i] = r.String(v)
-		case error:
-			out[i] = r.String(v.Error())
-		case fmt.Stringer:
-			// Kept as is unless it holds a secret: a logger may render a
-			// time.Time or time.Duration otherwise than by its String.
-			text := v.String()
-			if masked := r.String(text); masked != text {
-				out[i] = masked
-			} else {
-				out[i] = a
-			}
-		default:
-			out[i] = a
-		}
+		out[i] = r.value(a)
 	}
 	return out
+}
+
+// value masks one log value for Args.
+func (r *Redactor) value(a any) any {
+	switch v := a.(type) {
+	case string:
+		return r.String(v)
+	case error:
+		return r.String(v.Error())
+	case fmt.Stringer:
+		// Kept as is unless it holds a secret: a logger may render a
+		// time.Time or time.Duration otherwise than by its String.
+		text := v.String()
+		if masked := r.String(text); masked != text {
+			return masked
+		}
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = r.value(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = r.value(x)
+		}
+		return out
+	}
+	return a
 }

@@ -124,6 +124,14 @@ func TestArgsMaskStringers(t *testing.T) {
 	assert.Equal(t, clean, New("xyz-long-secret").Args(clean), "a Stringer without a secret keeps its type")
 }
 
+// Decoded JSON (a plugin's log fields, re-emitted by the host) is masked
+// member by member, at any depth.
+func TestArgsMaskDecodedJSON(t *testing.T) {
+	nested := []any{"fields", map[string]any{"headers": map[string]any{"PRIVATE-TOKEN": "xyz-long-secret"}, "argv": []any{"--token", "xyz-long-secret"}, "n": 3.0}}
+	assert.Equal(t, []any{"fields", map[string]any{"headers": map[string]any{"PRIVATE-TOKEN": "[REDACTED]"}, "argv": []any{"--token", "[REDACTED]"}, "n": 3.0}},
+		New("xyz-long-secret").Args(nested))
+}
+
 func TestSecretKey(t *testing.T) {
 	for key, want := range map[string]bool{
 		"token": true, "GITLAB_TOKEN": true, "api_key": true, "apiKey": true, "client_secret": true,
