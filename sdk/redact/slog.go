@@ -46,7 +46,8 @@ func (h *handler) WithGroup(name string) slog.Handler {
 }
 
 // attr masks a's value: strings, errors and Stringers become masked
-// strings, groups are masked member by member, other kinds stay.
+// strings, groups and JSON-shaped maps and lists are masked member by
+// member, other kinds stay.
 func (r *Redactor) attr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
@@ -65,6 +66,8 @@ func (r *Redactor) attr(a slog.Attr) slog.Attr {
 			return slog.String(a.Key, r.String(x.Error()))
 		case interface{ String() string }:
 			return slog.String(a.Key, r.String(x.String()))
+		case map[string]any, []any:
+			return slog.Any(a.Key, r.value(x))
 		}
 	}
 	return slog.Attr{Key: a.Key, Value: v}

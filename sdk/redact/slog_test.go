@@ -30,3 +30,15 @@ func TestHandler(t *testing.T) {
 	h := slog.NewTextHandler(&plain, nil)
 	assert.Same(t, h, (*Redactor)(nil).Handler(h), "nothing to hide: the handler itself")
 }
+
+// A map or list attribute (a record's fields, say) is masked member by
+// member, as Args masks them.
+func TestHandlerMasksMapsAndLists(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(New("tok-123456").Handler(slog.NewJSONHandler(&buf, nil)))
+	log.Info("fetched", "fields", map[string]any{"note": "tok-123456"}, "argv", []any{"--token", "tok-123456"})
+	out := buf.String()
+	assert.NotContains(t, out, "tok-123456")
+	assert.Contains(t, out, `"fields":{"note":"[REDACTED]"}`)
+	assert.Contains(t, out, `"argv":["--token","[REDACTED]"]`)
+}
