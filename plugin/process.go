@@ -149,15 +149,13 @@ func (p *process) stopReason() string {
 }
 
 // markStopped records why the host is stopping the process; the first
-// reason wins. It reports whether this call set it.
-func (p *process) markStopped(reason string) bool {
+// reason wins.
+func (p *process) markStopped(reason string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.stopped != "" {
-		return false
+	if p.stopped == "" {
+		p.stopped = reason
 	}
-	p.stopped = reason
-	return true
 }
 
 // usable reports whether calls may go to the process.
