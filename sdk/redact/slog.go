@@ -6,8 +6,8 @@ import (
 )
 
 // Handler returns a slog.Handler that masks every secret in the message
-// and in the string, error and Stringer values of the attributes before
-// h sees them.
+// and in the attributes (strings, errors, Stringers, groups, and the
+// members of map[string]any and []any values) before h sees them.
 func (r *Redactor) Handler(h slog.Handler) slog.Handler {
 	if !r.active() {
 		return h
