@@ -72,7 +72,7 @@ func (a *app) lintPaths(ctx context.Context, paths []string, plugins bool) (repo
 	add := func(rs *rules.Ruleset, diags hcl.Diagnostics) {
 		in.Diagnostics = append(in.Diagnostics, lint.Run(rs, diags)...)
 		if plugins && !diags.HasErrors() {
-			in.Diagnostics = append(in.Diagnostics, a.pluginDiagnostics(ctx, rs)...)
+			in.Diagnostics = append(in.Diagnostics, lint.Suppress(a.pluginDiagnostics(ctx, rs), rs.Files())...)
 		}
 		for name, f := range rs.Files() {
 			in.Files[name] = f
@@ -84,11 +84,11 @@ func (a *app) lintPaths(ctx context.Context, paths []string, plugins bool) (repo
 		if err != nil {
 			return in, err
 		}
-		if loc == "" {
+		if loc != "" {
+			paths = []string{loc}
+		} else {
 			add(rules.LoadFS(examples.DefaultRules(), opts...))
-			return in, nil
 		}
-		paths = []string{loc}
 	}
 	for _, p := range paths {
 		sets, err := rulesets(p)

@@ -148,4 +148,13 @@ intent "query_commits" {
 	assert.NotContains(t, out, `source "gitlab"`, "a valid gitlab config has no finding")
 	assert.Contains(t, out, `source "notes"`)
 	assert.NotContains(t, out+stderr, "glpat-lint-secret-1234")
+
+	// An inline suppression silences a plugin-config finding like any other.
+	src, err := os.ReadFile(filepath.Join(dir, "nous.hcl"))
+	require.NoError(t, err)
+	src = []byte(strings.Replace(string(src), `source "notes" {`, "# nous-lint-ignore: plugin-config\nsource \"notes\" {", 1))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "nous.hcl"), src, 0o644))
+	code, out, stderr = runCLI(t, "", "lint", "--plugins", "--format", "compact", dir)
+	assert.Equal(t, exitOK, code, "%s%s", out, stderr)
+	assert.NotContains(t, out, "plugin-config")
 }
