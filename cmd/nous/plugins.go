@@ -59,7 +59,7 @@ Exits 1 when a plugin cannot be used.`,
 				if err := enc.Encode(report); err != nil {
 					return err
 				}
-			} else if err := writePluginsText(a.stdout, report); err != nil {
+			} else if err := writePluginsText(terminalSafe{a.stdout}, report); err != nil {
 				return err
 			}
 			for _, p := range report.Plugins {
@@ -153,7 +153,8 @@ func (a *app) listPlugins(ctx context.Context) (pluginsReport, error) {
 }
 
 // writePluginsText renders the listing as an aligned table, then any
-// problems in full.
+// problems in full. A plugin's self-description and the stderr its errors
+// quote are untrusted text, so the caller passes a terminalSafe w.
 func writePluginsText(w io.Writer, report pluginsReport) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tREF\tVERSION\tSERVES\tCHECKSUM\tUSED BY\tPATH")

@@ -188,3 +188,18 @@ func TestPluginRef(t *testing.T) {
 	t.Chdir(dir) // rules in the working directory: the path must stay a path
 	assert.Equal(t, "./nous-plugin-x", pluginRef("./nous-plugin-x", "nous.hcl"))
 }
+
+// TestPluginsTextIsTerminalSafe lists a plugin that dies printing an escape
+// sequence: the text listing quotes its last words with the control
+// characters neutralised, as ask and fetch do for records.
+func TestPluginsTextIsTerminalSafe(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\nprintf '\\033]0;pwned\\007 cannot start\\n' >&2\nexit 1\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, plugin.BinaryPrefix+"evil"), []byte(script), 0o755))
+	rulesPath := writeRules(t, t.TempDir(), "nous {\n  version = 1\n}\n")
+	code, out, stderr := runCLI(t, "", "plugins", "--rules", rulesPath, "--plugin-dir", dir)
+	assert.Equal(t, exitFindings, code, stderr)
+	assert.Contains(t, out, "]0;pwned\uFFFD cannot start", "the plugin's last stderr line is quoted")
+	assert.NotContains(t, out, "\x1b")
+	assert.NotContains(t, out, "\a")
+}
