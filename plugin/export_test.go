@@ -4,11 +4,11 @@ package plugin
 func (m *Manager) PIDs() map[string]int {
 	out := map[string]int{}
 	for key, s := range m.slots {
-		s.mu.Lock()
+		s.lock <- struct{}{}
 		if s.proc != nil && s.proc.usable() {
 			out[key.kind.String()+"/"+key.name] = s.proc.pid()
 		}
-		s.mu.Unlock()
+		s.release()
 	}
 	return out
 }

@@ -129,7 +129,7 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 		case m.slots[key] != nil:
 			errs = append(errs, fmt.Errorf("%s %q is declared twice", s.Kind, s.Name))
 		default:
-			m.slots[key] = &slot{spec: s, who: fmt.Sprintf("%s (%s)", s.Name, s.Ref)}
+			m.slots[key] = newSlot(s)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -220,10 +220,13 @@ func (m *Manager) isClosed() bool {
 }
 
 // running returns the slot's process, starting and configuring it first if
-// it is not running. Concurrent callers wait for one start.
+// it is not running. Concurrent callers wait for one start, each until its
+// own ctx ends.
 func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if err := s.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer s.release()
 	if s.proc != nil && s.proc.usable() {
 		return s.proc, nil
 	}

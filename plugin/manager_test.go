@@ -587,3 +587,30 @@ func TestHungHandshakeErrorIsRedacted(t *testing.T) {
 		})
 	}
 }
+
+// A call waiting for another call's start of the same plugin gives up when
+// its own context ends, rather than waiting out the other's start timeout.
+func TestWaitingForAStartHonoursTheContext(t *testing.T) {
+	m, logs := newManager(t, plugin.Options{StartTimeout: time.Minute}, source("docs", "builtin:mute"))
+	first := make(chan error, 1)
+	go func() {
+		first <- m.Fetch(context.Background(), "docs", sdk.FetchRequest{}, collect(new([]sdk.Record)))
+	}()
+	// The first call is starting the plugin once it has printed its line.
+	waitLogged(t, logs, "mute: waiting for a license server", 1)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err := m.Fetch(ctx, "docs", sdk.FetchRequest{}, collect(new([]sdk.Record)))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorIs(t, err, sdk.ErrDeadline)
+	assert.Contains(t, err.Error(), "plugin docs (builtin:mute)")
+	select {
+	case err := <-first:
+		t.Fatalf("the first call ended before the second gave up: %v", err)
+	default:
+	}
+	require.NoError(t, m.Close()) // ends the first call's start
+	assert.Error(t, <-first)
+}

@@ -4,19 +4,48 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
+
+	"github.com/nous-dev/nous/sdk"
 )
 
-// slot holds the process serving one spec. Its mutex guards starts, so
+// slot holds the process serving one spec. Its lock guards starts, so
 // concurrent first calls share one process.
 type slot struct {
 	spec Spec
 	who  string // "name (ref)", for messages
 
-	mu   sync.Mutex
+	lock chan struct{} // a mutex a waiting call can give up on: held when full
 	proc *process
 }
+
+// newSlot returns the slot of spec, with no process until its first call.
+func newSlot(spec Spec) *slot {
+	return &slot{spec: spec, who: fmt.Sprintf("%s (%s)", spec.Name, spec.Ref), lock: make(chan struct{}, 1)}
+}
+
+// acquire takes the slot's lock, or gives up when ctx ends first: a call
+// waiting for another call's start keeps its own deadline.
+func (s *slot) acquire(ctx context.Context) error {
+	select {
+	case s.lock <- struct{}{}: // free: taken whatever ctx says, as a mutex would
+		return nil
+	default:
+	}
+	select {
+	case s.lock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return &sdk.Error{
+			Kind:    sdk.KindDeadline,
+			Message: fmt.Sprintf("plugin %s: gave up waiting for it to start: %v", s.who, ctx.Err()),
+			Err:     ctx.Err(),
+		}
+	}
+}
+
+// release gives the slot's lock back.
+func (s *slot) release() { <-s.lock }
 
 // config is the JSON handed to Configure: the spec's, or an empty object.
 func (s *slot) config() json.RawMessage {
@@ -53,10 +82,10 @@ func (s *slot) retire(p *process, reason string) {
 
 // shutdown stops the slot's process politely, for Close.
 func (s *slot) shutdown(reason string) {
-	s.mu.Lock()
+	s.lock <- struct{}{} // Close waits for a start in flight: it cancelled it
 	p := s.proc
 	s.proc = nil
-	s.mu.Unlock()
+	s.release()
 	if p != nil {
 		p.markStopped(reason)
 		p.end(false)
