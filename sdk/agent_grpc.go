@@ -28,9 +28,19 @@ func (s *agentServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (_ *p
 	return agentInfoToProto(info), nil
 }
 
-func (s *agentServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (_ *pb.ConfigureResponse, err error) {
-	defer recoverCall(s.logger, "Configure", &err)
-	diags, err := s.impl.Configure(ctx, rawJSON(req.GetConfig()))
+func (s *agentServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
+	return serveConfigure(ctx, s.logger, s.impl, req)
+}
+
+// configurer is what Source and Agent share: Configure.
+type configurer interface {
+	Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error)
+}
+
+// serveConfigure answers a Configure call for a Source or an Agent.
+func serveConfigure(ctx context.Context, logger hclog.Logger, impl configurer, req *pb.ConfigureRequest) (_ *pb.ConfigureResponse, err error) {
+	defer recoverCall(logger, "Configure", &err)
+	diags, err := impl.Configure(ctx, rawJSON(req.GetConfig()))
 	if err != nil {
 		return nil, statusOf(err)
 	}

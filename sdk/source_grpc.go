@@ -49,13 +49,8 @@ func (s *sourceServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (_ *
 	return sourceInfoToProto(info), nil
 }
 
-func (s *sourceServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (_ *pb.ConfigureResponse, err error) {
-	defer recoverCall(s.logger, "Configure", &err)
-	diags, err := s.impl.Configure(ctx, rawJSON(req.GetConfig()))
-	if err != nil {
-		return nil, statusOf(err)
-	}
-	return &pb.ConfigureResponse{Diagnostics: diagnosticsToProto(diags)}, nil
+func (s *sourceServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
+	return serveConfigure(ctx, s.logger, s.impl, req)
 }
 
 func (s *sourceServer) Fetch(req *pb.FetchRequest, stream pb.Source_FetchServer) (err error) {
