@@ -57,90 +57,58 @@ func runGitLog(b *testing.B, dir string, args ...string) int {
 }
 
 // BenchmarkGitSince fetches the commits of the last 200 hours, with stats.
-func BenchmarkGitSince(b *testing.B) {
-	s := benchSource(b, benchRepo(b), true)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		n = runFetch(b, s, sdk.FetchRequest{Since: benchSince})
-	}
-	b.ReportMetric(float64(n), "commits/op")
-}
+func BenchmarkGitSince(b *testing.B) { benchFetch(b, true, sdk.FetchRequest{Since: benchSince}) }
 
 // BenchmarkGitSinceNoStats is BenchmarkGitSince without stats: the walk alone.
 func BenchmarkGitSinceNoStats(b *testing.B) {
-	s := benchSource(b, benchRepo(b), false)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		n = runFetch(b, s, sdk.FetchRequest{Since: benchSince})
-	}
-	b.ReportMetric(float64(n), "commits/op")
+	benchFetch(b, false, sdk.FetchRequest{Since: benchSince})
 }
 
 // BenchmarkGitSinceNoStatsGitLog is BenchmarkGitSinceNoStats's `git log --since`.
 func BenchmarkGitSinceNoStatsGitLog(b *testing.B) {
-	dir := benchRepo(b)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		n = runGitLog(b, dir, fmt.Sprintf("--since=%d", benchSince.Unix()))
-	}
-	b.ReportMetric(float64(n), "commits/op")
+	benchGitLog(b, fmt.Sprintf("--since=%d", benchSince.Unix()))
 }
 
 // BenchmarkGitSinceGitLog is BenchmarkGitSince's `git log --numstat`.
 func BenchmarkGitSinceGitLog(b *testing.B) {
-	dir := benchRepo(b)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		n = runGitLog(b, dir, fmt.Sprintf("--since=%d", benchSince.Unix()), "--numstat")
-	}
-	b.ReportMetric(float64(n), "commits/op")
+	benchGitLog(b, fmt.Sprintf("--since=%d", benchSince.Unix()), "--numstat")
 }
 
 // BenchmarkGitPath fetches every commit touching one directory over the
 // whole history, without stats.
-func BenchmarkGitPath(b *testing.B) {
-	s := benchSource(b, benchRepo(b), false)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		n = runFetch(b, s, sdk.FetchRequest{Filters: map[string][]string{"path": {benchPath}}})
-	}
-	b.ReportMetric(float64(n), "commits/op")
-}
+func BenchmarkGitPath(b *testing.B) { benchFetch(b, false, benchPathRequest()) }
 
 // BenchmarkGitPathGitLog is BenchmarkGitPath's `git log -- path`.
-func BenchmarkGitPathGitLog(b *testing.B) {
-	dir := benchRepo(b)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		n = runGitLog(b, dir, "--", benchPath)
-	}
-	b.ReportMetric(float64(n), "commits/op")
-}
+func BenchmarkGitPathGitLog(b *testing.B) { benchGitLog(b, "--", benchPath) }
 
 // BenchmarkGitPathStats is BenchmarkGitPath with stats on each emitted commit.
-func BenchmarkGitPathStats(b *testing.B) {
-	s := benchSource(b, benchRepo(b), true)
+func BenchmarkGitPathStats(b *testing.B) { benchFetch(b, true, benchPathRequest()) }
+
+// BenchmarkGitPathStatsGitLog is BenchmarkGitPathStats's `git log --numstat -- path`.
+func BenchmarkGitPathStatsGitLog(b *testing.B) { benchGitLog(b, "--numstat", "--", benchPath) }
+
+func benchPathRequest() sdk.FetchRequest {
+	return sdk.FetchRequest{Filters: map[string][]string{"path": {benchPath}}}
+}
+
+// benchFetch measures the source fetching req from the benchmark repository.
+func benchFetch(b *testing.B, stats bool, req sdk.FetchRequest) {
+	s := benchSource(b, benchRepo(b), stats)
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
-		n = runFetch(b, s, sdk.FetchRequest{Filters: map[string][]string{"path": {benchPath}}})
+		n = runFetch(b, s, req)
 	}
 	b.ReportMetric(float64(n), "commits/op")
 }
 
-// BenchmarkGitPathStatsGitLog is BenchmarkGitPathStats's `git log --numstat -- path`.
-func BenchmarkGitPathStatsGitLog(b *testing.B) {
+// benchGitLog measures `git log ARGS` on the same repository.
+func benchGitLog(b *testing.B, args ...string) {
 	dir := benchRepo(b)
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
-		n = runGitLog(b, dir, "--numstat", "--", benchPath)
+		n = runGitLog(b, dir, args...)
 	}
 	b.ReportMetric(float64(n), "commits/op")
 }
