@@ -76,9 +76,20 @@ func (c *agentClient) Describe(ctx context.Context) (AgentInfo, error) {
 }
 
 func (c *agentClient) Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error) {
-	resp, err := c.client.Configure(ctx, &pb.ConfigureRequest{Config: config}, c.opts...)
+	return callConfigure(ctx, c.client, "agent", config, c.opts)
+}
+
+// configureClient is the Configure method the generated Source and Agent
+// clients share.
+type configureClient interface {
+	Configure(ctx context.Context, in *pb.ConfigureRequest, opts ...grpc.CallOption) (*pb.ConfigureResponse, error)
+}
+
+// callConfigure sends config to a source or agent plugin ("source", "agent").
+func callConfigure(ctx context.Context, c configureClient, kind string, config json.RawMessage, opts []grpc.CallOption) (Diagnostics, error) {
+	resp, err := c.Configure(ctx, &pb.ConfigureRequest{Config: config}, opts...)
 	if err != nil {
-		return nil, callError(ctx, "agent configure", err)
+		return nil, callError(ctx, kind+" configure", err)
 	}
 	return diagnosticsFromProto(resp.GetDiagnostics()), nil
 }

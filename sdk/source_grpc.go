@@ -90,11 +90,7 @@ func (c *sourceClient) Describe(ctx context.Context) (SourceInfo, error) {
 }
 
 func (c *sourceClient) Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error) {
-	resp, err := c.client.Configure(ctx, &pb.ConfigureRequest{Config: config}, c.opts...)
-	if err != nil {
-		return nil, callError(ctx, "source configure", err)
-	}
-	return diagnosticsFromProto(resp.GetDiagnostics()), nil
+	return callConfigure(ctx, c.client, "source", config, c.opts)
 }
 
 func (c *sourceClient) Fetch(ctx context.Context, req FetchRequest, emit func(Record) error) error {
