@@ -11,6 +11,8 @@ type Plan struct {
 	Reasoning   Reasoning    `json:"reasoning"`
 	Retrieval   Retrieval    `json:"retrieval"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
+	// Interpretation is set by Planner.Interpret; Plan leaves it nil.
+	Interpretation *Interpretation `json:"interpretation,omitempty"`
 
 	// Steps carries, per hypothesis and in the same order, what the executor
 	// needs from the rules. Not serialised.

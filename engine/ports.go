@@ -16,3 +16,10 @@ type Sources interface {
 type Agents interface {
 	Invoke(ctx context.Context, agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error)
 }
+
+// Grounding asks the sources which of a question's terms they know. The
+// plugin package satisfies it; a source that cannot ground answers with
+// every term unknown and no error.
+type Grounding interface {
+	Ground(ctx context.Context, source string, req sdk.GroundRequest) (sdk.GroundResponse, error)
+}

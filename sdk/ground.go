@@ -1,0 +1,74 @@
+package sdk
+
+import (
+	"context"
+	"time"
+)
+
+// Term kinds a question's constraints are grounded as.
+const (
+	TermPath    = "path"    // a file or directory in the repository tree
+	TermAuthor  = "author"  // an author or committer, by name or e-mail
+	TermRef     = "ref"     // a tag, branch or release
+	TermProject = "project" // a project or repository
+	TermLabel   = "label"   // an issue label or tag
+	TermState   = "state"   // an issue or merge-request state
+)
+
+// Grounder is implemented by sources that can say which of a question's
+// terms they know. It is optional: a source without it grounds nothing, and
+// the engine keeps the question's terms as they were written.
+type Grounder interface {
+	// Ground answers, for each term, whether the source knows it and in
+	// which form, and describes what the source holds (its coverage).
+	Ground(ctx context.Context, req GroundRequest) (GroundResponse, error)
+}
+
+// GroundRequest asks a source about candidate terms of a question.
+type GroundRequest struct {
+	Terms []Term `json:"terms"`
+}
+
+// Term is a candidate constraint as the question wrote it.
+type Term struct {
+	Kind  string `json:"kind"`  // TermPath, TermAuthor, …
+	Value string `json:"value"` // as written: "hclwrite", "Radek", "v1.17.0"
+}
+
+// GroundResponse is a source's answer to a GroundRequest.
+type GroundResponse struct {
+	// Terms answers every requested term, in request order.
+	Terms []GroundedTerm `json:"terms"`
+	// Filters lists the filter keys the source applies; Serve fills it from
+	// SourceInfo.Filters when the source leaves it empty.
+	Filters []string `json:"filters,omitempty"`
+	// Coverage describes what the source holds; zero when unknown.
+	Coverage Coverage `json:"coverage,omitzero"`
+}
+
+// GroundedTerm is what a source knows of one Term.
+type GroundedTerm struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"` // as requested
+	Known bool   `json:"known"`
+	// Canonical lists the source's own forms of the term when known: the
+	// full path ("plumbing/format/packfile"), "Name <email>", the tag name.
+	// Empty means Value itself.
+	Canonical []string `json:"canonical,omitempty"`
+	// ID and Time identify a ref: its commit (full SHA) and commit time.
+	ID   string    `json:"id,omitempty"`
+	Time time.Time `json:"time,omitzero"`
+	// Note says why a term is not known or how it was matched.
+	Note string `json:"note,omitempty"`
+}
+
+// Coverage is the extent of what a source holds.
+type Coverage struct {
+	Earliest time.Time `json:"earliest,omitzero"` // oldest record it can return
+	Latest   time.Time `json:"latest,omitzero"`   // newest record it can return
+	// Truncated says why the source's history is incomplete (a shallow
+	// clone's boundary); empty when it is complete or unknown.
+	Truncated string `json:"truncated,omitempty"`
+	// Name is what the source holds, for the report: "hashicorp/hcl".
+	Name string `json:"name,omitempty"`
+}
