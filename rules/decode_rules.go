@@ -44,9 +44,14 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 		ranges   []hcl.Range
 	)
 	one, many := c.Attributes["pattern"], c.Attributes["patterns"]
+	d.oneOf(c.Attributes, "finder", &e.Finder, Finders...)
+	d.oneOf(c.Attributes, "ground", &e.Ground, GroundKinds...)
 	switch {
+	case c.Attributes["finder"] != nil && (one != nil || many != nil):
+		d.add(Error(CheckSchema, c.Attributes["finder"].NameRange, `Both "finder" and a pattern`, "An entity takes its values from a built-in finder or from patterns, not both."))
+	case c.Attributes["finder"] != nil:
 	case one == nil && many == nil:
-		d.add(Error(CheckSchema, b.DefRange, "Missing entity pattern", `An entity needs "pattern" (one regexp) or "patterns" (a list).`))
+		d.add(Error(CheckSchema, b.DefRange, "Missing entity pattern", `An entity needs "pattern" (one regexp), "patterns" (a list) or "finder" (a built-in extractor).`))
 	case one != nil && many != nil:
 		d.add(Error(CheckSchema, many.NameRange, `Both "pattern" and "patterns"`, "Use one of them: pattern for one regexp, patterns for a list."))
 	case one != nil:

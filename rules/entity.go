@@ -6,23 +6,43 @@ import (
 )
 
 // Extract appends to dst the entity's values found in query and returns the
-// extended slice. A pattern's value is its first capture group when that
-// group matched, else the whole match, trimmed of spaces; empty values, the
-// Ignore list (case-insensitive) and values already appended by this call are
-// dropped, so values keep first-seen order without duplicates.
+// extended slice. A pattern's value is, in order of preference: its groups
+// named "from" and "to" joined as a revision range ("from..to", "from..",
+// or "to" alone); its first capture group when that group matched; else the
+// whole match. Values are trimmed of spaces; empty values, the Ignore list
+// (case-insensitive) and values already appended by this call are dropped,
+// so values keep first-seen order without duplicates.
 func (e *Entity) Extract(query string, dst []string) []string {
+	return e.ExtractOutside(query, nil, dst)
+}
+
+// Span is a byte range [Start, End) of a query.
+type Span struct{ Start, End int }
+
+// ExtractOutside is Extract, dropping values that overlap any of taken:
+// spans another extractor already claimed ("Q1" inside the date "Q1 2024").
+func (e *Entity) ExtractOutside(query string, taken []Span, dst []string) []string {
 	if query == "" {
 		return dst
 	}
 	start := len(dst)
 	for _, re := range e.Patterns {
+		from, to := re.SubexpIndex("from"), re.SubexpIndex("to")
 		for _, m := range re.FindAllStringSubmatchIndex(query, -1) {
+			var v string
 			lo, hi := m[0], m[1]
-			if len(m) >= 4 && m[2] >= 0 && m[3] > m[2] {
-				lo, hi = m[2], m[3]
+			if from > 0 || to > 0 {
+				v = rangeValue(query, m, from, to)
+			} else {
+				if len(m) >= 4 && m[2] >= 0 && m[3] > m[2] {
+					lo, hi = m[2], m[3]
+				}
+				v = strings.TrimSpace(query[lo:hi])
 			}
-			v := strings.TrimSpace(query[lo:hi])
-			if v != "" && !e.ignored(v) && !slices.Contains(dst[start:], v) {
+			if overlaps(taken, lo, hi) {
+				continue
+			}
+			if v != "" && !e.Ignored(v) && !slices.Contains(dst[start:], v) {
 				dst = append(dst, v)
 			}
 		}
@@ -30,7 +50,35 @@ func (e *Entity) Extract(query string, dst []string) []string {
 	return dst
 }
 
-func (e *Entity) ignored(v string) bool {
+func overlaps(spans []Span, lo, hi int) bool {
+	for _, s := range spans {
+		if lo < s.End && s.Start < hi {
+			return true
+		}
+	}
+	return false
+}
+
+// rangeValue joins the "from" and "to" groups of match m as a revision
+// range: "from..to", "from.." when to did not match, "to" when from did not.
+func rangeValue(query string, m []int, from, to int) string {
+	group := func(i int) string {
+		if i <= 0 || m[2*i] < 0 {
+			return ""
+		}
+		return strings.TrimSpace(query[m[2*i]:m[2*i+1]])
+	}
+	f, t := group(from), group(to)
+	switch {
+	case f != "":
+		return f + ".." + t
+	default:
+		return t
+	}
+}
+
+// Ignored reports whether v is in the entity's Ignore list (any case).
+func (e *Entity) Ignored(v string) bool {
 	for _, x := range e.Ignore {
 		if strings.EqualFold(x, v) {
 			return true

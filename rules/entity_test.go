@@ -63,3 +63,57 @@ func BenchmarkEntityExtract(b *testing.B) {
 		dst = e.Extract(query, dst[:0])
 	}
 }
+
+func TestEntityRangesAndTakenSpans(t *testing.T) {
+	src := `entity "revisions" {
+  patterns = [
+    "(?i)\\bsince\\s+(?P<from>v?\\d+\\.\\d+\\.\\d+)",
+    "(?i)\\bbetween\\s+(?P<from>v?\\d+\\.\\d+\\.\\d+)\\s+and\\s+(?P<to>v?\\d+\\.\\d+\\.\\d+)",
+    "(?i)\\bon\\s+branch\\s+(?P<to>[\\w/-]+)",
+  ]
+  ground = "ref"
+}
+entity "projects" {
+  pattern = "\\b(?:in|for)\\s+([A-Z][A-Z0-9]+)\\b"
+  ground  = "project"
+}
+entity "dates" { finder = "dates" }
+`
+	rs, diags := Parse("entities.hcl", []byte(src))
+	require.Empty(t, diags, diags.Error())
+	revs, projects, dates := rs.Entities[0], rs.Entities[1], rs.Entities[2]
+	assert.Equal(t, "ref", revs.Ground)
+	assert.Equal(t, "project", projects.Ground)
+	assert.Equal(t, FinderDates, dates.Finder)
+	assert.Empty(t, dates.Patterns)
+
+	assert.Equal(t, []string{"v1.17.0.."}, revs.Extract("what changed since v1.17.0?", nil))
+	assert.Equal(t, []string{"v1.0.0..v1.1.0"}, revs.Extract("commits between v1.0.0 and v1.1.0", nil))
+	assert.Equal(t, []string{"release/2"}, revs.Extract("commits on branch release/2", nil))
+
+	q := "how many commits in Q1 2024 for ABC?"
+	assert.Equal(t, []string{"Q1", "ABC"}, projects.Extract(q, nil))
+	taken := []Span{{Start: 20, End: 27}} // "Q1 2024"
+	assert.Equal(t, "Q1 2024", q[taken[0].Start:taken[0].End])
+	assert.Equal(t, []string{"ABC"}, projects.ExtractOutside(q, taken, nil), "a value inside a taken span is dropped")
+}
+
+func TestEntityFinderAndGroundErrors(t *testing.T) {
+	tests := []struct {
+		src, summary string
+		line         int
+	}{
+		{"entity \"d\" {\n  finder = \"weather\"\n}\n", `Invalid value for "finder"`, 2},
+		{"entity \"d\" {\n  pattern = \"x\"\n  ground = \"planet\"\n}\n", `Invalid value for "ground"`, 3},
+		{"entity \"d\" {\n  pattern = \"x\"\n  finder  = \"dates\"\n}\n", `Both "finder" and a pattern`, 3},
+		{"entity \"d\" {\n  ground = \"path\"\n}\n", "Missing entity pattern", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.summary, func(t *testing.T) {
+			_, diags := Parse("e.hcl", []byte(tt.src))
+			require.Len(t, diags, 1, diags.Error())
+			assert.Equal(t, tt.summary, diags[0].Summary)
+			assert.Equal(t, tt.line, diags[0].Subject.Start.Line)
+		})
+	}
+}

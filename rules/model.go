@@ -165,8 +165,25 @@ type Entity struct {
 	Name     string
 	Patterns []*regexp.Regexp // value is capture group 1 when present, else the whole match
 	Ignore   []string         // values dropped from the matches, compared case-insensitively
-	Range    hcl.Range
+	// Finder names a built-in extractor run instead of patterns (see
+	// Finders); its matches are masked from the query before the pattern
+	// entities run, so "Q1 2024" is a date and not also a project "Q1".
+	Finder string
+	// Ground is the term kind (sdk.TermPath, …) the sources are asked to
+	// confirm each value as; empty keeps values as written.
+	Ground string
+	Range  hcl.Range
 }
+
+// Finders are the built-in extractors an entity can name: "dates" finds
+// the date expressions sdk/timerange resolves.
+var Finders = []string{FinderDates}
+
+// FinderDates is the finder of date expressions.
+const FinderDates = "dates"
+
+// GroundKinds are the term kinds an entity can be grounded as.
+var GroundKinds = []string{"path", "author", "ref", "project", "label", "state"}
 
 // Mode is a source-tier mode (strict, discovery, monitor, …).
 type Mode struct {

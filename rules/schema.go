@@ -55,7 +55,7 @@ var dependencySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var entitySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "pattern"}, {Name: "patterns"}, {Name: "ignore"},
+	{Name: "pattern"}, {Name: "patterns"}, {Name: "ignore"}, {Name: "finder"}, {Name: "ground"},
 }}
 
 var modeSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
