@@ -13,8 +13,9 @@ import (
 // checkEvery is how many commits the walk visits between context checks.
 const checkEvery = 256
 
-// Fetch walks the history from the requested ref, newest first, and emits
-// the commits that match, stopping at the first commit older than Since.
+// Fetch walks the history of the requested revisions, newest first, and
+// emits the commits that match, stopping at the first commit older than
+// Since.
 func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -25,41 +26,52 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	if err != nil {
 		return err
 	}
-	start, refName, err := s.resolve(q.ref)
+	shallow, err := s.shallowSet()
+	if err != nil {
+		return err
+	}
+	w := newWalker(s.repo.Storer, shallow)
+	names, err := s.seed(w, q)
 	if errors.Is(err, errNoCommits) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	w := newWalker(s.repo.Storer)
-	first, err := w.load(start)
-	if err != nil {
-		return fmt.Errorf("git: reading commit %s: %w", start, err)
-	}
-	w.push(first)
-
 	var paths *pathIndex
 	if len(q.paths) > 0 {
 		paths = newPathIndex(s.repo.Storer, q.paths)
 	}
-	emitted := 0
+	out := s.newEmitter(ctx, q, shallow, emit)
+	defer out.close()
 	for visited := 0; ; visited++ {
 		if visited%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return sdk.Errorf(sdk.KindDeadline, "git: walk stopped after %d commits: %w", visited, err)
 			}
 		}
-		c := w.next()
-		if c == nil {
-			return nil
+		n := w.next()
+		if n == nil {
+			return out.flush()
+		}
+		c := n.c
+		if !n.shown() {
+			// Excluded history: every parent is excluded too.
+			ps, err := w.parents(c)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				w.push(p, n.reach, n.hidden)
+			}
+			continue
 		}
 		when := c.Committer.When
 		if !q.since.IsZero() && when.Before(q.since) {
 			// Time order: every commit still queued is older too.
-			return nil
+			return out.flush()
 		}
-		touches, err := s.follow(w, paths, c)
+		touches, err := follow(w, paths, n)
 		if err != nil {
 			return err
 		}
@@ -67,35 +79,82 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			!q.matchesAuthor(c.Author.Name, c.Author.Email) || !q.matchesMessage(c.Message) {
 			continue
 		}
-		rec, err := s.record(ctx, c, refName, q.stats)
-		if err != nil {
+		done, err := out.add(c, names[lowestBit(n.reach&^n.hidden)])
+		if err != nil || done {
 			return err
-		}
-		if err := emit(rec); err != nil {
-			return err
-		}
-		if emitted++; q.limit > 0 && emitted >= q.limit {
-			return nil
 		}
 	}
 }
 
-// follow queues the parents of c the walk continues through and reports
-// whether c touches the paths. Without paths every commit touches and every
+// seed queues the tips and excluded ends of the requested ranges and
+// returns the name each range's records carry in their "ref" field.
+func (s *Source) seed(w *walker, q query) ([]string, error) {
+	ranges := q.revisions
+	if len(ranges) == 0 {
+		ranges = []revRange{{tip: q.ref}}
+	}
+	names := make([]string, len(ranges))
+	for i, r := range ranges {
+		tip, name, err := s.resolve(s.headOr(r.tip, q.ref))
+		if err != nil {
+			return nil, err
+		}
+		names[i] = name
+		c, err := w.load(tip)
+		if err != nil {
+			return nil, fmt.Errorf("git: reading commit %s: %w", tip, err)
+		}
+		w.push(c, 1<<i, 0)
+		if r.exclude == "" {
+			continue
+		}
+		ex, _, err := s.resolve(s.headOr(r.exclude, q.ref))
+		if errors.Is(err, errNoCommits) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		c, err = w.load(ex)
+		if err != nil {
+			return nil, fmt.Errorf("git: reading commit %s: %w", ex, err)
+		}
+		w.push(c, 0, 1<<i)
+	}
+	return names, nil
+}
+
+// headOr maps an empty end or HEAD of a range to the walk's HEAD.
+func (s *Source) headOr(name, head string) string {
+	if name == "" || name == "HEAD" {
+		return head
+	}
+	return name
+}
+
+func lowestBit(m uint64) int {
+	for i := 0; i < 64; i++ {
+		if m&(1<<i) != 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+// follow queues the parents of n the walk continues through and reports
+// whether n touches the paths. Without paths every commit touches and every
 // parent is followed. With paths it simplifies history like `git log --
 // path`: a commit whose paths equal a parent's does not touch them, and
 // the walk follows that parent only.
-func (s *Source) follow(w *walker, paths *pathIndex, c *object.Commit) (bool, error) {
+func follow(w *walker, paths *pathIndex, n *node) (bool, error) {
+	c := n.c
+	parents, err := w.parents(c)
+	if err != nil {
+		return false, err
+	}
 	if paths == nil {
-		for _, h := range c.ParentHashes {
-			if w.queued(h) {
-				continue
-			}
-			p, err := w.load(h)
-			if err != nil {
-				return false, fmt.Errorf("git: reading parent %s of %s: %w", h, c.Hash, err)
-			}
-			w.push(p)
+		for _, p := range parents {
+			w.push(p, n.reach, n.hidden)
 		}
 		return true, nil
 	}
@@ -103,27 +162,21 @@ func (s *Source) follow(w *walker, paths *pathIndex, c *object.Commit) (bool, er
 	if err != nil {
 		return false, fmt.Errorf("git: reading tree of %s: %w", c.Hash, err)
 	}
-	if len(c.ParentHashes) == 0 {
+	if len(parents) == 0 {
 		return anyPresent(mine), nil
 	}
-	parents := make([]*object.Commit, 0, len(c.ParentHashes))
-	for _, h := range c.ParentHashes {
-		p, err := w.load(h)
-		if err != nil {
-			return false, fmt.Errorf("git: reading parent %s of %s: %w", h, c.Hash, err)
-		}
+	for _, p := range parents {
 		theirs, err := paths.hashes(p.TreeHash)
 		if err != nil {
 			return false, fmt.Errorf("git: reading tree of %s: %w", p.Hash, err)
 		}
 		if sameHashes(mine, theirs) {
-			w.push(p)
+			w.push(p, n.reach, n.hidden)
 			return false, nil
 		}
-		parents = append(parents, p)
 	}
 	for _, p := range parents {
-		w.push(p)
+		w.push(p, n.reach, n.hidden)
 	}
 	return true, nil
 }
@@ -157,4 +210,21 @@ func (s *Source) resolve(ref string) (plumbing.Hash, string, error) {
 		return plumbing.ZeroHash, "", sdk.Errorf(sdk.KindNotFound, "git: ref %q in repository %s names no commit: %v", ref, s.cfg.Path, err)
 	}
 	return *h, ref, nil
+}
+
+// shallowSet returns the commits a shallow clone cut the parents of; nil
+// for a complete repository.
+func (s *Source) shallowSet() (map[plumbing.Hash]bool, error) {
+	hs, err := s.repo.Storer.Shallow()
+	if err != nil {
+		return nil, fmt.Errorf("git: reading the shallow list of %s: %w", s.cfg.Path, err)
+	}
+	if len(hs) == 0 {
+		return nil, nil
+	}
+	set := make(map[plumbing.Hash]bool, len(hs))
+	for _, h := range hs {
+		set[h] = true
+	}
+	return set, nil
 }

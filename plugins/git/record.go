@@ -9,18 +9,17 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// shortSHA is the length of Record.ID, GitLab's short_id length.
-const shortSHA = 8
-
 // maxPaths bounds the "paths" field; "files" still counts every file.
 const maxPaths = 100
 
-// record turns a commit into a Record, with stats when asked for.
-func (s *Source) record(ctx context.Context, c *object.Commit, ref string, stats bool) (sdk.Record, error) {
+// record turns a commit into a Record without stats. Its ID is the full
+// sha: short ids collide in large repositories. Fields["short_id"] is the
+// shortest unique prefix for display.
+func (s *Source) record(c *object.Commit, ref, short string) sdk.Record {
 	sha := c.Hash.String()
 	title, body, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
 	rec := sdk.Record{
-		ID:     sha[:shortSHA],
+		ID:     sha,
 		Source: s.cfg.Source,
 		Kind:   sdk.KindCommit,
 		Title:  strings.TrimSpace(title),
@@ -29,6 +28,7 @@ func (s *Source) record(ctx context.Context, c *object.Commit, ref string, stats
 		Time:   c.Committer.When,
 		Fields: map[string]any{
 			"sha":          sha,
+			"short_id":     short,
 			"ref":          ref,
 			"author_email": c.Author.Email,
 			"authored":     c.Author.When,
@@ -39,13 +39,21 @@ func (s *Source) record(ctx context.Context, c *object.Commit, ref string, stats
 	if s.commitURL != nil {
 		rec.URL = s.commitURL(sha)
 	}
-	if !stats {
-		return rec, nil
-	}
-	fs, err := commitStats(ctx, s.repo.Storer, c)
+	return rec
+}
+
+// addStats computes c's stats with go-git and stores them in rec.
+func (s *Source) addStats(ctx context.Context, rec *sdk.Record, c *object.Commit, root bool) error {
+	fs, err := commitStats(ctx, s.repo.Storer, c, root)
 	if err != nil {
-		return sdk.Record{}, fmt.Errorf("git: computing stats of %s: %w", sha[:shortSHA], err)
+		return fmt.Errorf("git: computing stats of %s: %w", c.Hash, err)
 	}
+	setStats(rec, fs)
+	return nil
+}
+
+// setStats stores a commit's file stats in rec's fields.
+func setStats(rec *sdk.Record, fs []fileStat) {
 	var additions, deletions int64
 	paths := make([]string, 0, min(len(fs), maxPaths))
 	for _, f := range fs {
@@ -59,5 +67,4 @@ func (s *Source) record(ctx context.Context, c *object.Commit, ref string, stats
 	rec.Fields["additions"] = additions
 	rec.Fields["deletions"] = deletions
 	rec.Fields["paths"] = paths
-	return rec, nil
 }

@@ -56,6 +56,11 @@ func (s *stream) tag(name string, mark int, when time.Time) {
 	fmt.Fprintf(&s.buf, "tag %s\nfrom :%d\ntagger Release Bot <release@example.com> %d +0000\ndata %d\n%s\n", name, mark, when.Unix(), len(msg), msg)
 }
 
+// lightTag appends a lightweight tag on the commit mark.
+func (s *stream) lightTag(name string, mark int) {
+	fmt.Fprintf(&s.buf, "reset refs/tags/%s\nfrom :%d\n\n", name, mark)
+}
+
 // importRepo makes dir a repository holding s, with main checked out as HEAD.
 func importRepo(tb testing.TB, dir string, s *stream) {
 	tb.Helper()
@@ -119,10 +124,12 @@ func shopRepo(tb testing.TB) string {
 
 // largeRepo builds (once, then cached under os.TempDir) a repository
 // of n mainline commits with a feature branch merged every 25 commits, one
-// hour apart, ending at end, touching files in several directories.
+// hour apart, ending at end, touching files in several directories, with
+// an annotated tag v0.K.0 on every hundredth mainline commit and a
+// lightweight tag light-K beside it.
 func largeRepo(tb testing.TB, n int, end time.Time) string {
 	tb.Helper()
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("nous-git-bench-%d-%d", n, end.Unix()))
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("nous-git-bench-v2-%d-%d", n, end.Unix()))
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		return dir
 	}
@@ -157,6 +164,10 @@ func largeRepo(tb testing.TB, n int, end time.Time) string {
 			tip = s.commit("main", authors[i%len(authors)], tick(), fmt.Sprintf("Merge branch '%s'", branch), tip, []int{side}, merged...)
 		}
 		tip = s.commit("main", authors[i%len(authors)], tick(), fmt.Sprintf("change %d\n\nTouches one file.", i), tip, nil, edit(i))
+		if i > 0 && i%100 == 0 {
+			s.tag(fmt.Sprintf("v0.%d.0", i/100), tip, when)
+			s.lightTag(fmt.Sprintf("light-%d", i/100), tip)
+		}
 	}
 	importRepo(tb, build, &s)
 	if err := os.Rename(build, dir); err != nil {

@@ -13,9 +13,10 @@ import (
 type query struct {
 	since, until time.Time
 	paths        [][]string // repository-relative, split into components
-	authors      []string   // lower case
+	authors      []string   // lower case, matched against "name <email>"
 	grep         []string   // lower case, matched against the message
-	ref          string
+	ref          string     // the walk's HEAD: the configured ref or the ref filter
+	revisions    []revRange // empty: the history of ref
 	stats        bool
 	limit        int
 }
@@ -44,9 +45,11 @@ func newQuery(req sdk.FetchRequest, cfg config) (query, error) {
 			}
 		}
 	}
-	for _, v := range f["query"] {
-		if v = strings.TrimSpace(v); v != "" {
-			q.grep = append(q.grep, strings.ToLower(v))
+	for _, key := range []string{"topics", "query"} {
+		for _, v := range f[key] {
+			if v = strings.TrimSpace(v); v != "" {
+				q.grep = append(q.grep, strings.ToLower(v))
+			}
 		}
 	}
 	switch refs := f["ref"]; len(refs) {
@@ -58,6 +61,9 @@ func newQuery(req sdk.FetchRequest, cfg config) (query, error) {
 		q.ref = strings.TrimSpace(refs[0])
 	default:
 		return query{}, sdk.Errorf(sdk.KindBadRequest, "git: filter ref takes one value, got %q", refs)
+	}
+	if q.revisions, err = parseRevisions(f["revisions"]); err != nil {
+		return query{}, err
 	}
 	switch vs := f["with_stats"]; len(vs) {
 	case 0:
@@ -121,14 +127,15 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-// matchesAuthor reports whether name or email contains any wanted author.
+// matchesAuthor reports whether "name <email>" contains any wanted
+// author, as `git log -i --author` matches the author line.
 func (q query) matchesAuthor(name, email string) bool {
 	if len(q.authors) == 0 {
 		return true
 	}
-	name, email = strings.ToLower(name), strings.ToLower(email)
+	ident := strings.ToLower(name + " <" + email + ">")
 	for _, a := range q.authors {
-		if strings.Contains(name, a) || strings.Contains(email, a) {
+		if strings.Contains(ident, a) {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/go-git/go-billy/v5"
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -22,7 +23,7 @@ const Version = "0.1.0"
 // Filter keys the source understands. Others (projects, statuses, dates…)
 // are ignored: the engine sends every retrieval's filters to its source,
 // and dates arrive already resolved as Since/Until.
-var filterKeys = []string{"path", "paths", "author", "authors", "ref", "query", "with_stats"}
+var filterKeys = []string{"paths", "authors", "revisions", "topics", "path", "author", "ref", "query", "with_stats"}
 
 // Source reads commits from a local repository. Its zero value is not
 // ready; use New, then Configure.
@@ -35,6 +36,11 @@ type Source struct {
 	openErr error
 	// commitURL links a commit sha to its web page; nil when unknown.
 	commitURL func(sha string) string
+	// gitDir is the .git directory, for the display ids; nil when the
+	// storage is not a directory.
+	gitDir billy.Filesystem
+	// packs caches the pack indexes' object names for the display ids.
+	packs packNames
 }
 
 // New returns an unconfigured git source.
@@ -75,6 +81,10 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 		return diags, nil
 	}
 	s.commitURL = commitURLFunc(cfg.CommitURL, originURL(repo))
+	s.gitDir = nil
+	if st, ok := repo.Storer.(*filesystem.Storage); ok {
+		s.gitDir = st.Filesystem()
+	}
 	return diags, nil
 }
 

@@ -68,6 +68,15 @@ func TestFetchFilters(t *testing.T) {
 		{"branch ref", sdk.FetchRequest{Filters: map[string][]string{"ref": {"feature"}}}, []string{"c3", "c2", "c1"}},
 		{"annotated tag ref", sdk.FetchRequest{Filters: map[string][]string{"ref": {"v1.0"}}}, []string{"c4", "c2", "c1"}},
 		{"revision expression", sdk.FetchRequest{Filters: map[string][]string{"ref": {"main~1"}}}, []string{"c5", "c4", "c3", "c2", "c1"}},
+		{"topics, any of", sdk.FetchRequest{Filters: map[string][]string{"topics": {"GUIDE", "health"}}}, []string{"c4", "c2"}},
+		{"topic in the body", sdk.FetchRequest{Filters: map[string][]string{"topics": {"second line"}}}, []string{"c6"}},
+		{"author across name and email", sdk.FetchRequest{Filters: map[string][]string{"authors": {"builder <bob"}}}, []string{"c6", "c2"}},
+		{"revision range", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"v1.0..main"}}}, []string{"c6", "c5", "c3"}},
+		{"revision range to HEAD", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"v1.0.."}}}, []string{"c6", "c5", "c3"}},
+		{"revision range from HEAD", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"..feature"}}}, nil},
+		{"merged branch range is empty", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"main..feature"}}}, nil},
+		{"revisions union", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"v1.0..main", "feature~1"}}}, []string{"c6", "c5", "c3", "c2", "c1"}},
+		{"range to HEAD follows the ref filter", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"v1.0.."}, "ref": {"feature"}}}, []string{"c3"}},
 		{"unknown filters are ignored", sdk.FetchRequest{Filters: map[string][]string{"projects": {"shop"}, "dates": {"last week"}}, Limit: 1}, []string{"c6"}},
 	}
 	for _, tt := range tests {
@@ -92,7 +101,8 @@ func TestFetchRecord(t *testing.T) {
 	recs := plugintest.Fetch(t, s, sdk.FetchRequest{Limit: 1})
 	require.Len(t, recs, 1)
 	r := recs[0]
-	assert.Equal(t, head[:8], r.ID)
+	assert.Equal(t, head, r.ID)
+	assert.Equal(t, strings.TrimSpace(runGit(t, dir, nil, "rev-parse", "--short=7", "HEAD")), r.Fields["short_id"])
 	assert.Equal(t, "git", r.Source)
 	assert.Equal(t, sdk.KindCommit, r.Kind)
 	assert.Equal(t, "c6 user handlers", r.Title)
@@ -203,6 +213,11 @@ func TestFetchErrors(t *testing.T) {
 		{"other kind", sdk.FetchRequest{Kind: sdk.KindIssue}, `not "issue"`, sdk.ErrBadRequest},
 		{"path outside", sdk.FetchRequest{Filters: map[string][]string{"path": {"../etc"}}}, `path="../etc": path leaves the repository`, sdk.ErrBadRequest},
 		{"absolute path", sdk.FetchRequest{Filters: map[string][]string{"path": {"/etc"}}}, "relative to the repository root", sdk.ErrBadRequest},
+		{"symmetric range", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"main...feature"}}}, `revisions="main...feature": symmetric differences`, sdk.ErrBadRequest},
+		{"range without ends", sdk.FetchRequest{Filters: map[string][]string{"revisions": {".."}}}, "needs at least one end", sdk.ErrBadRequest},
+		{"two ranges in one value", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"a..b..c"}}}, "want one range", sdk.ErrBadRequest},
+		{"unknown ref in a range", sdk.FetchRequest{Filters: map[string][]string{"revisions": {"v9..main"}}}, `unknown ref "v9"`, sdk.ErrNotFound},
+		{"too many ranges", sdk.FetchRequest{Filters: map[string][]string{"revisions": strings.Fields(strings.Repeat("main ", 17))}}, "at most 16", sdk.ErrBadRequest},
 		{"bad with_stats", sdk.FetchRequest{Filters: map[string][]string{"with_stats": {"maybe"}}}, `with_stats="maybe"`, sdk.ErrBadRequest},
 		{"empty range", sdk.FetchRequest{Since: day(2, 1), Until: day(1, 1)}, "is not before until", sdk.ErrBadRequest},
 	}

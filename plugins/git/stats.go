@@ -32,13 +32,14 @@ type change struct {
 }
 
 // commitStats counts the files, added and deleted lines of c against its
-// first parent (or the empty tree), like `git show --numstat`. It walks
+// first parent (or the empty tree when root: a root commit or a shallow
+// clone's boundary), like `git show --numstat`. It walks
 // only subtrees whose hashes differ, and pairs a deleted and an added file
 // with identical content as a rename ("old => new"), which git reports
 // as 0 0; renames with edits count as a deletion and an addition.
-func commitStats(ctx context.Context, store storer.EncodedObjectStorer, c *object.Commit) ([]fileStat, error) {
+func commitStats(ctx context.Context, store storer.EncodedObjectStorer, c *object.Commit, root bool) ([]fileStat, error) {
 	var parentTree plumbing.Hash
-	if len(c.ParentHashes) > 0 {
+	if !root && len(c.ParentHashes) > 0 {
 		p, err := object.GetCommit(store, c.ParentHashes[0])
 		if err != nil {
 			return nil, err

@@ -2,6 +2,8 @@ package git
 
 import (
 	"container/heap"
+	"errors"
+	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -12,16 +14,38 @@ import (
 // so a walk bounded by `since` can stop at the first older commit instead
 // of reading the whole history. Merges are handled by the time order: every
 // reachable commit is queued once, whichever branch reaches it first.
+//
+// Each queued commit carries two bit sets over the requested revision
+// ranges: reach (reachable from range i's tip) and hidden (reachable from
+// range i's excluded end). A commit is shown when some range reaches it
+// and does not hide it; the marks flow to parents, so, as in git, a commit
+// is complete when popped as long as no commit is older than its parent.
 type walker struct {
 	store storer.EncodedObjectStorer
-	queue commitQueue
-	// seen holds every queued commit, so a commit reachable through
-	// several parents is visited once.
-	seen map[plumbing.Hash]struct{}
+	queue nodeQueue
+	// nodes holds every queued commit, so a commit reachable through
+	// several parents is visited once and collects the marks of all.
+	nodes map[plumbing.Hash]*node
+	// shallow lists the commits whose parents a shallow clone lacks.
+	shallow map[plumbing.Hash]bool
+	// interesting counts queued nodes with a shown range: once it is zero
+	// only excluded history is left and the walk is over.
+	interesting int
+	// boundary is the newest shallow commit the walk met, nil if none.
+	boundary *object.Commit
 }
 
-func newWalker(store storer.EncodedObjectStorer) *walker {
-	return &walker{store: store, seen: make(map[plumbing.Hash]struct{})}
+// node is a queued commit and its range marks.
+type node struct {
+	c              *object.Commit
+	reach, hidden  uint64
+	queued, popped bool
+}
+
+func (n *node) shown() bool { return n.reach&^n.hidden != 0 }
+
+func newWalker(store storer.EncodedObjectStorer, shallow map[plumbing.Hash]bool) *walker {
+	return &walker{store: store, nodes: make(map[plumbing.Hash]*node), shallow: shallow}
 }
 
 // load decodes the commit h.
@@ -29,47 +53,92 @@ func (w *walker) load(h plumbing.Hash) (*object.Commit, error) {
 	return object.GetCommit(w.store, h)
 }
 
-// push queues c unless it was queued before.
-func (w *walker) push(c *object.Commit) {
-	if _, ok := w.seen[c.Hash]; ok {
+// push queues c with the marks reach and hidden, or adds them to c's
+// marks when it is queued already.
+func (w *walker) push(c *object.Commit, reach, hidden uint64) {
+	n, ok := w.nodes[c.Hash]
+	if !ok {
+		n = &node{c: c}
+		w.nodes[c.Hash] = n
+	}
+	if n.popped {
+		// Reached again after it was visited: only clock skew does this.
 		return
 	}
-	w.seen[c.Hash] = struct{}{}
-	heap.Push(&w.queue, c)
+	was := n.queued && n.shown()
+	n.reach |= reach
+	n.hidden |= hidden
+	if !n.queued {
+		n.queued = true
+		heap.Push(&w.queue, n)
+	}
+	switch now := n.shown(); {
+	case now && !was:
+		w.interesting++
+	case !now && was:
+		w.interesting--
+	}
 }
 
-// queued reports whether h was queued already.
-func (w *walker) queued(h plumbing.Hash) bool {
-	_, ok := w.seen[h]
-	return ok
-}
-
-// next returns the newest queued commit, nil when none is left.
-func (w *walker) next() *object.Commit {
-	if w.queue.Len() == 0 {
+// next returns the newest queued commit, nil when none is left or when
+// only excluded history is left.
+func (w *walker) next() *node {
+	if w.queue.Len() == 0 || w.interesting == 0 {
 		return nil
 	}
-	return heap.Pop(&w.queue).(*object.Commit)
+	n := heap.Pop(&w.queue).(*node)
+	n.popped = true
+	if n.shown() {
+		w.interesting--
+	}
+	return n
 }
 
-// commitQueue is a max-heap on committer time; ties break on hash so the
-// order is deterministic.
-type commitQueue []*object.Commit
+// parents loads c's parents. A shallow clone's boundary commit has none
+// here, as in git; its missing parents are remembered as the boundary.
+func (w *walker) parents(c *object.Commit) ([]*object.Commit, error) {
+	if w.shallow[c.Hash] {
+		if w.boundary == nil {
+			w.boundary = c
+		}
+		return nil, nil
+	}
+	out := make([]*object.Commit, 0, len(c.ParentHashes))
+	for _, h := range c.ParentHashes {
+		if n, ok := w.nodes[h]; ok {
+			out = append(out, n.c)
+			continue
+		}
+		p, err := w.load(h)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			return nil, fmt.Errorf("git: parent %s of %s is missing from the repository (not a shallow clone boundary): %w", h, c.Hash, err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("git: reading parent %s of %s: %w", h, c.Hash, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
 
-func (q commitQueue) Len() int { return len(q) }
-func (q commitQueue) Less(i, j int) bool {
-	ti, tj := q[i].Committer.When, q[j].Committer.When
+// nodeQueue is a max-heap on committer time; ties break on hash so the
+// order is deterministic.
+type nodeQueue []*node
+
+func (q nodeQueue) Len() int { return len(q) }
+func (q nodeQueue) Less(i, j int) bool {
+	ti, tj := q[i].c.Committer.When, q[j].c.Committer.When
 	if !ti.Equal(tj) {
 		return ti.After(tj)
 	}
-	return q[i].Hash.String() > q[j].Hash.String()
+	return q[i].c.Hash.String() > q[j].c.Hash.String()
 }
-func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *commitQueue) Push(x any)   { *q = append(*q, x.(*object.Commit)) }
-func (q *commitQueue) Pop() any {
+func (q nodeQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *nodeQueue) Push(x any)   { *q = append(*q, x.(*node)) }
+func (q *nodeQueue) Pop() any {
 	old := *q
-	c := old[len(old)-1]
+	n := old[len(old)-1]
 	old[len(old)-1] = nil
 	*q = old[:len(old)-1]
-	return c
+	return n
 }

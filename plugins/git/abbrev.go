@@ -1,0 +1,239 @@
+package git
+
+import (
+	"bytes"
+	encbin "encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// minAbbrev is the shortest display id, git's default.
+const minAbbrev = 7
+
+// fallbackAbbrev is the display id length when the object names cannot be
+// read (an unusual storage): long enough to be unique in practice.
+const fallbackAbbrev = 12
+
+// maxIdxObjects bounds the object names read from one pack index.
+const maxIdxObjects = 50_000_000
+
+// abbrev finds the shortest unique prefix of an object name, as git's
+// --abbrev does, from the pack indexes' sorted name tables and the loose
+// object directories. One serves one fetch: it reads the directories on
+// first use, so objects written since are seen by the next fetch.
+type abbrev struct {
+	fs   billy.Filesystem // the .git directory; nil when unknown
+	once sync.Once
+	// cache keeps pack name tables across fetches: a pack never changes
+	// under its name.
+	cache *packNames
+	// packs holds each pack index's sorted names, 20 bytes each.
+	packs [][]byte
+	err   error
+	mu    sync.Mutex
+	loose map[byte][]plumbing.Hash
+}
+
+// packNames caches the name tables of pack indexes by file name.
+type packNames struct {
+	mu    sync.Mutex
+	names map[string][]byte
+}
+
+func newAbbrev(fs billy.Filesystem, cache *packNames) *abbrev {
+	return &abbrev{fs: fs, cache: cache, loose: map[byte][]plumbing.Hash{}}
+}
+
+// short returns h's shortest unique prefix of at least minAbbrev digits.
+func (a *abbrev) short(h plumbing.Hash) string {
+	full := h.String()
+	n, err := a.unique(h)
+	if err != nil {
+		return full[:fallbackAbbrev]
+	}
+	return full[:max(minAbbrev, n)]
+}
+
+// unique returns how many hex digits of h tell it apart from every other
+// object in the repository.
+func (a *abbrev) unique(h plumbing.Hash) (int, error) {
+	if a == nil || a.fs == nil {
+		return 0, errors.New("git: no object directory to abbreviate against")
+	}
+	a.once.Do(a.readPacks)
+	if a.err != nil {
+		return 0, a.err
+	}
+	common := 0 // hex digits shared with the closest other object
+	for _, names := range a.packs {
+		common = max(common, closestInPack(names, h))
+	}
+	loose, err := a.looseWith(h[0])
+	if err != nil {
+		return 0, err
+	}
+	for _, o := range loose {
+		if o != h {
+			common = max(common, commonHex(o, h))
+		}
+	}
+	return min(2*len(h), common+1), nil
+}
+
+// closestInPack returns the hex digits h shares with its sorted neighbours.
+func closestInPack(names []byte, h plumbing.Hash) int {
+	n := len(names) / 20
+	i := sort.Search(n, func(i int) bool { return bytes.Compare(names[i*20:i*20+20], h[:]) >= 0 })
+	common := 0
+	for _, j := range []int{i - 1, i, i + 1} {
+		if j < 0 || j >= n {
+			continue
+		}
+		var o plumbing.Hash
+		copy(o[:], names[j*20:j*20+20])
+		if o != h {
+			common = max(common, commonHex(o, h))
+		}
+	}
+	return common
+}
+
+// commonHex counts the leading hex digits a and b share.
+func commonHex(a, b plumbing.Hash) int {
+	for i := range a {
+		if a[i] != b[i] {
+			if a[i]>>4 == b[i]>>4 {
+				return 2*i + 1
+			}
+			return 2 * i
+		}
+	}
+	return 2 * len(a)
+}
+
+// readPacks reads the name table of every pack index (version 2).
+func (a *abbrev) readPacks() {
+	infos, err := a.fs.ReadDir("objects/pack")
+	if err != nil {
+		if isNotExist(err) {
+			return
+		}
+		a.err = err
+		return
+	}
+	a.cache.keepOnly(infos)
+	for _, fi := range infos {
+		if !strings.HasSuffix(fi.Name(), ".idx") {
+			continue
+		}
+		names, err := a.cache.get(a.fs, "objects/pack/"+fi.Name())
+		if err != nil {
+			a.err = err
+			return
+		}
+		a.packs = append(a.packs, names)
+	}
+}
+
+// keepOnly forgets the packs no longer listed (removed by a repack).
+func (c *packNames) keepOnly(infos []os.FileInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	listed := make(map[string]bool, len(infos))
+	for _, fi := range infos {
+		listed["objects/pack/"+fi.Name()] = true
+	}
+	for name := range c.names {
+		if !listed[name] {
+			delete(c.names, name)
+		}
+	}
+}
+
+// get returns the name table of the pack index name, reading it once.
+func (c *packNames) get(fs billy.Filesystem, name string) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if names, ok := c.names[name]; ok {
+		return names, nil
+	}
+	names, err := readIdxNames(fs, name)
+	if err != nil {
+		return nil, err
+	}
+	if c.names == nil {
+		c.names = map[string][]byte{}
+	}
+	c.names[name] = names
+	return names, nil
+}
+
+// readIdxNames reads the sorted object names of a version 2 pack index:
+// a 4-byte magic, a version, the 256-entry fan-out table, then the names.
+func readIdxNames(fs billy.Filesystem, name string) ([]byte, error) {
+	f, err := fs.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var head [8 + 256*4]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return nil, fmt.Errorf("git: reading pack index %s: %w", name, err)
+	}
+	if !bytes.Equal(head[:4], []byte{0xff, 't', 'O', 'c'}) || encbin.BigEndian.Uint32(head[4:8]) != 2 {
+		return nil, fmt.Errorf("git: pack index %s is not version 2", name)
+	}
+	count := encbin.BigEndian.Uint32(head[8+255*4:])
+	if count > maxIdxObjects {
+		return nil, fmt.Errorf("git: pack index %s lists %d objects, more than %d", name, count, maxIdxObjects)
+	}
+	names := make([]byte, int(count)*20)
+	if _, err := io.ReadFull(f, names); err != nil {
+		return nil, fmt.Errorf("git: reading pack index %s: %w", name, err)
+	}
+	return names, nil
+}
+
+// looseWith lists the loose objects whose name starts with the byte b.
+func (a *abbrev) looseWith(b byte) ([]plumbing.Hash, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if hs, ok := a.loose[b]; ok {
+		return hs, nil
+	}
+	dir := hex.EncodeToString([]byte{b})
+	infos, err := a.fs.ReadDir("objects/" + dir)
+	if err != nil && !isNotExist(err) {
+		return nil, err
+	}
+	var hs []plumbing.Hash
+	for _, fi := range infos {
+		if h, ok := parseHash(dir + fi.Name()); ok {
+			hs = append(hs, h)
+		}
+	}
+	a.loose[b] = hs
+	return hs, nil
+}
+
+func isNotExist(err error) bool { return errors.Is(err, os.ErrNotExist) }
+
+func parseHash(s string) (plumbing.Hash, bool) {
+	var h plumbing.Hash
+	if len(s) != 40 {
+		return h, false
+	}
+	if _, err := hex.Decode(h[:], []byte(s)); err != nil {
+		return h, false
+	}
+	return h, true
+}
