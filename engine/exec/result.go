@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
@@ -36,6 +37,13 @@ type Result struct {
 	Groups        []tier.Group             `json:"tier_groups,omitempty"`
 	Pending       []string                 `json:"pending_commitments,omitempty"`
 	Error         string                   `json:"error,omitempty"`
+	// Caveats say, one sentence each and in reading order, why the answer
+	// is not (or not only) the answer to the question asked: an empty
+	// period answered with the nearest activity, a constraint that could
+	// not be applied, a source that failed or is not configured, a history
+	// that does not reach back to the asked period. A partial or failed
+	// run has at least one.
+	Caveats []string `json:"caveats,omitempty"`
 
 	Plan    *engine.Plan     `json:"-"`
 	History *history.History `json:"-"`
@@ -54,6 +62,13 @@ type StepResult struct {
 	Attempts    int    `json:"attempts"`
 	Output      string `json:"output,omitempty"`
 	Error       string `json:"error,omitempty"`
+	// Outside is set when the step's records answer a broadened question
+	// (OutsideBefore, OutsideAfter: the nearest activity around an empty
+	// period); the records then are not the answer to the asked range
+	// [AskedSince, AskedUntil).
+	Outside    string    `json:"outside,omitempty"`
+	AskedSince time.Time `json:"asked_since,omitzero"`
+	AskedUntil time.Time `json:"asked_until,omitzero"`
 }
 
 // finish runs the finalization: a draft the critic kept rejecting is
