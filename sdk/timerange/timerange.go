@@ -1,10 +1,10 @@
-// Package timerange resolves the date expressions of the `dates` filter
-// ("today", "last week", "2024-01-01..2024-01-31", …) to half-open time
-// ranges. The engine and `nous fetch` resolve them; sources never parse dates.
+// Package timerange resolves date expressions ("today", "last week", "Q1
+// 2024", "since 2024-01-01", "between March 2024 and May 2024", …) to
+// half-open time ranges, and finds them in the free text of a question. The
+// engine and `nous fetch` resolve them; sources never parse dates.
 package timerange
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,139 +12,127 @@ import (
 )
 
 // Accepted lists the accepted date expressions, for error messages and docs.
-const Accepted = "today, yesterday, this week, last week, this month, last month, last N days, YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD"
+const Accepted = "today, yesterday, this/last week|month|quarter|year, " +
+	"last/past N days|weeks|months|quarters|years, N days|weeks|… ago, " +
+	"YYYY-MM-DD, YYYY-MM, YYYY, MONTH [YYYY], MONTH DAY [YYYY], DAY MONTH [YYYY], " +
+	"Qn [YYYY], H1|H2 YYYY, first|second half [of YYYY], first…fourth quarter [of YYYY], WEEKDAY, " +
+	"since|after|before|until X, in|during|from X, between X and Y, from X to Y, X..Y " +
+	"(X and Y with a year: YYYY-MM-DD, YYYY-MM, YYYY, MONTH YYYY, Qn YYYY, H1 YYYY)"
 
-// maxDays bounds "last N days" so that the arithmetic stays far from overflow.
-const maxDays = 100 * 366
-
-// Range is the half-open interval [Since, Until).
+// Range is the half-open interval [Since, Until). A zero bound is open:
+// "since 2024-01-01" has a zero Until, "before 2024-01-01" a zero Since.
 type Range struct {
 	Since time.Time
 	Until time.Time
 }
 
-// Contains reports whether t lies in [Since, Until).
+// Contains reports whether t lies in [Since, Until); a zero bound does not
+// limit.
 func (r Range) Contains(t time.Time) bool {
-	return !t.Before(r.Since) && t.Before(r.Until)
+	return (r.Since.IsZero() || !t.Before(r.Since)) && (r.Until.IsZero() || t.Before(r.Until))
 }
 
-// Resolve resolves every value and returns their union: the earliest Since
-// and the latest Until. Calendar days are those of now's location. No
-// values give the zero Range (unbounded).
+// open reports whether a bound is missing.
+func (r Range) open() bool { return r.Since.IsZero() || r.Until.IsZero() }
+
+// Resolve resolves every value and combines them the way a person means
+// them: closed ranges ("last week", "2024-01-15") join into one, from the
+// earliest start to the latest end; open bounds ("since X", "after X",
+// "before X", "until X") then narrow it, the latest start and the earliest
+// end winning. So "since 2024-01-01" with "until 2024-03-31" is
+// [2024-01-01, 2024-04-01), and "2024" with "since March 2024" is
+// [2024-03-01, 2025-01-01). Values that leave no time at all are an error.
+// No values give the zero Range (unbounded).
 func Resolve(values []string, now time.Time) (Range, error) {
-	var union Range
-	for i, v := range values {
+	var union, bounds Range
+	closed := false
+	for _, v := range values {
 		r, err := Parse(v, now)
 		if err != nil {
 			return Range{}, err
 		}
-		if i == 0 || r.Since.Before(union.Since) {
+		if r.open() {
+			if !r.Since.IsZero() && r.Since.After(bounds.Since) {
+				bounds.Since = r.Since
+			}
+			if !r.Until.IsZero() && (bounds.Until.IsZero() || r.Until.Before(bounds.Until)) {
+				bounds.Until = r.Until
+			}
+			continue
+		}
+		if !closed || r.Since.Before(union.Since) {
 			union.Since = r.Since
 		}
-		if i == 0 || r.Until.After(union.Until) {
+		if !closed || r.Until.After(union.Until) {
 			union.Until = r.Until
 		}
+		closed = true
+	}
+	if !bounds.Since.IsZero() && (union.Since.IsZero() || bounds.Since.After(union.Since)) {
+		union.Since = bounds.Since
+	}
+	if !bounds.Until.IsZero() && (union.Until.IsZero() || bounds.Until.Before(union.Until)) {
+		union.Until = bounds.Until
+	}
+	if !union.open() && !union.Since.Before(union.Until) {
+		return Range{}, sdk.Errorf(sdk.KindBadRequest, "dates %q: together they leave no time (from %s to %s)",
+			values, union.Since.Format(time.DateOnly), union.Until.Format(time.DateOnly))
 	}
 	return union, nil
 }
 
 // Parse resolves one date expression relative to now, in now's location.
 // It is case-insensitive and ignores surrounding and repeated spaces.
-// Weeks are ISO weeks starting on Monday; an end day is inclusive.
+// Weeks are ISO weeks starting on Monday; an end day is inclusive. "since
+// X" starts on X's first day and "after X" on the day after X; "until X"
+// includes X and "before X" ends where X starts. A weekday ("since
+// Monday") is the most recent such day before today: on a Monday, "since
+// Monday" means a week ago, since a person would have said "today". A
+// month without a year ("in March") is the most recent March that has
+// begun; "Q1" alone is this year's.
 func Parse(value string, now time.Time) (Range, error) {
-	expr := strings.ToLower(strings.Join(strings.Fields(value), " "))
-	today := midnight(now, 0)
-	switch expr {
-	case "today":
-		return Range{today, midnight(now, 1)}, nil
-	case "yesterday":
-		return Range{midnight(now, -1), today}, nil
-	case "this week":
-		monday := midnight(now, -daysSinceMonday(now))
-		return Range{monday, addDays(monday, 7)}, nil
-	case "last week":
-		monday := midnight(now, -daysSinceMonday(now))
-		return Range{addDays(monday, -7), monday}, nil
-	case "this month":
-		first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
-		return Range{first, first.AddDate(0, 1, 0)}, nil
-	case "last month":
-		first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
-		return Range{first.AddDate(0, -1, 0), first}, nil
-	}
-	if n, ok := lastNDays(expr); ok {
-		if n < 1 || n > maxDays {
-			return Range{}, sdk.Errorf(sdk.KindBadRequest, "date %q: N must be between 1 and %d", value, maxDays)
+	var buf [16]token
+	toks := lex(value, buf[:0])
+	p := parser{toks: toks}
+	ph, next, ok := p.phrase(0)
+	if ok && next == len(toks) {
+		r, err := ph.resolve(now)
+		if err != nil {
+			return Range{}, sdk.Errorf(sdk.KindBadRequest, "date %q: %w", value, err)
 		}
-		return Range{midnight(now, 1-n), midnight(now, 1)}, nil
+		return r, nil
 	}
-	if from, to, ok := strings.Cut(expr, ".."); ok {
-		return parseSpan(value, strings.TrimSpace(from), strings.TrimSpace(to), now.Location())
-	}
-	if d, err := time.ParseInLocation(time.DateOnly, expr, now.Location()); err == nil {
-		return Range{d, addDays(d, 1)}, nil
-	}
-	return Range{}, sdk.Errorf(sdk.KindBadRequest, "date %q: not a date expression; accepted: %s", value, Accepted)
+	return Range{}, parseError(value, toks, ok, next)
 }
 
-// parseSpan resolves "FROM..TO", both ISO dates, TO inclusive.
-func parseSpan(value, from, to string, loc *time.Location) (Range, error) {
-	since, err := time.ParseInLocation(time.DateOnly, from, loc)
-	if err != nil {
-		return Range{}, sdk.Errorf(sdk.KindBadRequest, "date %q: range start %q is not a YYYY-MM-DD date; accepted: %s", value, from, Accepted)
-	}
-	last, err := time.ParseInLocation(time.DateOnly, to, loc)
-	if err != nil {
-		return Range{}, sdk.Errorf(sdk.KindBadRequest, "date %q: range end %q is not a YYYY-MM-DD date; accepted: %s", value, to, Accepted)
-	}
-	if last.Before(since) {
-		return Range{}, sdk.Errorf(sdk.KindBadRequest, "date %q: range ends before it starts", value)
-	}
-	return Range{since, addDays(last, 1)}, nil
-}
-
-// lastNDays recognises "last N days" (and "last 1 day") and returns N.
-func lastNDays(expr string) (int, bool) {
-	rest, ok := strings.CutPrefix(expr, "last ")
-	if !ok {
-		return 0, false
-	}
-	num, unit, ok := strings.Cut(rest, " ")
-	if !ok || (unit != "days" && unit != "day") {
-		return 0, false
-	}
-	n, err := strconv.Atoi(num)
-	if err != nil {
-		// Digits too many for an int are still a "last N days" with a bad N.
-		return maxDays + 1, isDigits(num)
-	}
-	return n, true
-}
-
-func isDigits(s string) bool {
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
+// parseError says what is wrong with a value the grammar did not read
+// whole.
+func parseError(value string, toks []token, ok bool, next int) error {
+	for k, t := range toks {
+		if t.kind != tDots {
+			continue
 		}
+		if err := rangeSide(value, "start", toks[:k], value[:t.start]); err != nil {
+			return err
+		}
+		if err := rangeSide(value, "end", toks[k+1:], value[t.end:]); err != nil {
+			return err
+		}
+		break
 	}
-	return s != ""
+	if ok {
+		return sdk.Errorf(sdk.KindBadRequest, "date %q: unexpected %q after %q; accepted: %s",
+			value, strings.TrimSpace(value[toks[next].start:]), strings.TrimSpace(value[:toks[next-1].end]), Accepted)
+	}
+	return sdk.Errorf(sdk.KindBadRequest, "date %q: not a date expression; accepted: %s", value, Accepted)
 }
 
-// midnight returns the start of the calendar day offset days from t's, in
-// t's location. time.Date normalises the day, so months and years roll over
-// and DST days get their real length. Where a DST jump skips midnight, the
-// day starts at the jump, the first instant that has the day's date.
-func midnight(t time.Time, offset int) time.Time {
-	noon := time.Date(t.Year(), t.Month(), t.Day()+offset, 12, 0, 0, 0, t.Location())
-	start := time.Date(noon.Year(), noon.Month(), noon.Day(), 0, 0, 0, 0, t.Location())
-	if start.Day() != noon.Day() {
-		start, _ = noon.ZoneBounds()
+// rangeSide checks one side of "X..Y": a period with its year.
+func rangeSide(value, side string, toks []token, text string) error {
+	p := parser{toks: toks}
+	if a, j, ok := p.period(0); ok && j == len(toks) && a.static() {
+		return nil
 	}
-	return start
+	return sdk.Errorf(sdk.KindBadRequest, "date %q: range %s %q is not a YYYY-MM-DD date, nor a month, quarter or year with its year; accepted: %s",
+		value, side, strings.TrimSpace(text), Accepted)
 }
-
-// addDays moves a midnight by whole calendar days.
-func addDays(day time.Time, n int) time.Time { return midnight(day, n) }
-
-// daysSinceMonday is 0 on Monday … 6 on Sunday.
-func daysSinceMonday(t time.Time) int { return (int(t.Weekday()) + 6) % 7 }
