@@ -9,15 +9,15 @@ package timerange
 type pkind uint8
 
 const (
-	pDay       pkind = iota + 1 // y, m, d; y == 0: the most recent such day not in the future
-	pMonth                      // y, m; y == 0: the most recent such month not in the future
-	pYear                       // y
-	pQuarter                    // n, year
-	pHalf                       // n, year
-	pCalendar                   // u, n: the calendar unit n units from now's (0 this, -1 last)
-	pRolling                    // u, n: the n units ending today, today included
-	pAgo                        // u, n: the day n units before today
-	pWeekday                    // n: the most recent such weekday before today
+	pDay      pkind = iota + 1 // y, m, d; y == 0: the most recent such day not in the future
+	pMonth                     // y, m; y == 0: the most recent such month not in the future
+	pYear                      // y
+	pQuarter                   // n, year
+	pHalf                      // n, year
+	pCalendar                  // u, n: the calendar unit n units from now's (0 this, -1 last)
+	pRolling                   // u, n: the n units ending today, today included
+	pAgo                       // u, n: the day n units before today
+	pWeekday                   // n: the most recent such weekday before today
 )
 
 // period is a closed span of calendar days, not yet placed on a clock.
@@ -84,31 +84,31 @@ func (p *parser) phrase(i int) (phrase, int, bool) {
 	if t.kind == tWord {
 		switch t.kw {
 		case kwBetween:
-			if a, j, ok := p.period(i+1); ok && a.static() && p.kw(j, kwAnd) {
-				if b, k, ok := p.period(j+1); ok && b.static() {
+			if a, j, ok := p.period(i + 1); ok && a.static() && p.kw(j, kwAnd) {
+				if b, k, ok := p.period(j + 1); ok && b.static() {
 					return phrase{op: opBetween, a: a, b: b}, k, true
 				}
 			}
 			return phrase{}, i, false
 		case kwFrom:
-			a, j, ok := p.period(i+1)
+			a, j, ok := p.period(i + 1)
 			if !ok {
 				return phrase{}, i, false
 			}
 			if a.static() && (p.kw(j, kwTo) || p.kw(j, kwUntil) || p.at(j, tDots)) {
-				if b, k, ok := p.period(j+1); ok && b.static() {
+				if b, k, ok := p.period(j + 1); ok && b.static() {
 					return phrase{op: opBetween, a: a, b: b}, k, true
 				}
 			}
 			return phrase{op: opIn, a: a}, j, true
 		case kwSince, kwAfter, kwBefore, kwUntil:
-			a, j, ok := p.period(i+1)
+			a, j, ok := p.period(i + 1)
 			if !ok {
 				return phrase{}, i, false
 			}
 			return phrase{op: boundOp(t.kw), a: a}, j, true
 		case kwIn:
-			a, j, ok := p.period(i+1)
+			a, j, ok := p.period(i + 1)
 			if !ok {
 				return phrase{}, i, false
 			}
@@ -120,7 +120,7 @@ func (p *parser) phrase(i int) (phrase, int, bool) {
 		return phrase{}, i, false
 	}
 	if a.static() && (p.at(j, tDots) || (p.kw(j, kwTo) && (!a.weak || !p.strict))) {
-		if b, k, ok := p.period(j+1); ok && b.static() {
+		if b, k, ok := p.period(j + 1); ok && b.static() {
 			return phrase{op: opBetween, a: a, b: b}, k, true
 		}
 	}
@@ -166,7 +166,7 @@ func (p *parser) period(i int) (period, int, bool) {
 		if p.kw(i+1, kwThe) {
 			return period{}, i, false
 		}
-		if q, j, ok := p.period(i+1); ok && !q.weak {
+		if q, j, ok := p.period(i + 1); ok && !q.weak {
 			return q, j, true
 		}
 	case kwToday:
