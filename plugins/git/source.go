@@ -41,6 +41,9 @@ type Source struct {
 	gitDir billy.Filesystem
 	// packs caches the pack indexes' object names for the display ids.
 	packs packNames
+	// hist and tree cache what Ground read of the configured ref.
+	hist *history
+	tree *tree
 }
 
 // New returns an unconfigured git source.
@@ -76,6 +79,7 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 	defer s.mu.Unlock()
 	closeRepo(s.repo)
 	s.cfg, s.repo, s.openErr = cfg, repo, err
+	s.hist, s.tree = nil, nil
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		return diags, nil

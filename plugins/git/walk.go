@@ -31,7 +31,8 @@ type walker struct {
 	// interesting counts queued nodes with a shown range: once it is zero
 	// only excluded history is left and the walk is over.
 	interesting int
-	// boundary is the newest shallow commit the walk met, nil if none.
+	// boundary is the newest shallow-clone boundary commit the walk met,
+	// nil if none.
 	boundary *object.Commit
 }
 
@@ -98,7 +99,7 @@ func (w *walker) next() *node {
 // here, as in git; its missing parents are remembered as the boundary.
 func (w *walker) parents(c *object.Commit) ([]*object.Commit, error) {
 	if w.shallow[c.Hash] {
-		if w.boundary == nil {
+		if w.boundary == nil || c.Committer.When.After(w.boundary.Committer.When) {
 			w.boundary = c
 		}
 		return nil, nil

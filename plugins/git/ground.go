@@ -1,0 +1,268 @@
+package git
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Bounds of a grounding answer.
+const (
+	maxPathMatches = 16
+	maxNoteIDs     = 5
+	maxTerms       = 256
+)
+
+var _ sdk.Grounder = (*Source)(nil)
+
+// Ground says which of a question's terms the repository knows: paths in
+// the configured ref's tree, authors in its history, tags and branches,
+// and the repository's own name. Labels and states are never known.
+func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.openErr != nil {
+		return sdk.GroundResponse{}, s.openErr
+	}
+	if len(req.Terms) > maxTerms {
+		return sdk.GroundResponse{}, sdk.Errorf(sdk.KindBadRequest, "git: ground request has %d terms; at most %d are supported", len(req.Terms), maxTerms)
+	}
+	resp := sdk.GroundResponse{Filters: append([]string(nil), filterKeys...)}
+	resp.Coverage.Name = s.repoName()
+	tipHash, _, err := s.resolve(s.cfg.Ref)
+	empty := errors.Is(err, errNoCommits)
+	if err != nil && !empty {
+		return sdk.GroundResponse{}, err
+	}
+	var hist *history
+	var tr *tree
+	if !empty {
+		if hist, tr, err = s.indexes(ctx, tipHash); err != nil {
+			return sdk.GroundResponse{}, err
+		}
+		resp.Coverage.Latest = hist.latest
+		if hist.cut == "" {
+			resp.Coverage.Earliest = hist.earliest
+		}
+		if hist.boundary != nil {
+			resp.Coverage.Truncated = truncatedNote(hist.boundary)
+		}
+	}
+	for _, term := range req.Terms {
+		g := sdk.GroundedTerm{Kind: term.Kind, Value: term.Value}
+		v := strings.TrimSpace(term.Value)
+		switch {
+		case v == "":
+			g.Note = "empty term"
+		case term.Kind == sdk.TermProject:
+			s.groundProject(&g, v)
+		case term.Kind == sdk.TermLabel || term.Kind == sdk.TermState:
+			g.Note = "a git repository has no " + term.Kind + "s"
+		case term.Kind != sdk.TermPath && term.Kind != sdk.TermAuthor && term.Kind != sdk.TermRef:
+			g.Note = fmt.Sprintf("unknown term kind %q", term.Kind)
+		case empty:
+			g.Note = "the repository has no commits yet"
+		case term.Kind == sdk.TermPath:
+			groundPath(&g, tr, v)
+		case term.Kind == sdk.TermAuthor:
+			groundAuthor(&g, hist, v)
+		case term.Kind == sdk.TermRef:
+			s.groundRef(&g, v)
+		}
+		resp.Terms = append(resp.Terms, g)
+	}
+	return resp, nil
+}
+
+// indexes returns the history and tree indexes of tip, read on first use
+// and kept until the tip moves or the source is configured again.
+func (s *Source) indexes(ctx context.Context, tip plumbing.Hash) (*history, *tree, error) {
+	if s.hist != nil && s.hist.tip == tip && s.tree != nil {
+		return s.hist, s.tree, nil
+	}
+	shallow, err := s.shallowSet()
+	if err != nil {
+		return nil, nil, err
+	}
+	w := newWalker(s.repo.Storer, shallow)
+	c, err := w.load(tip)
+	if err != nil {
+		return nil, nil, fmt.Errorf("git: reading commit %s: %w", tip, err)
+	}
+	hist, err := readHistory(ctx, w, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, err := readTree(s.repo.Storer, c.TreeHash)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.hist, s.tree = hist, tr
+	return hist, tr, nil
+}
+
+// truncatedNote says where a shallow clone's history ends.
+func truncatedNote(boundary *object.Commit) string {
+	return fmt.Sprintf("shallow clone: history ends at %s (%s)", boundary.Hash.String()[:minAbbrev], boundary.Committer.When.UTC().Format("2006-01-02"))
+}
+
+// groundPath knows an exact repository path, or a bare name matching the
+// base names of files and directories.
+func groundPath(g *sdk.GroundedTerm, tr *tree, v string) {
+	parts, err := splitPath(v)
+	if err != nil {
+		g.Note = err.Error()
+		return
+	}
+	if parts == nil {
+		g.Known, g.Canonical, g.Note = true, []string{"."}, "the repository root"
+		return
+	}
+	clean := strings.Join(parts, "/")
+	if p, ok := tr.exact(clean); ok {
+		g.Known, g.Canonical = true, []string{p}
+		return
+	}
+	if len(parts) > 1 {
+		g.Note = fmt.Sprintf("no file or directory %q in the tree", clean)
+		return
+	}
+	matches := tr.byBase(clean)
+	switch {
+	case len(matches) == 0:
+		g.Note = fmt.Sprintf("no file or directory named %q in the tree", clean)
+		if tr.cut != "" {
+			g.Note += " (" + tr.cut + ")"
+		}
+		return
+	case len(matches) > maxPathMatches:
+		g.Note = fmt.Sprintf("matched by name: %d paths, the first %d listed", len(matches), maxPathMatches)
+		matches = matches[:maxPathMatches]
+	default:
+		g.Note = "matched by name"
+	}
+	g.Known, g.Canonical = true, matches
+}
+
+// groundAuthor knows a value that is a case-insensitive substring of some
+// author's "Name <email>", as `git log -i --author` matches.
+func groundAuthor(g *sdk.GroundedTerm, hist *history, v string) {
+	ids := hist.authors(v)
+	if len(ids) == 0 {
+		g.Note = fmt.Sprintf("no author matches %q in %d commits", v, hist.commits)
+		if hist.cut != "" {
+			g.Note += " (" + hist.cut + ")"
+		}
+		return
+	}
+	g.Known, g.Canonical = true, []string{v}
+	shown := ids[:min(len(ids), maxNoteIDs)]
+	g.Note = "matches " + strings.Join(shown, ", ")
+	if len(ids) > len(shown) {
+		g.Note += fmt.Sprintf(" and %d more", len(ids)-len(shown))
+	}
+}
+
+// groundRef knows tags (peeled to their commit) and local and
+// remote-tracking branches; "1.17.0" finds tag "v1.17.0" when only one
+// tag fits.
+func (s *Source) groundRef(g *sdk.GroundedTerm, v string) {
+	var candidates []plumbing.ReferenceName
+	for _, name := range []plumbing.ReferenceName{
+		plumbing.NewTagReferenceName(v),
+		plumbing.NewBranchReferenceName(v),
+		plumbing.ReferenceName("refs/remotes/" + v),
+	} {
+		if _, err := s.repo.Reference(name, false); err == nil {
+			candidates = append(candidates, name)
+			break
+		}
+	}
+	if len(candidates) == 0 {
+		var alt []plumbing.ReferenceName
+		for _, name := range []string{"v" + v, strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V")} {
+			if name == v {
+				continue
+			}
+			ref := plumbing.NewTagReferenceName(name)
+			if _, err := s.repo.Reference(ref, false); err == nil {
+				alt = append(alt, ref)
+			}
+		}
+		if len(alt) > 1 {
+			g.Note = fmt.Sprintf("ambiguous: tags %s and %s both fit", alt[0].Short(), alt[1].Short())
+			return
+		}
+		candidates = alt
+	}
+	if len(candidates) == 0 {
+		g.Note = fmt.Sprintf("no tag or branch %q", v)
+		return
+	}
+	name := candidates[0]
+	h, err := s.repo.ResolveRevision(plumbing.Revision(name.String()))
+	if err != nil {
+		g.Note = fmt.Sprintf("%s does not resolve: %v", name.Short(), err)
+		return
+	}
+	c, err := object.GetCommit(s.repo.Storer, *h)
+	if err != nil {
+		g.Note = fmt.Sprintf("%s names no commit", name.Short())
+		return
+	}
+	g.Known, g.Canonical, g.ID, g.Time = true, []string{name.Short()}, c.Hash.String(), c.Committer.When
+	if name.Short() != v {
+		g.Note = "matched tag " + name.Short()
+	}
+}
+
+// groundProject knows the repository's directory name and its origin's
+// path ("hashicorp/hcl") or last component, in any case.
+func (s *Source) groundProject(g *sdk.GroundedTerm, v string) {
+	dir := s.dirName()
+	_, origin, _ := splitRemote(originURL(s.repo))
+	for _, name := range []string{origin, path2Base(origin), dir} {
+		if name != "" && strings.EqualFold(name, v) {
+			g.Known, g.Canonical = true, []string{s.repoName()}
+			return
+		}
+	}
+	g.Note = fmt.Sprintf("the repository is %s", s.repoName())
+}
+
+// repoName is the origin's path when there is one, else the directory name.
+func (s *Source) repoName() string {
+	if _, origin, ok := splitRemote(originURL(s.repo)); ok {
+		return origin
+	}
+	return s.dirName()
+}
+
+// dirName is the base name of the work tree, or of a bare repository
+// without its ".git" suffix.
+func (s *Source) dirName() string {
+	if wt, err := s.repo.Worktree(); err == nil {
+		return filepath.Base(wt.Filesystem.Root())
+	}
+	if s.gitDir != nil {
+		root := s.gitDir.Root()
+		if filepath.Base(root) == ".git" {
+			return filepath.Base(filepath.Dir(root))
+		}
+		return strings.TrimSuffix(filepath.Base(root), ".git")
+	}
+	return filepath.Base(s.cfg.Path)
+}
+
+func path2Base(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
