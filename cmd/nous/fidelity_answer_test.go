@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	nexec "github.com/nous-dev/nous/engine/exec"
 )
 
 // fidelityTimeout bounds one question's run of `nous ask`.
@@ -23,9 +25,10 @@ type fidelityAnswer struct {
 	exit   int
 	stderr string
 	Result struct {
-		Status  string `json:"status"`
-		Report  string `json:"report"`
-		Error   string `json:"error"`
+		Status  string   `json:"status"`
+		Report  string   `json:"report"`
+		Error   string   `json:"error"`
+		Caveats []string `json:"caveats"`
 		Records []struct {
 			ID     string         `json:"id"`
 			Source string         `json:"source"`
@@ -88,9 +91,10 @@ func askIn(ctx context.Context, dir, question string) (*fidelityAnswer, error) {
 // commitIDs are the full SHAs of the answer's commit records, resolved
 // against the repository's commits: Fields["sha"] when the record has it,
 // else its ID as a prefix. An ID that resolves to no commit, or to more
-// than one, is kept as it is (and so counts as an extra).
-func (a *fidelityAnswer) commitIDs(all []logCommit) []string {
-	var ids []string
+// than one, is kept as it is (and so counts as an extra). Records marked
+// as found outside the asked period (exec.FieldOutside: the nearest
+// activity around an empty period) are returned apart.
+func (a *fidelityAnswer) commitIDs(all []logCommit) (answer, outside []string) {
 	for _, r := range a.Result.Records {
 		if r.Kind != "commit" {
 			continue
@@ -99,9 +103,13 @@ func (a *fidelityAnswer) commitIDs(all []logCommit) []string {
 		if sha, ok := r.Fields["sha"].(string); ok && sha != "" {
 			id = sha
 		}
-		ids = append(ids, resolveSHA(id, all))
+		if o, _ := r.Fields[nexec.FieldOutside].(string); o != "" {
+			outside = append(outside, resolveSHA(id, all))
+			continue
+		}
+		answer = append(answer, resolveSHA(id, all))
 	}
-	return ids
+	return answer, outside
 }
 
 func resolveSHA(id string, all []logCommit) string {
