@@ -17,6 +17,9 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 	if err != nil {
 		return nil, err
 	}
+	if err := s.notConfigured(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, m.startTimeout)
 	defer cancel()
 	p, err := m.launch(ctx, s)

@@ -53,6 +53,13 @@ type Spec struct {
 	SHA256  string          // optional pin, checked before the binary runs
 	Config  json.RawMessage // passed to Configure on start
 	Timeout time.Duration   // per-call deadline when the caller's context has none
+
+	// A source with no Ref is not configured: its calls fail at once with
+	// an error that says how to configure it (Setup).
+	Setup string
+	// RecordKind is the record kind a Fetch asks for when its request names
+	// none ("issue" for a logical issues source served by GitLab).
+	RecordKind string
 }
 
 // Options configure a Manager.
@@ -124,7 +131,7 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 			errs = append(errs, fmt.Errorf("plugin spec %q: unknown kind %d", s.Name, int(s.Kind)))
 		case s.Name == "":
 			errs = append(errs, fmt.Errorf("a %s plugin spec has no name", s.Kind))
-		case s.Ref == "":
+		case s.Ref == "" && s.Kind != KindSource:
 			errs = append(errs, fmt.Errorf("%s %q names no plugin", s.Kind, s.Name))
 		case m.slots[key] != nil:
 			errs = append(errs, fmt.Errorf("%s %q is declared twice", s.Kind, s.Name))
@@ -144,6 +151,9 @@ func (m *Manager) Fetch(ctx context.Context, source string, req sdk.FetchRequest
 	s, err := m.slot(KindSource, source)
 	if err != nil {
 		return err
+	}
+	if req.Kind == "" {
+		req.Kind = s.spec.RecordKind
 	}
 	// Starting has its own time limit; the spec's timeout is for the call.
 	p, err := m.running(ctx, s)
@@ -223,6 +233,9 @@ func (m *Manager) isClosed() bool {
 // it is not running. Concurrent callers wait for one start, each until its
 // own ctx ends.
 func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
+	if err := s.notConfigured(); err != nil {
+		return nil, err
+	}
 	if err := s.acquire(ctx); err != nil {
 		return nil, err
 	}

@@ -412,11 +412,11 @@ func TestUnusablePlugins(t *testing.T) {
 func TestBadSpecs(t *testing.T) {
 	_, err := plugin.NewManager(plugin.Options{},
 		source("a", "builtin:echo"), source("a", "builtin:echo"),
-		source("b", ""),
+		plugin.Spec{Name: "b", Kind: plugin.KindAgent},
 		plugin.Spec{Name: "c", Ref: "x"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `source "a" is declared twice`)
-	assert.Contains(t, err.Error(), `source "b" names no plugin`)
+	assert.Contains(t, err.Error(), `agent "b" names no plugin`)
 	assert.Contains(t, err.Error(), `plugin spec "c": unknown kind 0`)
 
 	m, _ := newManager(t, plugin.Options{}, source("a", "builtin:echo"))

@@ -119,6 +119,10 @@ func (s *echoSource) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(
 				return err
 			}
 		}
+		fields := map[string]any{"index": int64(i), "pid": int64(os.Getpid())}
+		if req.Kind != "" {
+			fields["requested_kind"] = req.Kind
+		}
 		err := emit(sdk.Record{
 			ID:     "r" + strconv.Itoa(i),
 			Source: "echo",
@@ -126,7 +130,7 @@ func (s *echoSource) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(
 			Title:  req.Query,
 			Body:   "record body",
 			Time:   time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
-			Fields: map[string]any{"index": int64(i), "pid": int64(os.Getpid())},
+			Fields: fields,
 		})
 		if err != nil {
 			return err

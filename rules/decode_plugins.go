@@ -8,11 +8,15 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-var sha256Hex = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+var (
+	sha256Hex  = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
+	recordKind = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)
 
-// pluginCommon decodes the attributes shared by source and agent blocks.
-func (d *decoder) pluginCommon(c *hcl.BodyContent, plugin, sum *string, config *map[string]any) {
-	d.str(c.Attributes, "plugin", plugin)
+// pluginCommon decodes the attributes shared by source and agent blocks; it
+// reports whether plugin was decoded.
+func (d *decoder) pluginCommon(c *hcl.BodyContent, plugin, sum *string, config *map[string]any) bool {
+	decoded := d.str(c.Attributes, "plugin", plugin)
 	if d.str(c.Attributes, "sha256", sum) && !sha256Hex.MatchString(*sum) {
 		d.add(Error(CheckInvalidValue, c.Attributes["sha256"].Expr.Range(), `Invalid "sha256"`,
 			fmt.Sprintf("A SHA-256 checksum is 64 hexadecimal digits, got %q.", *sum)))
@@ -27,17 +31,37 @@ func (d *decoder) pluginCommon(c *hcl.BodyContent, plugin, sum *string, config *
 			}
 		}
 	}
+	return decoded
+}
+
+// misplaced reports attributes of the other block type, saying where each belongs.
+func (d *decoder) misplaced(c *hcl.BodyContent, belongs map[string]string) {
+	for _, name := range []string{"priority", "kind", "setup", "timeout", "fallback"} {
+		if a, ok := c.Attributes[name]; ok && belongs[name] != "" {
+			d.add(Error(CheckSchema, a.NameRange, fmt.Sprintf("Unsupported argument %q", name), belongs[name]))
+		}
+	}
 }
 
 func (d *decoder) decodeSource(b *hcl.Block) {
 	s := &Source{Name: b.Labels[0], Range: b.DefRange}
-	c := d.content(b.Body, pluginSchema)
-	d.pluginCommon(c, &s.Plugin, &s.SHA256, &s.Config)
+	c := d.content(b.Body, sourceSchema)
+	decoded := d.pluginCommon(c, &s.Plugin, &s.SHA256, &s.Config)
 	if d.int(c.Attributes, "priority", &s.Priority) {
 		d.atLeast(c.Attributes, "priority", s.Priority, 0)
 	}
-	if a, ok := c.Attributes["timeout"]; ok {
-		d.add(Error(CheckSchema, a.NameRange, `Unsupported argument "timeout"`, "timeout belongs to agent blocks; sources get deadlines from the loop's ttl."))
+	if d.str(c.Attributes, "kind", &s.Kind) && !recordKind.MatchString(s.Kind) {
+		d.add(Error(CheckInvalidValue, c.Attributes["kind"].Expr.Range(), `Invalid "kind"`,
+			fmt.Sprintf("A record kind is a lower-case word such as \"issue\" or \"commit\", got %q.", s.Kind)))
+	}
+	d.str(c.Attributes, "setup", &s.Setup)
+	d.misplaced(c, map[string]string{
+		"timeout":  "timeout belongs to agent blocks; sources get deadlines from the loop's ttl.",
+		"fallback": "fallback belongs to agent blocks; a source that cannot be served says so with plugin = \"\" and setup.",
+	})
+	if decoded && !s.Configured() && s.Setup == "" {
+		d.add(Warning(CheckMissingDescription, c.Attributes["plugin"].Expr.Range(), "Not configured, and no setup",
+			fmt.Sprintf("No plugin serves source %q here; add setup = \"…\" saying how to configure it (which variables to set), so questions that need it say so.", s.Name)))
 	}
 	if d.define("source", s.Name, b.DefRange) {
 		d.rs.Sources = append(d.rs.Sources, s)
@@ -46,15 +70,24 @@ func (d *decoder) decodeSource(b *hcl.Block) {
 
 func (d *decoder) decodeAgent(b *hcl.Block) {
 	a := &Agent{Name: b.Labels[0], Range: b.DefRange}
-	c := d.content(b.Body, pluginSchema)
-	d.pluginCommon(c, &a.Plugin, &a.SHA256, &a.Config)
+	c := d.content(b.Body, agentSchema)
+	if d.pluginCommon(c, &a.Plugin, &a.SHA256, &a.Config) && a.Plugin == "" {
+		d.add(Error(CheckInvalidValue, c.Attributes["plugin"].Expr.Range(), `Invalid "plugin"`,
+			`An agent needs a plugin; "builtin:template" answers offline.`))
+	}
 	if d.duration(c.Attributes, "timeout", &a.Timeout) && a.Timeout <= 0 {
 		d.add(Error(CheckOutOfRange, c.Attributes["timeout"].Expr.Range(), `"timeout" out of range`,
 			fmt.Sprintf("timeout must be positive, got %s.", a.Timeout)))
 	}
-	if p, ok := c.Attributes["priority"]; ok {
-		d.add(Error(CheckSchema, p.NameRange, `Unsupported argument "priority"`, "priority belongs to source and retrieve blocks."))
+	if d.str(c.Attributes, "fallback", &a.Fallback) && a.Fallback == a.Plugin && a.Fallback != "" {
+		d.add(Warning(CheckInvalidValue, c.Attributes["fallback"].Expr.Range(), `Useless "fallback"`,
+			fmt.Sprintf("The fallback is the agent's own plugin %q, so it cannot answer when that one is unreachable.", a.Plugin)))
 	}
+	d.misplaced(c, map[string]string{
+		"priority": "priority belongs to source and retrieve blocks.",
+		"kind":     "kind belongs to source blocks: the record kind the source asks its plugin for.",
+		"setup":    "setup belongs to source blocks: how to configure a source that has no plugin.",
+	})
 	if d.define("agent", a.Name, b.DefRange) {
 		d.rs.Agents = append(d.rs.Agents, a)
 	}

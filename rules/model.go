@@ -67,21 +67,28 @@ type Settings struct {
 // Source is a source block: a logical data source served by a plugin.
 type Source struct {
 	Name     string
-	Plugin   string // "builtin:NAME", an external plugin name, or a path
+	Plugin   string // "builtin:NAME", an external plugin name, or a path; "" when not configured
 	SHA256   string // optional pin of the plugin binary
 	Priority int    // default priority of retrievals on this source
+	Kind     string // record kind asked for when a request names none ("issue"); "" leaves it to the plugin
+	Setup    string // how to configure the source, said when Plugin is ""
 	Config   map[string]any
 	Range    hcl.Range
 }
 
+// Configured reports whether a plugin serves the source: plugin = "" says
+// it is not configured here (a token is missing, say), and Setup says how.
+func (s *Source) Configured() bool { return s.Plugin != "" }
+
 // Agent is an agent block: an LLM agent served by a plugin.
 type Agent struct {
-	Name    string
-	Plugin  string
-	SHA256  string
-	Timeout time.Duration
-	Config  map[string]any
-	Range   hcl.Range
+	Name     string
+	Plugin   string
+	SHA256   string
+	Timeout  time.Duration
+	Fallback string // plugin that answers when Plugin is unreachable ("builtin:template"); "" means none
+	Config   map[string]any
+	Range    hcl.Range
 }
 
 // Pattern is how an intent's hypotheses depend on each other.

@@ -24,8 +24,18 @@ var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "version"}, {Name: "min_confidence"}, {Name: "default_mode"}, {Name: "fallback"},
 }}
 
-var pluginSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "plugin", Required: true}, {Name: "sha256"}, {Name: "priority"}, {Name: "timeout"}, {Name: "config"},
+// sourceSchema and agentSchema share plugin, sha256 and config; each also
+// accepts the other's own attribute so decoding can say where it belongs.
+var sourceSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "plugin", Required: true}, {Name: "sha256"}, {Name: "config"},
+	{Name: "priority"}, {Name: "kind"}, {Name: "setup"},
+	{Name: "timeout"}, {Name: "fallback"},
+}}
+
+var agentSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "plugin", Required: true}, {Name: "sha256"}, {Name: "config"},
+	{Name: "timeout"}, {Name: "fallback"},
+	{Name: "priority"}, {Name: "kind"}, {Name: "setup"},
 }}
 
 var intentSchema = &hcl.BodySchema{

@@ -41,6 +41,9 @@ func (a *app) pluginDiagnostics(ctx context.Context, rs *rules.Ruleset) hcl.Diag
 		}
 	}
 	for _, s := range rs.Sources {
+		if !s.Configured() {
+			continue // nothing to start; its setup says how to configure it
+		}
 		check(plugin.KindSource, "source", s.Name, s.Range)
 	}
 	for _, ag := range rs.Agents {

@@ -77,6 +77,7 @@ func pluginSpecs(rs *rules.Ruleset) ([]plugin.Spec, error) {
 		if err != nil {
 			return nil, err
 		}
+		sp.Setup, sp.RecordKind = s.Setup, s.Kind
 		specs = append(specs, sp)
 	}
 	for _, ag := range rs.Agents {

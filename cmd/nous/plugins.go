@@ -131,6 +131,9 @@ func (a *app) listPlugins(ctx context.Context) (pluginsReport, error) {
 		}
 	}
 	for _, s := range specs {
+		if s.Ref == "" {
+			continue // a source that is not configured uses no plugin
+		}
 		c := add(s.Ref, s.SHA256)
 		c.usedBy = append(c.usedBy, s.Kind.String()+" "+s.Name)
 	}

@@ -1,9 +1,11 @@
-# Logical data sources. Plans name "gitlab" and "youtrack"; which plugin
-# serves them depends on the environment, so the defaults also work offline:
-# without GITLAB_TOKEN commits come from the local git repository (builtin:git),
-# and without YOUTRACK_TOKEN issues come from a JSON-lines file (builtin:file).
+# Logical data sources. Plans name "gitlab", "youtrack" and "generic"; which
+# plugin serves them depends on the environment. The defaults read only the
+# user's own data: the local git repository, GitLab or YouTrack. The example
+# data (examples/data) is read only by rules that point at it, such as
+# examples/rules/example-data.
 # Each plugin gets only the config keys it understands.
 
+# Commits: GitLab with GITLAB_TOKEN, else the local git repository.
 source "gitlab" {
   plugin   = env("GITLAB_TOKEN", "") != "" ? "builtin:gitlab" : "builtin:git"
   priority = 10
@@ -15,25 +17,29 @@ source "gitlab" {
   }
 }
 
+# Issues: YouTrack with YOUTRACK_TOKEN, else GitLab issues with GITLAB_TOKEN,
+# else not configured: issue questions then say so and how to configure it.
 source "youtrack" {
-  plugin   = env("YOUTRACK_TOKEN", "") != "" ? "builtin:youtrack" : "builtin:file"
+  plugin   = env("YOUTRACK_TOKEN", "") != "" ? "builtin:youtrack" : env("GITLAB_TOKEN", "") != "" ? "builtin:gitlab" : ""
+  kind     = "issue"
+  setup    = "set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"
   priority = 10
   config = env("YOUTRACK_TOKEN", "") != "" ? {
     base_url = env("YOUTRACK_URL", "")
     token    = env("YOUTRACK_TOKEN", "")
-    } : {
-    path   = "examples/data/issues.jsonl"
-    source = "issues" # its rows name no source; tiers.hcl ranks "issues"
-  }
+    } : env("GITLAB_TOKEN", "") != "" ? {
+    base_url = env("GITLAB_URL", "https://gitlab.com")
+    token    = env("GITLAB_TOKEN", "")
+  } : {}
 }
 
-# Unstructured source of the fallback template (priority 5 in the documents):
-# news items from the tier-table sites, so the strict, discovery and monitor
-# modes have something to keep, flag and compare.
+# Unstructured source of the fallback template (priority 5 in the
+# documents): questions that name neither commits nor issues are answered
+# from the local git repository.
 source "generic" {
-  plugin   = "builtin:file"
+  plugin   = "builtin:git"
   priority = 5
   config = {
-    path = "examples/data/news.jsonl"
+    path = "."
   }
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	nexec "github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/report"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// exampleIssueKey matches the keys of the bundled example issues
+// (examples/data/issues.jsonl), which the default rules must never show.
+var exampleIssueKey = regexp.MustCompile(`\b(PAY|SHOP|OPS)-\d+\b`)
+
+const youtrackNotConfigured = `source "youtrack" is not configured: set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)`
+
+// withoutTokens clears every variable the default rules switch on, so they
+// run as on a machine with nothing configured.
+func withoutTokens(t *testing.T) {
+	t.Helper()
+	for _, name := range []string{"GITLAB_TOKEN", "GITLAB_URL", "YOUTRACK_TOKEN", "YOUTRACK_URL", "OPENAI_API_KEY", "NOUS_OPENAI_BASE_URL", "NOUS_PLUGIN_DIR"} {
+		t.Setenv(name, "")
+	}
+}
+
+// inRepo makes a repository of commits the working directory, where the
+// default rules find it (path = ".").
+func inRepo(t *testing.T, commits map[string]string) {
+	t.Helper()
+	repo := askRepo(t, commits)
+	t.Chdir(repo)
+}
+
+func TestDefaultsWithoutATrackerSayHowToConfigureOne(t *testing.T) {
+	withoutTokens(t)
+	inRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z", "Add gateway retry": "2026-11-05T15:00:00Z"})
+
+	for _, format := range []string{"text", "markdown", "json"} {
+		t.Run(format, func(t *testing.T) {
+			out, stderr, code := ask(t, "--format", format, "how many open bugs are there?")
+			require.Equal(t, 0, code, "the commit analytics still answer: %s", stderr)
+			if format != "json" { // JSON escapes the quotes; its steps are checked below
+				assert.Contains(t, out, youtrackNotConfigured)
+			}
+			assert.NotRegexp(t, exampleIssueKey, out+stderr, "no example issue poses as the user's")
+			assert.NotContains(t, out, "youtrack.example.com")
+			if format == "json" {
+				var doc report.Document
+				require.NoError(t, json.Unmarshal([]byte(out), &doc))
+				assert.Equal(t, nexec.ResultPartial, doc.Result.Status, "an unanswered part makes the run partial")
+				assert.Equal(t, "failed", doc.Result.Steps[0].Status)
+				assert.Contains(t, doc.Result.Steps[0].Error, youtrackNotConfigured)
+			}
+		})
+	}
+}
+
+func TestDefaultsFetchOfAnUnconfiguredSourceFailsFast(t *testing.T) {
+	withoutTokens(t)
+	inRepo(t, map[string]string{"Fix": "2026-11-03T10:00:00Z"})
+	for _, args := range [][]string{{"fetch", "youtrack"}, {"fetch", "--kind", "issue", "--limit", "5", "youtrack"}} {
+		var out, errb bytes.Buffer
+		code := run(args, strings.NewReader(""), &out, &errb)
+		assert.Equal(t, 1, code, args)
+		assert.Equal(t, "nous: fetch youtrack: "+youtrackNotConfigured+"\n", errb.String(), args)
+		assert.Empty(t, out.String())
+	}
+}
+
+func TestDefaultsFallbackReadsTheLocalRepository(t *testing.T) {
+	withoutTokens(t)
+	inRepo(t, map[string]string{"Rewrite the parser": "2026-11-03T10:00:00Z", "Tune the lexer": "2026-11-04T10:00:00Z"})
+	out, stderr, code := ask(t, "--format", "json", "tell me about the parser")
+	require.Equal(t, 0, code, stderr)
+	var doc report.Document
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.NotEmpty(t, doc.Plan.Retrieval.Plans)
+	assert.Equal(t, []string{"generic"}, doc.Plan.Retrieval.Plans[0].Sources, "the fallback template answered")
+	assert.Equal(t, nexec.ResultSuccess, doc.Result.Status)
+	assert.Contains(t, doc.Result.Report, "Rewrite the parser")
+	assert.Contains(t, doc.Result.Report, "Tune the lexer")
+	assert.Contains(t, doc.Result.Report, "(git, tier 1)", "the report names the local repository as the source")
+	assert.NotContains(t, doc.Result.Report, "中央社", "no example news poses as the user's")
+	assert.NotRegexp(t, exampleIssueKey, doc.Result.Report)
+}

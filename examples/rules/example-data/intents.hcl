@@ -1,0 +1,1 @@
+../default/intents.hcl

@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSourceNotConfigured(t *testing.T) {
+	src := `source "issues" {
+  plugin = env("YOUTRACK_TOKEN", "") != "" ? "builtin:youtrack" : env("GITLAB_TOKEN", "") != "" ? "builtin:gitlab" : ""
+  kind   = "issue"
+  setup  = "set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"
+}
+`
+	for _, tt := range []struct {
+		name       string
+		env        map[string]string
+		plugin     string
+		configured bool
+	}{
+		{"no tokens", nil, "", false},
+		{"gitlab", map[string]string{"GITLAB_TOKEN": "glpat-x"}, "builtin:gitlab", true},
+		{"youtrack first", map[string]string{"GITLAB_TOKEN": "glpat-x", "YOUTRACK_TOKEN": "perm:x"}, "builtin:youtrack", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, diags := Parse("sources.hcl", []byte(src), WithEnv(tt.env))
+			require.Empty(t, diags, diags.Error())
+			s := rs.Source("issues")
+			require.NotNil(t, s)
+			assert.Equal(t, tt.plugin, s.Plugin)
+			assert.Equal(t, tt.configured, s.Configured())
+			assert.Equal(t, "issue", s.Kind)
+			assert.Equal(t, "set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)", s.Setup)
+		})
+	}
+}
+
+func TestAgentFallback(t *testing.T) {
+	rs, diags := Parse("agents.hcl", []byte(`agent "writer" {
+  plugin   = "builtin:openai"
+  fallback = "builtin:template"
+  timeout  = "45s"
+}
+`), WithEnv(nil))
+	require.Empty(t, diags, diags.Error())
+	assert.Equal(t, "builtin:template", rs.Agent("writer").Fallback)
+}
+
+// TestSourceAndAgentAttributeErrors checks that each attribute is accepted
+// only where it means something, and says where it belongs.
+func TestSourceAndAgentAttributeErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		severity  hcl.DiagnosticSeverity
+		check     string
+		line      int
+		detail    string
+	}{
+		{"no plugin, no setup", "source \"s\" {\n  plugin = \"\"\n}\n",
+			hcl.DiagWarning, CheckMissingDescription, 2, `add setup = "…" saying how to configure it`},
+		{"kind not a word", "source \"s\" {\n  plugin = \"builtin:git\"\n  kind   = \"Merge Request\"\n}\n",
+			hcl.DiagError, CheckInvalidValue, 3, `got "Merge Request"`},
+		{"setup on an agent", "agent \"a\" {\n  plugin = \"builtin:template\"\n  setup  = \"x\"\n}\n",
+			hcl.DiagError, CheckSchema, 3, "setup belongs to source blocks"},
+		{"kind on an agent", "agent \"a\" {\n  plugin = \"builtin:template\"\n  kind   = \"issue\"\n}\n",
+			hcl.DiagError, CheckSchema, 3, "kind belongs to source blocks"},
+		{"fallback on a source", "source \"s\" {\n  plugin   = \"builtin:git\"\n  fallback = \"builtin:file\"\n}\n",
+			hcl.DiagError, CheckSchema, 3, "fallback belongs to agent blocks"},
+		{"agent without a plugin", "agent \"a\" {\n  plugin = \"\"\n}\n",
+			hcl.DiagError, CheckInvalidValue, 2, "An agent needs a plugin"},
+		{"fallback is the plugin itself", "agent \"a\" {\n  plugin   = \"builtin:openai\"\n  fallback = \"builtin:openai\"\n}\n",
+			hcl.DiagWarning, CheckInvalidValue, 3, "cannot answer when that one is unreachable"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Parse("p.hcl", []byte(tt.src), WithEnv(nil))
+			require.Len(t, diags, 1, diags.Error())
+			d := diags[0]
+			assert.Equal(t, tt.severity, d.Severity)
+			assert.Equal(t, tt.check, CheckName(d))
+			assert.Equal(t, tt.line, d.Subject.Start.Line)
+			assert.Contains(t, d.Detail, tt.detail)
+		})
+	}
+}
