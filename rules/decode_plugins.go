@@ -79,9 +79,11 @@ func (d *decoder) decodeAgent(b *hcl.Block) {
 		d.add(Error(CheckOutOfRange, c.Attributes["timeout"].Expr.Range(), `"timeout" out of range`,
 			fmt.Sprintf("timeout must be positive, got %s.", a.Timeout)))
 	}
-	if d.str(c.Attributes, "fallback", &a.Fallback) && a.Fallback == a.Plugin && a.Fallback != "" {
-		d.add(Warning(CheckInvalidValue, c.Attributes["fallback"].Expr.Range(), `Useless "fallback"`,
-			fmt.Sprintf("The fallback is the agent's own plugin %q, so it cannot answer when that one is unreachable.", a.Plugin)))
+	// A fallback that is the plugin itself could not answer for it: the
+	// default rules say fallback = "builtin:template" whichever plugin the
+	// environment chose.
+	if d.str(c.Attributes, "fallback", &a.Fallback) && a.Fallback == a.Plugin {
+		a.Fallback = ""
 	}
 	d.misplaced(c, map[string]string{
 		"priority": "priority belongs to source and retrieve blocks.",

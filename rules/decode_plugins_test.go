@@ -39,14 +39,24 @@ func TestSourceNotConfigured(t *testing.T) {
 }
 
 func TestAgentFallback(t *testing.T) {
-	rs, diags := Parse("agents.hcl", []byte(`agent "writer" {
-  plugin   = "builtin:openai"
+	src := []byte(`agent "writer" {
+  plugin   = env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
   fallback = "builtin:template"
   timeout  = "45s"
 }
-`), WithEnv(nil))
-	require.Empty(t, diags, diags.Error())
-	assert.Equal(t, "builtin:template", rs.Agent("writer").Fallback)
+`)
+	for _, tt := range []struct {
+		env            map[string]string
+		plugin, backup string
+	}{
+		{map[string]string{"OPENAI_API_KEY": "sk-x"}, "builtin:openai", "builtin:template"},
+		{nil, "builtin:template", ""}, // a plugin cannot stand in for itself
+	} {
+		rs, diags := Parse("agents.hcl", src, WithEnv(tt.env))
+		require.Empty(t, diags, diags.Error())
+		assert.Equal(t, tt.plugin, rs.Agent("writer").Plugin)
+		assert.Equal(t, tt.backup, rs.Agent("writer").Fallback)
+	}
 }
 
 // TestSourceAndAgentAttributeErrors checks that each attribute is accepted
@@ -71,8 +81,6 @@ func TestSourceAndAgentAttributeErrors(t *testing.T) {
 			hcl.DiagError, CheckSchema, 3, "fallback belongs to agent blocks"},
 		{"agent without a plugin", "agent \"a\" {\n  plugin = \"\"\n}\n",
 			hcl.DiagError, CheckInvalidValue, 2, "An agent needs a plugin"},
-		{"fallback is the plugin itself", "agent \"a\" {\n  plugin   = \"builtin:openai\"\n  fallback = \"builtin:openai\"\n}\n",
-			hcl.DiagWarning, CheckInvalidValue, 3, "cannot answer when that one is unreachable"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, diags := Parse("p.hcl", []byte(tt.src), WithEnv(nil))

@@ -80,7 +80,9 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 				if a.stderrIsTerminal() {
 					opts.Progress = progressPrinter(a.stderr)
 				}
-				res, runErr := exec.New(m, m, opts).Run(ctx, plan)
+				agents := newFallbackAgents(m, rs, a.stderr)
+				res, runErr := exec.New(m, agents, opts).Run(ctx, plan)
+				res.Caveats = append(res.Caveats, agents.caveats()...)
 				out := a.stdout
 				if format == "text" || format == "markdown" {
 					out = terminalSafe{out}

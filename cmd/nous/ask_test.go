@@ -304,10 +304,12 @@ func TestAskCrashingAgentKeepsHistory(t *testing.T) {
 	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "")
 	agents, err := os.ReadFile(filepath.Join(rules, "agents.hcl"))
 	require.NoError(t, err)
+	// No fallback here: the crash itself is what this test watches.
 	patched := strings.Replace(string(agents), `agent "analyst" {
-  plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"`,
+  plugin   = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
+  fallback = "builtin:template"`,
 		`agent "analyst" {
-  plugin  = `+askQuote(crash), 1)
+  plugin   = `+askQuote(crash), 1)
 	require.NotEqual(t, string(agents), patched)
 	require.NoError(t, os.WriteFile(filepath.Join(rules, "agents.hcl"), []byte(patched), 0o644))
 

@@ -87,6 +87,15 @@ func pluginSpecs(rs *rules.Ruleset) ([]plugin.Spec, error) {
 		}
 		sp.Timeout = ag.Timeout
 		specs = append(specs, sp)
+		if ag.Fallback != "" {
+			// The fallback gets no config: the agent's is for its own plugin.
+			fb, err := blockSpec(plugin.KindAgent, ag.Name+fallbackSuffix, ag.Fallback, "", nil, ag.Range)
+			if err != nil {
+				return nil, err
+			}
+			fb.Timeout = ag.Timeout
+			specs = append(specs, fb)
+		}
 	}
 	return specs, nil
 }

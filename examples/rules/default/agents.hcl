@@ -4,26 +4,34 @@
 # its base URL, key and model from the environment). Timeouts are the
 # document's: analyst 60 s, critic 30 s, writer 45 s.
 #
+# When the endpoint cannot be reached (connection refused, DNS failure, 5xx
+# after retries, a timeout), the offline template agent answers instead
+# (fallback), with a warning on stderr and a caveat in the result.
+#
 # Hypotheses name these agents by role (role = "writer"); the executor also
 # calls the analyst and critic around every writer step.
 
 agent "analyst" {
-  plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
-  timeout = "60s"
+  plugin   = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
+  fallback = "builtin:template"
+  timeout  = "60s"
 }
 
 agent "critic" {
-  plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
-  timeout = "30s"
+  plugin   = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
+  fallback = "builtin:template"
+  timeout  = "30s"
 }
 
 agent "writer" {
-  plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
-  timeout = "45s"
+  plugin   = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
+  fallback = "builtin:template"
+  timeout  = "45s"
 }
 
 # nous-lint-ignore: unused -- no default intent takes the clarification role; kept for rules that do
 agent "clarification" {
-  plugin  = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
-  timeout = "30s"
+  plugin   = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
+  fallback = "builtin:template"
+  timeout  = "30s"
 }
