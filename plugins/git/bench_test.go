@@ -3,6 +3,7 @@ package git
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -111,4 +112,43 @@ func benchGitLog(b *testing.B, args ...string) {
 		n = runGitLog(b, dir, args...)
 	}
 	b.ReportMetric(float64(n), "commits/op")
+}
+
+// BenchmarkStatsVsNumstat fetches the whole history with diff statistics
+// and runs `git log --numstat` over the same commits, in one run, so the
+// ratio can be read off. NOUS_BENCH_REPO names a real repository to use
+// instead of the generated one; NOUS_BENCH_SINCE (RFC 3339) bounds both.
+func BenchmarkStatsVsNumstat(b *testing.B) {
+	dir := os.Getenv("NOUS_BENCH_REPO")
+	if dir == "" {
+		dir = benchRepo(b)
+	}
+	var req sdk.FetchRequest
+	var args []string
+	if v := os.Getenv("NOUS_BENCH_SINCE"); v != "" {
+		since, err := time.Parse(time.RFC3339, v)
+		require.NoError(b, err)
+		req.Since = since
+		args = append(args, fmt.Sprintf("--since=%d", since.Unix()))
+	}
+	for _, engine := range statsEngines[:2] {
+		b.Run("nous/"+engine.name, func(b *testing.B) {
+			s := benchSource(b, dir, true)
+			engine.set(b, s)
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				n = runFetch(b, s, req)
+			}
+			b.ReportMetric(float64(n), "commits/op")
+		})
+	}
+	b.Run("git-log-numstat", func(b *testing.B) {
+		b.ReportAllocs()
+		n := 0
+		for b.Loop() {
+			n = runGitLog(b, dir, append([]string{"--numstat"}, args...)...)
+		}
+		b.ReportMetric(float64(n), "commits/op")
+	})
 }

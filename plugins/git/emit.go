@@ -8,8 +8,18 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
+// numstatBatch bounds the commits sent to git at once: the first batch is
+// small so the first records come quickly, later ones larger. 256 lines
+// of input stay far below a pipe's 64 KiB buffer.
+const (
+	firstNumstatBatch = 8
+	maxNumstatBatch   = 256
+)
+
 // emitter turns the walk's matching commits into records, computing
 // stats when the query asks for them, and counts them against the limit.
+// With the git executable it batches commits for one `git diff-tree`;
+// without it, or when git fails, it computes stats with go-git.
 type emitter struct {
 	s       *Source
 	ctx     context.Context
@@ -18,29 +28,110 @@ type emitter struct {
 	emitted int
 	abbrev  *abbrev
 	shallow map[plumbing.Hash]bool
+
+	git     *numstat // nil until the first batch, or when not used
+	noGit   bool     // git is not installed or failed: use go-git
+	pending []pendingRecord
+	batch   int
+}
+
+type pendingRecord struct {
+	rec sdk.Record
+	c   *object.Commit
 }
 
 func (s *Source) newEmitter(ctx context.Context, q query, shallow map[plumbing.Hash]bool, emit func(sdk.Record) error) *emitter {
-	return &emitter{s: s, ctx: ctx, q: q, emit: emit, shallow: shallow, abbrev: newAbbrev(s.gitDir, &s.packs)}
+	return &emitter{s: s, ctx: ctx, q: q, emit: emit, shallow: shallow, abbrev: newAbbrev(s.gitDir, &s.packs),
+		noGit: s.gitBin == "" || s.gitDir == nil, batch: firstNumstatBatch}
 }
 
-// add emits c and reports whether the limit is reached.
+// add emits c (or queues it for a stats batch) and reports whether the
+// limit is reached.
 func (e *emitter) add(c *object.Commit, ref string) (bool, error) {
 	rec := e.s.record(c, ref, e.abbrev.short(c.Hash))
-	if e.q.stats {
-		if err := e.s.addStats(e.ctx, &rec, c, e.shallow[c.Hash]); err != nil {
-			return false, err
-		}
-	}
-	if err := e.emit(rec); err != nil {
-		return false, err
-	}
 	e.emitted++
-	return e.q.limit > 0 && e.emitted >= e.q.limit, nil
+	done := e.q.limit > 0 && e.emitted >= e.q.limit
+	if !e.q.stats {
+		return done, e.emit(rec)
+	}
+	e.pending = append(e.pending, pendingRecord{rec: rec, c: c})
+	if done || len(e.pending) >= e.batch {
+		return done, e.flush()
+	}
+	return false, nil
 }
 
-// flush emits what is still pending.
-func (e *emitter) flush() error { return nil }
+// flush computes the stats of the queued records and emits them.
+func (e *emitter) flush() error {
+	if len(e.pending) == 0 {
+		return nil
+	}
+	pending := e.pending
+	e.pending = e.pending[:0]
+	e.batch = min(2*e.batch, maxNumstatBatch)
+	if !e.noGit && e.gitStats(pending) != nil {
+		// git is unusable here (not a safe directory, killed, an odd
+		// repository): go-git computes the same figures, slower.
+		e.noGit = true
+		e.close()
+	}
+	for _, p := range pending {
+		if e.noGit && !e.isMerge(p.c) {
+			if err := e.s.addStats(e.ctx, &p.rec, p.c, e.shallow[p.c.Hash]); err != nil {
+				return err
+			}
+		}
+		if err := e.emit(p.rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
-// close releases what the emitter holds.
-func (e *emitter) close() {}
+// gitStats sets the stats of pending with the git executable.
+func (e *emitter) gitStats(pending []pendingRecord) error {
+	if e.git == nil {
+		g, err := startNumstat(e.ctx, e.s.gitBin, e.s.gitDir.Root())
+		if err != nil {
+			return err
+		}
+		e.git = g
+	}
+	items := make([]numstatItem, 0, len(pending))
+	for _, p := range pending {
+		if e.isMerge(p.c) {
+			continue
+		}
+		it := numstatItem{sha: p.c.Hash.String()}
+		if len(p.c.ParentHashes) > 0 && !e.shallow[p.c.Hash] {
+			it.parent = p.c.ParentHashes[0].String()
+		}
+		items = append(items, it)
+	}
+	stats, err := e.git.count(items)
+	if err != nil {
+		return err
+	}
+	i := 0
+	for _, p := range pending {
+		if !e.isMerge(p.c) {
+			setStats(&p.rec, sortStats(stats[i]))
+			i++
+		}
+	}
+	return nil
+}
+
+// isMerge reports whether c has several parents. Merges carry no stats,
+// as in `git log --numstat`: what they bring in is counted in the commits
+// they merge, and a range's totals count each change once.
+// A shallow clone's boundary has no parents, as in git.
+func (e *emitter) isMerge(c *object.Commit) bool { return len(c.ParentHashes) > 1 && !e.shallow[c.Hash] }
+
+// close ends the git process, if one runs.
+func (e *emitter) close() {
+	if e.git != nil {
+		e.git.close()
+		e.git = nil
+	}
+}

@@ -2,6 +2,7 @@ package git
 
 import (
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -151,39 +152,48 @@ func shas(recs []sdk.Record) []string {
 }
 
 // TestStatsMatchGitNumstat checks files, additions and deletions of every
-// non-merge commit against `git log --numstat`.
+// non-merge commit against `git log --numstat`, computed by the git
+// executable and by go-git (its fallback).
 func TestStatsMatchGitNumstat(t *testing.T) {
 	dir := largeRepo(t, 400, time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC))
-	type stat struct{ files, additions, deletions int64 }
-	want := map[string]stat{}
-	var sha string
-	for _, line := range strings.Split(runGit(t, dir, nil, "log", "--no-merges", "--numstat", "--format=%H"), "\n") {
-		fields := strings.Fields(line)
-		switch {
-		case len(fields) == 1 && len(fields[0]) == 40:
-			sha = fields[0]
-			want[sha] = stat{}
-		case len(fields) == 3:
-			var a, d int64
-			_, err := fmt.Sscan(fields[0], &a)
-			require.NoError(t, err)
-			_, err = fmt.Sscan(fields[1], &d)
-			require.NoError(t, err)
-			s := want[sha]
-			want[sha] = stat{s.files + 1, s.additions + a, s.deletions + d}
-		}
-	}
+	want := numstatByCommit(t, runGit(t, dir, nil, "log", "--no-merges", "--numstat", "--format=%H"))
 	require.Greater(t, len(want), 400)
-
-	recs := plugintest.Fetch(t, configured(t, `{"path": "`+dir+`"}`), sdk.FetchRequest{})
-	checked := 0
-	for _, r := range recs {
-		w, ok := want[r.Fields["sha"].(string)]
-		if !ok {
-			continue // a merge
-		}
-		checked++
-		assert.Equal(t, w, stat{r.Fields["files"].(int64), r.Fields["additions"].(int64), r.Fields["deletions"].(int64)}, "commit %s", r.ID)
+	for _, engine := range statsEngines {
+		t.Run(engine.name, func(t *testing.T) {
+			s := configured(t, `{"path": "`+dir+`"}`)
+			engine.set(t, s)
+			checked := 0
+			for _, r := range plugintest.Fetch(t, s, sdk.FetchRequest{}) {
+				w, ok := want[r.ID]
+				if !ok {
+					assert.Greater(t, r.Fields["parents"], int64(1))
+					assert.NotContains(t, r.Fields, "files", "a merge has no stats, as in git log --numstat")
+					continue
+				}
+				checked++
+				assert.Equal(t, w, [3]int64{r.Fields["files"].(int64), r.Fields["additions"].(int64), r.Fields["deletions"].(int64)}, "commit %s", r.ID)
+			}
+			assert.Equal(t, len(want), checked)
+		})
 	}
-	assert.Equal(t, len(want), checked)
+}
+
+// statsEngines are the two ways stats are computed.
+var statsEngines = []struct {
+	name string
+	set  func(testing.TB, *Source)
+}{
+	{"git executable", func(t testing.TB, s *Source) {
+		if s.gitBin == "" {
+			t.Skip("git is not installed")
+		}
+	}},
+	{"go-git", func(_ testing.TB, s *Source) { s.gitBin = "" }},
+	{"failing git falls back to go-git", func(t testing.TB, s *Source) {
+		bin, err := exec.LookPath("false")
+		if err != nil {
+			t.Skip("no false executable")
+		}
+		s.gitBin = bin
+	}},
 }

@@ -35,11 +35,17 @@ func TestShallowClone(t *testing.T) {
 
 			// Stats of every commit, the boundary's included, match git's.
 			numstat := numstatByCommit(t, runGit(t, dir, nil, "log", "--numstat", "--format=%H"))
-			for _, r := range plugintest.Fetch(t, s, sdk.FetchRequest{}) {
-				if r.Fields["parents"].(int64) > 1 {
-					continue
-				}
-				assert.Equal(t, numstat[r.ID], [3]int64{r.Fields["files"].(int64), r.Fields["additions"].(int64), r.Fields["deletions"].(int64)}, "commit %s", r.ID)
+			for _, engine := range statsEngines {
+				t.Run(engine.name, func(t *testing.T) {
+					s := configured(t, pathConfig(dir))
+					engine.set(t, s)
+					for _, r := range plugintest.Fetch(t, s, sdk.FetchRequest{}) {
+						if r.Fields["parents"].(int64) > 1 {
+							continue
+						}
+						assert.Equal(t, numstat[r.ID], [3]int64{r.Fields["files"].(int64), r.Fields["additions"].(int64), r.Fields["deletions"].(int64)}, "commit %s", r.ID)
+					}
+				})
 			}
 
 			resp, err := s.Ground(context.Background(), sdk.GroundRequest{})

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os/exec"
 	"path/filepath"
 	"sync"
 
@@ -41,6 +42,9 @@ type Source struct {
 	gitDir billy.Filesystem
 	// packs caches the pack indexes' object names for the display ids.
 	packs packNames
+	// gitBin is the git executable that computes stats; empty when git is
+	// not installed (go-git computes them).
+	gitBin string
 	// hist and tree cache what Ground read of the configured ref.
 	hist *history
 	tree *tree
@@ -48,7 +52,9 @@ type Source struct {
 
 // New returns an unconfigured git source.
 func New() *Source {
-	return &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured")}
+	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured")}
+	s.gitBin, _ = exec.LookPath("git")
+	return s
 }
 
 // Describe says what the source returns and which filters it understands.

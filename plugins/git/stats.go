@@ -62,8 +62,13 @@ func commitStats(ctx context.Context, store storer.EncodedObjectStorer, c *objec
 		}
 		stats = append(stats, st)
 	}
+	return sortStats(stats), nil
+}
+
+// sortStats orders stats by name, as both ways of computing them agree.
+func sortStats(stats []fileStat) []fileStat {
 	sort.Slice(stats, func(i, j int) bool { return stats[i].name < stats[j].name })
-	return stats, nil
+	return stats
 }
 
 // diffTrees appends the files that differ between the trees from and to

@@ -22,7 +22,16 @@ func TestStatsEdgeCases(t *testing.T) {
 		fileChange{path: "node"}, file("node/child.txt", "x\ny"), fileChange{path: "vendor"})
 	importRepo(t, dir, &s)
 
-	recs := plugintest.Fetch(t, configured(t, pathConfig(dir)), sdk.FetchRequest{})
+	for _, engine := range statsEngines {
+		t.Run(engine.name, func(t *testing.T) {
+			s := configured(t, pathConfig(dir))
+			engine.set(t, s)
+			checkEdgeStats(t, plugintest.Fetch(t, s, sdk.FetchRequest{}))
+		})
+	}
+}
+
+func checkEdgeStats(t *testing.T, recs []sdk.Record) {
 	require.Len(t, recs, 3)
 	byTitle := map[string]sdk.Record{}
 	for _, r := range recs {
