@@ -61,3 +61,17 @@ func TestRecordKindFillsRequestsThatNameNone(t *testing.T) {
 		assert.Equal(t, tt.want, got[0].Fields["requested_kind"], "asked for %q", tt.asked)
 	}
 }
+
+// BenchmarkFetchUnconfigured measures the fast failure of a source with no
+// plugin: no process, no I/O.
+func BenchmarkFetchUnconfigured(b *testing.B) {
+	m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "youtrack", Kind: plugin.KindSource, Setup: "set YOUTRACK_TOKEN"})
+	ctx := context.Background()
+	emit := func(sdk.Record) error { return nil }
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.Fetch(ctx, "youtrack", sdk.FetchRequest{}, emit); err == nil {
+			b.Fatal("an unconfigured source answered")
+		}
+	}
+}

@@ -88,3 +88,19 @@ func TestDefaultsFallbackReadsTheLocalRepository(t *testing.T) {
 	assert.NotContains(t, doc.Result.Report, "中央社", "no example news poses as the user's")
 	assert.NotRegexp(t, exampleIssueKey, doc.Result.Report)
 }
+
+// TestDefaultsLintAndPluginsSkipAnUnconfiguredSource checks that a source
+// no plugin serves is neither started by lint --plugins nor listed as a
+// plugin's user.
+func TestDefaultsLintAndPluginsSkipAnUnconfiguredSource(t *testing.T) {
+	withoutTokens(t)
+	inRepo(t, map[string]string{"Fix": "2026-11-03T10:00:00Z"})
+	code, out, stderr := runCLI(t, "", "lint", "--plugins", "--format", "compact")
+	assert.Equal(t, exitOK, code, "%s%s", out, stderr)
+	assert.NotContains(t, out+stderr, "youtrack")
+
+	code, out, stderr = runCLI(t, "", "plugins", "--format", "json")
+	require.Equal(t, exitOK, code, stderr)
+	assert.NotContains(t, out, `"source youtrack"`, "no plugin serves youtrack")
+	assert.Contains(t, out, `"source generic"`, "the fallback's source is served by builtin:git")
+}
