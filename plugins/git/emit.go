@@ -126,7 +126,9 @@ func (e *emitter) gitStats(pending []pendingRecord) error {
 // as in `git log --numstat`: what they bring in is counted in the commits
 // they merge, and a range's totals count each change once.
 // A shallow clone's boundary has no parents, as in git.
-func (e *emitter) isMerge(c *object.Commit) bool { return len(c.ParentHashes) > 1 && !e.shallow[c.Hash] }
+func (e *emitter) isMerge(c *object.Commit) bool {
+	return len(c.ParentHashes) > 1 && !e.shallow[c.Hash]
+}
 
 // close ends the git process, if one runs.
 func (e *emitter) close() {
