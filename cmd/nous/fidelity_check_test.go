@@ -69,7 +69,7 @@ func (k *fidelityCheck) outcome() {
 // empty period, the authors and the listing; then the answer's commit
 // records against the union of the queries' git logs.
 func (k *fidelityCheck) commits() {
-	report, head := k.ans.Result.Report, firstLines(k.ans.Result.Report, reportHead)
+	report, head := k.ans.Result.Report, k.head()
 	all := k.fx.all[k.dir]
 	want, allowed, emptyPeriod := map[string]bool{}, map[string]bool{}, false
 	for _, q := range k.c.want {
@@ -88,7 +88,7 @@ func (k *fidelityCheck) commits() {
 			if near, ok := nearestBefore(k.t, k.dir, q); ok {
 				allowed[near.sha] = true
 				if !strings.Contains(head, near.sha[:7]) {
-					k.fail("the report's first %d lines do not name the most recent commit before the period, %s %q", reportHead, near.sha[:7], near.subject)
+					k.fail("neither the caveats nor the report's first %d lines name the most recent commit before the period, %s %q", reportHead, near.sha[:7], near.subject)
 				}
 			}
 		}
@@ -150,6 +150,12 @@ func (k *fidelityCheck) authors(commits []logCommit) {
 	}
 }
 
+// head is what a reader is to see first: the run's caveats (its own
+// sentences on what the answer is not) and the report's opening lines.
+func (k *fidelityCheck) head() string {
+	return strings.Join(k.ans.Result.Caveats, "\n") + "\n" + firstLines(k.ans.Result.Report, reportHead)
+}
+
 // report: only commits, what the row says in the opening lines, never
 // the bundled example issues.
 func (k *fidelityCheck) report() {
@@ -160,10 +166,10 @@ func (k *fidelityCheck) report() {
 			break
 		}
 	}
-	head := firstLines(report, reportHead)
+	head := k.head()
 	for _, p := range k.c.mention {
 		if !regexp.MustCompile(`(?i)` + p).MatchString(head) {
-			k.fail("the report does not say /%s/ in its first %d lines", p, reportHead)
+			k.fail("neither the caveats nor the report's first %d lines say /%s/", reportHead, p)
 		}
 	}
 	if m := exampleIssue.FindString(report); m != "" {
