@@ -83,6 +83,7 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 				agents := newFallbackAgents(m, rs, a.stderr)
 				res, runErr := exec.New(m, agents, opts).Run(ctx, plan)
 				res.Caveats = append(res.Caveats, agents.caveats()...)
+				res.Report = exec.Compose(res) // the report opens with every caveat
 				out := a.stdout
 				if format == "text" || format == "markdown" {
 					out = terminalSafe{out}

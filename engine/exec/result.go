@@ -27,8 +27,9 @@ type Result struct {
 	ExecutionID   string                   `json:"execution_id"`
 	Query         string                   `json:"query"`
 	Mode          string                   `json:"mode"`
-	Status        string                   `json:"status"` // success | partial | failed | cancelled
-	Report        string                   `json:"report"` // the final report (Markdown)
+	Status        string                   `json:"status"`            // success | partial | failed | cancelled
+	Report        string                   `json:"report"`            // the final report (Markdown): caveats, what was understood, one section per intent
+	Answers       []Answer                 `json:"answers,omitempty"` // one per accepted intent, in plan order
 	Answer        *sdk.WriterOutput        `json:"answer,omitempty"`
 	Review        *sdk.CriticOutput        `json:"review,omitempty"`
 	Clarification *sdk.ClarificationOutput `json:"clarification,omitempty"`
@@ -89,13 +90,17 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 	}
 	res := &Result{ExecutionID: r.hist.ExecutionID, Query: r.plan.Query, Mode: r.plan.Mode, Plan: r.plan, History: r.hist, Steps: []StepResult{}, Records: []sdk.Record{}}
 	r.collect(res)
+	r.answers(res)
 	err := r.runError(ctx, res)
 	res.Status = r.status(ctx, res, err)
 	if err != nil {
 		res.Error = r.redactErr(err).Error()
 	}
-	if res.Report == "" {
+	if res.Report == "" && len(res.Answers) == 0 {
 		res.Report = fallbackReport(res)
+	}
+	if len(res.Answers) > 0 || len(res.Caveats) > 0 {
+		res.Report = Compose(res)
 	}
 	r.finalTrace(res)
 	res.Trace = r.trace.Entries()
@@ -213,6 +218,11 @@ func (r *run) status(ctx context.Context, res *Result, err error) string {
 		return ResultFailed
 	case completed < len(res.Steps) || last == StatusFailed || r.hist.Termination != history.Converged:
 		return ResultPartial
+	}
+	for _, a := range res.Answers {
+		if a.Status != ResultSuccess {
+			return ResultPartial // an intent answered in part (an empty period, say) or not at all
+		}
 	}
 	return ResultSuccess
 }
