@@ -22,6 +22,7 @@ const (
 	CheckConstantCondition  = "constant-condition"  // a condition that is always true or always false
 	CheckRegexEscape        = "regex-escape"        // a regex literal holding a control character expr decoded from an escape
 	CheckPluginConfig       = "plugin-config"       // a plugin refused its config block, or did not start (lint --plugins)
+	CheckChangesQuestion    = "changes-question"    // a refinement that answers another question (drops the asked period)
 )
 
 // Finding is the value nous stores in hcl.Diagnostic.Extra: the name of the
@@ -93,5 +94,6 @@ var Checks = []CheckInfo{
 	{CheckMissingDescription, hcl.DiagWarning, "A hypothesis or retrieve without a description (it is what the plan shows)."},
 	{CheckConstantCondition, hcl.DiagWarning, "A condition that is always true (redundant) or always false where that is not unreachability."},
 	{CheckRegexEscape, hcl.DiagWarning, "A regex literal (right of matches) holding a control character: expr decoded an escape meant for the regexp ('\\b' is a backspace, not a word boundary)."},
+	{CheckChangesQuestion, hcl.DiagWarning, "A refine block that drops the dates filter: the retried step answers for the whole history, and the report would present it as the asked period's answer (use nearest = \"before\")."},
 	{CheckPluginConfig, hcl.DiagError, "With --plugins: a source or agent plugin that does not start, or whose Configure rejects its config (its warnings are warnings)."},
 }

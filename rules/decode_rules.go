@@ -152,6 +152,10 @@ func (d *decoder) decodeRefine(b *hcl.Block) *Refine {
 	if d.int(c.Attributes, "limit", &r.Limit) {
 		d.atLeast(c.Attributes, "limit", r.Limit, 0)
 	}
+	if d.oneOf(c.Attributes, "nearest", &r.Nearest, NearestBefore, NearestAfter) && r.Op != "MODIFY" {
+		d.add(Error(CheckInvalidValue, c.Attributes["nearest"].Expr.Range(), `"nearest" needs op = "MODIFY"`,
+			fmt.Sprintf("A nearest refinement re-runs the step around its asked period; op %q cannot do that.", r.Op)))
+	}
 	return r
 }
 

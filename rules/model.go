@@ -228,8 +228,19 @@ type Refine struct {
 	DropFilters []string
 	SetFilters  map[string][]string
 	Limit       int
-	Range       hcl.Range
+	// Nearest looks around an empty asked period instead of answering
+	// another question: "before" re-runs the step for the most recent
+	// record before the period, "after" for the oldest after it. The
+	// records found are marked as outside the period; "" is off.
+	Nearest string
+	Range   hcl.Range
 }
+
+// Values of Refine.Nearest.
+const (
+	NearestBefore = "before"
+	NearestAfter  = "after"
+)
 
 // Prompt is the instruction template of an agent role (text/template).
 type Prompt struct {

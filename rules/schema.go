@@ -84,7 +84,7 @@ var checkSchema = &hcl.BodySchema{
 }
 
 var refineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "op"}, {Name: "drop_filters"}, {Name: "set_filters"}, {Name: "limit"},
+	{Name: "op"}, {Name: "drop_filters"}, {Name: "set_filters"}, {Name: "limit"}, {Name: "nearest"},
 }}
 
 var loopSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

@@ -50,6 +50,7 @@ var seeded = []struct {
 	{rules.CheckUnreachable, hcl.DiagWarning, "rules.hcl", `1 == 2`},
 	{rules.CheckTemplate, hcl.DiagError, "rules.hcl", `"Summarise`},
 	{rules.CheckRegexEscape, hcl.DiagWarning, "rules.hcl", `'(?i)\\bverify`},
+	{rules.CheckChangesQuestion, hcl.DiagWarning, "rules.hcl", "refine {\n    drop_filters"},
 	{rules.CheckSyntax, hcl.DiagError, "syntax.hcl", "\n}"},
 }
 

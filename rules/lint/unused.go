@@ -34,6 +34,9 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 		for f := range c.Refine.SetFilters {
 			entities[f] = true
 		}
+		if c.Refine.Nearest != "" {
+			entities[datesEntity] = true // nearest looks around the dates' period
+		}
 	}
 	var diags hcl.Diagnostics
 	for _, s := range rs.Sources {

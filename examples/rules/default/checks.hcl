@@ -2,15 +2,19 @@
 # assessment, and a failed check with on_fail = "refine" asks for the delta
 # in its refine block on that step before the next pass.
 
-# A retrieval that found nothing is retried without its date range.
+# A retrieval that found nothing in the asked period looks for the most
+# recent record before it (same filters, one record), marked as outside the
+# period: the report says the period was empty and shows what came last.
+# A retrieval without a period, or with nothing before it either, stays
+# empty (the finding is kept as a warning): that is the answer.
 check "retrieval_found_data" {
   applies = "step.action == 'retrieve' && step.status == 'completed'"
   assert  = "len(step.records) > 0"
   message = "retrieval returned no records"
   on_fail = "refine"
   refine {
-    op           = "MODIFY"
-    drop_filters = ["dates"]
+    op      = "MODIFY"
+    nearest = "before"
   }
 }
 

@@ -110,8 +110,8 @@ check "retrieval_found_data" {
   message = "retrieval returned no records"
   on_fail = "refine"
   refine {
-    op           = "MODIFY"
-    drop_filters = ["dates"]
+    op      = "MODIFY"
+    nearest = "before"
   }
 }
 

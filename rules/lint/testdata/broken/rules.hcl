@@ -76,6 +76,14 @@ check "never" {
   assert  = "len(step.records) > 0"
 }
 
+check "broaden" {
+  assert  = "len(step.records) > 0"
+  on_fail = "refine"
+  refine {
+    drop_filters = ["dates"]
+  }
+}
+
 prompt "writer" {
   template = "Summarise {{.Query"
 }
