@@ -34,8 +34,11 @@ func (a *app) askCommand() *cobra.Command {
 loop (retrieve, transform, analyst/critic/writer, validate, refine) and print
 the report. Progress goes to stderr when it is a terminal.
 
-Exit 0 when the run succeeded (possibly partially), 1 when it failed or was
-interrupted (the partial result is still printed), 2 on bad usage or rules.`,
+Exit 0 when the run answered the question, fully (success) or in part
+(partial: the report's first lines say what is missing); 1 when nothing
+answers it (failed: no source answered, no report was written), when it
+was interrupted, or when nothing could be printed, with the reason on
+stderr (what was produced is still printed); 2 on bad usage or rules.`,
 		Example: `  nous ask "what changed in this repository last week?"
   nous ask --format markdown --trace "what is the status of the project?"
   nous ask --mode strict --format nlweb "verify the payments outage"
@@ -84,20 +87,15 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 				res, runErr := exec.New(m, agents, opts).Run(ctx, plan)
 				res.Caveats = append(res.Caveats, agents.caveats()...)
 				res.Report = exec.Compose(res) // the report opens with every caveat
-				out := a.stdout
+				out := &countingWriter{w: a.stdout}
+				var w io.Writer = out
 				if format == "text" || format == "markdown" {
-					out = terminalSafe{out}
+					w = terminalSafe{out}
 				}
-				if err := report.Render(out, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
+				if err := report.Render(w, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
 					return fmt.Errorf("ask: writing output: %w", err)
 				}
-				switch {
-				case runErr != nil:
-					return &exitError{Code: exitFindings, Err: red.Error(runErr)}
-				case res.Status == exec.ResultFailed || res.Status == exec.ResultCancelled:
-					return &exitError{Code: exitFindings, Err: fmt.Errorf("run %s (%s)", res.Status, res.History.Termination)}
-				}
-				return nil
+				return askExit(res, runErr, out.n, red)
 			})
 		},
 	}
@@ -107,6 +105,37 @@ interrupted (the partial result is still printed), 2 on bad usage or rules.`,
 	f.StringVar(&logDir, "log-dir", "", "write per-run JSON logs (iteration files, history.json, session_summary.json) under this directory")
 	f.BoolVar(&showTrace, "trace", false, "print the reasoning trace after the report (text and markdown; json always has it)")
 	return cmd
+}
+
+// askExit is the exit of a finished run whose output took written bytes:
+// nil (exit 0) only when the run answered and something was printed. The
+// reason it gives is masked by red.
+func askExit(res *exec.Result, runErr error, written int64, red *redact.Redactor) error {
+	switch {
+	case runErr != nil:
+		return &exitError{Code: exitFindings, Err: red.Error(runErr)}
+	case res.Status == exec.ResultFailed || res.Status == exec.ResultCancelled:
+		err := fmt.Errorf("run %s (%s)", res.Status, res.History.Termination)
+		if len(res.Caveats) > 0 {
+			err = fmt.Errorf("%w: %s", err, strings.Join(res.Caveats, " "))
+		}
+		return &exitError{Code: exitFindings, Err: red.Error(err)}
+	case written == 0:
+		return &exitError{Code: exitFindings, Err: fmt.Errorf("run %s, but it printed nothing", res.Status)}
+	}
+	return nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // askClock is the real clock, or the fixed time in $NOUS_NOW.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
@@ -147,21 +148,31 @@ func TestAskCommitQuestionNamesCommits(t *testing.T) {
 	assert.Empty(t, stderr, "quiet when stderr is not a terminal")
 }
 
-func TestAskFailingCheckBroadensQuery(t *testing.T) {
-	repo := askRepo(t, map[string]string{"Ancient fix": "2026-09-01T10:00:00Z"})
+func TestAskEmptyPeriodShowsNearestBefore(t *testing.T) {
+	repo := askRepo(t, map[string]string{"Ancient fix": "2026-09-01T10:00:00Z", "Older fix": "2026-08-01T10:00:00Z"})
 	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "")
 	out, stderr, code := ask(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 0, code, "a partial answer exits 0: %s", stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	require.Len(t, doc.History.Passes, 2)
 	refs := doc.History.Passes[0].Refinements
 	require.Len(t, refs, 1)
-	assert.Equal(t, history.Refinement{Op: "MODIFY", Step: "h0", DropFilters: []string{"dates"},
+	assert.Equal(t, history.Refinement{Op: "MODIFY", Step: "h0", Nearest: "before",
 		Justification: `check "retrieval_found_data": retrieval returned no records`, Applied: true}, refs[0])
 	assert.Equal(t, history.Converged, doc.History.Termination)
-	assert.Contains(t, doc.Result.Report, "Ancient fix", "the broadened retrieve found the commit")
-	assert.NotContains(t, doc.History.Passes[1].Steps[0].Filters, "dates")
+	assert.Equal(t, []string{"last week"}, doc.History.Passes[1].Steps[0].Filters["dates"], "the question's period is kept")
+
+	assert.Equal(t, nexec.ResultPartial, doc.Result.Status)
+	h0 := doc.Result.Steps[0]
+	assert.Equal(t, nexec.OutsideBefore, h0.Outside)
+	assert.Equal(t, "2026-11-02", h0.AskedSince.Format(time.DateOnly))
+	assert.Equal(t, "2026-11-09", h0.AskedUntil.Format(time.DateOnly))
+	require.Len(t, doc.Result.Records, 1, "only the most recent commit before the period")
+	assert.Equal(t, "Ancient fix", doc.Result.Records[0].Title)
+	assert.Equal(t, nexec.OutsideBefore, doc.Result.Records[0].Fields[nexec.FieldOutside])
+	require.Len(t, doc.Result.Caveats, 1)
+	assert.Regexp(t, `^No commits between 2026-11-02 and 2026-11-08; showing the most recent before that: [0-9a-f]{7,} "Ancient fix" on 2026-09-01\.$`, doc.Result.Caveats[0])
 }
 
 func TestAskRefinementLimitStopsLoop(t *testing.T) {
@@ -314,10 +325,12 @@ func TestAskCrashingAgentKeepsHistory(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(rules, "agents.hcl"), []byte(patched), 0o644))
 
 	out, stderr, code := ask(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
-	assert.Equal(t, 0, code, "a partial run still answers")
+	assert.Equal(t, 1, code, "no report: nothing answers the question")
+	assert.Contains(t, stderr, "run failed")
+	assert.Contains(t, stderr, "No report: the writer step h2 failed", "the reason is on stderr")
 	var doc report.Document
-	require.NoError(t, json.Unmarshal([]byte(out), &doc), stderr)
-	assert.Equal(t, nexec.ResultPartial, doc.Result.Status)
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), "what was produced is still printed: %s", stderr)
+	assert.Equal(t, nexec.ResultFailed, doc.Result.Status)
 	steps := doc.History.Passes[0].Steps
 	require.Len(t, steps, 3)
 	assert.Equal(t, "completed", steps[0].Status)

@@ -89,7 +89,9 @@ func TestCrashingAgentKeepsHistory(t *testing.T) {
 	assert.Equal(t, StatusCompleted, res.Steps[1].Status)
 	assert.Equal(t, StatusFailed, res.Steps[2].Status)
 	assert.Contains(t, res.Steps[2].Error, "exited unexpectedly")
-	assert.Equal(t, ResultPartial, res.Status)
+	assert.Equal(t, ResultFailed, res.Status, "a run whose writer produced no report answers nothing")
+	require.NotEmpty(t, res.Caveats)
+	assert.Equal(t, "No report: the writer step h2 failed: agent \"writer\" (writer): plugin writer exited unexpectedly (signal: killed).", res.Caveats[0])
 	assert.Len(t, res.History.Passes[0].Steps, 3)
 	assert.Contains(t, res.Pending, "report", "the report commitment is still pending")
 	assert.Contains(t, res.Report, "h2 Format commit summary for user: failed")
@@ -169,7 +171,9 @@ func TestLogDirAndRedaction(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &sum))
 	assert.Equal(t, 1, sum.TotalIterations)
-	assert.Equal(t, ResultPartial, sum.FinalStatus)
+	assert.Equal(t, ResultFailed, sum.FinalStatus, "no report")
+	require.NotEmpty(t, res.Caveats)
+	assert.Contains(t, res.Caveats[0], "bad key [REDACTED]")
 	for _, e := range res.Trace {
 		assert.NotContains(t, e.Error, "sk-verysecret")
 	}

@@ -34,7 +34,7 @@ func (r *run) refine(p *history.Pass) bool {
 		if d == nil {
 			d = &pendingDelta{op: OpModify, because: "validation failed without a refine block"}
 		}
-		ref := history.Refinement{Op: d.op, Step: st.id, DropFilters: d.drop, SetFilters: d.set, Limit: d.limit, Justification: d.because}
+		ref := history.Refinement{Op: d.op, Step: st.id, DropFilters: d.drop, SetFilters: d.set, Limit: d.limit, Nearest: d.nearest, Justification: d.because}
 		switch {
 		case st.attempts >= r.loop.RefinePerStep:
 			ref.Refused = fmt.Sprintf("refinement limit reached: %d per step", r.loop.RefinePerStep)
@@ -119,6 +119,9 @@ func applyFilters(st *stepState, d *pendingDelta) {
 	if d.limit > 0 {
 		st.limit = d.limit
 	}
+	if d.nearest != "" {
+		st.nearest = d.nearest
+	}
 }
 
 // correction records a refinement in the trace.
@@ -126,6 +129,9 @@ func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Ou
 	params := map[string]any{"op": ref.Op, "step": st.id}
 	if len(ref.DropFilters) > 0 {
 		params["drop_filters"] = strings.Join(ref.DropFilters, ",")
+	}
+	if ref.Nearest != "" {
+		params["nearest"] = ref.Nearest
 	}
 	if ref.NewStep != "" {
 		params["new_step"] = ref.NewStep
@@ -158,6 +164,8 @@ func (r *run) changes(st *stepState, d *pendingDelta) bool {
 	case st.action() == "agent":
 		return true // asking a model again may well give another answer
 	case d.limit > 0 && d.limit != st.limit:
+		return true
+	case d.nearest != "" && d.nearest != st.nearest:
 		return true
 	}
 	have := map[string]bool{}

@@ -93,6 +93,7 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 	r.answers(res)
 	err := r.runError(ctx, res)
 	res.Status = r.status(ctx, res, err)
+	r.judge(res)
 	if err != nil {
 		res.Error = r.redactErr(err).Error()
 	}
@@ -161,6 +162,7 @@ func (r *run) collect(res *Result) {
 		if st.err != nil {
 			sr.Error = r.redactErr(st.err).Error()
 		}
+		r.markOutside(&sr, st)
 		res.Steps = append(res.Steps, sr)
 		if st.status != StatusCompleted {
 			continue

@@ -40,16 +40,23 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (out
 	slices.SortStableFunc(plans, func(a, b int) int { return r.plan.Retrieval.Plans[b].Priority - r.plan.Retrieval.Plans[a].Priority })
 	for _, pi := range plans {
 		p := r.plan.Retrieval.Plans[pi]
-		req, err := r.fetchRequest(st, p)
+		req, asked, err := r.fetchRequest(st, p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", p.ID, err))
 			continue
 		}
 		for _, src := range p.Sources {
+			start := len(fetched)
 			n, err := r.fetchFrom(ctx, src, req, &fetched)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s on source %q: %w", p.ID, src, err))
+				out.Failed = append(out.Failed, sourceFailure{Source: src, Err: err})
 				continue
+			}
+			out.Answered = append(out.Answered, src)
+			if st.nearest != "" {
+				fetched = append(fetched[:start], nearestOf(fetched[start:], st.nearest, asked)...)
+				n = len(fetched) - start
 			}
 			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q", p.ID, n, src, req.Query))
 		}
@@ -70,8 +77,10 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 			n, err := r.fetchFrom(ctx, src, sdk.FetchRequest{Query: q}, &fetched)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
+				out.Failed = append(out.Failed, sourceFailure{Source: src, Err: err})
 				continue
 			}
+			out.Answered = append(out.Answered, src)
 			out.Notes = append(out.Notes, fmt.Sprintf("search: %d record(s) from %s for %q", n, src, q))
 		}
 	}
@@ -119,20 +128,21 @@ func (r *run) keep(st *stepState, in, fetched []sdk.Record, errs []error, out ou
 	return out, nil
 }
 
-// fetchRequest builds the request of plan p as refined on st.
-func (r *run) fetchRequest(st *stepState, p engine.RetrievalPlan) (sdk.FetchRequest, error) {
+// fetchRequest builds the request of plan p as refined on st, and says
+// which period the plan asks for (a nearest refinement looks around it).
+func (r *run) fetchRequest(st *stepState, p engine.RetrievalPlan) (sdk.FetchRequest, timerange.Range, error) {
 	filters := st.filters(p.Filters)
 	req := sdk.FetchRequest{Query: r.queryString(st, p, filters), Limit: p.Limit}
 	if st.limit > 0 {
 		req.Limit = st.limit
 	}
+	asked, _, err := r.period(filters)
+	if err != nil {
+		return req, asked, err
+	}
+	req.Since, req.Until = asked.Since, asked.Until
 	for _, f := range filters {
 		if f.Key == datesFilter {
-			rg, err := timerange.Resolve(f.Values, r.e.opts.Clock())
-			if err != nil {
-				return req, fmt.Errorf("dates filter: %w", err)
-			}
-			req.Since, req.Until = rg.Since, rg.Until
 			continue
 		}
 		if req.Filters == nil {
@@ -140,7 +150,10 @@ func (r *run) fetchRequest(st *stepState, p engine.RetrievalPlan) (sdk.FetchRequ
 		}
 		req.Filters[f.Key] = slices.Clone(f.Values)
 	}
-	return req, nil
+	if st.nearest != "" {
+		req = around(req, st.nearest)
+	}
+	return req, asked, nil
 }
 
 // queryString is the plan's query string, rebuilt in the planner's format

@@ -231,14 +231,28 @@ func panicError(st *stepState, v any) error {
 	return fmt.Errorf("step %s panicked: %v", st.id, v)
 }
 
-// ready reports whether every dependency of st is satisfied.
+// ready reports whether every dependency of st is satisfied: done, or a
+// retrieval that failed beside one that is done (the step goes on with
+// the sources that answered; the run's caveats name the one that failed).
 func (r *run) ready(st *stepState) bool {
+	done := len(st.deps) == 0
 	for _, d := range st.deps {
-		if dep := r.byID[d]; dep != nil && dep.status != StatusCompleted && dep.status != StatusRemoved {
+		dep := r.byID[d]
+		switch {
+		case dep == nil || dep.status == StatusCompleted || dep.status == StatusRemoved:
+			done = true
+		case !tolerable(dep):
 			return false
 		}
 	}
-	return true
+	return done
+}
+
+// tolerable reports whether a failed dependency need not block its
+// dependents while another of their dependencies answers: a retrieval
+// whose sources failed. Strict mode's "no valid sources" ends the run.
+func tolerable(dep *stepState) bool {
+	return dep.status == StatusFailed && dep.action() == "retrieve" && !IsNoValidSources(dep.err)
 }
 
 // skipBlocked skips pending steps whose dependencies failed or were skipped.
@@ -266,12 +280,29 @@ func (r *run) skipBlocked(p *history.Pass) {
 	}
 }
 
-// brokenDep returns the first dependency of st that failed or was skipped.
+// brokenDep returns the first dependency of st that failed or was
+// skipped, unless it is a tolerable failure and another dependency has
+// answered or may still answer.
 func (r *run) brokenDep(st *stepState) *stepState {
+	var failed *stepState
+	alive := false
 	for _, d := range st.deps {
-		if dep := r.byID[d]; dep != nil && (dep.status == StatusFailed || dep.status == StatusSkipped) {
+		dep := r.byID[d]
+		switch {
+		case dep == nil:
+			alive = true
+		case dep.status == StatusSkipped || dep.status == StatusFailed && !tolerable(dep):
 			return dep
+		case dep.status == StatusFailed:
+			if failed == nil {
+				failed = dep
+			}
+		default:
+			alive = true
 		}
+	}
+	if !alive {
+		return failed
 	}
 	return nil
 }

@@ -34,6 +34,16 @@ type output struct {
 	Calls   int // agent calls made
 	Notes   []string
 	Search  []string // analyst: queries for missing evidence
+
+	// retrieve: the sources that answered and those that failed
+	Answered []string
+	Failed   []sourceFailure
+}
+
+// sourceFailure is a source call of a retrieval that failed.
+type sourceFailure struct {
+	Source string
+	Err    error
 }
 
 // stepState is one step of the plan as the loop sees it.
@@ -52,6 +62,7 @@ type stepState struct {
 	set      map[string][]string // filter values set
 	replace  bool                // REPLACE: only the set filters remain
 	limit    int
+	nearest  string            // look around the empty period: before | after
 	review   *sdk.CriticOutput // critic review to revise against
 	draft    string            // draft under revision
 	delta    *pendingDelta     // what validation asked for
@@ -78,6 +89,7 @@ type pendingDelta struct {
 	drop    []string
 	set     map[string][]string
 	limit   int
+	nearest string
 	because string
 	review  *sdk.CriticOutput
 	search  []string // gap search queries

@@ -54,11 +54,19 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 		f := history.Finding{Check: c.Name, Step: st.id, Severity: history.SeverityFail, Message: msg, OnFail: c.OnFail}
 		switch c.OnFail {
 		case "refine":
+			if c.Refine != nil && c.Refine.Nearest != "" {
+				if why := r.lookAround(st, c.Refine.Nearest); why != "" {
+					// Nothing to look around: an empty answer is the
+					// answer, not a reason to ask another question.
+					f.Severity, f.Message = history.SeverityWarn, msg+" ("+why+")"
+					break
+				}
+			}
 			if st.status == StatusCompleted || st.status == StatusInvalid {
 				st.status = StatusInvalid
 				if st.delta == nil && c.Refine != nil {
 					st.delta = &pendingDelta{op: normalOp(c.Refine.Op), drop: c.Refine.DropFilters, set: c.Refine.SetFilters,
-						limit: c.Refine.Limit, because: fmt.Sprintf("check %q: %s", c.Name, msg)}
+						limit: c.Refine.Limit, nearest: c.Refine.Nearest, because: fmt.Sprintf("check %q: %s", c.Name, msg)}
 				}
 			}
 		case "fail":

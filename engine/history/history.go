@@ -134,6 +134,7 @@ type Refinement struct {
 	DropFilters   []string            `json:"drop_filters,omitempty"`
 	SetFilters    map[string][]string `json:"set_filters,omitempty"`
 	Limit         int                 `json:"limit,omitempty"`
+	Nearest       string              `json:"nearest,omitempty"` // before | after: look around an empty period
 	Justification string              `json:"justification"`
 	Applied       bool                `json:"applied"`
 	Refused       string              `json:"refused,omitempty"` // why it was not applied
