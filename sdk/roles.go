@@ -68,6 +68,12 @@ type WriterInput struct {
 	Draft  string        `json:"draft"`
 	Review *CriticOutput `json:"review,omitempty"`
 	Mode   string        `json:"mode"`
+	// Temporal is the period the question asks about, when it names one.
+	Temporal *TimeRange `json:"temporal_context,omitempty"`
+	// Caveats say why the answer can only be partial (a constraint no
+	// source could apply, a source that failed); a writer says so and does
+	// not claim high confidence.
+	Caveats []string `json:"caveats,omitempty"`
 }
 
 // WriterOutput is the final report.

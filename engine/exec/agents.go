@@ -97,7 +97,7 @@ func (c *agentCall) writer(force bool) (output, error) {
 			}
 		}
 	}
-	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode}
+	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode, Temporal: r.questionPeriod(), Caveats: r.writerCaveats(st)}
 	var w sdk.WriterOutput
 	if err := c.invoke(sdk.RoleWriter, in, &w); err != nil {
 		return c.out, err
@@ -108,7 +108,7 @@ func (c *agentCall) writer(force bool) (output, error) {
 }
 
 func (c *agentCall) analyst(draft string, review *sdk.CriticOutput) (sdk.AnalystOutput, error) {
-	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.temporal()}
+	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.questionPeriod()}
 	if review != nil && review.Status == sdk.VerdictReject {
 		in.Draft, in.Review = draft, review
 	}

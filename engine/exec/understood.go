@@ -43,7 +43,10 @@ func (r *run) understand(idx int) understanding {
 	for _, h := range r.plan.Reasoning.Hypotheses {
 		intentOf[h.ID] = h.IntentIndex
 	}
-	intent := r.plan.Reasoning.Intents[idx].Type
+	intent := ""
+	if idx >= 0 && idx < len(r.plan.Reasoning.Intents) {
+		intent = r.plan.Reasoning.Intents[idx].Type
+	}
 	hasDates := false
 	for _, p := range r.plan.Retrieval.Plans {
 		if i, ok := intentOf[p.Hypothesis]; !ok && p.Intent != intent || ok && i != idx {

@@ -3,6 +3,7 @@ package template
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,7 +36,8 @@ func inspect(l *labels, draft string, ev evidence) findings {
 	if f.empty {
 		return f
 	}
-	for _, r := range ev.records {
+	// A draft may cite the nearest activity outside the period as context.
+	for _, r := range slices.Concat(ev.records, ev.outside) {
 		if cited(draft, r) {
 			f.cited = append(f.cited, r)
 			if flagged(r) {
@@ -51,7 +53,11 @@ func inspect(l *labels, draft string, ev evidence) findings {
 	// records" is a commit); neither is a claim of the draft.
 	f.overclaims = overclaims(l, withoutTitles(stripRevisionNotes(l, draft), ev.records), ev)
 	f.noDates = !ev.first.IsZero() && !dated.MatchString(draft)
-	f.offPeriod = emptyPeriod(l, draft)
+	if len(ev.outside) == 0 {
+		// Records marked outside the period are presented as context under
+		// their own heading; unmarked ones must not pose as the answer.
+		f.offPeriod = emptyPeriod(l, draft)
+	}
 	return f
 }
 
@@ -216,7 +222,7 @@ func kindOfHeading(l *labels, heading string) (string, bool) {
 func ids(records []sdk.Record, n int) string {
 	parts := make([]string, 0, min(n, len(records)))
 	for _, r := range records[:min(n, len(records))] {
-		parts = append(parts, "`"+shortID(r.ID)+"`")
+		parts = append(parts, "`"+displayID(r)+"`")
 	}
 	s := strings.Join(parts, ", ")
 	if len(records) > n {

@@ -54,7 +54,7 @@ func review(cfg Config, in sdk.CriticInput, records []sdk.Record) sdk.CriticOutp
 			suggestions = append(suggestions, "Correct the count: "+c+".")
 			gaps = append(gaps, "Unsupported count: "+c+".")
 		}
-		if len(f.cited) > 0 && len(f.cited) < fewRecords {
+		if len(f.cited) > 0 && len(f.cited) < fewRecords && len(ev.records) > 0 {
 			warns = append(warns, fmt.Sprintf("only %s supports the answer", plural(len(f.cited), "record", "records")))
 			suggestions = append(suggestions, "Gather more evidence before drawing conclusions.")
 		}

@@ -1,6 +1,7 @@
 package template
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -22,6 +23,13 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 	heading := l.Answer
 	if q := text.OneLine(query); q != "" {
 		heading += ": " + text.Clip(q, 100)
+	}
+	if len(ev.records) == 0 && len(ev.outside) > 0 {
+		// An empty period: say so first; the nearest activity is context.
+		fmt.Fprintf(&b, "## %s\n\n%s\n", heading, emptyPeriodLine(l, ev, in.Temporal))
+		listed := nearestSection(&b, l, ev, maxItems)
+		b.WriteString(sourcesSection(l, listed))
+		return b.String()
 	}
 	fmt.Fprintf(&b, "## %s\n\n%s\n\n", heading, overview(l, ev))
 	if len(ev.authors) > 0 {
@@ -54,8 +62,90 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 			listed = append(listed, r)
 		}
 	}
+	listed = append(listed, nearestSection(&b, l, ev, maxItems)...)
 	b.WriteString(sourcesSection(l, listed))
 	return b.String()
+}
+
+// nearestSection lists the records outside the asked period, under their
+// own heading, and returns those it listed.
+func nearestSection(b *strings.Builder, l *labels, ev evidence, maxItems int) []sdk.Record {
+	if len(ev.outside) == 0 {
+		return nil
+	}
+	fmt.Fprintf(b, "\n### %s (%d)\n\n", l.Nearest, len(ev.outside))
+	listed := ev.outside[:min(len(ev.outside), maxItems)]
+	for _, r := range listed {
+		b.WriteString("- " + recordLine(r, true) + "\n")
+	}
+	if n := len(ev.outside) - len(listed); n > 0 {
+		fmt.Fprintf(b, "- "+l.More+"\n", n)
+	}
+	return listed
+}
+
+// emptyPeriodLine says that the asked period holds nothing, and what is
+// nearest to it: "No commits in the requested period (2024-12-23 –
+// 2024-12-29); the most recent before it is `abc1234` fix … (2024-11-02)."
+func emptyPeriodLine(l *labels, ev evidence, t *sdk.TimeRange) string {
+	period := "…"
+	if t != nil && (!t.Since.IsZero() || !t.Until.IsZero()) {
+		period = dayOr(t.Since, "…") + " – " + lastDayOr(t.Until, "…")
+	}
+	s := fmt.Sprintf(l.NoneInPeriod, kindNouns(l, recordKinds(ev.outside)), period)
+	near, which := ev.outside[0], l.NearestBefore
+	if v, _ := near.Fields[fieldOutside].(string); v == "nearest_after" {
+		near, which = ev.outside[len(ev.outside)-1], l.NearestAfter
+	}
+	ref := "`" + displayID(near) + "` " + title(near)
+	if d := day(near.Time); d != "" {
+		ref += " (" + d + ")"
+	}
+	return s + "; " + fmt.Sprintf(which, ref) + "."
+}
+
+// recordKinds are the kinds of records in kindOrder, then sorted.
+func recordKinds(records []sdk.Record) []string {
+	var kinds []string
+	for _, r := range records {
+		if !slices.Contains(kinds, r.Kind) {
+			kinds = append(kinds, r.Kind)
+		}
+	}
+	rank := func(k string) int {
+		if i := slices.Index(kindOrder, k); i >= 0 {
+			return i
+		}
+		return len(kindOrder)
+	}
+	slices.SortFunc(kinds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	return kinds
+}
+
+// kindNouns names kinds in a sentence: "commits and issues" ("提交、議題").
+func kindNouns(l *labels, kinds []string) string {
+	parts := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		if l == labelSets["zh"] {
+			parts = append(parts, l.kindHeading(k))
+			continue
+		}
+		n := strings.ReplaceAll(k, "_", " ")
+		if n == "" {
+			n = "record"
+		}
+		parts = append(parts, n+"s")
+	}
+	if len(parts) == 0 {
+		if l == labelSets["zh"] {
+			return l.Records
+		}
+		return "records"
+	}
+	if l == labelSets["zh"] {
+		return strings.Join(parts, "、")
+	}
+	return joinAnd(parts)
 }
 
 // overview is the one-sentence summary: how many records of which kinds, when.
@@ -94,7 +184,7 @@ func countPhrase(l *labels, kind string, n int) string {
 // tierFlags, a flag when its source is unknown or low-tier.
 func recordLine(r sdk.Record, tierFlags bool) string {
 	var b strings.Builder
-	b.WriteString("`" + shortID(r.ID) + "` " + title(r))
+	b.WriteString("`" + displayID(r) + "` " + title(r))
 	var meta []string
 	if r.Author != "" {
 		meta = append(meta, text.OneLine(r.Author))
@@ -116,7 +206,7 @@ func sourcesSection(l *labels, records []sdk.Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n### %s\n\n", l.Sources)
 	for i, r := range records {
-		fmt.Fprintf(&b, "%d. `%s` %s — %s\n", i+1, shortID(r.ID), title(r), urlOr(l, r))
+		fmt.Fprintf(&b, "%d. `%s` %s — %s\n", i+1, displayID(r), title(r), urlOr(l, r))
 	}
 	return b.String()
 }

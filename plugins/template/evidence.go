@@ -24,6 +24,10 @@ type evidence struct {
 	projects []tally
 	first    time.Time // earliest record time, zero when none has one
 	last     time.Time
+	// outside are the records the engine marked as lying outside the asked
+	// period (the nearest activity around an empty one), newest first:
+	// context for the answer, never counted in it.
+	outside []sdk.Record
 }
 
 type kindGroup struct {
@@ -44,9 +48,13 @@ func gather(records []sdk.Record) evidence {
 		ptrs[i] = &records[i]
 	}
 	slices.SortFunc(ptrs, compareRecords)
-	ev := evidence{records: make([]sdk.Record, len(ptrs))}
-	for i, p := range ptrs {
-		ev.records[i] = *p
+	ev := evidence{records: make([]sdk.Record, 0, len(ptrs))}
+	for _, p := range ptrs {
+		if outside(*p) {
+			ev.outside = append(ev.outside, *p)
+		} else {
+			ev.records = append(ev.records, *p)
+		}
 	}
 
 	byKind := map[string][]sdk.Record{}
@@ -137,6 +145,30 @@ func project(r sdk.Record) string {
 	return p
 }
 
+// fieldOutside marks a record the engine found outside the asked period
+// ("nearest_before", "nearest_after").
+const fieldOutside = "nous.outside"
+
+// outside reports whether r lies outside the asked period.
+func outside(r sdk.Record) bool {
+	switch v := r.Fields[fieldOutside].(type) {
+	case bool:
+		return v
+	case string:
+		return v != "" && v != "false"
+	}
+	return false
+}
+
+// displayID is how a record's id is shown: the source's short_id (a
+// commit hash abbreviated as git does), else shortID.
+func displayID(r sdk.Record) string {
+	if s, ok := r.Fields["short_id"].(string); ok && s != "" {
+		return s
+	}
+	return shortID(r.ID)
+}
+
 // shortID abbreviates long hexadecimal IDs (commit hashes) to 8 characters.
 func shortID(id string) string {
 	if len(id) < 12 {
@@ -206,7 +238,7 @@ func cited(draft string, r sdk.Record) bool {
 	if r.ID == "" {
 		return false
 	}
-	short := shortID(r.ID)
+	short := displayID(r)
 	if strings.Contains(draft, "`"+short+"`") || strings.Contains(draft, "`"+r.ID+"`") {
 		return true
 	}

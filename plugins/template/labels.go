@@ -6,7 +6,11 @@ type labels struct {
 	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed      string
 	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence   string
 	RequestedPeriod, InPeriod, SourceTiers, AllFlagged, WithoutURL, FromSource string
-	Kinds                                                                      map[string]string
+	// Empty periods: the heading of the nearest activity, "no commits in the
+	// requested period (…)" (%[1]s the kinds, %[2]s the period), what is
+	// nearest before or after it, and the confidence reasons.
+	Nearest, NoneInPeriod, NearestBefore, NearestAfter, EmptyPeriod, Partial string
+	Kinds                                                                    map[string]string
 }
 
 var labelSets = map[string]*labels{
@@ -18,6 +22,10 @@ var labelSets = map[string]*labels{
 		RequestedPeriod: "Requested period", InPeriod: "%d of %d records fall in it",
 		SourceTiers: "Source tiers", AllFlagged: "all %d records come from unknown or tier ≥ 3 sources: %s",
 		WithoutURL: "Cited without a URL", FromSource: "%s (%s)",
+		Nearest: "Nearest activity outside the requested period", NoneInPeriod: "No %[1]s in the requested period (%[2]s)",
+		NearestBefore: "the most recent before it is %s", NearestAfter: "the oldest after it is %s",
+		EmptyPeriod: "nothing in the requested period: the records shown are the nearest activity outside it",
+		Partial:     "partial answer: %s",
 		Kinds: map[string]string{
 			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests",
 			"pipeline": "Pipelines", "document": "Documents",
@@ -31,6 +39,10 @@ var labelSets = map[string]*labels{
 		RequestedPeriod: "查詢期間", InPeriod: "%d／%d 筆在此期間",
 		SourceTiers: "來源等級", AllFlagged: "全部 %d 筆來自未知或第 3 級以上的來源：%s",
 		WithoutURL: "無網址的引用", FromSource: "%s（%s）",
+		Nearest: "查詢期間外最接近的活動", NoneInPeriod: "查詢期間（%[2]s）內沒有%[1]s",
+		NearestBefore: "之前最近的一筆是 %s", NearestAfter: "之後最早的一筆是 %s",
+		EmptyPeriod: "查詢期間內沒有資料：所列記錄是期間外最接近的活動",
+		Partial:     "部分回答：%s",
 		Kinds: map[string]string{
 			"commit": "提交", "issue": "議題", "merge_request": "合併請求",
 			"pipeline": "管線", "document": "文件",

@@ -2,6 +2,7 @@ package template
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -27,7 +28,7 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	usable, _ := usableRecords(in.Mode, records)
 	ev := gather(usable)
 	used := citedOrAll(in.Draft, gather(records), ev)
-	conf := confidence(in.Review, len(used))
+	conf, reason := grade(l, in, ev, used)
 
 	var b strings.Builder
 	heading := l.Report
@@ -37,16 +38,23 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	fmt.Fprintf(&b, "# %s\n\n## %s\n\n", heading, l.Summary)
 	// The summary counts all the evidence; the sources list what the draft cites.
 	summary := ""
-	if len(ev.records) > 0 {
+	switch {
+	case len(ev.records) > 0 && countingQuestion.MatchString(in.Query):
+		summary = countSentence(l, ev, in.Temporal)
+	case len(ev.records) > 0:
 		summary = overview(l, ev)
+	case len(ev.outside) > 0:
+		summary = emptyPeriodLine(l, ev, in.Temporal)
+	}
+	if summary != "" {
 		b.WriteString(summary + " ")
 	}
-	fmt.Fprintf(&b, "%s: %s (%s).\n", l.Confidence, conf, confidenceReason(in.Review, len(used), len(ev.records)))
+	fmt.Fprintf(&b, "%s: %s (%s).\n", l.Confidence, conf, reason)
 	draft := in.Draft
-	if strings.TrimSpace(draft) == "" && len(ev.records) > 0 {
+	if strings.TrimSpace(draft) == "" && len(ev.records)+len(ev.outside) > 0 {
 		// No analyst ran: the writer drafts from the records itself, so a
 		// rules file with only a writer still answers with the evidence.
-		draft = writeDraft(l, in.Query, sdk.AnalystInput{Query: in.Query, Mode: in.Mode}, ev, cfg.MaxItems)
+		draft = writeDraft(l, in.Query, sdk.AnalystInput{Query: in.Query, Mode: in.Mode, Temporal: in.Temporal}, ev, cfg.MaxItems)
 	}
 	if details := detailsOf(draft, summary); details != "" {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.Details, details)
@@ -82,6 +90,73 @@ func citedOrAll(draft string, all, usable evidence) []sdk.Record {
 		return usable.ordered
 	}
 	return used
+}
+
+// countingQuestion matches a question that asks for a number.
+var countingQuestion = regexp.MustCompile(`(?i)\b(how\s+many|number\s+of|count)\b|多少|幾個|幾筆`)
+
+// grade is the report's confidence and why. It never claims more than the
+// answer holds: an empty period answered with the nearest activity is Low,
+// an answer with caveats (a constraint not applied) at most Medium.
+func grade(l *labels, in sdk.WriterInput, ev evidence, used []sdk.Record) (string, string) {
+	if len(ev.records) == 0 && len(ev.outside) > 0 {
+		return confidenceLow, l.EmptyPeriod
+	}
+	conf := confidence(in.Review, len(used))
+	reason := confidenceReason(in.Review, len(used), len(ev.records))
+	if len(in.Caveats) > 0 {
+		if conf == confidenceHigh {
+			conf = confidenceMedium
+		}
+		parts := make([]string, len(in.Caveats))
+		for i, c := range in.Caveats {
+			parts[i] = text.OneLine(c)
+		}
+		reason = fmt.Sprintf(l.Partial, strings.Join(parts, "; ")) + "; " + reason
+	}
+	return conf, reason
+}
+
+// countSentence states the number asked for: "312 commits by 41 authors
+// between 2025-01-01 and 2025-06-30."
+func countSentence(l *labels, ev evidence, t *sdk.TimeRange) string {
+	parts := make([]string, 0, len(ev.groups))
+	for _, g := range ev.groups {
+		parts = append(parts, countPhrase(l, g.kind, len(g.records)))
+	}
+	period := ""
+	if t != nil {
+		switch {
+		case !t.Since.IsZero() && !t.Until.IsZero():
+			period = day(t.Since) + " – " + lastDayOr(t.Until, "")
+		case !t.Since.IsZero():
+			period = day(t.Since) + " – …"
+		case !t.Until.IsZero():
+			period = "… – " + lastDayOr(t.Until, "")
+		}
+	}
+	if l == labelSets["zh"] {
+		s := strings.Join(parts, "、") + fmt.Sprintf("，%d 位作者", len(ev.authors))
+		if period != "" {
+			s += "（" + period + "）"
+		}
+		return s + "。"
+	}
+	s := joinAnd(parts)
+	if len(ev.authors) > 0 {
+		s += " by " + plural(len(ev.authors), "author", "authors")
+	}
+	if t != nil {
+		switch {
+		case !t.Since.IsZero() && !t.Until.IsZero():
+			s += " between " + day(t.Since) + " and " + lastDayOr(t.Until, "")
+		case !t.Since.IsZero():
+			s += " since " + day(t.Since)
+		case !t.Until.IsZero():
+			s += " until " + lastDayOr(t.Until, "")
+		}
+	}
+	return s + "."
 }
 
 // confidence grades the report: High needs a passing review and enough
@@ -196,7 +271,7 @@ func sourcesList(l *labels, used []sdk.Record) string {
 // sourceLine names a source with its link, kind, ID, author, date and tier.
 func sourceLine(r sdk.Record) string {
 	link := "[" + strings.NewReplacer("[", "(", "]", ")").Replace(title(r)) + "](" + r.URL + ")"
-	meta := []string{r.Kind + " `" + shortID(r.ID) + "`"}
+	meta := []string{r.Kind + " `" + displayID(r) + "`"}
 	if r.Author != "" {
 		meta = append(meta, text.OneLine(r.Author))
 	}
@@ -271,7 +346,7 @@ func modeNotes(l *labels, mode string, used []sdk.Record) string {
 func flaggedList(records []sdk.Record, n int) string {
 	parts := make([]string, 0, min(n, len(records)))
 	for _, r := range records[:min(n, len(records))] {
-		parts = append(parts, "`"+shortID(r.ID)+"` "+tierTag(r))
+		parts = append(parts, "`"+displayID(r)+"` "+tierTag(r))
 	}
 	s := strings.Join(parts, ", ")
 	if len(records) > n {
