@@ -88,6 +88,7 @@ func (r *run) answer(idx int, intent string, results map[string]StepResult) Answ
 	}
 	a.Understood = u.line(intent, kinds, a.Counting, r.plan.Query)
 	a.Status = r.answerStatus(steps, recs, ans, a, u)
+	a.Confidence = capConfidence(a.Confidence, a.Status)
 	a.Result = resultLine(a, kinds, kindCounts(inside), u)
 	if a.Status == ResultFailed && a.Count == 0 && a.Nearest == nil {
 		a.Result = "not answered"
@@ -148,6 +149,9 @@ func answerSteps(steps []*stepState) (writer, records *stepState) {
 func (r *run) answerStatus(steps []*stepState, recs, writer *stepState, a Answer, u understanding) string {
 	done, problem := 0, false
 	for _, st := range steps {
+		if len(st.out.Failed) > 0 {
+			problem = true // a source of the intent failed
+		}
 		switch st.status {
 		case StatusCompleted, StatusRemoved:
 			done++
@@ -175,6 +179,9 @@ func (r *run) unappliedOn(sources []string) bool {
 		if c.Source == "" || slices.Contains(sources, c.Source) {
 			return true
 		}
+	}
+	if len(in.Unknown) > 0 {
+		return true // a constraint no source knows was left out of every answer
 	}
 	for _, v := range in.Sources {
 		if v.Error != "" && slices.Contains(sources, v.Name) {

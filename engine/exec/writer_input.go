@@ -1,15 +1,14 @@
 package exec
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
 	"github.com/nous-dev/nous/sdk"
 )
 
-// questionPeriod is the period the question asks about, for the writer: the
-// interpretation's dates, else the dates entity resolved.
+// questionPeriod is the period the question asks about, for the agents:
+// the interpretation's dates, else the dates entity resolved.
 func (r *run) questionPeriod() *sdk.TimeRange {
 	if in := r.plan.Interpretation; in != nil && in.Dates != nil && (!in.Dates.Since.IsZero() || !in.Dates.Until.IsZero()) {
 		return &sdk.TimeRange{Since: in.Dates.Since, Until: in.Dates.Until}
@@ -18,39 +17,28 @@ func (r *run) questionPeriod() *sdk.TimeRange {
 }
 
 // writerCaveats are what the writer of st's intent must not gloss over:
-// the constraints a source of the intent cannot apply, those no source
-// knows, and the intent's sources that could not be asked.
+// the constraints the answer does not apply, and the sources of the
+// intent that are not available or failed.
 func (r *run) writerCaveats(st *stepState) []string {
-	in := r.plan.Interpretation
-	if in == nil {
-		return nil
-	}
-	sources := r.understand(r.intentOf(st)).sources
-	var out []string
-	for _, c := range in.Unapplied {
-		if c.Source != "" && !slices.Contains(sources, c.Source) {
-			continue
+	out := r.constraintCaveats()
+	idx := r.intentOf(st)
+	sources := r.understand(idx).sources
+	said := map[string]bool{}
+	if in := r.plan.Interpretation; in != nil {
+		for _, v := range in.Sources {
+			if v.Error != "" && slices.Contains(sources, v.Name) && !said[v.Name] {
+				said[v.Name] = true
+				out = append(out, fmt.Sprintf("Source %q is not available: %s.", v.Name, sentence(r.redactErr(fmt.Errorf("%s", v.Error)).Error())))
+			}
 		}
-		s := fmt.Sprintf("the %s constraint %q was not applied", c.Key, c.Value)
-		if c.Source != "" {
-			s += " by " + c.Source
-		}
-		out = append(out, withReason(s, c.Reason))
 	}
-	for _, c := range in.Unknown {
-		out = append(out, withReason(fmt.Sprintf("%q (%s) is known to no source and was left out", cmp.Or(c.Phrase, c.Value), c.Key), c.Reason))
-	}
-	for _, v := range in.Sources {
-		if v.Error != "" && slices.Contains(sources, v.Name) {
-			out = append(out, fmt.Sprintf("source %s could not be asked: %s", v.Name, oneLine(v.Error)))
+	for _, s := range r.intentSteps(idx) {
+		for _, f := range s.out.Failed {
+			if !said[f.Source] {
+				said[f.Source] = true
+				out = append(out, fmt.Sprintf("Source %q failed: %s.", f.Source, sentence(r.redactErr(f.Err).Error())))
+			}
 		}
 	}
 	return out
-}
-
-func withReason(s, reason string) string {
-	if reason == "" {
-		return s
-	}
-	return s + " (" + oneLine(reason) + ")"
 }

@@ -110,7 +110,7 @@ func grade(l *labels, in sdk.WriterInput, ev evidence, used []sdk.Record) (strin
 		}
 		parts := make([]string, len(in.Caveats))
 		for i, c := range in.Caveats {
-			parts[i] = text.OneLine(c)
+			parts[i] = strings.TrimSuffix(text.OneLine(c), ".")
 		}
 		reason = fmt.Sprintf(l.Partial, strings.Join(parts, "; ")) + "; " + reason
 	}
