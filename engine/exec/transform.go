@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/timerange"
@@ -17,7 +16,7 @@ func (r *run) transform(action string, in []sdk.Record) (output, error) {
 	case "filter":
 		return r.filter(in)
 	case "rank":
-		return rank(r.plan.Query, in), nil
+		return rank(r.plan.Query, r.topics(), in), nil
 	case "aggregate":
 		return aggregate(in), nil
 	default:
@@ -82,26 +81,39 @@ func matchesEntities(rec sdk.Record, ents map[string][]string, keys []string) bo
 	return true
 }
 
-// rank orders records by how many query terms they mention, then newest
-// first, then by ID.
-func rank(query string, in []sdk.Record) output {
-	terms := queryTerms(query)
+// rank orders records by BM25 relevance to the question's topics (the
+// topics entity; else the question's content words), over title and body,
+// then newest first, then by ID. With topics, a record that mentions none
+// of them (case-insensitive substring, as the topics filter matches) comes
+// after every record that does.
+func rank(query string, topics []string, in []sdk.Record) output {
+	terms := topicTerms(topics)
+	if len(terms) == 0 {
+		terms = queryTerms(query)
+	}
+	docs := make([][]string, len(in))
+	texts := make([]string, len(in))
+	for i, rec := range in {
+		texts[i] = strings.ToLower(rec.Title + "\n" + rec.Body)
+		docs[i] = tokens(texts[i])
+	}
+	scores := bm25(docs, terms)
 	type scored struct {
-		rec   sdk.Record
-		score int
+		rec     sdk.Record
+		score   float64
+		matches bool
 	}
 	list := make([]scored, len(in))
 	for i, rec := range in {
-		text := strings.ToLower(rec.Title + " " + rec.Body)
-		s := 0
-		for _, t := range terms {
-			if strings.Contains(text, t) {
-				s++
-			}
-		}
-		list[i] = scored{rec, s}
+		list[i] = scored{rec: rec, score: scores[i], matches: mentionsAny(texts[i], topics)}
 	}
 	slices.SortStableFunc(list, func(a, b scored) int {
+		if a.matches != b.matches {
+			if a.matches {
+				return -1
+			}
+			return 1
+		}
 		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
@@ -111,22 +123,79 @@ func rank(query string, in []sdk.Record) output {
 		return cmp.Compare(a.rec.ID, b.rec.ID)
 	})
 	out := make([]sdk.Record, len(list))
+	matched := 0
 	for i, s := range list {
 		out[i] = s.rec
+		if s.matches {
+			matched++
+		}
 	}
-	return output{Records: out, Text: fmt.Sprintf("ranked %d record(s) by relevance to %d query term(s)", len(out), len(terms))}
+	text := fmt.Sprintf("ranked %d record(s) by BM25 relevance to %d query term(s)", len(out), len(terms))
+	if len(topics) > 0 {
+		text = fmt.Sprintf("ranked %d record(s) by BM25 relevance to the topics %s; %d mention one", len(out), strings.Join(topics, ", "), matched)
+	}
+	return output{Records: out, Text: text}
 }
 
-// stopWords are left out of ranking terms.
+// topics are the question's topics: the topics entity, else the topics
+// constraints of the interpretation.
+func (r *run) topics() []string {
+	if v := r.plan.Reasoning.Entities[topicsKey]; len(v) > 0 {
+		return v
+	}
+	var out []string
+	if in := r.plan.Interpretation; in != nil {
+		for _, c := range in.Constraints {
+			if c.Key == topicsKey && c.Value != "" {
+				out = append(out, c.Value)
+			}
+		}
+	}
+	return out
+}
+
+// topicsKey is the entity whose values rank records.
+const topicsKey = "topics"
+
+// topicTerms are the distinct tokens of the topics.
+func topicTerms(topics []string) []string {
+	var terms []string
+	for _, t := range topics {
+		for _, w := range tokens(t) {
+			if !slices.Contains(terms, w) {
+				terms = append(terms, w)
+			}
+		}
+	}
+	return terms
+}
+
+// mentionsAny reports whether lower-cased text contains any topic.
+func mentionsAny(text string, topics []string) bool {
+	return slices.ContainsFunc(topics, func(t string) bool {
+		t = strings.ToLower(strings.TrimSpace(t))
+		return t != "" && strings.Contains(text, t)
+	})
+}
+
+// stopWords are left out of ranking terms: function words and the words
+// every question about a project uses.
 var stopWords = map[string]bool{
 	"the": true, "a": true, "an": true, "in": true, "on": true, "of": true, "to": true, "is": true, "are": true,
 	"what": true, "which": true, "how": true, "many": true, "this": true, "that": true, "last": true, "week": true,
 	"and": true, "or": true, "for": true, "with": true, "was": true, "were": true, "did": true, "does": true, "do": true,
+	"about": true, "who": true, "when": true, "where": true, "why": true, "since": true, "from": true, "between": true,
+	"before": true, "after": true, "until": true, "there": true, "have": true, "has": true, "had": true, "been": true,
+	"made": true, "make": true, "show": true, "list": true, "all": true, "any": true, "new": true, "whats": true,
+	"changed": true, "change": true, "changes": true, "commit": true, "commits": true, "committed": true,
+	"happened": true, "worked": true, "work": true, "touched": true, "mention": true, "mentions": true,
+	"pushed": true, "merged": true, "past": true, "days": true, "weeks": true, "month": true, "months": true,
+	"year": true, "years": true, "today": true, "yesterday": true, "quarter": true, "half": true, "first": true, "second": true,
 }
 
 func queryTerms(q string) []string {
 	var terms []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range tokens(q) {
 		if len(w) > 2 && !stopWords[w] && !slices.Contains(terms, w) {
 			terms = append(terms, w)
 		}
