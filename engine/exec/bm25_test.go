@@ -25,7 +25,7 @@ func TestBM25Scores(t *testing.T) {
 		{
 			name:  "one term, tf and length",
 			docs:  []string{"fix packfile index", "packfile packfile reader", "update readme"}, // |d| 3, 3, 2; avgdl 8/3
-			terms: []string{"packfile"},                                                    // n = 2: idf = ln(1.6)
+			terms: []string{"packfile"},                                                        // n = 2: idf = ln(1.6)
 			want: []float64{
 				math.Log(1.6) * 2.2 / (1 + 1.2*(0.25+0.75*3/(8.0/3))), // 0.4471
 				math.Log(1.6) * 4.4 / (2 + 1.2*(0.25+0.75*3/(8.0/3))), // 0.6243
@@ -35,7 +35,7 @@ func TestBM25Scores(t *testing.T) {
 		{
 			name:  "two terms add, rare term weighs more",
 			docs:  []string{"heredoc parser fix", "parser cleanup", "parser tests", "heredoc"}, // |d| 3, 2, 2, 1; avgdl 2
-			terms: []string{"heredoc", "parser"},                                            // n 2 and 3
+			terms: []string{"heredoc", "parser"},                                               // n 2 and 3
 			want: []float64{
 				math.Log(1+2.5/2.5)*2.2/(1+1.2*(0.25+0.75*3.0/2)) + math.Log(1+1.5/3.5)*2.2/(1+1.2*(0.25+0.75*3.0/2)),
 				math.Log(1+1.5/3.5) * 2.2 / (1 + 1.2),
