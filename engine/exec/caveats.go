@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,10 +46,10 @@ func (r *run) judge(res *Result) {
 
 // failures are the reasons nothing answers the question.
 func (r *run) failures(res *Result) []string {
-	var out []string
 	if r.hasRetrieve && !r.anyAnswered() {
-		out = append(out, r.noAnswer())
+		return []string{r.noAnswer()} // the writer had nothing to write from: no second caveat for it
 	}
+	var out []string
 	for _, st := range r.steps {
 		if st.role() != sdk.RoleWriter || res.Answer != nil || res.Status == ResultCancelled {
 			continue
@@ -183,11 +184,21 @@ func (r *run) sourceCaveats() []string {
 		for _, f := range st.out.Failed {
 			if !said[f.Source] {
 				said[f.Source] = true
-				out = append(out, fmt.Sprintf("Source %q failed: %s.", f.Source, sentence(r.redactErr(f.Err).Error())))
+				out = append(out, failureText(f.Source, sentence(r.redactErr(f.Err).Error())))
 			}
 		}
 	}
 	return out
+}
+
+// failureText is a source's failure as a sentence; an error that names
+// the source already ("source \"youtrack\" is not configured: …") is
+// the sentence.
+func failureText(source, msg string) string {
+	if q := strconv.Quote(source); strings.HasPrefix(msg, "source "+q) {
+		return "Source" + strings.TrimPrefix(msg, "source") + "."
+	}
+	return fmt.Sprintf("Source %q failed: %s.", source, msg)
 }
 
 // coverageCaveats say which sources' histories are cut short inside the

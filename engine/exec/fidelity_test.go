@@ -261,10 +261,21 @@ func TestFailingSources(t *testing.T) {
 		assert.Equal(t, ResultFailed, res.Status)
 		assert.Equal(t, []string{
 			"No source answered the question: every retrieval failed.",
-			"No report: the writer step h2 skipped: dependency h0 failed.",
 			`Source "git" failed: connection refused.`,
 			`Source "forum" failed: connection refused.`,
 		}, res.Caveats)
+	})
+	t.Run("not configured, said by the source's error", func(t *testing.T) {
+		src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
+			"git": historySource{recs: quietHistory}.fetch,
+			"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
+				return nil, sdk.Errorf(sdk.KindBadConfig, `source "forum" is not configured: set FORUM_URL`)
+			},
+		}}
+		res, err := New(src, standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), plan(t))
+		require.NoError(t, err)
+		assert.Equal(t, ResultPartial, res.Status)
+		assert.Equal(t, []string{`Source "forum" is not configured: set FORUM_URL.`}, res.Caveats)
 	})
 	t.Run("none configured", func(t *testing.T) {
 		rs := loadRules(t, nearestCheck("before"))
