@@ -228,8 +228,9 @@ func TestAskStrictModeNoValidSources(t *testing.T) {
 	assert.Contains(t, stderr, "no valid sources")
 	items := []report.Item{}
 	require.NoError(t, json.Unmarshal([]byte(out), &items))
-	require.Len(t, items, 1)
+	require.Len(t, items, 2, "the report, then the one intent's answer")
 	assert.Equal(t, "ResearchError", items[0].SchemaObject.Type)
+	assert.Equal(t, "ResearchError", items[1].SchemaObject.Type, "the intent was not answered")
 	assert.Contains(t, items[0].Description, "no valid sources")
 }
 
@@ -250,12 +251,14 @@ func TestAskNLWebFields(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	var items []map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal([]byte(out), &items))
-	require.Len(t, items, 1)
-	var keys []string
-	for k := range items[0] {
-		keys = append(keys, k)
+	require.Len(t, items, 2, "the report, then the one intent's answer")
+	for _, it := range items {
+		var keys []string
+		for k := range it {
+			keys = append(keys, k)
+		}
+		assert.ElementsMatch(t, []string{"@type", "url", "name", "site", "siteUrl", "score", "description", "schema_object"}, keys)
 	}
-	assert.ElementsMatch(t, []string{"@type", "url", "name", "site", "siteUrl", "score", "description", "schema_object"}, keys)
 }
 
 func TestAskLogDir(t *testing.T) {

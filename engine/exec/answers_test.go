@@ -150,7 +150,7 @@ func TestAnswers(t *testing.T) {
 				Unapplied: []engine.Constraint{{Key: "authors", Value: "Ann", Source: "git", Reason: "no authors filter"}}},
 			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "git"}},
 			records: map[string][]sdk.Record{"git": {rec("c1", sdk.KindCommit, "Bob", 2, nil)}},
-			lines:   []string{"Commits in hashicorp/hcl, 2024-01-01 – 2024-12-31: 1 commit by 1 author"},
+			lines:   []string{"Commits in hashicorp/hcl (not applied: by Ann), 2024-01-01 – 2024-12-31: 1 commit by 1 author"},
 			counts:  []int{1}, authors: []int{1}, status: []string{ResultPartial}, result: ResultPartial,
 		},
 		{

@@ -35,14 +35,23 @@ func Compose(res *Result) string {
 		fmt.Fprintf(&b, "- %s\n", oneLine(a.Line()))
 	}
 	for _, a := range res.Answers {
-		fmt.Fprintf(&b, "\n## %s\n\n", oneLine(a.Line()))
-		body := section(a.Report)
-		if body == "" {
-			body = stepsAndRecords(res, a)
-		}
-		b.WriteString(body + "\n")
+		b.WriteString("\n" + Section(res, a))
 	}
 	return b.String()
+}
+
+// Section is answer a's section of the report: its line as the heading,
+// then the writer's text, or how its steps ended and its records when no
+// writer answered.
+func Section(res *Result, a Answer) string {
+	body := section(a.Report)
+	if body == "" {
+		body = stepsAndRecords(res, a)
+	}
+	if body == "" {
+		return "## " + oneLine(a.Line()) + "\n"
+	}
+	return "## " + oneLine(a.Line()) + "\n\n" + body + "\n"
 }
 
 // section is a writer's report as a section's body: its title line

@@ -78,6 +78,14 @@ func (r *run) understand(idx int) understanding {
 	}
 	u.kinds = sortKinds(u.kinds)
 	if in := r.plan.Interpretation; in != nil {
+		// What the intent's sources cannot apply is said in its line too.
+		for _, c := range in.Unapplied {
+			if c.Source == "" || slices.Contains(u.sources, c.Source) {
+				if s := scopePhrase(c.Key, []string{c.Value}); s != "" {
+					u.scope = append(u.scope, "(not applied: "+s+")")
+				}
+			}
+		}
 		for _, v := range in.Sources {
 			if n := v.Coverage.Name; n != "" && slices.Contains(u.sources, v.Name) && !slices.Contains(u.names, n) {
 				u.names = append(u.names, n)

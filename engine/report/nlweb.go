@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 
 	"github.com/nous-dev/nous/engine/exec"
@@ -39,22 +40,42 @@ const (
 	itemScore   = 95
 )
 
-// Items formats res as NLWeb Items: one research report, or one error item
-// when the run failed without a report.
+// Schema object types of the items.
+const (
+	typeReport = "ResearchReport"
+	typeAnswer = "ResearchAnswer" // one intent's answer
+	typeError  = "ResearchError"
+)
+
+// Items formats res as NLWeb Items: the research report (or one error item
+// when the run failed without a report), then one item per intent answer,
+// in plan order, with the same fields.
 func Items(res *exec.Result) []Item {
+	items := []Item{reportItem(res)}
+	for i, a := range res.Answers {
+		items = append(items, answerItem(res, i, a))
+	}
+	return items
+}
+
+// reportURL is the document's f"{siteUrl}/{mode}/{query[:50]}",
+// path-escaped: a raw question (spaces, "?", "#") is not a valid URL.
+func reportURL(res *exec.Result) string {
 	q := []rune(res.Query)
+	return itemSiteURL + "/" + url.PathEscape(res.Mode) + "/" + url.PathEscape(string(q[:min(len(q), 50)]))
+}
+
+func reportItem(res *exec.Result) Item {
 	it := Item{
-		Type: "Item",
-		// The document's f"{siteUrl}/{mode}/{query[:50]}", path-escaped: a raw
-		// question (spaces, "?", "#") is not a valid URL.
-		URL:         itemSiteURL + "/" + url.PathEscape(res.Mode) + "/" + url.PathEscape(string(q[:min(len(q), 50)])),
+		Type:        "Item",
+		URL:         reportURL(res),
 		Name:        itemName + res.Query,
 		Site:        itemSite,
 		SiteURL:     itemSiteURL,
 		Score:       itemScore,
 		Description: res.Report,
 		SchemaObject: SchemaObject{
-			Type: "ResearchReport", Mode: res.Mode, Iterations: passes(res), SourcesUsed: []string{},
+			Type: typeReport, Mode: res.Mode, Iterations: passes(res), SourcesUsed: []string{},
 			Confidence: "Medium", TotalSourcesAnalyzed: len(res.Records),
 		},
 	}
@@ -66,15 +87,63 @@ func Items(res *exec.Result) []Item {
 			it.SchemaObject.Confidence = res.Answer.ConfidenceLevel
 		}
 	}
+	if c := lowestConfidence(res.Answers); c != "" {
+		// The report is as sure as its least sure answer.
+		it.SchemaObject.Confidence = c
+	}
 	if res.Status == exec.ResultFailed || res.Status == exec.ResultCancelled {
 		it.Score = 0
-		it.SchemaObject.Type = "ResearchError"
+		it.SchemaObject.Type = typeError
 		it.SchemaObject.Error = res.Error
 		if res.Error != "" {
 			it.Description = res.Error
 		}
 	}
-	return []Item{it}
+	return it
+}
+
+// answerItem is answer i as an Item: its line as the name, its section of
+// the report as the description, its records counted.
+func answerItem(res *exec.Result, i int, a exec.Answer) Item {
+	it := Item{
+		Type:        "Item",
+		URL:         fmt.Sprintf("%s#answer-%d", reportURL(res), i+1),
+		Name:        a.Line(),
+		Site:        itemSite,
+		SiteURL:     itemSiteURL,
+		Score:       itemScore,
+		Description: exec.Section(res, a),
+		SchemaObject: SchemaObject{
+			Type: typeAnswer, Mode: res.Mode, Iterations: passes(res), SourcesUsed: []string{},
+			Confidence: a.Confidence, TotalSourcesAnalyzed: a.Count,
+		},
+	}
+	if len(a.SourcesUsed) > 0 {
+		it.SchemaObject.SourcesUsed = a.SourcesUsed
+	}
+	if it.SchemaObject.Confidence == "" {
+		it.SchemaObject.Confidence = map[bool]string{true: "Medium", false: "Low"}[a.Status == exec.ResultSuccess]
+	}
+	if a.Status == exec.ResultFailed {
+		it.Score = 0
+		it.SchemaObject.Type, it.SchemaObject.Error = typeError, a.Result
+	}
+	return it
+}
+
+// confidenceRank orders the confidence levels, least sure first.
+var confidenceRank = map[string]int{"Low": 1, "Medium": 2, "High": 3}
+
+// lowestConfidence is the least sure of the answers' confidences, "" when
+// none states one.
+func lowestConfidence(answers []exec.Answer) string {
+	low := ""
+	for _, a := range answers {
+		if r := confidenceRank[a.Confidence]; r > 0 && (low == "" || r < confidenceRank[low]) {
+			low = a.Confidence
+		}
+	}
+	return low
 }
 
 func renderNLWeb(b *bytes.Buffer, res *exec.Result) error {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/trace"
@@ -61,6 +62,9 @@ func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
 		if s.Records > 0 {
 			fmt.Fprintf(b, " (%d record(s))", s.Records)
 		}
+		if n := outsideNote(s); n != "" {
+			fmt.Fprintf(b, " [%s]", n)
+		}
 		if s.Error != "" {
 			fmt.Fprintf(b, " — %s", s.Error)
 		}
@@ -96,6 +100,9 @@ func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
 	b.WriteString("| step | status | description | records |\n| --- | --- | --- | --- |\n")
 	for _, s := range res.Steps {
 		desc := s.Description
+		if n := outsideNote(s); n != "" {
+			desc += " [" + n + "]"
+		}
 		if s.Error != "" {
 			desc += " — " + s.Error
 		}
@@ -136,6 +143,34 @@ func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
 		writeTrace(b, res.Trace, "- ")
 	}
 }
+
+// outsideNote says when a step's records are not the answer to the asked
+// period: "nearest activity before 2026-11-09 – 2026-11-15".
+func outsideNote(s exec.StepResult) string {
+	side := ""
+	switch s.Outside {
+	case "":
+		return ""
+	case exec.OutsideBefore:
+		side = "before"
+	case exec.OutsideAfter:
+		side = "after"
+	default:
+		return "outside the asked period: " + s.Outside
+	}
+	note := "nearest activity " + side + " the asked period"
+	switch since, until := s.AskedSince, s.AskedUntil; {
+	case !since.IsZero() && !until.IsZero():
+		note = "nearest activity " + side + " " + day(since) + " – " + day(until.Add(-time.Nanosecond))
+	case !since.IsZero():
+		note += " (from " + day(since) + ")"
+	case !until.IsZero():
+		note += " (until " + day(until.Add(-time.Nanosecond)) + ")"
+	}
+	return note
+}
+
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // writeTrace writes one line per entry, without timestamps.
 func writeTrace(b *bytes.Buffer, entries []trace.Entry, indent string) {

@@ -207,15 +207,29 @@ func detailsOf(draft, summary string) string {
 			skipLevel = level
 			continue
 		}
-		if level > 0 && level < 6 {
-			line = "#" + line
-		}
 		if summary != "" && line == summary {
 			continue
 		}
 		out = append(out, line)
 	}
-	return strings.TrimSpace(strings.Join(out, "\n"))
+	return strings.TrimSpace(strings.Join(underDetails(out), "\n"))
+}
+
+// underDetails shifts headings so the highest is level 3, under the
+// report's "## Details".
+func underDetails(lines []string) []string {
+	top := 0
+	for _, line := range lines {
+		if n := headingLevel(line); n > 0 && (top == 0 || n < top) {
+			top = n
+		}
+	}
+	for i, line := range lines {
+		if n := headingLevel(line); n > 0 {
+			lines[i] = strings.Repeat("#", min(6, n+3-top)) + line[n:]
+		}
+	}
+	return lines
 }
 
 func headingLevel(line string) int {

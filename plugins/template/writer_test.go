@@ -26,7 +26,7 @@ func TestWriterReport(t *testing.T) {
 	assert.True(t, strings.HasPrefix(out.FinalReport, "# Report: what changed in payments last week?\n"))
 	assert.Equal(t, 1, strings.Count(out.FinalReport, "Sources"), "the draft's own Sources section is replaced by the report's")
 	assert.Equal(t, 1, strings.Count(out.FinalReport, "Found 7 records"), "the summary is not repeated in the details")
-	assert.Contains(t, out.FinalReport, "#### Commits (3)", "draft headings are demoted under Details")
+	assert.Contains(t, out.FinalReport, "\n### Commits (3)", "draft headings sit under Details, one level below it")
 	assert.Contains(t, out.FinalReport, "## Review notes")
 	assert.Contains(t, out.FinalReport, "[Payments: idempotent refunds](https://gitlab.example.com/acme/payments/-/merge_requests/77)")
 	assert.Contains(t, out.FinalReport, "flagged: `reddit-t3_abc` [Tier 5 | reddit]")
@@ -78,7 +78,7 @@ func TestWriterConfidence(t *testing.T) {
 
 func TestDetailsOf(t *testing.T) {
 	draft := "## Answer: q\n\nSummary line.\n\n### Commits (1)\n\n- `a`\n\n### Sources\n\n1. `a` — url\n\n### Notes\n\nkept\n"
-	assert.Equal(t, "#### Commits (1)\n\n- `a`\n\n#### Notes\n\nkept", detailsOf(draft, "Summary line."))
+	assert.Equal(t, "### Commits (1)\n\n- `a`\n\n### Notes\n\nkept", detailsOf(draft, "Summary line."))
 }
 
 func TestWriterWithoutDraftDraftsFromRecords(t *testing.T) {
@@ -86,7 +86,7 @@ func TestWriterWithoutDraftDraftsFromRecords(t *testing.T) {
 	var out sdk.WriterOutput
 	invoke(t, New(), sdk.RoleWriter, sdk.WriterInput{Query: "what changed?", Mode: "discovery"}, records, &out)
 	assert.Contains(t, out.FinalReport, "## Details")
-	assert.Contains(t, out.FinalReport, "#### Commits (3)")
+	assert.Contains(t, out.FinalReport, "\n### Commits (3)")
 	assert.Contains(t, out.FinalReport, "- `3f2a9c1d` Fix token refresh race in payments client — alice, 2026-11-04")
 	assert.Equal(t, "Medium", out.ConfidenceLevel)
 	assert.Len(t, out.SourcesUsed, len(records))
