@@ -241,7 +241,7 @@ func TestComposeIsIdempotent(t *testing.T) {
 	res := &Result{Report: "# hello\n", Caveats: []string{"first"}}
 	res.Report = Compose(res)
 	assert.Equal(t, "Caveat: first\n\n# hello\n", res.Report)
-	res.Caveats = append(res.Caveats, "second")
+	res.Caveats = append(res.Caveats, "second", "first")
 	res.Report = Compose(res)
 	assert.Equal(t, "Caveat: first\n\nCaveat: second\n\n# hello\n", res.Report)
 	res.Answers = []Answer{{Understood: "Commits", Result: "1 commit", Report: "text"}}

@@ -23,8 +23,12 @@ const maxSectionRecords = 20
 // one after the run composes again).
 func Compose(res *Result) string {
 	var b strings.Builder
+	said := map[string]bool{}
 	for _, c := range res.Caveats {
-		fmt.Fprintf(&b, "%s%s\n\n", caveatPrefix, oneLine(c))
+		if c = oneLine(c); !said[c] { // two steps may give the same reason
+			said[c] = true
+			fmt.Fprintf(&b, "%s%s\n\n", caveatPrefix, c)
+		}
 	}
 	if len(res.Answers) == 0 {
 		b.WriteString(withoutCaveats(strings.TrimLeft(res.Report, "\n")))

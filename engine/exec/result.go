@@ -1,9 +1,11 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -279,6 +281,17 @@ func (r *run) finalHistory(res *Result) {
 	h.FinalResult = history.FinalResult{Status: res.Status, Report: res.Report, Error: res.Error}
 	if res.Answer != nil {
 		h.FinalResult.Confidence, h.FinalResult.Sources = res.Answer.ConfidenceLevel, res.Answer.SourcesUsed
+	}
+	// Parallel steps finish in any order; the history lists them in plan
+	// order so the same run reads (and serialises) the same every time.
+	order := make(map[string]int, len(r.steps))
+	for i, st := range r.steps {
+		order[st.id] = i
+	}
+	for i := range h.Passes {
+		slices.SortStableFunc(h.Passes[i].Steps, func(a, b history.StepRun) int {
+			return cmp.Or(cmp.Compare(order[a.ID], order[b.ID]), cmp.Compare(a.Attempt, b.Attempt))
+		})
 	}
 	s := &h.Statistics
 	s.Passes = len(h.Passes)
