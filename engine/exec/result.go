@@ -282,15 +282,16 @@ func (r *run) finalHistory(res *Result) {
 	if res.Answer != nil {
 		h.FinalResult.Confidence, h.FinalResult.Sources = res.Answer.ConfidenceLevel, res.Answer.SourcesUsed
 	}
-	// Parallel steps finish in any order; the history lists them in plan
-	// order so the same run reads (and serialises) the same every time.
-	order := make(map[string]int, len(r.steps))
+	// Parallel steps finish in any order; the history lists them by
+	// dependency depth, then in plan order, so a step follows what it
+	// waited for and the same run reads (and serialises) the same every time.
+	order, depth := make(map[string]int, len(r.steps)), r.depths()
 	for i, st := range r.steps {
 		order[st.id] = i
 	}
 	for i := range h.Passes {
 		slices.SortStableFunc(h.Passes[i].Steps, func(a, b history.StepRun) int {
-			return cmp.Or(cmp.Compare(order[a.ID], order[b.ID]), cmp.Compare(a.Attempt, b.Attempt))
+			return cmp.Or(cmp.Compare(depth[a.ID], depth[b.ID]), cmp.Compare(order[a.ID], order[b.ID]), cmp.Compare(a.Attempt, b.Attempt))
 		})
 	}
 	s := &h.Statistics
@@ -324,4 +325,24 @@ func (r *run) redactBytes(b []byte) []byte { return r.e.opts.Redactor.Bytes(b) }
 func IsNoValidSources(err error) bool {
 	var nv *tier.NoValidSourcesError
 	return errors.As(err, &nv)
+}
+
+// depths is each step's longest chain of dependencies (0: none), bounded
+// by the number of steps so a cycle the loop stalled on cannot hang it.
+func (r *run) depths() map[string]int {
+	d := make(map[string]int, len(r.steps))
+	for range len(r.steps) {
+		changed := false
+		for _, st := range r.steps {
+			for _, dep := range st.deps {
+				if _, ok := r.byID[dep]; ok && d[dep]+1 > d[st.id] && d[dep] < len(r.steps) {
+					d[st.id], changed = d[dep]+1, true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return d
 }
