@@ -1191,6 +1191,324 @@ func (x *Error) GetMessage() string {
 	return ""
 }
 
+type GroundRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Terms         []*Term                `protobuf:"bytes,1,rep,name=terms,proto3" json:"terms,omitempty"` // at most 256, each value at most 256 bytes
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GroundRequest) Reset() {
+	*x = GroundRequest{}
+	mi := &file_plugin_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GroundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GroundRequest) ProtoMessage() {}
+
+func (x *GroundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GroundRequest.ProtoReflect.Descriptor instead.
+func (*GroundRequest) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *GroundRequest) GetTerms() []*Term {
+	if x != nil {
+		return x.Terms
+	}
+	return nil
+}
+
+// Term is a candidate constraint of a question, as the question wrote it.
+type Term struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"` // path, author, ref, project, label, state
+	Value         string                 `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Term) Reset() {
+	*x = Term{}
+	mi := &file_plugin_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Term) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Term) ProtoMessage() {}
+
+func (x *Term) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Term.ProtoReflect.Descriptor instead.
+func (*Term) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Term) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Term) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+type GroundResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Terms         []*GroundedTerm        `protobuf:"bytes,1,rep,name=terms,proto3" json:"terms,omitempty"`       // one per requested term, in order
+	Filters       []string               `protobuf:"bytes,2,rep,name=filters,proto3" json:"filters,omitempty"`   // filter keys the source applies
+	Coverage      *Coverage              `protobuf:"bytes,3,opt,name=coverage,proto3" json:"coverage,omitempty"` // absent means unknown
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GroundResponse) Reset() {
+	*x = GroundResponse{}
+	mi := &file_plugin_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GroundResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GroundResponse) ProtoMessage() {}
+
+func (x *GroundResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GroundResponse.ProtoReflect.Descriptor instead.
+func (*GroundResponse) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *GroundResponse) GetTerms() []*GroundedTerm {
+	if x != nil {
+		return x.Terms
+	}
+	return nil
+}
+
+func (x *GroundResponse) GetFilters() []string {
+	if x != nil {
+		return x.Filters
+	}
+	return nil
+}
+
+func (x *GroundResponse) GetCoverage() *Coverage {
+	if x != nil {
+		return x.Coverage
+	}
+	return nil
+}
+
+type GroundedTerm struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`   // as requested
+	Value         string                 `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"` // as requested
+	Known         bool                   `protobuf:"varint,3,opt,name=known,proto3" json:"known,omitempty"`
+	Canonical     []string               `protobuf:"bytes,4,rep,name=canonical,proto3" json:"canonical,omitempty"` // the source's own forms, at most 64
+	Id            string                 `protobuf:"bytes,5,opt,name=id,proto3" json:"id,omitempty"`               // a ref's commit
+	Time          *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=time,proto3" json:"time,omitempty"`           // a ref's commit time; absent means unknown
+	Note          string                 `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GroundedTerm) Reset() {
+	*x = GroundedTerm{}
+	mi := &file_plugin_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GroundedTerm) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GroundedTerm) ProtoMessage() {}
+
+func (x *GroundedTerm) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GroundedTerm.ProtoReflect.Descriptor instead.
+func (*GroundedTerm) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *GroundedTerm) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *GroundedTerm) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *GroundedTerm) GetKnown() bool {
+	if x != nil {
+		return x.Known
+	}
+	return false
+}
+
+func (x *GroundedTerm) GetCanonical() []string {
+	if x != nil {
+		return x.Canonical
+	}
+	return nil
+}
+
+func (x *GroundedTerm) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *GroundedTerm) GetTime() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Time
+	}
+	return nil
+}
+
+func (x *GroundedTerm) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+// Coverage is the extent of what a source holds.
+type Coverage struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Earliest      *timestamppb.Timestamp `protobuf:"bytes,1,opt,name=earliest,proto3" json:"earliest,omitempty"`   // absent means unknown
+	Latest        *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=latest,proto3" json:"latest,omitempty"`       // absent means unknown
+	Truncated     string                 `protobuf:"bytes,3,opt,name=truncated,proto3" json:"truncated,omitempty"` // why the history is incomplete
+	Name          string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`           // what the source holds
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Coverage) Reset() {
+	*x = Coverage{}
+	mi := &file_plugin_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Coverage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Coverage) ProtoMessage() {}
+
+func (x *Coverage) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Coverage.ProtoReflect.Descriptor instead.
+func (*Coverage) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *Coverage) GetEarliest() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Earliest
+	}
+	return nil
+}
+
+func (x *Coverage) GetLatest() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Latest
+	}
+	return nil
+}
+
+func (x *Coverage) GetTruncated() string {
+	if x != nil {
+		return x.Truncated
+	}
+	return ""
+}
+
+func (x *Coverage) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 var File_plugin_proto protoreflect.FileDescriptor
 
 const file_plugin_proto_rawDesc = "" +
@@ -1278,7 +1596,29 @@ const file_plugin_proto_rawDesc = "" +
 	"\x05model\x18\x03 \x01(\tR\x05model\"P\n" +
 	"\x05Error\x12-\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x19.nous.plugin.v1.ErrorKindR\x04kind\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage*N\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\";\n" +
+	"\rGroundRequest\x12*\n" +
+	"\x05terms\x18\x01 \x03(\v2\x14.nous.plugin.v1.TermR\x05terms\"0\n" +
+	"\x04Term\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value\"\x94\x01\n" +
+	"\x0eGroundResponse\x122\n" +
+	"\x05terms\x18\x01 \x03(\v2\x1c.nous.plugin.v1.GroundedTermR\x05terms\x12\x18\n" +
+	"\afilters\x18\x02 \x03(\tR\afilters\x124\n" +
+	"\bcoverage\x18\x03 \x01(\v2\x18.nous.plugin.v1.CoverageR\bcoverage\"\xc0\x01\n" +
+	"\fGroundedTerm\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value\x12\x14\n" +
+	"\x05known\x18\x03 \x01(\bR\x05known\x12\x1c\n" +
+	"\tcanonical\x18\x04 \x03(\tR\tcanonical\x12\x0e\n" +
+	"\x02id\x18\x05 \x01(\tR\x02id\x12.\n" +
+	"\x04time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x12\n" +
+	"\x04note\x18\a \x01(\tR\x04note\"\xa8\x01\n" +
+	"\bCoverage\x126\n" +
+	"\bearliest\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\bearliest\x122\n" +
+	"\x06latest\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x06latest\x12\x1c\n" +
+	"\ttruncated\x18\x03 \x01(\tR\ttruncated\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name*N\n" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SEVERITY_WARNING\x10\x01\x12\x12\n" +
@@ -1291,11 +1631,12 @@ const file_plugin_proto_rawDesc = "" +
 	"\x16ERROR_KIND_UNAVAILABLE\x10\x04\x12\x17\n" +
 	"\x13ERROR_KIND_DEADLINE\x10\x05\x12\x1a\n" +
 	"\x16ERROR_KIND_BAD_REQUEST\x10\x06\x12\x1b\n" +
-	"\x17ERROR_KIND_UNAUTHORIZED\x10\a2\xeb\x01\n" +
+	"\x17ERROR_KIND_UNAUTHORIZED\x10\a2\xb4\x02\n" +
 	"\x06Source\x12G\n" +
 	"\bDescribe\x12\x1f.nous.plugin.v1.DescribeRequest\x1a\x1a.nous.plugin.v1.SourceInfo\x12P\n" +
 	"\tConfigure\x12 .nous.plugin.v1.ConfigureRequest\x1a!.nous.plugin.v1.ConfigureResponse\x12F\n" +
-	"\x05Fetch\x12\x1c.nous.plugin.v1.FetchRequest\x1a\x1d.nous.plugin.v1.FetchResponse0\x012\xea\x01\n" +
+	"\x05Fetch\x12\x1c.nous.plugin.v1.FetchRequest\x1a\x1d.nous.plugin.v1.FetchResponse0\x01\x12G\n" +
+	"\x06Ground\x12\x1d.nous.plugin.v1.GroundRequest\x1a\x1e.nous.plugin.v1.GroundResponse2\xea\x01\n" +
 	"\x05Agent\x12F\n" +
 	"\bDescribe\x12\x1f.nous.plugin.v1.DescribeRequest\x1a\x19.nous.plugin.v1.AgentInfo\x12P\n" +
 	"\tConfigure\x12 .nous.plugin.v1.ConfigureRequest\x1a!.nous.plugin.v1.ConfigureResponse\x12G\n" +
@@ -1314,7 +1655,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_plugin_proto_goTypes = []any{
 	(Severity)(0),                 // 0: nous.plugin.v1.Severity
 	(ErrorKind)(0),                // 1: nous.plugin.v1.ErrorKind
@@ -1333,41 +1674,54 @@ var file_plugin_proto_goTypes = []any{
 	(*InvokeResponse)(nil),        // 14: nous.plugin.v1.InvokeResponse
 	(*Usage)(nil),                 // 15: nous.plugin.v1.Usage
 	(*Error)(nil),                 // 16: nous.plugin.v1.Error
-	nil,                           // 17: nous.plugin.v1.FetchRequest.FiltersEntry
-	(*timestamppb.Timestamp)(nil), // 18: google.protobuf.Timestamp
+	(*GroundRequest)(nil),         // 17: nous.plugin.v1.GroundRequest
+	(*Term)(nil),                  // 18: nous.plugin.v1.Term
+	(*GroundResponse)(nil),        // 19: nous.plugin.v1.GroundResponse
+	(*GroundedTerm)(nil),          // 20: nous.plugin.v1.GroundedTerm
+	(*Coverage)(nil),              // 21: nous.plugin.v1.Coverage
+	nil,                           // 22: nous.plugin.v1.FetchRequest.FiltersEntry
+	(*timestamppb.Timestamp)(nil), // 23: google.protobuf.Timestamp
 }
 var file_plugin_proto_depIdxs = []int32{
 	7,  // 0: nous.plugin.v1.ConfigureResponse.diagnostics:type_name -> nous.plugin.v1.Diagnostic
 	0,  // 1: nous.plugin.v1.Diagnostic.severity:type_name -> nous.plugin.v1.Severity
-	17, // 2: nous.plugin.v1.FetchRequest.filters:type_name -> nous.plugin.v1.FetchRequest.FiltersEntry
-	18, // 3: nous.plugin.v1.FetchRequest.since:type_name -> google.protobuf.Timestamp
-	18, // 4: nous.plugin.v1.FetchRequest.until:type_name -> google.protobuf.Timestamp
+	22, // 2: nous.plugin.v1.FetchRequest.filters:type_name -> nous.plugin.v1.FetchRequest.FiltersEntry
+	23, // 3: nous.plugin.v1.FetchRequest.since:type_name -> google.protobuf.Timestamp
+	23, // 4: nous.plugin.v1.FetchRequest.until:type_name -> google.protobuf.Timestamp
 	10, // 5: nous.plugin.v1.FetchResponse.records:type_name -> nous.plugin.v1.Record
-	18, // 6: nous.plugin.v1.Record.time:type_name -> google.protobuf.Timestamp
+	23, // 6: nous.plugin.v1.Record.time:type_name -> google.protobuf.Timestamp
 	11, // 7: nous.plugin.v1.Record.fields:type_name -> nous.plugin.v1.Field
-	18, // 8: nous.plugin.v1.Field.time_value:type_name -> google.protobuf.Timestamp
+	23, // 8: nous.plugin.v1.Field.time_value:type_name -> google.protobuf.Timestamp
 	12, // 9: nous.plugin.v1.Field.string_list:type_name -> nous.plugin.v1.StringList
 	10, // 10: nous.plugin.v1.InvokeRequest.context:type_name -> nous.plugin.v1.Record
 	15, // 11: nous.plugin.v1.InvokeResponse.usage:type_name -> nous.plugin.v1.Usage
 	1,  // 12: nous.plugin.v1.Error.kind:type_name -> nous.plugin.v1.ErrorKind
-	12, // 13: nous.plugin.v1.FetchRequest.FiltersEntry.value:type_name -> nous.plugin.v1.StringList
-	2,  // 14: nous.plugin.v1.Source.Describe:input_type -> nous.plugin.v1.DescribeRequest
-	5,  // 15: nous.plugin.v1.Source.Configure:input_type -> nous.plugin.v1.ConfigureRequest
-	8,  // 16: nous.plugin.v1.Source.Fetch:input_type -> nous.plugin.v1.FetchRequest
-	2,  // 17: nous.plugin.v1.Agent.Describe:input_type -> nous.plugin.v1.DescribeRequest
-	5,  // 18: nous.plugin.v1.Agent.Configure:input_type -> nous.plugin.v1.ConfigureRequest
-	13, // 19: nous.plugin.v1.Agent.Invoke:input_type -> nous.plugin.v1.InvokeRequest
-	3,  // 20: nous.plugin.v1.Source.Describe:output_type -> nous.plugin.v1.SourceInfo
-	6,  // 21: nous.plugin.v1.Source.Configure:output_type -> nous.plugin.v1.ConfigureResponse
-	9,  // 22: nous.plugin.v1.Source.Fetch:output_type -> nous.plugin.v1.FetchResponse
-	4,  // 23: nous.plugin.v1.Agent.Describe:output_type -> nous.plugin.v1.AgentInfo
-	6,  // 24: nous.plugin.v1.Agent.Configure:output_type -> nous.plugin.v1.ConfigureResponse
-	14, // 25: nous.plugin.v1.Agent.Invoke:output_type -> nous.plugin.v1.InvokeResponse
-	20, // [20:26] is the sub-list for method output_type
-	14, // [14:20] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	18, // 13: nous.plugin.v1.GroundRequest.terms:type_name -> nous.plugin.v1.Term
+	20, // 14: nous.plugin.v1.GroundResponse.terms:type_name -> nous.plugin.v1.GroundedTerm
+	21, // 15: nous.plugin.v1.GroundResponse.coverage:type_name -> nous.plugin.v1.Coverage
+	23, // 16: nous.plugin.v1.GroundedTerm.time:type_name -> google.protobuf.Timestamp
+	23, // 17: nous.plugin.v1.Coverage.earliest:type_name -> google.protobuf.Timestamp
+	23, // 18: nous.plugin.v1.Coverage.latest:type_name -> google.protobuf.Timestamp
+	12, // 19: nous.plugin.v1.FetchRequest.FiltersEntry.value:type_name -> nous.plugin.v1.StringList
+	2,  // 20: nous.plugin.v1.Source.Describe:input_type -> nous.plugin.v1.DescribeRequest
+	5,  // 21: nous.plugin.v1.Source.Configure:input_type -> nous.plugin.v1.ConfigureRequest
+	8,  // 22: nous.plugin.v1.Source.Fetch:input_type -> nous.plugin.v1.FetchRequest
+	17, // 23: nous.plugin.v1.Source.Ground:input_type -> nous.plugin.v1.GroundRequest
+	2,  // 24: nous.plugin.v1.Agent.Describe:input_type -> nous.plugin.v1.DescribeRequest
+	5,  // 25: nous.plugin.v1.Agent.Configure:input_type -> nous.plugin.v1.ConfigureRequest
+	13, // 26: nous.plugin.v1.Agent.Invoke:input_type -> nous.plugin.v1.InvokeRequest
+	3,  // 27: nous.plugin.v1.Source.Describe:output_type -> nous.plugin.v1.SourceInfo
+	6,  // 28: nous.plugin.v1.Source.Configure:output_type -> nous.plugin.v1.ConfigureResponse
+	9,  // 29: nous.plugin.v1.Source.Fetch:output_type -> nous.plugin.v1.FetchResponse
+	19, // 30: nous.plugin.v1.Source.Ground:output_type -> nous.plugin.v1.GroundResponse
+	4,  // 31: nous.plugin.v1.Agent.Describe:output_type -> nous.plugin.v1.AgentInfo
+	6,  // 32: nous.plugin.v1.Agent.Configure:output_type -> nous.plugin.v1.ConfigureResponse
+	14, // 33: nous.plugin.v1.Agent.Invoke:output_type -> nous.plugin.v1.InvokeResponse
+	27, // [27:34] is the sub-list for method output_type
+	20, // [20:27] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -1389,7 +1743,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   16,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

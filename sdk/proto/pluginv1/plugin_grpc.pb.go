@@ -29,6 +29,7 @@ const (
 	Source_Describe_FullMethodName  = "/nous.plugin.v1.Source/Describe"
 	Source_Configure_FullMethodName = "/nous.plugin.v1.Source/Configure"
 	Source_Fetch_FullMethodName     = "/nous.plugin.v1.Source/Fetch"
+	Source_Ground_FullMethodName    = "/nous.plugin.v1.Source/Ground"
 )
 
 // SourceClient is the client API for Source service.
@@ -43,6 +44,10 @@ type SourceClient interface {
 	// Fetch streams the matching records in chunks; the call's deadline is the
 	// fetch deadline.
 	Fetch(ctx context.Context, in *FetchRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[FetchResponse], error)
+	// Ground says which of a question's terms the source knows. A plugin
+	// built before Ground answers UNIMPLEMENTED: the host reads that as
+	// "knows none of them", not as a failure.
+	Ground(ctx context.Context, in *GroundRequest, opts ...grpc.CallOption) (*GroundResponse, error)
 }
 
 type sourceClient struct {
@@ -92,6 +97,16 @@ func (c *sourceClient) Fetch(ctx context.Context, in *FetchRequest, opts ...grpc
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Source_FetchClient = grpc.ServerStreamingClient[FetchResponse]
 
+func (c *sourceClient) Ground(ctx context.Context, in *GroundRequest, opts ...grpc.CallOption) (*GroundResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GroundResponse)
+	err := c.cc.Invoke(ctx, Source_Ground_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SourceServer is the server API for Source service.
 // All implementations must embed UnimplementedSourceServer
 // for forward compatibility.
@@ -104,6 +119,10 @@ type SourceServer interface {
 	// Fetch streams the matching records in chunks; the call's deadline is the
 	// fetch deadline.
 	Fetch(*FetchRequest, grpc.ServerStreamingServer[FetchResponse]) error
+	// Ground says which of a question's terms the source knows. A plugin
+	// built before Ground answers UNIMPLEMENTED: the host reads that as
+	// "knows none of them", not as a failure.
+	Ground(context.Context, *GroundRequest) (*GroundResponse, error)
 	mustEmbedUnimplementedSourceServer()
 }
 
@@ -122,6 +141,9 @@ func (UnimplementedSourceServer) Configure(context.Context, *ConfigureRequest) (
 }
 func (UnimplementedSourceServer) Fetch(*FetchRequest, grpc.ServerStreamingServer[FetchResponse]) error {
 	return status.Error(codes.Unimplemented, "method Fetch not implemented")
+}
+func (UnimplementedSourceServer) Ground(context.Context, *GroundRequest) (*GroundResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Ground not implemented")
 }
 func (UnimplementedSourceServer) mustEmbedUnimplementedSourceServer() {}
 func (UnimplementedSourceServer) testEmbeddedByValue()                {}
@@ -191,6 +213,24 @@ func _Source_Fetch_Handler(srv interface{}, stream grpc.ServerStream) error {
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Source_FetchServer = grpc.ServerStreamingServer[FetchResponse]
 
+func _Source_Ground_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GroundRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SourceServer).Ground(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Source_Ground_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SourceServer).Ground(ctx, req.(*GroundRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Source_ServiceDesc is the grpc.ServiceDesc for Source service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -205,6 +245,10 @@ var Source_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Configure",
 			Handler:    _Source_Configure_Handler,
+		},
+		{
+			MethodName: "Ground",
+			Handler:    _Source_Ground_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
