@@ -15,7 +15,9 @@
 // match kinds with errors.Is. Configure reports a bad config value as a
 // Diagnostic whose Path names its key. Fetch emits records as they arrive;
 // emit fails once the host has Limit records or has ended the call,
-// and Fetch then returns that error. A plugin that holds a token hides it
+// and Fetch then returns that error. A Source that also implements Grounder
+// tells the engine which of a question's terms (paths, authors, refs,
+// projects, labels, states) it knows; one without it knows none. A plugin that holds a token hides it
 // from its errors, logs and records with package sdk/redact.
 //
 // The host side uses Handshake and ClientPlugins to start plugins with

@@ -9,10 +9,15 @@
 //		require.NoError(t, err)
 //		assert.Len(t, records, 3)
 //	}
+//
+// A source that implements sdk.Grounder is tested the same way:
+//
+//	resp, err := sdktest.Ground(ctx, src, sdk.GroundRequest{Terms: []sdk.Term{{Kind: sdk.TermProject, Value: "pay"}}})
 package sdktest
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -45,6 +50,17 @@ func Collect(ctx context.Context, src sdk.Source, req sdk.FetchRequest) ([]sdk.R
 		return nil
 	})
 	return records, err
+}
+
+// Ground asks src which of req's terms it knows, over the protocol as nous
+// does, with the host's checks of the answer (one per term, in order). src
+// is what Source returned; a source without Ground answers all unknown.
+func Ground(ctx context.Context, src sdk.Source, req sdk.GroundRequest) (sdk.GroundResponse, error) {
+	g, ok := src.(sdk.Grounder)
+	if !ok {
+		return sdk.GroundResponse{}, fmt.Errorf("sdktest: %T is not the host's view of a source (use sdktest.Source)", src)
+	}
+	return g.Ground(ctx, req)
 }
 
 // dispense starts a go-plugin server for cfg in test mode, attaches a
