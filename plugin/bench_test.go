@@ -68,3 +68,22 @@ func BenchmarkInvoke(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGround is one Ground round trip to a plugin subprocess.
+func BenchmarkGround(b *testing.B) {
+	m, _ := newManager(b, plugin.Options{}, source("docs", "builtin:echo"))
+	req := sdk.GroundRequest{Terms: []sdk.Term{
+		{Kind: sdk.TermRef, Value: "v1.0.0"}, {Kind: sdk.TermProject, Value: "pay"},
+		{Kind: sdk.TermAuthor, Value: "ana"}, {Kind: sdk.TermPath, Value: "docs/"},
+	}}
+	if _, err := m.Ground(context.Background(), "docs", req); err != nil { // start outside the timing
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := m.Ground(context.Background(), "docs", req)
+		if err != nil || !resp.Terms[0].Known {
+			b.Fatalf("ground: %+v, %v", resp, err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 // Package plugin is the host side of nous plugins: discovery, launch over
 // hashicorp/go-plugin, handshake, checksums, deadlines, restart and shutdown.
-// It hands the engine plain Go interfaces (engine.Sources, engine.Agents).
+// It hands the engine plain Go interfaces (engine.Sources, engine.Agents,
+// engine.Grounding).
 package plugin
 
 import (
@@ -148,12 +149,53 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 
 // Fetch runs Fetch on the source named source.
 func (m *Manager) Fetch(ctx context.Context, source string, req sdk.FetchRequest, emit func(sdk.Record) error) error {
-	s, err := m.slot(KindSource, source)
+	return m.call(ctx, KindSource, source, "Fetch", func(ctx context.Context, s *slot, p *process) error {
+		if req.Kind == "" {
+			req.Kind = s.spec.RecordKind
+		}
+		// Tell emit's own error apart from the plugin's: it is the caller's.
+		var emitErr error
+		err := p.source.Fetch(ctx, req, func(r sdk.Record) error {
+			if err := emit(r); err != nil {
+				emitErr = err
+				return err
+			}
+			return nil
+		})
+		if emitErr != nil {
+			return callerError{emitErr}
+		}
+		return err
+	})
+}
+
+// Invoke runs Invoke on the agent named agent.
+func (m *Manager) Invoke(ctx context.Context, agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	var resp sdk.InvokeResponse
+	err := m.call(ctx, KindAgent, agent, "Invoke", func(ctx context.Context, _ *slot, p *process) (err error) {
+		resp, err = p.agent.Invoke(ctx, req)
+		return err
+	})
+	if err != nil {
+		return sdk.InvokeResponse{}, err
+	}
+	return resp, nil
+}
+
+// callerError carries an error of the caller's own making (Fetch's emit)
+// through call untouched: it says nothing about the plugin.
+type callerError struct{ err error }
+
+func (e callerError) Error() string { return e.err.Error() }
+
+// call runs op on the process serving the kind's spec named name: started
+// on demand, under the spec's deadline, its failure explained (and the
+// process retired when it crashed or hung) by outcome. Every call on a
+// plugin goes through here.
+func (m *Manager) call(ctx context.Context, kind Kind, name, op string, fn func(context.Context, *slot, *process) error) error {
+	s, err := m.slot(kind, name)
 	if err != nil {
 		return err
-	}
-	if req.Kind == "" {
-		req.Kind = s.spec.RecordKind
 	}
 	// Starting has its own time limit; the spec's timeout is for the call.
 	p, err := m.running(ctx, s)
@@ -162,38 +204,11 @@ func (m *Manager) Fetch(ctx context.Context, source string, req sdk.FetchRequest
 	}
 	ctx, cancel, budget := s.callContext(ctx)
 	defer cancel()
-	// Tell emit's own error apart from the plugin's: it is the caller's.
-	var emitErr error
-	err = p.source.Fetch(ctx, req, func(r sdk.Record) error {
-		if err := emit(r); err != nil {
-			emitErr = err
-			return err
-		}
-		return nil
-	})
-	if emitErr != nil {
-		return emitErr
+	err = fn(ctx, s, p)
+	if ce, ok := err.(callerError); ok {
+		return ce.err
 	}
-	return m.outcome(ctx, s, p, "Fetch", budget, err)
-}
-
-// Invoke runs Invoke on the agent named agent.
-func (m *Manager) Invoke(ctx context.Context, agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
-	s, err := m.slot(KindAgent, agent)
-	if err != nil {
-		return sdk.InvokeResponse{}, err
-	}
-	p, err := m.running(ctx, s)
-	if err != nil {
-		return sdk.InvokeResponse{}, err
-	}
-	ctx, cancel, budget := s.callContext(ctx)
-	defer cancel()
-	resp, err := p.agent.Invoke(ctx, req)
-	if err := m.outcome(ctx, s, p, "Invoke", budget, err); err != nil {
-		return sdk.InvokeResponse{}, err
-	}
-	return resp, nil
+	return m.outcome(ctx, s, p, op, budget, err)
 }
 
 // Close stops every plugin process and waits for them to exit. Calls after
