@@ -46,6 +46,7 @@ func (r *run) answer(idx int, intent string, results map[string]StepResult) Answ
 	var inside, outside []sdk.Record
 	if recs != nil {
 		a.Step = recs.id
+		inside = make([]sdk.Record, 0, len(recs.out.Records))
 		for _, rec := range recs.out.Records {
 			if o := OutsideOf(rec); o != "" {
 				if a.Outside == "" {
@@ -66,8 +67,9 @@ func (r *run) answer(idx int, intent string, results map[string]StepResult) Answ
 	if a.Counting {
 		inside = ofKinds(inside, named, false)
 	}
-	for _, rec := range inside {
-		a.Records = append(a.Records, rec.ID)
+	a.Records = make([]string, len(inside))
+	for i, rec := range inside {
+		a.Records[i] = rec.ID
 	}
 	a.Count, a.Authors = len(inside), authors(inside)
 
@@ -275,8 +277,8 @@ func firstNonEmpty(lists ...[]string) []string {
 // ofKinds keeps the records of kinds (all when kinds is empty); with
 // keepAll, all of them when none is of kinds.
 func ofKinds(recs []sdk.Record, kinds []string, keepAll bool) []sdk.Record {
-	if len(kinds) == 0 {
-		return recs
+	if len(kinds) == 0 || !slices.ContainsFunc(recs, func(r sdk.Record) bool { return !slices.Contains(kinds, r.Kind) }) {
+		return recs // nothing to leave out
 	}
 	out := make([]sdk.Record, 0, len(recs))
 	for _, r := range recs {

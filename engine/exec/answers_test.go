@@ -14,7 +14,7 @@ import (
 
 // intentsPlan is a plan of several intents, each retrieve → writer on
 // one source, with the intents and indexes the planner would set.
-func intentsPlan(t *testing.T, query string, interp *engine.Interpretation, intents ...intentSpec) *engine.Plan {
+func intentsPlan(t testing.TB, query string, interp *engine.Interpretation, intents ...intentSpec) *engine.Plan {
 	t.Helper()
 	var specs []stepSpec
 	for i, in := range intents {
