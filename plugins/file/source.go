@@ -69,24 +69,57 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 // at most req.Limit of them. Files are re-read on every fetch, so edits
 // show up without a restart.
 func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
-	s.mu.RLock()
-	cfg := s.cfg
-	s.mu.RUnlock()
-	if cfg == nil {
-		return sdk.Errorf(sdk.KindBadConfig, "file: source is not configured (or its configuration has errors)")
+	cfg, err := s.config()
+	if err != nil {
+		return err
 	}
 	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Since.Before(req.Until) {
 		return sdk.Errorf(sdk.KindBadRequest, "file: since %s is not before until %s", req.Since.Format(time.RFC3339), req.Until.Format(time.RFC3339))
 	}
-	inputs, err := resolve(*cfg)
+	f := newFilter(req)
+	emitted := 0
+	err = eachRecord(ctx, *cfg, s.loc, func(rec sdk.Record) error {
+		if !f.match(&rec) {
+			return nil
+		}
+		if err := emit(rec); err != nil {
+			return err
+		}
+		if emitted++; req.Limit > 0 && emitted >= req.Limit {
+			return errLimit
+		}
+		return nil
+	})
+	if errors.Is(err, errLimit) {
+		return nil
+	}
+	return err
+}
+
+// config is the configuration Fetch and Ground run with.
+func (s *Source) config() (*config, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.cfg == nil {
+		return nil, sdk.Errorf(sdk.KindBadConfig, "file: source is not configured (or its configuration has errors)")
+	}
+	return s.cfg, nil
+}
+
+// errLimit stops a fetch that has emitted its limit.
+var errLimit = errors.New("limit reached")
+
+// eachRecord reads every file of cfg in order and calls fn with each row's
+// record. fn's error stops it and comes back as is; a context that ends or
+// a malformed row is an *sdk.Error naming where it stopped.
+func eachRecord(ctx context.Context, cfg config, loc *time.Location, fn func(sdk.Record) error) error {
+	inputs, err := resolve(cfg)
 	if err != nil {
 		return err
 	}
-	m := newMapper(*cfg, s.loc)
-	f := newFilter(req)
-	var emitErr, ctxErr error
-	emitted, rows := 0, 0
-	errDone := errors.New("limit reached")
+	m := newMapper(cfg, loc)
+	var fnErr, ctxErr error
+	rows := 0
 	for _, in := range inputs {
 		err := in.decode(func(line int, obj map[string]any) error {
 			if rows++; rows%checkEvery == 0 {
@@ -98,23 +131,13 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			if err != nil {
 				return err
 			}
-			if !f.match(&rec) {
-				return nil
-			}
-			if emitErr = emit(rec); emitErr != nil {
-				return emitErr
-			}
-			if emitted++; req.Limit > 0 && emitted >= req.Limit {
-				return errDone
-			}
-			return nil
+			fnErr = fn(rec)
+			return fnErr
 		})
 		switch {
 		case err == nil:
-		case errors.Is(err, errDone):
-			return nil
-		case emitErr != nil:
-			return emitErr
+		case fnErr != nil:
+			return fnErr
 		case ctxErr != nil:
 			return sdk.Errorf(sdk.KindDeadline, "file: stopped in %s after %d rows: %w", in.name, rows, ctxErr)
 		default:
