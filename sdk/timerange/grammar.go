@@ -27,6 +27,7 @@ type period struct {
 	n       int
 	y, m, d int
 	yearRel bool // pQuarter, pHalf: y is an offset from now's year
+	edge    edge // only the first or the last day
 	// weak periods ("2024", "March", "Monday") are read in free text only
 	// after a word that introduces a date ("in 2024", "since Monday").
 	weak bool
@@ -46,6 +47,14 @@ func (p period) static() bool {
 	}
 	return false
 }
+
+// edge narrows a period to its first or last day: "the start of 2024".
+type edge uint8
+
+const (
+	edgeFirst edge = iota + 1
+	edgeLast
+)
 
 type op uint8
 
@@ -92,7 +101,7 @@ func (p *parser) phrase(i int) (phrase, int, bool) {
 			return phrase{}, i, false
 		case kwFrom:
 			a, j, ok := p.period(i + 1)
-			if !ok {
+			if !ok || !p.admits(kwFrom, a) {
 				return phrase{}, i, false
 			}
 			if a.static() && (p.kw(j, kwTo) || p.kw(j, kwUntil) || p.at(j, tDots)) {
@@ -101,18 +110,12 @@ func (p *parser) phrase(i int) (phrase, int, bool) {
 				}
 			}
 			return phrase{op: opIn, a: a}, j, true
-		case kwSince, kwAfter, kwBefore, kwUntil:
+		case kwSince, kwAfter, kwBefore, kwUntil, kwIn, kwOn, kwFor:
 			a, j, ok := p.period(i + 1)
-			if !ok {
+			if !ok || !p.admits(t.kw, a) {
 				return phrase{}, i, false
 			}
 			return phrase{op: boundOp(t.kw), a: a}, j, true
-		case kwIn:
-			a, j, ok := p.period(i + 1)
-			if !ok {
-				return phrase{}, i, false
-			}
-			return phrase{op: opIn, a: a}, j, true
 		}
 	}
 	a, j, ok := p.period(i)
@@ -130,6 +133,25 @@ func (p *parser) phrase(i int) (phrase, int, bool) {
 	return phrase{op: opIn, a: a}, j, true
 }
 
+// admits reports whether period a may follow the lead word in free text.
+// A weak period needs a lead that makes it a date: "in March", "since
+// Monday", "on Friday", "from 2023"; but "from Jan" and "for June" name
+// people as often as months, and "for 2024" is rarely a date.
+func (p *parser) admits(lead keyword, a period) bool {
+	if !p.strict || !a.weak {
+		return true
+	}
+	switch lead {
+	case kwSince, kwAfter, kwBefore, kwUntil, kwIn:
+		return true
+	case kwOn:
+		return a.kind == pDay || a.kind == pWeekday
+	case kwFrom:
+		return a.y != 0 || (a.kind != pMonth && a.kind != pDay)
+	}
+	return false
+}
+
 func boundOp(kw keyword) op {
 	switch kw {
 	case kwSince:
@@ -138,8 +160,10 @@ func boundOp(kw keyword) op {
 		return opAfter
 	case kwBefore:
 		return opBefore
+	case kwUntil:
+		return opUntil
 	}
-	return opUntil
+	return opIn
 }
 
 func (p *parser) at(i int, k tkind) bool { return i < len(p.toks) && p.toks[i].kind == k }
@@ -163,12 +187,31 @@ func (p *parser) period(i int) (period, int, bool) {
 	}
 	switch t.kw {
 	case kwThe:
-		if p.kw(i+1, kwThe) {
+		switch {
+		case p.kw(i+1, kwThe):
+			return period{}, i, false
+		case p.kw(i+1, kwLast) && p.kw(i+2, kwUnit):
+			// "the last month" is the month up to today, as "the past month".
+			return period{kind: pRolling, u: unit(p.toks[i+2].n), n: 1}, i + 3, true
+		}
+		return p.period(i + 1)
+	case kwStart, kwEnd:
+		if !p.kw(i+1, kwOf) {
 			return period{}, i, false
 		}
-		if q, j, ok := p.period(i + 1); ok && !q.weak {
-			return q, j, true
+		edge := edgeFirst
+		if t.kw == kwEnd {
+			edge = edgeLast
 		}
+		if p.kw(i+2, kwThe) && p.kw(i+3, kwUnit) {
+			return period{kind: pCalendar, u: unit(p.toks[i+3].n), edge: edge}, i + 4, true
+		}
+		q, j, ok := p.period(i + 2)
+		if !ok || q.edge != 0 {
+			return period{}, i, false
+		}
+		q.edge = edge
+		return q, j, true
 	case kwToday:
 		return period{kind: pCalendar, u: uDay}, i + 1, true
 	case kwYesterday:
@@ -203,27 +246,7 @@ func (p *parser) period(i int) (period, int, bool) {
 		q.yearRel = true
 		return q, i + 1, kind == pQuarter
 	case kwOrdinal:
-		kind := pQuarter
-		switch {
-		case p.kw(i+1, kwHalfWord) && int(t.n) <= 2:
-			kind = pHalf
-		case p.kw(i+1, kwUnit) && unit(int(p.toks[i+1].n)) == uQuarter:
-		default:
-			return period{}, i, false
-		}
-		q := period{kind: kind, n: int(t.n), yearRel: true}
-		j := i + 2
-		if p.kw(j, kwOf) {
-			if y, yrel, k, ok := p.yearRef(j + 1); ok {
-				q.y, q.yearRel = y, yrel
-				return q, k, true
-			}
-		}
-		if y, yrel, k, ok := p.yearRef(j); ok {
-			q.y, q.yearRel = y, yrel
-			return q, k, true
-		}
-		return q, j, true
+		return p.ordinal(i)
 	case kwMonth:
 		q := period{kind: pMonth, m: int(t.n)}
 		j := i + 1
@@ -281,6 +304,28 @@ func (p *parser) number(i int) (period, int, bool) {
 		return period{kind: pAgo, u: unit(int(p.toks[i+1].n)), n: int(t.n)}, i + 3, true
 	}
 	return period{}, i, false
+}
+
+// ordinal reads "first half [of 2025]", "the second quarter of last year".
+// Without a year it is this year's, and weak: "the first half of the file"
+// is no date.
+func (p *parser) ordinal(i int) (period, int, bool) {
+	t := p.toks[i]
+	kind := pQuarter
+	switch {
+	case p.kw(i+1, kwHalfWord) && int(t.n) <= 2:
+		kind = pHalf
+	case p.kw(i+1, kwUnit) && unit(int(p.toks[i+1].n)) == uQuarter:
+	default:
+		return period{}, i, false
+	}
+	q := period{kind: kind, n: int(t.n), yearRel: true}
+	if y, yrel, k, ok := p.yearRef(i + 2); ok {
+		q.y, q.yearRel = y, yrel
+		return q, k, true
+	}
+	q.weak = true
+	return q, i + 2, true
 }
 
 // last reads "last week", "last 30 days", "last Monday".

@@ -34,7 +34,11 @@ const (
 	kwAnd
 	kwFrom
 	kwTo
-	kwIn // in, during, within, over, for, on
+	kwIn    // in, during
+	kwOn    // on
+	kwFor   // for, over, within
+	kwStart // start, beginning
+	kwEnd
 	kwOf
 	kwAgo
 	kwUnit    // n: a unit
@@ -195,8 +199,16 @@ func lookup(w []byte) (keyword, int) {
 		return kwFrom, 0
 	case "to":
 		return kwTo, 0
-	case "in", "during", "within", "over", "for", "on":
+	case "in", "during":
 		return kwIn, 0
+	case "on":
+		return kwOn, 0
+	case "for", "over", "within":
+		return kwFor, 0
+	case "start", "beginning":
+		return kwStart, 0
+	case "end":
+		return kwEnd, 0
 	case "of":
 		return kwOf, 0
 	case "ago":

@@ -58,6 +58,20 @@ func (ph phrase) resolve(now time.Time) (Range, error) {
 // resolve places the period on now's calendar: weeks are ISO weeks from
 // Monday, and every bound is the start of a day in now's location.
 func (p period) resolve(now time.Time) (Range, error) {
+	r, err := p.span(now)
+	switch {
+	case err != nil:
+		return Range{}, err
+	case p.edge == edgeFirst:
+		return Range{r.Since, addDays(r.Since, 1)}, nil
+	case p.edge == edgeLast:
+		return Range{addDays(r.Until, -1), r.Until}, nil
+	}
+	return r, nil
+}
+
+// span is the whole period, edges aside.
+func (p period) span(now time.Time) (Range, error) {
 	loc := now.Location()
 	switch p.kind {
 	case pDay:

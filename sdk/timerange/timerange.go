@@ -75,8 +75,8 @@ func Resolve(values []string, now time.Time) (Range, error) {
 		union.Until = bounds.Until
 	}
 	if !union.open() && !union.Since.Before(union.Until) {
-		return Range{}, sdk.Errorf(sdk.KindBadRequest, "dates %q: together they leave no time (from %s to %s)",
-			values, union.Since.Format(time.DateOnly), union.Until.Format(time.DateOnly))
+		return Range{}, sdk.Errorf(sdk.KindBadRequest, "dates %q: together they leave no time (from %s to %s, both included)",
+			values, union.Since.Format(time.DateOnly), addDays(union.Until, -1).Format(time.DateOnly))
 	}
 	return union, nil
 }

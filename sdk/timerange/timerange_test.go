@@ -104,6 +104,27 @@ func TestParseRejects(t *testing.T) {
 		{"2024-01-01..", `date "2024-01-01..": range end "" is not a YYYY-MM-DD date`},
 		{"..2024-01-01", `range start "" is not a YYYY-MM-DD date`},
 		{"2024-01-01..last week", `range end "last week" is not a YYYY-MM-DD date`},
+		{"2024-01..March", `date "2024-01..March": range end "March" is not a YYYY-MM-DD date, nor a month, quarter or year with its year`},
+		{"between 2024-03-01 and 2024-01-01", `date "between 2024-03-01 and 2024-01-01": range ends before it starts`},
+		{"from 2024 to 2023", `date "from 2024 to 2023": range ends before it starts`},
+		{"between last week and today", `date "between last week and today": not a date expression`},
+		{"last 0 weeks", `date "last 0 weeks": N must be between 1 and 5228`},
+		{"past 1201 months", `date "past 1201 months": N must be between 1 and 1200`},
+		{"last 101 years", `date "last 101 years": N must be between 1 and 100`},
+		{"0 days ago", `date "0 days ago": N must be between 1 and 36600`},
+		{"Q5 2024", `date "Q5 2024": not a date expression`},
+		{"H3 2024", `date "H3 2024": not a date expression`},
+		{"H1", `date "H1": not a date expression`},
+		{"since", `date "since": not a date expression`},
+		{"since v1.17.0", `date "since v1.17.0": not a date expression`},
+		{"since 1.2", `date "since 1.2": not a date expression`},
+		{"in 1899", `date "in 1899": not a date expression`},
+		{"next week", `date "next week": not a date expression`},
+		{"3 weeks", `date "3 weeks": not a date expression`},
+		{"in 2024 blah", `date "in 2024 blah": unexpected "blah" after "in 2024"`},
+		{"February 30 2024", `date "February 30 2024": unexpected "30 2024" after "February"`},
+		{"February 29 2023", `unexpected "29 2023" after "February"`},
+		{"the the week", `not a date expression`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.value, func(t *testing.T) {
@@ -129,6 +150,13 @@ func TestResolve(t *testing.T) {
 		{"union ignores order", []string{"today", "2024-01-15"}, day(1, 15), day(3, 14)},
 		{"union covers the gap", []string{"2024-01-01", "2024-02-01"}, day(1, 1), day(2, 2)},
 		{"contained value", []string{"this month", "yesterday"}, day(3, 1), day(4, 1)},
+		{"since and until intersect", []string{"since 2024-01-01", "until 2024-03-31"}, day(1, 1), day(4, 1)},
+		{"a bound narrows a closed range", []string{"2024", "since March 2024"}, day(3, 1), time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"before cuts last week", []string{"last week", "before 2024-03-06"}, day(3, 4), day(3, 6)},
+		{"the later start wins", []string{"since 2024-01-01", "after 2024-02-10"}, day(2, 11), time.Time{}},
+		{"the earlier end wins", []string{"before 2024-03-01", "until 2024-02-10"}, time.Time{}, day(2, 11)},
+		{"a bound inside the union", []string{"2024-01-15", "2024-02-15", "since 2024-02-01"}, day(2, 1), day(2, 16)},
+		{"a bound alone stays open", []string{"since Monday"}, day(3, 11), time.Time{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,6 +170,11 @@ func TestResolve(t *testing.T) {
 	_, err := Resolve([]string{"today", "someday"}, now)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"someday"`, "the error names the bad value")
+
+	_, err = Resolve([]string{"since 2024-05-01", "until 2024-03-01"}, now)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, sdk.ErrBadRequest)
+	assert.Contains(t, err.Error(), `dates ["since 2024-05-01" "until 2024-03-01"]: together they leave no time (from 2024-05-01 to 2024-03-01, both included)`)
 }
 
 func TestRangeContains(t *testing.T) {
@@ -151,6 +184,15 @@ func TestRangeContains(t *testing.T) {
 	assert.True(t, r.Contains(time.Date(2024, 1, 15, 23, 59, 59, 0, time.UTC)))
 	assert.False(t, r.Contains(time.Date(2024, 1, 16, 0, 0, 0, 0, time.UTC)), "until is exclusive")
 	assert.False(t, r.Contains(time.Date(2024, 1, 14, 23, 59, 59, 0, time.UTC)))
+
+	since, err := Parse("since 2024-01-15", time.Date(2024, 3, 13, 15, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	assert.True(t, since.Contains(time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)), "an open end does not limit")
+	assert.False(t, since.Contains(time.Date(2024, 1, 14, 0, 0, 0, 0, time.UTC)))
+	before, err := Parse("before 2024-01-15", time.Date(2024, 3, 13, 15, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	assert.True(t, before.Contains(time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)), "an open start does not limit")
+	assert.False(t, before.Contains(time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)))
 }
 
 func FuzzParse(f *testing.F) {
