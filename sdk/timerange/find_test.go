@@ -60,6 +60,8 @@ func TestFind(t *testing.T) {
 		{"what changed this year's first week", []string{"this year"}},
 		{"commits on 2024-02-30", nil},
 		{"", nil},
+		{"since the start of the end of 2024", []string{"the end of 2024"}},
+		{"what shipped by the end of March?", []string{"the end of March"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {
@@ -78,6 +80,18 @@ func TestFind(t *testing.T) {
 		})
 	}
 	require.GreaterOrEqual(t, len(tests), 30)
+}
+
+// TestFindLinear: a long adversarial text is read in one pass, each word
+// looked at a bounded number of times.
+func TestFindLinear(t *testing.T) {
+	text := strings.Repeat("the start of ", 20000) + "2024 " + strings.Repeat("between 2024 and ", 20000)
+	got := Find(text)
+	require.NotEmpty(t, got)
+	for _, m := range got {
+		_, err := Parse(m.Text, time.Now())
+		require.NoError(t, err)
+	}
 }
 
 func FuzzFind(f *testing.F) {

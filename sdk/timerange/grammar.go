@@ -206,11 +206,21 @@ func (p *parser) period(i int) (period, int, bool) {
 		if p.kw(i+2, kwThe) && p.kw(i+3, kwUnit) {
 			return period{kind: pCalendar, u: unit(p.toks[i+3].n), edge: edge}, i + 4, true
 		}
-		q, j, ok := p.period(i + 2)
-		if !ok || q.edge != 0 {
+		inner := i + 2
+		if p.kw(inner, kwThe) {
+			inner++
+		}
+		if p.kw(inner, kwStart) || p.kw(inner, kwEnd) {
+			// "the start of the end of …" nests no further: the grammar
+			// looks ahead a bounded number of words at each word.
 			return period{}, i, false
 		}
-		q.edge = edge
+		q, j, ok := p.period(i + 2)
+		if !ok {
+			return period{}, i, false
+		}
+		// "the start of 2024" is a date even where "2024" alone is not.
+		q.edge, q.weak = edge, false
 		return q, j, true
 	case kwToday:
 		return period{kind: pCalendar, u: uDay}, i + 1, true
