@@ -32,6 +32,7 @@ type GitLabProject struct {
 	Issues        []GitLabIssue
 	MergeRequests []GitLabMergeRequest
 	Pipelines     []GitLabPipeline
+	Tags          []GitLabTag
 }
 
 // GitLabCommit is a commit as GET /projects/:id/repository/commits returns
@@ -248,6 +249,7 @@ func GenerateGitLabProject(id int64, path string, commits, issues, mrs, pipeline
 			Username: gitlabPeople[i%len(gitlabPeople)].Username,
 		})
 	}
+	p.Tags = generateTags(p.Commits)
 	return p
 }
 
@@ -257,7 +259,9 @@ func fakeSHA(kind string, i int) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// ServeHTTP routes /api/v4/projects/:id/{repository/commits,issues,merge_requests,pipelines}.
+// ServeHTTP routes /api/v4/projects/:id and its repository/commits,
+// repository/tags/:name, repository/branches/:name, issues, merge_requests
+// and pipelines.
 func (g *GitLab) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.log.add(r)
 	token := r.Header.Get("PRIVATE-TOKEN")
@@ -286,7 +290,12 @@ func (g *GitLab) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	if g.serveRef(w, resource) {
+		return
+	}
 	switch resource {
+	case "":
+		g.serveProject(w)
 	case "repository/commits":
 		// Asking for trailers makes GitLab send extended_trailers arrays.
 		if q.Get("trailers") == "true" {
