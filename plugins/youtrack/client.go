@@ -88,15 +88,24 @@ func (c *Client) Issues(ctx context.Context, query string, skip, top int) ([]Iss
 		issues = nil
 		return c.get(ctx, u.String(), &issues)
 	})
-	var g *retry.GiveUpError
-	if errors.As(err, &g) {
-		var ae *APIError
-		if errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests {
-			return nil, sdk.Errorf(sdk.KindRateLimited, "youtrack: rate limited: %v", g)
-		}
-		return nil, sdk.Errorf(sdk.KindUnavailable, "youtrack: %v", g)
+	if err != nil {
+		return nil, giveUp(err)
 	}
-	return issues, err
+	return issues, nil
+}
+
+// giveUp reports a call the retry policy stopped retrying: rate limited
+// or unavailable; other errors pass unchanged.
+func giveUp(err error) error {
+	var g *retry.GiveUpError
+	if !errors.As(err, &g) {
+		return err
+	}
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests {
+		return sdk.Errorf(sdk.KindRateLimited, "youtrack: rate limited: %v", g)
+	}
+	return sdk.Errorf(sdk.KindUnavailable, "youtrack: %v", g)
 }
 
 // get fetches u into v, classifying failures: retryable (429, 5xx,

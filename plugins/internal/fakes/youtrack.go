@@ -156,12 +156,21 @@ func youtrackJSON(is YouTrackIssue, i int, project string) json.RawMessage {
 	return b
 }
 
-// ServeHTTP answers {Prefix}/api/issues.
+// ServeHTTP answers {Prefix}/api/issues, /api/admin/projects and
+// /api/admin/customFieldSettings/bundles/state.
 func (y *YouTrack) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	y.log.add(r)
 	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if ft, ok := y.faults.take(r.URL.RequestURI()); ok {
 		ft.serve(w, token)
+		return
+	}
+	if strings.HasPrefix(r.URL.Path, y.Prefix+"/api/admin/") && r.Method == http.MethodGet {
+		if token != y.Token {
+			gitlabError(w, http.StatusUnauthorized, `{"error":"Unauthorized","error_description":"Invalid token"}`)
+			return
+		}
+		y.serveAdmin(w, r)
 		return
 	}
 	if r.URL.Path != y.Prefix+"/api/issues" || r.Method != http.MethodGet {
