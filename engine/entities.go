@@ -1,16 +1,61 @@
 package engine
 
+import (
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/timerange"
+)
+
 // extractEntities runs the entity rules over the query (see
-// rules.Entity.Extract). The result is never nil.
+// rules.Entity.Extract). Entities with a built-in finder run first; a
+// pattern entity's value that overlaps a finder's match is dropped, so a
+// date phrase ("Q1 2024", "in 2025") is not also read as a project or a
+// path. The result is never nil.
 func (p *Planner) extractEntities(query string) map[string][]string {
 	out := make(map[string][]string)
 	if query == "" {
 		return out
 	}
+	var taken []rules.Span
 	for _, e := range p.rules.Entities {
-		if values := e.Extract(query, nil); len(values) > 0 {
+		if e.Finder == "" {
+			continue
+		}
+		var values []string
+		for _, m := range find(e.Finder, query) {
+			taken = append(taken, rules.Span{Start: m.Start, End: m.End})
+			if !e.Ignored(m.Text) && !contains(values, m.Text) {
+				values = append(values, m.Text)
+			}
+		}
+		if len(values) > 0 {
+			out[e.Name] = values
+		}
+	}
+	for _, e := range p.rules.Entities {
+		if e.Finder != "" {
+			continue
+		}
+		if values := e.ExtractOutside(query, taken, nil); len(values) > 0 {
 			out[e.Name] = values
 		}
 	}
 	return out
+}
+
+// find runs the built-in finder named name (one of rules.Finders).
+func find(name, query string) []timerange.Match {
+	switch name {
+	case rules.FinderDates:
+		return timerange.Find(query)
+	}
+	return nil
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }

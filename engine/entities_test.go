@@ -12,7 +12,8 @@ import (
 
 // TestEntityExtraction checks what the default entity rules extract from
 // realistic questions, and that every date they extract is one sdk/timerange
-// resolves.
+// resolves. Path and project candidates overlap ("in payments"): planning
+// keeps both, and grounding (Planner.Interpret) keeps what a source knows.
 func TestEntityExtraction(t *testing.T) {
 	p := defaultPlanner(t)
 	type ents = map[string][]string
@@ -22,25 +23,25 @@ func TestEntityExtraction(t *testing.T) {
 	}{
 		// The README's and the design's headline questions.
 		{"what changed in this repository last week?", ents{"dates": {"last week"}}},
-		{"what changed in payments last week?", ents{"projects": {"payments"}, "dates": {"last week"}}},
+		{"what changed in payments last week?", ents{"projects": {"payments"}, "paths": {"payments"}, "dates": {"last week"}}},
 		{"what commits were pushed to project payments last week?", ents{"projects": {"payments"}, "dates": {"last week"}}},
 		{"how many open bugs does ABC have?", ents{"projects": {"ABC"}, "statuses": {"open"}}},
 		{"is the release healthy?", ents{}},
 		// Project forms.
 		{"commits in project payments last week", ents{"projects": {"payments"}, "dates": {"last week"}}},
-		{"commits in the last 14 days on repo: nous", ents{"projects": {"nous"}, "dates": {"last 14 days"}}},
-		{"list closed tickets in the mobile project this month", ents{"projects": {"mobile"}, "statuses": {"closed"}, "dates": {"this month"}}},
+		{"commits in the last 14 days on repo: nous", ents{"projects": {"nous"}, "dates": {"in the last 14 days"}}},
+		{"list closed tickets in the mobile project this month", ents{"projects": {"mobile"}, "paths": {"mobile"}, "statuses": {"closed"}, "dates": {"this month"}}},
 		{"what was merged into payments-service yesterday?", ents{"projects": {"payments-service"}, "dates": {"yesterday"}}},
-		{"commits to group/api between 2024-01-01..2024-01-31", ents{"projects": {"group/api"}, "dates": {"2024-01-01..2024-01-31"}}},
-		{"what is the status of PAY-101?", ents{"projects": {"PAY"}}},
-		{"show open and in-progress issues in PAY", ents{"projects": {"PAY"}, "statuses": {"open", "in-progress"}}},
+		{"commits to group/api between 2024-01-01..2024-01-31", ents{"projects": {"group/api"}, "paths": {"group/api"}, "dates": {"2024-01-01..2024-01-31"}}},
+		{"what is the status of PAY-101?", ents{"projects": {"PAY"}, "paths": {"PAY-101"}}},
+		{"show open and in-progress issues in PAY", ents{"projects": {"PAY"}, "paths": {"PAY"}, "statuses": {"open", "in-progress"}}},
 		{"which project had the most commits this week?", ents{"dates": {"this week"}}},
 		{"how is the nous repo going?", ents{"projects": {"nous"}}},
 		{"any failures in CI last month?", ents{"dates": {"last month"}}},
 		{"which issues are in progress this week?", ents{"dates": {"this week"}}},
-		{"what changed in the repository since yesterday?", ents{"dates": {"yesterday"}}},
-		{"what changed in the backend since last week?", ents{"projects": {"backend"}, "dates": {"last week"}}},
-		{"summarize the changes in the api repo this month", ents{"projects": {"api"}, "dates": {"this month"}}},
+		{"what changed in the repository since yesterday?", ents{"dates": {"since yesterday"}}},
+		{"what changed in the backend since last week?", ents{"projects": {"backend"}, "paths": {"backend"}, "dates": {"since last week"}}},
+		{"summarize the changes in the api repo this month", ents{"projects": {"api"}, "paths": {"api"}, "dates": {"this month"}}},
 		{"what happened with PAY last week", ents{"projects": {"PAY"}, "dates": {"last week"}}},
 		{"show me merge requests merged into main yesterday", ents{"dates": {"yesterday"}}},
 		{"bugs in production today", ents{"dates": {"today"}}},
@@ -48,17 +49,17 @@ func TestEntityExtraction(t *testing.T) {
 		{"open and in-progress issues from YouTrack today or yesterday", ents{
 			"statuses": {"open", "in-progress"}, "providers": {"YouTrack"}, "dates": {"today", "yesterday"}}},
 		{"commits this month, and this month again", ents{"dates": {"this month"}}},
-		{"bugs fixed in the last 1 day", ents{"statuses": {"fixed"}, "dates": {"last 1 day"}}},
-		{"issues resolved between 2024-03-01 and 2024-03-15", ents{"statuses": {"resolved"}, "dates": {"2024-03-01", "2024-03-15"}}},
-		{"what was deployed on 2024-02-29?", ents{"dates": {"2024-02-29"}}},
-		{"what broke since 2024-01-01?", ents{}},
-		{"tickets opened after 2024-05-01 in OPS", ents{"projects": {"OPS"}}},
+		{"bugs fixed in the last 1 day", ents{"statuses": {"fixed"}, "dates": {"in the last 1 day"}}},
+		{"issues resolved between 2024-03-01 and 2024-03-15", ents{"statuses": {"resolved"}, "dates": {"between 2024-03-01 and 2024-03-15"}}},
+		{"what was deployed on 2024-02-29?", ents{"dates": {"on 2024-02-29"}}},
+		{"what broke since 2024-01-01?", ents{"dates": {"since 2024-01-01"}}},
+		{"tickets opened after 2024-05-01 in OPS", ents{"projects": {"OPS"}, "paths": {"OPS"}, "dates": {"after 2024-05-01"}}},
 		{"commits over the last weekend", ents{}},
-		{"releases in the last 0 days or on 2024-13-40", ents{}},
+		{"releases in the last 0 days or on 2024-13-40", ents{"paths": {"2024-13-40"}}},
 		// Statuses and providers.
 		{"which blocked or reopened tickets are assigned to me?", ents{"statuses": {"blocked", "reopened"}}},
 		{"compare GitLab and GitHub activity with Jira", ents{"providers": {"GitLab", "GitHub", "Jira"}}},
-		{"are the unresolved bugs in SHOP getting fixed?", ents{"projects": {"SHOP"}, "statuses": {"fixed"}}},
+		{"are the unresolved bugs in SHOP getting fixed?", ents{"projects": {"SHOP"}, "paths": {"SHOP"}, "statuses": {"fixed"}}},
 		{"hello there", ents{}},
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)

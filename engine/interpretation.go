@@ -49,7 +49,7 @@ type Constraint struct {
 // SourceView is what grounding learnt of one source.
 type SourceView struct {
 	Name     string       `json:"name"`
-	Filters  []string     `json:"filters,omitempty"`  // filter keys it applies
+	Filters  []string     `json:"filters,omitempty"` // filter keys it applies
 	Coverage sdk.Coverage `json:"coverage,omitzero"` // what it holds
-	Error    string       `json:"error,omitempty"`    // grounding failed: the source is unreachable or not configured
+	Error    string       `json:"error,omitempty"`   // grounding failed: the source is unreachable or not configured
 }

@@ -70,7 +70,9 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 			if mode != "" && rs.Mode(mode) == nil {
 				return usageError("--mode: mode %q is not defined (modes: %s)", mode, modeNames(rs))
 			}
-			plan, err := engine.NewPlanner(rs).Plan(cmd.Context(), engine.Request{Query: query, Mode: mode})
+			planner, req := engine.NewPlanner(rs), engine.Request{Query: query, Mode: mode}
+			// Rule problems are reported before any plugin starts.
+			plan, err := planner.Plan(cmd.Context(), req)
 			if err != nil {
 				return usageError("ask: %v", err)
 			}
@@ -79,6 +81,13 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 			}
 			red := redact.New(a.secrets(rs)...)
 			return a.withPlugins(cmd.Context(), rs, func(ctx context.Context, m *plugin.Manager) error {
+				// Ground the question's terms against the plan's sources.
+				gctx, cancel := context.WithTimeout(ctx, groundTimeout)
+				plan, err := planner.Interpret(gctx, req, m, clock())
+				cancel()
+				if err != nil {
+					return fmt.Errorf("ask: interpreting the question: %w", red.Error(err))
+				}
 				opts := exec.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger(red)}
 				if a.stderrIsTerminal() {
 					opts.Progress = progressPrinter(a.stderr)
@@ -137,6 +146,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+// groundTimeout bounds asking the sources about the question's terms; a
+// source that does not answer in time is noted and its terms kept as written.
+const groundTimeout = 20 * time.Second
 
 // askClock is the real clock, or the fixed time in $NOUS_NOW.
 func (a *app) askClock() (func() time.Time, error) {

@@ -16,6 +16,9 @@ test "question_detects_commits_and_entities" {
   }
 }
 
+# Counting bugs needs issue metrics, not commit metrics: the commit
+# retrieval of the analytics intent runs only when the question is about
+# commits (or not about issues).
 test "question_detects_issues_and_analytics" {
   input {
     query = "How many open bugs does project ABC have?"
@@ -23,19 +26,29 @@ test "question_detects_issues_and_analytics" {
   expect {
     queries = [
       "Retrieve issue data from YouTrack projects:ABC statuses:open",
-      "Retrieve commit metrics from GitLab projects:ABC",
       "Retrieve issue metrics from YouTrack projects:ABC",
     ]
   }
 }
 
-# The design's headline question: a bare name before a time word is a project.
+test "counting_commits_needs_no_tracker" {
+  input {
+    query = "how many commits were made in project ABC yesterday?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab projects:ABC dates:yesterday", "Retrieve commit metrics from GitLab projects:ABC dates:yesterday"]
+  }
+}
+
+# The design's headline question: a bare name before a time word may be a
+# project or a path. `nous plan` shows both candidates; `nous ask` grounds
+# them against the sources and keeps the one a source knows.
 test "headline_question_names_the_project" {
   input {
     query = "what changed in payments last week?"
   }
   expect {
-    queries = ["Retrieve commit data from GitLab projects:payments dates:last week"]
+    queries = ["Retrieve commit data from GitLab projects:payments dates:last week paths:payments"]
   }
 }
 
@@ -49,14 +62,13 @@ test "this_repository_is_no_project" {
   }
 }
 
-# An issue key names its project; "since DATE" is no date filter, as the
-# dates filter has no open-ended form.
+# An issue key names its project; "since DATE" is an open-ended range.
 test "issue_key_names_the_project" {
   input {
     query = "which bugs like PAY-101 were reopened since 2026-01-01?"
   }
   expect {
-    queries = ["Retrieve issue data from YouTrack projects:PAY statuses:reopened"]
+    queries = ["Retrieve issue data from YouTrack projects:PAY dates:since 2026-01-01 statuses:reopened"]
   }
 }
 

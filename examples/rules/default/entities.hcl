@@ -48,23 +48,86 @@ entity "projects" {
     # sites of the tier table are sources, not projects
     "PTT",
   ]
+  ground = "project"
 }
 
-# The date expressions sdk/timerange resolves (case-insensitive). Several
-# dates resolve to their union, so "between 2024-01-01 and 2024-01-31" is
-# that range. A date after since/after/before/until is an open range that
-# timerange cannot express: the first capture group is then that word, which
-# `ignore` drops, rather than the date alone, which would mean that one day.
+# Date expressions ("last week", "Q1 2024", "since 2024-01-01", "between
+# March and May 2025", …): the built-in finder of sdk/timerange, which knows
+# the whole grammar `nous fetch` and the dates filter accept. Its matches are
+# taken out of the question before the other entities look at it.
 entity "dates" {
+  finder = "dates"
+}
+
+# Paths in the repository: anything with a slash or a file extension, and
+# the word after "in", "touched", "under", … Candidates are grounded: a
+# source that knows the tree keeps those that exist (in their full form:
+# "packfile" → "plumbing/format/packfile") and drops the rest, saying so.
+entity "paths" {
   patterns = [
-    "(?i)\\b(today|yesterday|(?:this|last) (?:week|month)|last [1-9]\\d{0,4} days?)\\b",
-    "(?i)\\b(?:(since|after|before|until)\\s+)?\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:\\.\\.\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01]))?\\b",
+    "(?:^|[\\s(\"'`])\\.?/?([\\w.-]+(?:/[\\w.-]*)+)",
+    "\\b([\\w-]+\\.(?:go|md|hcl|json|ya?ml|toml|txt|py|js|ts|rs|c|h|cc|java|rb|sh|proto|mod|sum|lock|cfg|ini))\\b",
+    "(?i)\\b(?:touch(?:ed|es|ing)?|under|in(?:side)?|within|to|on|of)\\s+(?:the\\s+)?([\\w.-]+(?:/[\\w.-]+)*)/?",
   ]
-  ignore = ["since", "after", "before", "until"]
+  ignore = [
+    "a", "an", "the", "this", "that", "these", "those", "it", "its", "my", "our",
+    "your", "their", "which", "what", "whose", "each", "every", "any", "all",
+    "some", "no", "one", "other", "same", "whole", "entire", "total", "general",
+    "repository", "repo", "project", "codebase", "code", "history", "progress",
+    "detail", "details", "production", "prod", "staging", "last", "past", "since",
+    "commits", "commit", "changes", "change", "files", "file", "branch", "main",
+    "master", "release", "tag", "time", "average", "particular", "order",
+    "how", "many", "much", "who", "when", "where", "why", "is", "was", "are",
+    "me", "us", "you", "them", "CI", "CD", "PR", "MR", "QA",
+  ]
+  ground = "path"
+}
+
+# Authors: "by Radek Simko", "what did Alice commit", "Bob's commits",
+# e-mail addresses. Grounded against the sources' authors and committers.
+entity "authors" {
+  patterns = [
+    "\\b[Bb]y\\s+([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+)?)",
+    "\\b(?:did|has|have|does)\\s+([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+)?)\\s+(?:commit|push|merge|change|do|work|write|make|fix|add)",
+    "\\b([A-Z][\\w-]+(?:\\s+[A-Z][\\w-]+)?)'s\\s+(?:commits|changes|work|pushes)",
+    "\\b([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+)",
+  ]
+  ignore = ["I", "We", "You", "They", "He", "She", "It", "The", "This", "That", "GitLab", "YouTrack", "GitHub"]
+  ground = "author"
+}
+
+# Revisions: "since v1.17.0" (v1.17.0..HEAD), "between v1.0.0 and v1.1.0",
+# "v1.0.0..v1.1.0", "on branch release-2". Grounded as refs (tags,
+# branches); the from/to groups make the range.
+entity "revisions" {
+  patterns = [
+    "(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?:(?:release|tag|version)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])",
+    "(?i)\\bbetween\\s+(?:(?:releases?|tags?|versions?)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])\\s+and\\s+(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])",
+    "(?P<from>\\bv?\\d+\\.\\d+[\\w.+-]*[\\w+])\\.\\.(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])?",
+    "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)",
+    "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?(?P<to>[\\w./-]+)\\s+branch\\b",
+  ]
+  ground = "ref"
+}
+
+# Topics: "commits about packfile", "changes regarding the parser". Not
+# grounded: sources match them in messages, and ranking puts the best first.
+entity "topics" {
+  patterns = [
+    "(?i)\\b(?:about|regarding|mentioning|concerning|related to|fixing|fixes)\\s+(?:the\\s+)?([\\w.-]+)",
+  ]
+  ignore = [
+    "a", "an", "the", "this", "that", "it", "me", "us", "them", "all", "any",
+    "each", "every", "some", "what", "which", "who", "how", "now", "today",
+    "yesterday", "last", "past", "since", "example", "instance", "real", "sure",
+    "repository", "repo", "project", "codebase", "code", "commits", "changes",
+    "issues", "bugs", "tickets", "help",
+  ]
 }
 
 entity "statuses" {
   pattern = "(?i)\\b(open|closed|in-progress|resolved|fixed|reopened|blocked|done)\\b"
+  ground  = "state"
 }
 
 entity "providers" {

@@ -38,7 +38,7 @@ intent "query_commits" {
     description = "Retrieve commit data from GitLab"
     source      = "gitlab"
     priority    = 10
-    filters     = ["projects", "dates"]
+    filters     = ["projects", "dates", "paths", "authors", "revisions", "topics"]
   }
 }
 
@@ -102,12 +102,16 @@ intent "query_analytics" {
     description = "Retrieve commit metrics from GitLab"
     source      = "gitlab"
     priority    = 9
-    filters     = ["projects", "dates"]
+    # Unless the question is only about issues ("how many open bugs?").
+    when = "query == '' || query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushe?d?|merged?|changed?|changes|contributors?|authors?)\\\\b' || !(query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b')"
+    filters     = ["projects", "dates", "paths", "authors", "revisions", "topics"]
   }
   retrieve "issue_metrics" {
     description = "Retrieve issue metrics from YouTrack"
     source      = "youtrack"
     priority    = 9
+    # Only when the question is about issues ("how many commits?" is not).
+    when = "query == '' || query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"
     filters     = ["projects", "dates"]
   }
 }
@@ -232,6 +236,6 @@ intent "fallback" {
     description = "Retrieve related information from all sources"
     source      = "generic"
     priority    = 5
-    filters     = ["projects", "dates", "statuses", "providers"]
+    filters     = ["projects", "dates", "statuses", "providers", "paths", "authors", "revisions", "topics"]
   }
 }

@@ -1,0 +1,313 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/timerange"
+)
+
+// Interpret plans req like Plan, then grounds the question's constraints
+// against the sources of the plan through g (nil grounds nothing), resolves
+// its dates against now, plans again with the grounded entities and
+// attaches the Interpretation. A source that cannot be asked (not
+// configured, unreachable) is noted in the interpretation, not an error:
+// the run reports it.
+func (p *Planner) Interpret(ctx context.Context, req Request, g Grounding, now time.Time) (*Plan, error) {
+	plan, err := p.Plan(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	in := &Interpretation{Now: now, Constraints: []Constraint{}}
+	if g != nil && len(plan.Retrieval.Plans) > 0 {
+		gr := p.ground(ctx, plan, g)
+		in.Grounded, in.Sources, in.Unknown = true, gr.views, gr.unknown
+		if gr.changed {
+			again := req
+			again.Entities = gr.entities
+			if plan, err = p.Plan(ctx, again); err != nil {
+				return nil, err
+			}
+		}
+		in.Constraints = append(in.Constraints, gr.satisfied...)
+	}
+	p.describe(plan, in)
+	plan.Interpretation = in
+	return plan, nil
+}
+
+// describe lists the plan's constraints, resolves its dates and notes the
+// filters a source of the plan cannot apply.
+func (p *Planner) describe(plan *Plan, in *Interpretation) {
+	seen := map[string]bool{}
+	for _, rp := range plan.Retrieval.Plans {
+		for _, f := range rp.Filters {
+			if f.Key == datesKey {
+				if in.Dates == nil {
+					in.Dates = p.resolveDates(f.Values, in)
+				}
+				continue
+			}
+			for _, v := range f.Values {
+				if k := f.Key + "\x00" + v; !seen[k] {
+					seen[k] = true
+					in.Constraints = append(in.Constraints, Constraint{Key: f.Key, Value: v})
+				}
+			}
+			for _, src := range rp.Sources {
+				view := in.source(src)
+				if view == nil || view.Error != "" || len(view.Filters) == 0 || slices.Contains(view.Filters, f.Key) {
+					continue
+				}
+				for _, v := range f.Values {
+					c := Constraint{Key: f.Key, Value: v, Source: src,
+						Reason: fmt.Sprintf("source %q cannot filter by %s", src, f.Key)}
+					if !slices.Contains(in.Unapplied, c) {
+						in.Unapplied = append(in.Unapplied, c)
+					}
+				}
+			}
+		}
+	}
+}
+
+// datesKey is the entity whose values are resolved into a time range.
+const datesKey = "dates"
+
+// resolveDates resolves the dates filter; an expression that does not
+// resolve is an unapplied constraint.
+func (p *Planner) resolveDates(values []string, in *Interpretation) *DateRange {
+	r, err := timerange.Resolve(values, in.Now)
+	if err != nil {
+		for _, v := range values {
+			in.Unapplied = append(in.Unapplied, Constraint{Key: datesKey, Value: v, Reason: err.Error()})
+		}
+		return nil
+	}
+	return &DateRange{Phrases: slices.Clone(values), Since: r.Since, Until: r.Until}
+}
+
+func (in *Interpretation) source(name string) *SourceView {
+	for i := range in.Sources {
+		if in.Sources[i].Name == name {
+			return &in.Sources[i]
+		}
+	}
+	return nil
+}
+
+// grounding is what the sources said of the question's candidates.
+type grounding struct {
+	views     []SourceView
+	entities  map[string][]string // the entities with grounded values
+	unknown   []Constraint        // candidates no source knows
+	satisfied []Constraint        // candidates a source is (a project naming the repository itself)
+	changed   bool
+}
+
+// candidate is one entity value to ground, per source.
+type candidate struct {
+	key, value string
+	terms      []sdk.Term // one, or a revision range's two sides
+}
+
+// ground asks every source of the plan about the values of its grounded
+// entities, one call per source, and rewrites the entities: a value some
+// source knows is replaced by its canonical forms; a value no source knows
+// is dropped when at least one asked source can ground (answered anything
+// known or described its coverage); otherwise it is kept as written.
+func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding {
+	entities := plan.Reasoning.Entities
+	out := grounding{entities: make(map[string][]string, len(entities))}
+	for k, v := range entities {
+		out.entities[k] = slices.Clone(v)
+	}
+	asked := map[string][]candidate{} // source → candidates
+	var order []string
+	for _, rp := range plan.Retrieval.Plans {
+		for _, src := range rp.Sources {
+			if _, ok := asked[src]; !ok {
+				asked[src] = nil
+				order = append(order, src)
+			}
+			for _, f := range rp.Filters {
+				e := p.entity(f.Key)
+				if e == nil || e.Ground == "" || len(entities[f.Key]) == 0 {
+					continue
+				}
+				for _, v := range entities[f.Key] {
+					c := candidate{key: f.Key, value: v, terms: termsOf(e.Ground, v)}
+					if !slices.ContainsFunc(asked[src], func(x candidate) bool { return x.key == c.key && x.value == c.value }) {
+						asked[src] = append(asked[src], c)
+					}
+				}
+			}
+		}
+	}
+	type verdict struct {
+		known, canGround bool
+		canonical        []string
+		sources          []string // sources that know it
+	}
+	verdicts := map[string]*verdict{}
+	for _, src := range order {
+		cands := asked[src]
+		var req sdk.GroundRequest
+		for _, c := range cands {
+			req.Terms = append(req.Terms, c.terms...)
+		}
+		view := SourceView{Name: src}
+		resp, err := g.Ground(ctx, src, req)
+		if err != nil {
+			view.Error = err.Error()
+			out.views = append(out.views, view)
+			continue
+		}
+		view.Filters, view.Coverage = resp.Filters, resp.Coverage
+		out.views = append(out.views, view)
+		if len(resp.Terms) != len(req.Terms) {
+			continue // the plugin host validates this; a fake may not
+		}
+		canGround := !resp.Coverage.Latest.IsZero() || slices.ContainsFunc(resp.Terms, func(t sdk.GroundedTerm) bool { return t.Known })
+		at := 0
+		for _, c := range cands {
+			answers := resp.Terms[at : at+len(c.terms)]
+			at += len(c.terms)
+			k := c.key + "\x00" + c.value
+			v := verdicts[k]
+			if v == nil {
+				v = &verdict{}
+				verdicts[k] = v
+			}
+			v.canGround = v.canGround || canGround
+			if known, canon := resolveTerms(c, answers); known {
+				v.known = true
+				v.sources = append(v.sources, src)
+				for _, cv := range canon {
+					if !slices.Contains(v.canonical, cv) {
+						v.canonical = append(v.canonical, cv)
+					}
+				}
+			}
+		}
+	}
+	// Rewrite the entities in their own order; a phrase known under one
+	// entity is not reported unknown under another.
+	knownPhrase := map[string]bool{}
+	for k, v := range verdicts {
+		if v.known {
+			knownPhrase[strings.ToLower(k[strings.IndexByte(k, 0)+1:])] = true
+		}
+	}
+	for _, e := range p.rules.Entities {
+		values := entities[e.Name]
+		if e.Ground == "" || len(values) == 0 {
+			continue
+		}
+		var kept []string
+		for _, val := range values {
+			v := verdicts[e.Name+"\x00"+val]
+			switch {
+			case v == nil || (!v.known && !v.canGround):
+				kept = appendNew(kept, val)
+			case v.known && e.Ground == sdk.TermProject && !filtersBy(out.views, v.sources, e.Name):
+				// The source is the project named: nothing to filter.
+				out.satisfied = append(out.satisfied, Constraint{Key: e.Name, Value: val, Source: strings.Join(v.sources, ", ")})
+				out.changed = true
+			case v.known:
+				for _, cv := range v.canonical {
+					kept = appendNew(kept, cv)
+				}
+				if len(v.canonical) != 1 || v.canonical[0] != val {
+					out.changed = true
+				}
+			default:
+				out.changed = true
+				if phrase := strings.ToLower(val); !knownPhrase[phrase] {
+					knownPhrase[phrase] = true // reported once, under its first entity
+					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: val,
+						Reason: fmt.Sprintf("no source of the plan knows %q as a %s", val, e.Ground)})
+				}
+			}
+		}
+		if len(kept) == 0 {
+			delete(out.entities, e.Name)
+		} else {
+			out.entities[e.Name] = kept
+		}
+	}
+	return out
+}
+
+// filtersBy reports whether any of sources applies the filter key; a source
+// that did not list its filters is assumed to.
+func filtersBy(views []SourceView, sources []string, key string) bool {
+	for _, v := range views {
+		if slices.Contains(sources, v.Name) && (len(v.Filters) == 0 || slices.Contains(v.Filters, key)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Planner) entity(name string) *rules.Entity {
+	for _, e := range p.rules.Entities {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// termsOf is the terms a value is grounded as: a revision range's two
+// sides as refs, else the value itself.
+func termsOf(kind, value string) []sdk.Term {
+	if kind == sdk.TermRef {
+		if from, to, ok := strings.Cut(value, ".."); ok {
+			terms := []sdk.Term{{Kind: kind, Value: from}}
+			if to != "" {
+				terms = append(terms, sdk.Term{Kind: kind, Value: to})
+			}
+			return terms
+		}
+	}
+	return []sdk.Term{{Kind: kind, Value: value}}
+}
+
+// resolveTerms reports whether a candidate is known from its terms'
+// answers and its canonical forms. A revision range is known when both
+// sides are; its canonical form joins the sides' first canonical names.
+func resolveTerms(c candidate, answers []sdk.GroundedTerm) (bool, []string) {
+	canon := func(t sdk.GroundedTerm) []string {
+		if len(t.Canonical) == 0 {
+			return []string{t.Value}
+		}
+		return t.Canonical
+	}
+	for _, a := range answers {
+		if !a.Known {
+			return false, nil
+		}
+	}
+	if len(c.terms) == 1 && !strings.Contains(c.value, "..") {
+		return true, canon(answers[0])
+	}
+	from := canon(answers[0])[0]
+	to := ""
+	if len(answers) > 1 {
+		to = canon(answers[1])[0]
+	}
+	return true, []string{from + ".." + to}
+}
+
+func appendNew(list []string, v string) []string {
+	if slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}

@@ -1,0 +1,237 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/sdk"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// vocabulary is an in-memory Grounding: what one repository-like source
+// knows. It answers like the git source: paths by exact path or base name,
+// authors by substring of "Name <email>", refs by name.
+type vocabulary struct {
+	paths   []string
+	authors []string // "Name <email>"
+	refs    map[string]time.Time
+	project string
+	filters []string
+	latest  time.Time
+	err     error // returned for every call, as an unconfigured source does
+	calls   int
+}
+
+func (v *vocabulary) Ground(_ context.Context, _ string, req sdk.GroundRequest) (sdk.GroundResponse, error) {
+	v.calls++
+	if v.err != nil {
+		return sdk.GroundResponse{}, v.err
+	}
+	resp := sdk.GroundResponse{Filters: v.filters, Coverage: sdk.Coverage{Latest: v.latest, Name: v.project}}
+	for _, t := range req.Terms {
+		g := sdk.GroundedTerm{Kind: t.Kind, Value: t.Value}
+		switch t.Kind {
+		case sdk.TermPath:
+			want := strings.TrimSuffix(t.Value, "/")
+			for _, p := range v.paths {
+				if p == want || strings.HasSuffix(p, "/"+want) {
+					g.Known, g.Canonical = true, append(g.Canonical, p)
+				}
+			}
+		case sdk.TermAuthor:
+			for _, a := range v.authors {
+				if strings.Contains(strings.ToLower(a), strings.ToLower(t.Value)) {
+					g.Known, g.Canonical = true, []string{t.Value}
+				}
+			}
+		case sdk.TermRef:
+			if when, ok := v.refs[t.Value]; ok {
+				g.Known, g.Time = true, when
+			}
+		case sdk.TermProject:
+			g.Known = strings.EqualFold(t.Value, v.project) || strings.HasSuffix(strings.ToLower(v.project), "/"+strings.ToLower(t.Value))
+		}
+		resp.Terms = append(resp.Terms, g)
+	}
+	return resp, nil
+}
+
+func hclRepo() *vocabulary {
+	return &vocabulary{
+		paths:   []string{"hclwrite", "hclsyntax", "plumbing/format/packfile", "README.md", "docs"},
+		authors: []string{"Radek Simko <radek.simko@gmail.com>", "Martin Atkins <mart@degeneration.co.uk>"},
+		refs:    map[string]time.Time{"v1.17.0": time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), "v1.0.0": time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), "main": {}},
+		project: "hashicorp/hcl",
+		filters: []string{"paths", "authors", "revisions", "topics", "with_stats"},
+		latest:  time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC),
+	}
+}
+
+var clock = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC) // a Tuesday
+
+func TestInterpretGroundsConstraints(t *testing.T) {
+	p := defaultPlanner(t)
+	day := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		query       string
+		constraints map[string][]string // entity → values applied
+		dates       []time.Time         // since, until (zero: unbounded)
+		unknown     []string
+		unapplied   []string
+	}{
+		{query: "what changed in hclwrite since 2024-01-01?",
+			constraints: map[string][]string{"paths": {"hclwrite"}}, dates: []time.Time{day(2024, 1, 1), {}}},
+		{query: "which commits touched hclsyntax/ in Q1 2024?",
+			constraints: map[string][]string{"paths": {"hclsyntax"}}, dates: []time.Time{day(2024, 1, 1), day(2024, 4, 1)}},
+		{query: "who worked on packfile last week?",
+			constraints: map[string][]string{"paths": {"plumbing/format/packfile"}}, dates: []time.Time{day(2026, 11, 16), day(2026, 11, 23)}},
+		{query: "what did Radek Simko commit in 2025?",
+			constraints: map[string][]string{"authors": {"Radek Simko"}}, dates: []time.Time{day(2025, 1, 1), day(2026, 1, 1)}},
+		{query: "commits by Nobody Here last month", unknown: []string{"Nobody Here"}, dates: []time.Time{day(2026, 10, 1), day(2026, 11, 1)}},
+		{query: "what changed since the v1.17.0 release?", constraints: map[string][]string{"revisions": {"v1.17.0.."}}},
+		{query: "commits between v1.0.0 and v1.17.0", constraints: map[string][]string{"revisions": {"v1.0.0..v1.17.0"}}},
+		{query: "what changed since v9.9.9?", unknown: []string{"v9.9.9.."}},
+		{query: "commits about packfile in 2024", constraints: map[string][]string{"topics": {"packfile"}}, dates: []time.Time{day(2024, 1, 1), day(2025, 1, 1)}},
+		{query: "what changed in payments last week?", unknown: []string{"payments"}, dates: []time.Time{day(2026, 11, 16), day(2026, 11, 23)}},
+		// The repository itself: satisfied, nothing to filter.
+		{query: "what changed in the hcl repo yesterday?", constraints: map[string][]string{"projects": {"hcl"}}, dates: []time.Time{day(2026, 11, 23), day(2026, 11, 24)}},
+		// "Q1 2024" is a date, not a project Q1.
+		{query: "how many commits were made in Q1 2024?", dates: []time.Time{day(2024, 1, 1), day(2024, 4, 1)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			plan, err := p.Interpret(context.Background(), engine.Request{Query: tt.query}, hclRepo(), clock)
+			require.NoError(t, err)
+			in := plan.Interpretation
+			require.NotNil(t, in)
+			assert.True(t, in.Grounded)
+			got := map[string][]string{}
+			for _, c := range in.Constraints {
+				got[c.Key] = append(got[c.Key], c.Value)
+			}
+			want := tt.constraints
+			if want == nil {
+				want = map[string][]string{}
+			}
+			assert.Equal(t, want, got, "constraints")
+			var unknown []string
+			for _, c := range in.Unknown {
+				unknown = append(unknown, c.Value)
+				assert.NotEmpty(t, c.Reason)
+			}
+			assert.Equal(t, tt.unknown, unknown, "unknown")
+			var unapplied []string
+			for _, c := range in.Unapplied {
+				unapplied = append(unapplied, c.Value)
+			}
+			assert.Equal(t, tt.unapplied, unapplied, "unapplied")
+			if tt.dates == nil {
+				assert.Nil(t, in.Dates)
+			} else {
+				require.NotNil(t, in.Dates)
+				assert.Equal(t, tt.dates[0], in.Dates.Since, "since")
+				assert.Equal(t, tt.dates[1], in.Dates.Until, "until")
+			}
+			// Every applied constraint reached the commit retrieval's filters.
+			for key, values := range tt.constraints {
+				if key == "projects" {
+					continue
+				}
+				assert.Equal(t, values, filterValues(plan, key), "filter %s", key)
+			}
+			for _, u := range tt.unknown {
+				for _, rp := range plan.Retrieval.Plans {
+					for _, f := range rp.Filters {
+						assert.NotContains(t, f.Values, u, "an unknown candidate must not be sent to the source")
+					}
+				}
+			}
+		})
+	}
+}
+
+func filterValues(plan *engine.Plan, key string) []string {
+	for _, rp := range plan.Retrieval.Plans {
+		for _, f := range rp.Filters {
+			if f.Key == key {
+				return f.Values
+			}
+		}
+	}
+	return nil
+}
+
+func TestInterpretUnappliedFilter(t *testing.T) {
+	v := hclRepo()
+	v.filters = []string{"paths"} // a source that cannot filter by author
+	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "commits by Radek Simko touching hclwrite"}, v, clock)
+	require.NoError(t, err)
+	in := plan.Interpretation
+	require.Len(t, in.Unapplied, 1)
+	assert.Equal(t, "authors", in.Unapplied[0].Key)
+	assert.Equal(t, "gitlab", in.Unapplied[0].Source)
+	assert.Contains(t, in.Unapplied[0].Reason, "cannot filter by authors")
+}
+
+func TestInterpretSourceErrorKeepsCandidates(t *testing.T) {
+	v := hclRepo()
+	v.err = sdk.Errorf(sdk.KindBadConfig, "source %q is not configured", "gitlab")
+	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "what changed in hclwrite last week?"}, v, clock)
+	require.NoError(t, err)
+	in := plan.Interpretation
+	require.Len(t, in.Sources, 1)
+	assert.Contains(t, in.Sources[0].Error, "not configured")
+	assert.Equal(t, []string{"hclwrite"}, filterValues(plan, "paths"), "an ungrounded candidate is kept as written")
+	assert.Empty(t, in.Unknown)
+}
+
+func TestInterpretWithoutGrounding(t *testing.T) {
+	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "which commits were pushed last week?"}, nil, clock)
+	require.NoError(t, err)
+	in := plan.Interpretation
+	assert.False(t, in.Grounded)
+	require.NotNil(t, in.Dates)
+	assert.Equal(t, []string{"last week"}, in.Dates.Phrases)
+}
+
+func TestInterpretMatchesPlanWhenNothingToGround(t *testing.T) {
+	// A question with nothing to ground is planned exactly as Plan does.
+	p := defaultPlanner(t)
+	req := engine.Request{Query: "which commits were pushed last week?"}
+	want := plan(t, p, req)
+	v := hclRepo()
+	got, err := p.Interpret(context.Background(), req, v, clock)
+	require.NoError(t, err)
+	got.Interpretation = nil
+	assert.Equal(t, want, got)
+	assert.Equal(t, 1, v.calls, "one Ground call per source")
+}
+
+func TestInterpretCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := defaultPlanner(t).Interpret(ctx, engine.Request{Query: "what changed?"}, hclRepo(), clock)
+	assert.True(t, errors.Is(err, context.Canceled))
+}
+
+func BenchmarkInterpretGrounded(b *testing.B) {
+	p := defaultPlanner(b)
+	v := hclRepo()
+	queries := []string{
+		"what changed in hclwrite since 2024-01-01?",
+		"what did Radek Simko commit in Q1 2025?",
+		"what changed since the v1.17.0 release?",
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := p.Interpret(ctx, engine.Request{Query: queries[i%len(queries)]}, v, clock); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
