@@ -74,7 +74,12 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 	)
 	for _, q := range st.search {
 		for _, src := range st.sources {
-			n, err := r.fetchFrom(ctx, src, sdk.FetchRequest{Query: q}, &fetched)
+			req, err := r.searchRequest(st, src, q)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
+				continue
+			}
+			n, err := r.fetchFrom(ctx, src, req, &fetched)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
 				out.Failed = append(out.Failed, sourceFailure{Source: src, Err: err})
@@ -85,6 +90,20 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 		}
 	}
 	return r.keep(st, in, fetched, errs, out)
+}
+
+// searchRequest is a gap search's request on src: the question's own
+// constraints (dates and filters of the plan's first retrieval on src), so
+// looking for missing evidence never widens the question, with q as text.
+func (r *run) searchRequest(st *stepState, src, q string) (sdk.FetchRequest, error) {
+	for _, p := range r.plan.Retrieval.Plans {
+		if slices.Contains(p.Sources, src) {
+			req, _, err := r.fetchRequest(st, p)
+			req.Query = q
+			return req, err
+		}
+	}
+	return sdk.FetchRequest{Query: q}, nil
 }
 
 // fetchFrom makes one source call within the run's deadline, appending

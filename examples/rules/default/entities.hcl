@@ -88,11 +88,12 @@ entity "paths" {
 entity "authors" {
   patterns = [
     "\\b[Bb]y\\s+([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+)?)",
-    "\\b(?:did|has|have|does)\\s+([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+)?)\\s+(?:commit|push|merge|change|do|work|write|make|fix|add)",
+    "\\b(?:did|has|have|does)\\s+([\\w.@'\\[\\]-]+(?:\\s+[A-Z][\\w'-]+)?)\\s+(?:commit|push|merge|change|do|work|write|make|fix|add)",
     "\\b([A-Z][\\w-]+(?:\\s+[A-Z][\\w-]+)?)'s\\s+(?:commits|changes|work|pushes)",
     "\\b([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+)",
   ]
-  ignore = ["I", "We", "You", "They", "He", "She", "It", "The", "This", "That", "GitLab", "YouTrack", "GitHub"]
+  ignore = ["I", "We", "You", "They", "He", "She", "It", "The", "This", "That", "GitLab", "YouTrack", "GitHub",
+    "anyone", "someone", "somebody", "anybody", "everyone", "nobody", "who", "people", "we", "they", "you", "it"]
   ground = "author"
 }
 
@@ -114,7 +115,7 @@ entity "revisions" {
 # grounded: sources match them in messages, and ranking puts the best first.
 entity "topics" {
   patterns = [
-    "(?i)\\b(?:about|regarding|mentioning|concerning|related to|fixing|fixes)\\s+(?:the\\s+)?([\\w.-]+)",
+    "(?i)\\b(?:about|regarding|mention(?:s|ing|ed)?|concerning|related to|fixing|fixes)\\s+(?:the\\s+)?([\\w.-]+)",
   ]
   ignore = [
     "a", "an", "the", "this", "that", "it", "me", "us", "them", "all", "any",
