@@ -196,13 +196,18 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 			}
 		}
 	}
-	// Rewrite the entities in their own order; a phrase known under one
-	// entity is not reported unknown under another.
-	knownPhrase := map[string]bool{}
+	// Rewrite the entities in their own order. A phrase known under one
+	// entity, or part of one ("CHANGELOG" of the path "CHANGELOG.md"), is
+	// not reported unknown under another.
+	var known []string
 	for k, v := range verdicts {
 		if v.known {
-			knownPhrase[strings.ToLower(k[strings.IndexByte(k, 0)+1:])] = true
+			known = append(known, strings.ToLower(k[strings.IndexByte(k, 0)+1:]))
 		}
+	}
+	reported := map[string]bool{}
+	partOfKnown := func(phrase string) bool {
+		return slices.ContainsFunc(known, func(k string) bool { return strings.Contains(k, phrase) })
 	}
 	for _, e := range p.rules.Entities {
 		values := entities[e.Name]
@@ -228,8 +233,8 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 				}
 			default:
 				out.changed = true
-				if phrase := strings.ToLower(val); !knownPhrase[phrase] {
-					knownPhrase[phrase] = true // reported once, under its first entity
+				if phrase := strings.ToLower(val); !reported[phrase] && !partOfKnown(phrase) {
+					reported[phrase] = true // once, under its first entity
 					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: val,
 						Reason: fmt.Sprintf("no source of the plan knows %q as a %s", val, e.Ground)})
 				}

@@ -235,3 +235,12 @@ func BenchmarkInterpretGrounded(b *testing.B) {
 		}
 	}
 }
+
+func TestInterpretPartOfAKnownPathIsNotUnknown(t *testing.T) {
+	v := hclRepo()
+	v.paths = append(v.paths, "CHANGELOG.md")
+	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "what changed in CHANGELOG.md this year?"}, v, clock)
+	require.NoError(t, err)
+	assert.Empty(t, plan.Interpretation.Unknown, "CHANGELOG (a project candidate) is part of the known path")
+	assert.Equal(t, []string{"CHANGELOG.md"}, filterValues(plan, "paths"))
+}

@@ -24,6 +24,10 @@ func (k *fidelityCheck) fail(format string, args ...any) {
 	k.t.Helper()
 	msg := fmt.Sprintf(format, args...)
 	k.symptoms = append(k.symptoms, msg)
+	if k.c.known != "" {
+		k.t.Log(msg) // a known limitation: TestFidelity skips it while it fails
+		return
+	}
 	k.t.Error(msg)
 }
 
