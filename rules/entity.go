@@ -26,7 +26,16 @@ func (e *Entity) ExtractOutside(query string, taken []Span, dst []string) []stri
 		return dst
 	}
 	start := len(dst)
-	for _, re := range e.Patterns {
+	lower := ""
+	for i, re := range e.Patterns {
+		if i < len(e.prefilters) && e.prefilters[i] != nil {
+			if lower == "" {
+				lower = strings.ToLower(query)
+			}
+			if !e.prefilters[i].mayMatch(lower) {
+				continue
+			}
+		}
 		from, to := re.SubexpIndex("from"), re.SubexpIndex("to")
 		for _, m := range re.FindAllStringSubmatchIndex(query, -1) {
 			var v string

@@ -19,6 +19,10 @@ func (d *decoder) finish() {
 	rs := d.rs
 	for _, e := range rs.Entities {
 		e.Patterns = slices.DeleteFunc(e.Patterns, func(re *regexp.Regexp) bool { return re == nil })
+		e.prefilters = e.prefilters[:0]
+		for _, re := range e.Patterns {
+			e.prefilters = append(e.prefilters, newPrefilter(re))
+		}
 	}
 	rs.index = index{
 		sources: indexBy(rs.Sources, func(s *Source) string { return s.Name }),

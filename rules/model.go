@@ -180,6 +180,8 @@ type Entity struct {
 	// confirm each value as; empty keeps values as written.
 	Ground string
 	Range  hcl.Range
+
+	prefilters []prefilter // per pattern: literals a match must contain
 }
 
 // Finders are the built-in extractors an entity can name: "dates" finds
