@@ -209,6 +209,19 @@ func TestComposeOpensWithCaveats(t *testing.T) {
 	assert.Equal(t, want, Compose(res))
 }
 
+func TestComposeSaysARepeatedAnswerOnce(t *testing.T) {
+	// "how many commits…" is a commit question and a counting one: two
+	// intents, the same finding.
+	same := Answer{Understood: "Number of commits in expr", Result: "81 commits by 11 authors", Report: "# R\n\n## Summary\n\n81."}
+	other := Answer{Understood: "Commits in expr touching docs", Result: "2 commits by 1 author"}
+	res := &Result{Answers: []Answer{same, same, other}}
+	got := Compose(res)
+	assert.Equal(t, 1, strings.Count(got, "- Number of commits in expr: 81 commits by 11 authors\n"), got)
+	assert.Equal(t, 1, strings.Count(got, "## Number of commits in expr"), got)
+	assert.Contains(t, got, "- Commits in expr touching docs: 2 commits by 1 author")
+	assert.Len(t, res.Answers, 3, "the result keeps every intent's answer")
+}
+
 func TestSection(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"", ""},

@@ -34,14 +34,30 @@ func Compose(res *Result) string {
 		b.WriteString(withoutCaveats(strings.TrimLeft(res.Report, "\n")))
 		return strings.TrimRight(b.String(), "\n") + "\n"
 	}
+	answers := distinctAnswers(res.Answers)
 	b.WriteString("Understood:\n")
-	for _, a := range res.Answers {
+	for _, a := range answers {
 		fmt.Fprintf(&b, "- %s\n", oneLine(a.Line()))
 	}
-	for _, a := range res.Answers {
+	for _, a := range answers {
 		b.WriteString("\n" + Section(res, a))
 	}
 	return b.String()
+}
+
+// distinctAnswers drops an answer whose line repeats an earlier one's: two
+// intents of one question ("how many commits…" is a commit question and a
+// counting one) that found the same thing are said once.
+func distinctAnswers(answers []Answer) []Answer {
+	out := make([]Answer, 0, len(answers))
+	seen := map[string]bool{}
+	for _, a := range answers {
+		if line := oneLine(a.Line()); !seen[line] {
+			seen[line] = true
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Section is answer a's section of the report: its line as the heading,
