@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // prefilter is a cheap test run before a pattern: a match must contain one
@@ -44,7 +45,14 @@ func required(re *syntax.Regexp) prefilter {
 		if len(re.Rune) == 0 {
 			return nil
 		}
-		return prefilter{strings.ToLower(string(re.Rune))}
+		lit := re.Rune
+		if re.Flags&syntax.FoldCase != 0 {
+			lit = longestCaseSafe(lit)
+		}
+		if len(lit) == 0 {
+			return nil
+		}
+		return prefilter{strings.ToLower(string(lit))}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -76,6 +84,33 @@ func required(re *syntax.Regexp) prefilter {
 		return all
 	}
 	return nil
+}
+
+// longestCaseSafe is the longest run of runes that fold only to their own
+// upper and lower case: (?i)s also matches ſ, which lower-casing does not
+// turn into s, so "since" is required as "ince".
+func longestCaseSafe(runes []rune) []rune {
+	var best []rune
+	start := 0
+	for i := 0; i <= len(runes); i++ {
+		if i == len(runes) || foldsBeyondCase(runes[i]) {
+			if i-start > len(best) {
+				best = runes[start:i]
+			}
+			start = i + 1
+		}
+	}
+	return best
+}
+
+// foldsBeyondCase reports whether r case-folds to more than its upper and
+// lower case (k: K, k and the Kelvin sign).
+func foldsBeyondCase(r rune) bool {
+	n := 0
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		n++
+	}
+	return n > 1
 }
 
 func shortest(p prefilter) int {

@@ -13,8 +13,10 @@ func TestPrefilterLiterals(t *testing.T) {
 		pattern string
 		want    prefilter
 	}{
-		{`(?i)\bsince\s+(v?\d+)`, prefilter{"since"}},
+		{`(?i)\bsince\s+(v?\d+)`, prefilter{"ince"}}, // (?i)s also matches ſ
+		{`\bsince\s+(v?\d+)`, prefilter{"since"}},
 		{`(?i)\b(?:about|regarding)\s+(\w+)`, prefilter{"about", "regarding"}},
+		{`(?i)kiss`, prefilter{"i"}},
 		{`\b([\w.-]+/[\w.-]*)`, prefilter{"/"}},
 		{`(?i)\bbranch\s+(\w+)|\bon\s+(\w+)\s+branch`, prefilter{"branch"}},
 		{`\b([A-Z]\w+)'s\s+commits`, prefilter{"commits"}}, // the longest required literal
@@ -46,4 +48,24 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzPrefilter checks the prefilter's one promise on arbitrary patterns and
+// queries: it never hides a match.
+func FuzzPrefilter(f *testing.F) {
+	f.Add(`(?i)\b(?:since|after)\s+(v?\d+\.\d+)`, "Since v1.2")
+	f.Add(`\b[Bb]y\s+([A-Z]\w+)`, "commits By Alice")
+	f.Add(`(?:foo)?bar|baz+`, "BAZZ")
+	f.Add(`(?i)ǅ|ſ`, "S")
+	f.Add(`(?i)since`, "ſince")
+	f.Add(`(?i)kind`, "\u212aind")
+	f.Fuzz(func(t *testing.T, pattern, query string) {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return
+		}
+		if re.MatchString(query) && !newPrefilter(re).mayMatch(strings.ToLower(query)) {
+			t.Fatalf("prefilter %q of %q hides its match in %q", newPrefilter(re), pattern, query)
+		}
+	})
 }
