@@ -106,6 +106,14 @@ func TestFetchFilters(t *testing.T) {
 			wantQuery: []string{"since=2024-03-20T00%3A00%3A00Z", "until=2024-03-27T00%3A00%3A00Z", "path=payments", "author=alice", "ref_name=main"},
 		},
 		{
+			name: "the engine's paths filter is the API's path",
+			req:  sdk.FetchRequest{Filters: map[string][]string{"projects": {"group/sub/app"}, "paths": {"payments"}, "with_stats": {"false"}}},
+			want: count(len(p.Commits), func(i int) bool {
+				return strings.HasPrefix(p.Commits[i].Paths[0], "payments/")
+			}),
+			wantQuery: []string{"path=payments"},
+		},
+		{
 			name: "commits of two authors are merged",
 			req:  sdk.FetchRequest{Filters: map[string][]string{"projects": {"42"}, "authors": {"alice,bob"}, "with_stats": {"false"}}},
 			want: count(len(p.Commits), func(i int) bool { return i%4 == 0 || i%4 == 1 }),
@@ -203,6 +211,7 @@ func TestFetchBadRequests(t *testing.T) {
 		{"unknown issue status", sdk.FetchRequest{Kind: "issue", Filters: map[string][]string{"projects": {"a/b"}, "statuses": {"merged"}}}, `unknown issue status "merged"`},
 		{"unknown pipeline status", sdk.FetchRequest{Kind: "pipeline", Filters: map[string][]string{"projects": {"a/b"}, "statuses": {"green"}}}, `unknown pipeline status "green"`},
 		{"two paths", sdk.FetchRequest{Filters: map[string][]string{"projects": {"a/b"}, "path": {"x", "y"}}}, `filter "path" takes one value`},
+		{"two grounded paths", sdk.FetchRequest{Filters: map[string][]string{"projects": {"a/b"}, "paths": {"x", "y"}}}, `filter "paths" takes one value`},
 		{"bad date_field", sdk.FetchRequest{Filters: map[string][]string{"projects": {"a/b"}, "date_field": {"closed"}}}, `"date_field"`},
 		{"bad with_stats", sdk.FetchRequest{Filters: map[string][]string{"projects": {"a/b"}, "with_stats": {"maybe"}}}, `"with_stats"`},
 	}

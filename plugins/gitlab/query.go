@@ -13,7 +13,7 @@ import (
 )
 
 // Filters lists the filter keys the gitlab source understands.
-var Filters = []string{"projects", "statuses", "authors", "labels", "path", "ref", "search", "date_field", "with_stats"}
+var Filters = []string{"projects", "statuses", "authors", "labels", "path", "paths", "ref", "search", "date_field", "with_stats"}
 
 // query is a FetchRequest checked and normalised for one record kind.
 type query struct {
@@ -79,6 +79,13 @@ func parseRequest(req sdk.FetchRequest, defaults []string) (query, error) {
 	q.labels = list(f["labels"])
 	for key, dst := range map[string]*string{"path": &q.path, "ref": &q.ref, "search": &q.search} {
 		if *dst, err = single(key, f[key]); err != nil {
+			return q, err
+		}
+	}
+	// "paths" is what the engine sends (grounded repository paths); the
+	// commits API filters by one path.
+	if q.path == "" {
+		if q.path, err = single("paths", f["paths"]); err != nil {
 			return q, err
 		}
 	}
