@@ -75,3 +75,15 @@ func TestEntityExtraction(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, len(tests), 20)
 }
+
+func TestPathCandidates(t *testing.T) {
+	p := defaultPlanner(t)
+	for q, want := range map[string][]string{
+		"how many commits touched builtin/rebase.c in 2025?":      {"builtin/rebase.c"},
+		"who changed README.md?":                                  {"README.md"},
+		"which commits touched hclsyntax/?":                       {"hclsyntax/", "hclsyntax"}, // one after grounding
+		"what changed in plumbing/format/packfile since v1.17.0?": {"plumbing/format/packfile"},
+	} {
+		assert.Equal(t, want, plan(t, p, engine.Request{Query: q}).Reasoning.Entities["paths"], q)
+	}
+}

@@ -66,7 +66,8 @@ entity "dates" {
 entity "paths" {
   patterns = [
     "(?:^|[\\s(\"'`])\\.?/?([\\w.-]+(?:/[\\w.-]*)+)",
-    "\\b([\\w-]+\\.(?:go|md|hcl|json|ya?ml|toml|txt|py|js|ts|rs|c|h|cc|java|rb|sh|proto|mod|sum|lock|cfg|ini))\\b",
+    # a file name standing alone (not the tail of a path with a slash)
+    "(?:^|[^\\w/.-])([\\w-]+\\.(?:go|md|hcl|json|ya?ml|toml|txt|py|js|ts|rs|c|h|cc|java|rb|sh|proto|mod|sum|lock|cfg|ini))\\b",
     "(?i)\\b(?:touch(?:ed|es|ing)?|under|in(?:side)?|within|to|on|of)\\s+(?:the\\s+)?([\\w.-]+(?:/[\\w.-]+)*)/?",
   ]
   ignore = [
