@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk/timerange"
 )
@@ -23,7 +25,7 @@ func (p *Planner) extractEntities(query string) map[string][]string {
 		var values []string
 		for _, m := range find(e.Finder, query) {
 			taken = append(taken, rules.Span{Start: m.Start, End: m.End})
-			if !e.Ignored(m.Text) && !contains(values, m.Text) {
+			if !e.Ignored(m.Text) && !slices.Contains(values, m.Text) {
 				values = append(values, m.Text)
 			}
 		}
@@ -49,13 +51,4 @@ func find(name, query string) []timerange.Match {
 		return timerange.Find(query)
 	}
 	return nil
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

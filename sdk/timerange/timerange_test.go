@@ -70,7 +70,7 @@ func TestParse(t *testing.T) {
 		{"a quarter containing DST start in Berlin", "Q1 2024", at(berlin, 2024, 5, 1, 12), day(berlin, 2024, 1, 1), day(berlin, 2024, 4, 1), 91*24 - 1},
 		{"the past 2 weeks over DST start in New York", "the past 2 weeks", at(newYork, 2024, 3, 13, 12), day(newYork, 2024, 2, 29), day(newYork, 2024, 3, 14), 14*24 - 1},
 		{"a year in Taipei", "in 2024", at(taipei, 2024, 5, 1, 12), day(taipei, 2024, 1, 1), day(taipei, 2025, 1, 1), 366 * 24},
-				// In São Paulo 2018-11-04 had no midnight: the day began at 01:00.
+		// In São Paulo 2018-11-04 had no midnight: the day began at 01:00.
 		{"today when midnight does not exist", "today", at(saoPaulo, 2018, 11, 4, 12), at(saoPaulo, 2018, 11, 4, 1), day(saoPaulo, 2018, 11, 5), 23},
 	}
 	for _, tt := range tests {
