@@ -15,9 +15,10 @@ type Plan struct {
 	Interpretation *Interpretation `json:"interpretation,omitempty"`
 
 	// Steps carries, per hypothesis and in the same order, what the executor
-	// needs from the rules. Not serialised.
-	Steps []Step         `json:"-"`
-	Rules *rules.Ruleset `json:"-"`
+	// needs from the rules. Not serialised, nor rendered: redact.Value
+	// leaves it (and the compiled rules) as it is.
+	Steps []Step         `json:"-" redact:"-"`
+	Rules *rules.Ruleset `json:"-" redact:"-"`
 }
 
 // Reasoning is the reasoning structure.

@@ -15,6 +15,7 @@ import (
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/rules/lint"
 	"github.com/nous-dev/nous/rules/report"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -69,7 +70,9 @@ Exit status: 0 clean (warnings allowed unless --strict), 1 findings,
 // ruleset that loads without errors also has its plugins check their config.
 func (a *app) lintPaths(ctx context.Context, paths []string, plugins bool) (report.Input, error) {
 	in := report.Input{Files: map[string]*hcl.File{}}
+	var secrets []string
 	add := func(rs *rules.Ruleset, diags hcl.Diagnostics) {
+		secrets = append(secrets, a.secrets(rs)...)
 		in.Diagnostics = append(in.Diagnostics, lint.Run(rs, diags)...)
 		if plugins && !diags.HasErrors() {
 			in.Diagnostics = append(in.Diagnostics, lint.Suppress(a.pluginDiagnostics(ctx, rs), rs.Files())...)
@@ -100,6 +103,7 @@ func (a *app) lintPaths(ctx context.Context, paths []string, plugins bool) (repo
 		}
 	}
 	rules.SortDiagnostics(in.Diagnostics)
+	in.Redactor = redact.New(secrets...)
 	return in, nil
 }
 

@@ -63,12 +63,13 @@ Exit 1 when the plan has error diagnostics, 2 on bad input.`,
 				return usageError("%s: %v", source, err)
 			}
 			// A description may quote env("GITLAB_TOKEN"): the plan is
-			// rendered whole, then written with the secrets masked.
+			// masked before it is rendered, and rendered whole before it is
+			// written, so a rendering error prints nothing.
 			var out bytes.Buffer
-			if err := render.Write(&out, plan, format); err != nil {
+			if err := render.Write(&out, plan, format, redact.New(a.secrets(rs)...)); err != nil {
 				return fmt.Errorf("plan: rendering: %w", err)
 			}
-			if _, err := a.stdout.Write(redact.New(a.secrets(rs)...).Bytes(out.Bytes())); err != nil {
+			if _, err := a.stdout.Write(out.Bytes()); err != nil {
 				return fmt.Errorf("plan: writing output: %w", err)
 			}
 			for _, d := range plan.Diagnostics {

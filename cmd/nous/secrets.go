@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk/redact"
@@ -9,12 +11,20 @@ import (
 
 // secretEnv are environment variables whose values are redacted from all
 // output even when the rules never read them (plugins read them directly).
-var secretEnv = []string{"OPENAI_API_KEY", "NOUS_OPENAI_API_KEY", "GITLAB_TOKEN", "YOUTRACK_TOKEN"}
+var secretEnv = []string{"OPENAI_API_KEY", "NOUS_OPENAI_API_KEY", "GITLAB_TOKEN", "YOUTRACK_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"}
+
+// minEnvSecret is the shortest value of a secret-named variable of the
+// process environment that is masked: shorter ones ("true", "1") are flags
+// whose masking would only mangle output.
+const minEnvSecret = 8
 
 // secrets lists every value the CLI hides from its output, logs and errors:
-// the secret environment variables, what the rules read through env() from
-// secret-looking variables, and config values of sources and agents under
-// secret-looking keys. The plugin host and the engine hide the same list.
+// the secret environment variables, the values of every variable of the
+// process environment whose name looks secret (a file source reading
+// /proc/self/environ, a record quoting a CI variable), what the rules read
+// through env() from secret-looking variables, and config values of sources
+// and agents under secret-looking keys. The plugin host and the engine hide
+// the same list.
 func (a *app) secrets(rs *rules.Ruleset) []string {
 	var out []string
 	for _, name := range secretEnv {
@@ -22,7 +32,30 @@ func (a *app) secrets(rs *rules.Ruleset) []string {
 			out = append(out, v)
 		}
 	}
+	out = append(out, environSecrets(a.environ())...)
 	return append(out, rulesetSecrets(rs)...)
+}
+
+// environ is the process environment, or none when the app reads a given
+// environment (tests) rather than the process's.
+func (a *app) environ() []string {
+	if a.getenv != nil {
+		return nil
+	}
+	return os.Environ()
+}
+
+// environSecrets are the values in env (NAME=value lines) of variables
+// whose names look secret (redact.SecretKey), minEnvSecret bytes or longer.
+func environSecrets(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && len(value) >= minEnvSecret && redact.SecretKey(name) {
+			out = append(out, value)
+		}
+	}
+	return out
 }
 
 // rulesetSecrets are the ruleset's env() secrets and the config values of

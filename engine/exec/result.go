@@ -319,8 +319,6 @@ func (r *run) finalHistory(res *Result) {
 
 func (r *run) redactErr(err error) error { return r.e.opts.Redactor.Error(err) }
 
-func (r *run) redactBytes(b []byte) []byte { return r.e.opts.Redactor.Bytes(b) }
-
 // IsNoValidSources reports whether err is the strict mode "no valid sources" error.
 func IsNoValidSources(err error) bool {
 	var nv *tier.NoValidSourcesError

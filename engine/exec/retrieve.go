@@ -114,6 +114,9 @@ func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, f
 	ctx, cancel := context.WithDeadline(ctx, r.deadline)
 	defer cancel()
 	err := r.e.sources.Fetch(ctx, src, req, func(rec sdk.Record) error {
+		// Secrets masked and one-line fields kept on one line before
+		// any agent, report or log sees the record.
+		rec = r.e.opts.Redactor.Record(rec)
 		if rec.Source == "" {
 			rec.Source = src
 		}

@@ -83,7 +83,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.deadline = time.Now().Add(r.loop.TTL)
 	if r.e.opts.LogDir != "" {
-		d, err := history.NewDir(r.e.opts.LogDir, r.hist.ExecutionID, r.redactBytes)
+		d, err := history.NewDir(r.e.opts.LogDir, r.hist.ExecutionID, r.e.opts.Redactor)
 		if err != nil {
 			r.e.opts.Logger.Warn("iteration logs disabled", "err", err)
 		} else {

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 func TestReportCounts(t *testing.T) {
@@ -27,7 +28,7 @@ func TestReportCounts(t *testing.T) {
 func TestDirLayout(t *testing.T) {
 	root := t.TempDir()
 	at := time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC)
-	d, err := NewDir(root, "run-1", func(b []byte) []byte { return bytes.ReplaceAll(b, []byte("sk-123"), []byte("[REDACTED]")) })
+	d, err := NewDir(root, "run-1", redact.New("sk-123"))
 	require.NoError(t, err)
 	require.NoError(t, d.LogAgent(AgentCall{Iteration: 1, Step: "h2", Role: "analyst", Attempt: 1, InputPrompt: "key sk-123", Timestamp: at}))
 	require.NoError(t, d.LogAgent(AgentCall{Iteration: 2, Step: "h2.s1/../x", Role: "writer", Attempt: 2, Timestamp: at}))

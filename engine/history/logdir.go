@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // AgentCall is one agent invocation as written to an iteration file.
@@ -37,21 +39,18 @@ type Sink interface {
 
 // Dir writes a run's logs under root/{execution_id}/:
 // iteration_{pass}_{role}_{step}.json per agent call (suffixed _retry for a
-// retry), history.json and session_summary.json. Every byte written passes
-// through redact.
+// retry), history.json and session_summary.json. What it writes is masked
+// by its redactor before it is encoded, and the encoded bytes again.
 type Dir struct {
 	root        string
 	executionID string
-	redact      func([]byte) []byte
+	red         *redact.Redactor
 	mu          sync.Mutex
 }
 
-// NewDir prepares root/{executionID}; redact may be nil.
-func NewDir(root, executionID string, redact func([]byte) []byte) (*Dir, error) {
-	if redact == nil {
-		redact = func(b []byte) []byte { return b }
-	}
-	d := &Dir{root: root, executionID: executionID, redact: redact}
+// NewDir prepares root/{executionID}; red may be nil (nothing masked).
+func NewDir(root, executionID string, red *redact.Redactor) (*Dir, error) {
+	d := &Dir{root: root, executionID: executionID, red: red}
 	if err := os.MkdirAll(d.Path(), 0o755); err != nil {
 		return nil, fmt.Errorf("log dir: %w", err)
 	}
@@ -102,13 +101,13 @@ type Summary struct {
 }
 
 func (d *Dir) write(name string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := json.MarshalIndent(redact.Value(d.red, v), "", "  ")
 	if err != nil {
 		return fmt.Errorf("log %s: %w", name, err)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := os.WriteFile(filepath.Join(d.Path(), name), append(d.redact(b), '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(d.Path(), name), append(d.red.Bytes(b), '\n'), 0o644); err != nil {
 		return fmt.Errorf("log %s: %w", name, err)
 	}
 	return nil

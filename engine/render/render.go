@@ -4,19 +4,33 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/graph"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Formats lists the format names Write accepts.
 var Formats = []string{"json", "text", "dot", "mermaid"}
 
-// Write renders p to w in the named format.
-func Write(w io.Writer, p *engine.Plan, format string) error {
+// Write renders p to w in the named format. Every string of p is masked
+// by red (nil masks nothing) before any format quotes or escapes it, so no
+// label or JSON escaping can spell a secret red does not know; the
+// rendered bytes are masked again.
+func Write(w io.Writer, p *engine.Plan, format string, red *redact.Redactor) error {
+	var b bytes.Buffer
+	if err := write(&b, redact.Value(red, p), format); err != nil {
+		return err
+	}
+	_, err := w.Write(red.Bytes(b.Bytes()))
+	return err
+}
+
+func write(w io.Writer, p *engine.Plan, format string) error {
 	switch format {
 	case "json":
 		return JSON(w, p)

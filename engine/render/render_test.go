@@ -41,7 +41,7 @@ func TestGolden(t *testing.T) {
 			name := input + "." + ext[format]
 			t.Run(name, func(t *testing.T) {
 				var got bytes.Buffer
-				require.NoError(t, render.Write(&got, p, format))
+				require.NoError(t, render.Write(&got, p, format, nil))
 				golden := filepath.Join("testdata", name)
 				if *update {
 					require.NoError(t, os.MkdirAll("testdata", 0o755))
@@ -52,7 +52,7 @@ func TestGolden(t *testing.T) {
 				assert.Equal(t, string(want), got.String())
 
 				var again bytes.Buffer
-				require.NoError(t, render.Write(&again, p, format))
+				require.NoError(t, render.Write(&again, p, format, nil))
 				assert.Equal(t, got.String(), again.String(), "rendering is deterministic")
 			})
 		}
@@ -60,7 +60,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestUnknownFormat(t *testing.T) {
-	err := render.Write(&bytes.Buffer{}, &engine.Plan{}, "yaml")
+	err := render.Write(&bytes.Buffer{}, &engine.Plan{}, "yaml", nil)
 	assert.ErrorContains(t, err, `unknown format "yaml" (want json, text, dot, mermaid)`)
 }
 

@@ -22,11 +22,14 @@ var Formats = []string{"text", "markdown", "json", "nlweb"}
 // Options tune rendering.
 type Options struct {
 	Trace    bool             // text and Markdown: append the reasoning trace
-	Redactor *redact.Redactor // masks secrets in the rendered bytes
+	Redactor *redact.Redactor // masks secrets in what is rendered
 }
 
-// Render writes res to w in format.
+// Render writes res to w in format. Every string of res is masked before
+// any format encodes it, so no escaping (JSON, Markdown) can spell a
+// secret the redactor does not know; the rendered bytes are masked again.
 func Render(w io.Writer, format string, res *exec.Result, opts Options) error {
+	res = redact.Value(opts.Redactor, res)
 	var b bytes.Buffer
 	var err error
 	switch format {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Formats lists the format names Write accepts.
@@ -22,10 +23,12 @@ var Formats = []string{"text", "json", "sarif", "junit", "github", "compact"}
 type Input struct {
 	Diagnostics hcl.Diagnostics
 	Files       map[string]*hcl.File
+	Redactor    *redact.Redactor // masks secrets before any format encodes them
 }
 
 // Write renders in as format to w.
 func Write(w io.Writer, format string, in Input) error {
+	in = in.redacted()
 	switch format {
 	case "text":
 		return writeText(w, in)

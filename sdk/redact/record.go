@@ -6,33 +6,19 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// Record returns a copy of rec with every secret masked in its text and
-// string fields. rec itself, its Fields map included, is left unchanged.
+// Record returns a copy of rec safe to show: every secret masked in its
+// text and string fields, and its one-line fields (ID, Title, Author, URL,
+// Kind, Source) kept on one line by OneLine, whatever the redactor (a nil
+// one too). rec itself, its Fields map included, is left unchanged.
 func (r *Redactor) Record(rec sdk.Record) sdk.Record {
+	rec.ID, rec.Title, rec.Author = OneLine(rec.ID), OneLine(rec.Title), OneLine(rec.Author)
+	rec.URL, rec.Kind, rec.Source = OneLine(rec.URL), OneLine(rec.Kind), OneLine(rec.Source)
 	if !r.active() {
 		return rec
 	}
 	rec.ID, rec.Title, rec.Body = r.String(rec.ID), r.String(rec.Title), r.String(rec.Body)
 	rec.URL, rec.Author = r.String(rec.URL), r.String(rec.Author)
-	if rec.Fields == nil {
-		return rec
-	}
-	fields := make(map[string]any, len(rec.Fields))
-	for k, v := range rec.Fields {
-		switch v := v.(type) {
-		case string:
-			fields[k] = r.String(v)
-		case []string:
-			masked := make([]string, len(v))
-			for i, s := range v {
-				masked[i] = r.String(s)
-			}
-			fields[k] = masked
-		default:
-			fields[k] = v
-		}
-	}
-	rec.Fields = fields
+	rec.Fields = Value(r, rec.Fields)
 	return rec
 }
 

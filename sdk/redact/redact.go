@@ -6,7 +6,6 @@ package redact
 
 import (
 	"cmp"
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -32,11 +31,10 @@ func New(secrets ...string) *Redactor {
 		if len(s) < minSecret {
 			continue
 		}
-		set[s] = true
-		// The JSON-escaped spelling, so a secret with quotes or
-		// backslashes is also caught inside rendered JSON.
-		if b, err := json.Marshal(s); err == nil {
-			set[string(b[1:len(b)-1])] = true
+		for _, sp := range spellings(s) {
+			if len(sp) >= minSecret {
+				set[sp] = true
+			}
 		}
 	}
 	if len(set) == 0 {
@@ -109,7 +107,7 @@ func (r *Redactor) Bytes(b []byte) []byte {
 // SecretKey reports whether a config key names a secret.
 func SecretKey(key string) bool {
 	k := strings.ToLower(key)
-	for _, w := range []string{"token", "secret", "password", "api_key", "apikey", "authorization"} {
+	for _, w := range []string{"token", "secret", "password", "passwd", "api_key", "apikey", "authorization", "credential", "private_key", "access_key"} {
 		if strings.Contains(k, w) {
 			return true
 		}
