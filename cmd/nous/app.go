@@ -47,6 +47,7 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	environ        func() []string // the environment swept for secret-named variables; nil: none
 
 	rulesPath  string
 	pluginDirs []string

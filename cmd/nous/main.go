@@ -13,6 +13,6 @@ func main() {
 
 // run executes the CLI and returns its exit code. Tests call it in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, environ: os.Environ}
 	return a.execute(args)
 }

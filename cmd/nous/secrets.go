@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"slices"
 	"strings"
 
@@ -32,17 +31,10 @@ func (a *app) secrets(rs *rules.Ruleset) []string {
 			out = append(out, v)
 		}
 	}
-	out = append(out, environSecrets(a.environ())...)
-	return append(out, rulesetSecrets(rs)...)
-}
-
-// environ is the process environment, or none when the app reads a given
-// environment (tests) rather than the process's.
-func (a *app) environ() []string {
-	if a.getenv != nil {
-		return nil
+	if a.environ != nil {
+		out = append(out, environSecrets(a.environ())...)
 	}
-	return os.Environ()
+	return append(out, rulesetSecrets(rs)...)
 }
 
 // environSecrets are the values in env (NAME=value lines) of variables

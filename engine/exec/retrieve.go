@@ -10,6 +10,7 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/tier"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/nous-dev/nous/sdk/timerange"
 )
 
@@ -116,7 +117,7 @@ func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, f
 	err := r.e.sources.Fetch(ctx, src, req, func(rec sdk.Record) error {
 		// Secrets masked and one-line fields kept on one line before
 		// any agent, report or log sees the record.
-		rec = r.e.opts.Redactor.Record(rec)
+		rec = redact.OneLineFields(r.e.opts.Redactor.Record(rec))
 		if rec.Source == "" {
 			rec.Source = src
 		}

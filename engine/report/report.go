@@ -56,12 +56,12 @@ func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
 	b.WriteString("\n\n")
 	fmt.Fprintf(b, "Status: %s (%s, %d pass(es), mode %s)\n", res.Status, termination(res), passes(res), res.Mode)
 	if res.Error != "" {
-		fmt.Fprintf(b, "Error: %s\n", res.Error)
+		fmt.Fprintf(b, "Error: %s\n", line(res.Error))
 	}
 	b.WriteString("Steps:\n")
 	refined := refinements(res)
 	for _, s := range res.Steps {
-		fmt.Fprintf(b, "  %-6s %-9s %s", s.ID, s.Status, s.Description)
+		fmt.Fprintf(b, "  %-6s %-9s %s", line(s.ID), s.Status, line(s.Description))
 		if s.Records > 0 {
 			fmt.Fprintf(b, " (%d record(s))", s.Records)
 		}
@@ -69,12 +69,12 @@ func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
 			fmt.Fprintf(b, " [%s]", n)
 		}
 		if s.Error != "" {
-			fmt.Fprintf(b, " — %s", s.Error)
+			fmt.Fprintf(b, " — %s", line(s.Error))
 		}
 		b.WriteByte('\n')
 		for _, n := range refined {
 			if n.step == s.ID {
-				fmt.Fprintf(b, "  %-6s %s\n", "", n.text)
+				fmt.Fprintf(b, "  %-6s %s\n", "", line(n.text))
 			}
 		}
 	}
@@ -82,7 +82,7 @@ func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
 		fmt.Fprintf(b, "Tier %d: %d record(s)\n", g.Tier, len(g.Records))
 	}
 	if len(res.Pending) > 0 {
-		fmt.Fprintf(b, "Pending commitments: %s\n", strings.Join(res.Pending, ", "))
+		fmt.Fprintf(b, "Pending commitments: %s\n", line(strings.Join(res.Pending, ", ")))
 	}
 	if opts.Trace {
 		b.WriteString("\nTrace:\n")
@@ -98,23 +98,23 @@ func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
 		fmt.Fprintf(b, "**Error:** %s\n\n", escapeCell(res.Error))
 	}
 	if res.Review != nil {
-		fmt.Fprintf(b, "**Review:** %s — %s\n\n", res.Review.Status, res.Review.Critique)
+		fmt.Fprintf(b, "**Review:** %s — %s\n\n", escapeCell(res.Review.Status), escapeCell(res.Review.Critique))
 	}
 	b.WriteString("| step | status | description | records |\n| --- | --- | --- | --- |\n")
 	for _, s := range res.Steps {
-		desc := s.Description
+		desc := escapeCell(s.Description)
 		if n := outsideNote(s); n != "" {
-			desc += " [" + n + "]"
+			desc += " [" + escapeCell(n) + "]"
 		}
 		if s.Error != "" {
-			desc += " — " + s.Error
+			desc += " — " + escapeCell(s.Error)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %d |\n", s.ID, s.Status, escapeCell(desc), s.Records)
+		fmt.Fprintf(b, "| %s | %s | %s | %d |\n", escapeCell(s.ID), s.Status, desc, s.Records)
 	}
 	if notes := refinements(res); len(notes) > 0 {
 		b.WriteString("\n**Refinements:**\n\n")
 		for _, n := range notes {
-			fmt.Fprintf(b, "- %s %s\n", n.step, escapeCell(n.text))
+			fmt.Fprintf(b, "- %s %s\n", escapeCell(n.step), escapeCell(n.text))
 		}
 	}
 	if len(res.Groups) > 0 {
@@ -131,9 +131,9 @@ func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
 				title = r.ID
 			}
 			if r.URL != "" {
-				fmt.Fprintf(b, "- [%s](%s) — %s", escapeCell(title), r.URL, r.Source)
+				fmt.Fprintf(b, "- [%s](%s) — %s", escapeCell(title), linkTarget(r.URL), escapeCell(r.Source))
 			} else {
-				fmt.Fprintf(b, "- %s — %s", escapeCell(title), r.Source)
+				fmt.Fprintf(b, "- %s — %s", escapeCell(title), escapeCell(r.Source))
 			}
 			if r.Tier > 0 {
 				fmt.Fprintf(b, " (tier %d)", r.Tier)
@@ -178,22 +178,22 @@ func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 // writeTrace writes one line per entry, without timestamps.
 func writeTrace(b *bytes.Buffer, entries []trace.Entry, indent string) {
 	for _, e := range entries {
-		fmt.Fprintf(b, "%s%s [%s] %s", indent, e.ID, e.Stage, e.Thought)
+		fmt.Fprintf(b, "%s%s [%s] %s", indent, e.ID, e.Stage, line(e.Thought))
 		if e.Action != "" {
-			fmt.Fprintf(b, " -> %s", e.Action)
+			fmt.Fprintf(b, " -> %s", line(e.Action))
 		}
 		fmt.Fprintf(b, " (%s)", e.Outcome)
 		if len(e.Evidence) > 0 {
-			fmt.Fprintf(b, "; evidence: %s", strings.Join(e.Evidence, " | "))
+			fmt.Fprintf(b, "; evidence: %s", line(strings.Join(e.Evidence, " | ")))
 		}
 		if e.Error != "" {
-			fmt.Fprintf(b, "; error: %s", e.Error)
+			fmt.Fprintf(b, "; error: %s", line(e.Error))
 		}
 		if len(e.Corrections) > 0 {
-			fmt.Fprintf(b, "; corrections: %s", strings.Join(e.Corrections, " | "))
+			fmt.Fprintf(b, "; corrections: %s", line(strings.Join(e.Corrections, " | ")))
 		}
 		if len(e.Commitments) > 0 {
-			fmt.Fprintf(b, "; commits: %s", strings.Join(e.Commitments, ", "))
+			fmt.Fprintf(b, "; commits: %s", line(strings.Join(e.Commitments, ", ")))
 		}
 		b.WriteByte('\n')
 	}
@@ -213,7 +213,28 @@ func passes(res *exec.Result) int {
 	return len(res.History.Passes)
 }
 
-// cellEscaper keeps a Markdown table cell on one line and in its column.
-var cellEscaper = strings.NewReplacer("|", `\|`, "\n", " ")
+// line keeps a field on its line: a step error or a record title holding
+// "\n## Forged" cannot start a line of its own.
+func line(s string) string { return redact.OneLine(s) }
 
-func escapeCell(s string) string { return cellEscaper.Replace(s) }
+// markdownEscaper backslash-escapes the characters that would make inline
+// text a link, an image, code, raw HTML or a table cell boundary, so a
+// field renders as the text it is.
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "[", `\[`, "]", `\]`, "<", `\<`, ">", `\>`, "|", `\|`)
+
+// escapeCell is s as Markdown text on one line (a table cell, a list
+// item): a leading "#", "-", "+" or "*" is escaped too, as it would make a
+// list item a heading or a nested list.
+func escapeCell(s string) string {
+	s = markdownEscaper.Replace(line(s))
+	if s != "" && strings.ContainsRune("#-+*", rune(s[0])) {
+		s = `\` + s
+	}
+	return s
+}
+
+// linkTarget is url on one line with the characters that would end or
+// break a Markdown link destination percent-encoded.
+func linkTarget(url string) string { return linkEscaper.Replace(line(url)) }
+
+var linkEscaper = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "`", "%60")

@@ -1,0 +1,111 @@
+package redact
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"html"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+type label string
+
+type node struct {
+	Name     string
+	Label    label
+	Tags     []string
+	Attrs    map[string]any
+	Raw      json.RawMessage
+	Err      error
+	Next     *node
+	Skipped  string `redact:"-"`
+	private  string
+	Count    int
+	Children [2]*node
+}
+
+func TestValueMasksEveryString(t *testing.T) {
+	r := New("tok-123456")
+	in := &node{Name: "a tok-123456", Label: "tok-123456", Tags: []string{"x", "tok-123456"},
+		Attrs: map[string]any{"tok-123456": []any{"y tok-123456", 3}}, Raw: json.RawMessage(`{"k":"tok-\u0031\u00323456"}`),
+		Err: fmt.Errorf("401 tok-123456: %w", sdk.ErrUnauthorized), Skipped: "tok-123456", private: "tok-123456", Count: 7}
+	in.Next = in // a cycle stays a cycle
+	out := Value(r, in)
+
+	assert.Equal(t, "a [REDACTED]", out.Name)
+	assert.Equal(t, label("[REDACTED]"), out.Label)
+	assert.Equal(t, []string{"x", "[REDACTED]"}, out.Tags)
+	assert.Equal(t, map[string]any{"[REDACTED]": []any{"y [REDACTED]", 3}}, out.Attrs)
+	assert.JSONEq(t, `{"k":"[REDACTED]"}`, string(out.Raw), "decoded JSON escapes are masked")
+	assert.Equal(t, "401 [REDACTED]: unauthorized", out.Err.Error())
+	assert.ErrorIs(t, out.Err, sdk.ErrUnauthorized)
+	assert.Same(t, out, out.Next)
+	assert.Equal(t, "tok-123456", out.Skipped, `redact:"-" is left alone`)
+	assert.Equal(t, 7, out.Count)
+
+	assert.Equal(t, "a tok-123456", in.Name, "the argument is left alone")
+	assert.Equal(t, "y tok-123456", in.Attrs["tok-123456"].([]any)[0])
+
+	assert.Same(t, in, Value((*Redactor)(nil), in), "nothing to mask: v itself")
+	var nilErr error
+	assert.NoError(t, Value(r, nilErr))
+	assert.Equal(t, "[REDACTED]", Value[any](r, "tok-123456"))
+}
+
+// Text encoded before it reaches the Redactor (an error that %q-quotes a
+// value, a label already escaped) is still caught in every spelling of the
+// encoders nous writes.
+func TestStringCatchesEncodedSpellings(t *testing.T) {
+	secret := "Sec\"ret<Tok>&en9'\\x\n%ü"
+	r := New(secret)
+	jsonNoHTML := func(s string) string {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		require.NoError(t, enc.Encode(s))
+		return strings.TrimSpace(b.String())
+	}
+	jsonHTML, err := json.Marshal(secret)
+	require.NoError(t, err)
+	var xmlAttrOut strings.Builder
+	require.NoError(t, xml.EscapeText(&xmlAttrOut, []byte(secret)))
+	for name, spelled := range map[string]string{
+		"raw": secret, "%q": strconv.Quote(secret), "%+q": strconv.QuoteToASCII(secret), "json": string(jsonHTML),
+		"json without HTML escaping": jsonNoHTML(secret), "html": html.EscapeString(secret), "xml": xmlAttrOut.String(),
+		"query": url.QueryEscape(secret), "path": url.PathEscape(secret),
+		"github": strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(secret),
+	} {
+		got := r.String("before " + spelled + " after")
+		assert.NotContains(t, got, "en9", name)
+		assert.Contains(t, got, Mask, name)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain title":               "plain title",
+		"PAY-1\n## Forged":          "PAY-1 ## Forged",
+		"a\r\nb\tc\u2028d":          "a  b c d",
+		"\x1b]0;owned\x07 x \u009b": "\uFFFD]0;owned\uFFFD x \uFFFD",
+	} {
+		assert.Equal(t, want, OneLine(in), "%q", in)
+	}
+	rec := OneLineFields(sdk.Record{ID: "1\n# x", URL: "https://x/\n) [c](https://e)", Body: "keeps\nlines"})
+	assert.Equal(t, "1 # x", rec.ID)
+	assert.Equal(t, "https://x/%20%29%20%5Bc%5D%28https://e%29", rec.URL)
+	assert.Equal(t, "keeps\nlines", rec.Body)
+}
+
+func TestValueOfErrorsInAny(t *testing.T) {
+	out := Value(New("tok-123456"), map[string]any{"e": errors.New("tok-123456 x")})
+	assert.EqualError(t, out["e"].(error), "[REDACTED] x")
+}
