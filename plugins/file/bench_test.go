@@ -23,6 +23,9 @@ func writeBenchFile(b *testing.B, format string) string {
 	if format == FormatCSV {
 		sb.WriteString("id,project,title,body,status,author,time,labels,priority\n")
 	}
+	if format == FormatJSON {
+		sb.WriteString("[\n")
+	}
 	statuses := []string{"open", "in-progress", "resolved", "closed"}
 	for i := range benchRows {
 		id, title := fmt.Sprintf("PAY-%d", i), fmt.Sprintf("Refund %d fails after gateway timeout", i)
@@ -34,8 +37,16 @@ func writeBenchFile(b *testing.B, format string) string {
 		}
 		line, _ := json.Marshal(map[string]any{"id": id, "project": "PAY", "title": title, "body": body, "status": statuses[i%4],
 			"author": "Alice Chen", "time": ts, "labels": []string{"refunds", "gateway"}, "priority": "Major"})
+		if format == FormatJSON && i > 0 {
+			sb.WriteString(",\n")
+		}
 		sb.Write(line)
-		sb.WriteByte('\n')
+		if format != FormatJSON {
+			sb.WriteByte('\n')
+		}
+	}
+	if format == FormatJSON {
+		sb.WriteString("\n]\n")
 	}
 	p := filepath.Join(b.TempDir(), "bench."+format)
 	require.NoError(b, os.WriteFile(p, []byte(sb.String()), 0o644))
@@ -61,6 +72,9 @@ func benchFetch(b *testing.B, format string) {
 
 // BenchmarkFetchJSONL decodes a 10,000-record JSON-lines file.
 func BenchmarkFetchJSONL(b *testing.B) { benchFetch(b, FormatJSONL) }
+
+// BenchmarkFetchJSON decodes a 10,000-record JSON array.
+func BenchmarkFetchJSON(b *testing.B) { benchFetch(b, FormatJSON) }
 
 // BenchmarkFetchCSV decodes a 10,000-record CSV file.
 func BenchmarkFetchCSV(b *testing.B) { benchFetch(b, FormatCSV) }

@@ -18,10 +18,6 @@ const (
 	FormatCSV   = "csv"   // a header row, then one record per row
 )
 
-// maxLine bounds one JSON line or CSV row, so a file without newlines
-// cannot exhaust memory.
-const maxLine = 16 << 20
-
 // rowFunc receives each decoded object with the line it starts on.
 type rowFunc func(line int, obj map[string]any) error
 
@@ -31,33 +27,36 @@ func decodeError(name string, line int, format string, args ...any) error {
 }
 
 // decodeJSONLines reads one JSON object per line; blank lines are skipped.
-func decodeJSONLines(name string, r io.Reader, fn rowFunc) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+func decodeJSONLines(rr *rowReader, fn rowFunc) error {
+	br := bufio.NewReaderSize(rr, 64<<10)
 	var long []byte
+	var off int64 // offset of the line being read
 	for line := 1; ; line++ {
+		rr.startRow(off)
 		chunk, err := br.ReadSlice('\n')
 		for errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: gather it, within maxLine.
+			// A line longer than the buffer: gather it; rr stops it at the limit.
 			long = append(long[:0], chunk...)
-			for errors.Is(err, bufio.ErrBufferFull) && len(long) <= maxLine {
+			for errors.Is(err, bufio.ErrBufferFull) {
 				chunk, err = br.ReadSlice('\n')
 				long = append(long, chunk...)
 			}
-			if len(long) > maxLine {
-				return decodeError(name, line, "line longer than %d bytes; want one JSON object per line", maxLine)
-			}
 			chunk = long
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("%s:%d: %w", name, line, err)
+		if ferr := rr.failure(line, off); ferr != nil {
+			return ferr
 		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s:%d: %w", rr.name, line, err)
+		}
+		off += int64(len(chunk))
 		if text := bytes.TrimSpace(chunk); len(text) > 0 {
 			if line == 1 {
 				text = bytes.TrimPrefix(text, utf8BOM)
 			}
 			obj, derr := decodeObject(text)
 			if derr != nil {
-				return decodeError(name, line, "%v", derr)
+				return decodeError(rr.name, line, "%v", derr)
 			}
 			if ferr := fn(line, obj); ferr != nil {
 				return ferr
@@ -77,7 +76,7 @@ func decodeObject(text []byte) (map[string]any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, jsonProblem(err, text)
+		return nil, jsonProblem(err)
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
@@ -89,103 +88,121 @@ func decodeObject(text []byte) (map[string]any, error) {
 	return obj, nil
 }
 
-// decodeJSON reads a JSON array of objects, or objects one after another.
-// The file is read whole: line numbers need the bytes before each object.
-func decodeJSON(name string, r io.Reader, fn rowFunc) error {
-	data, err := io.ReadAll(r)
+// decodeJSON streams a JSON array of objects, or objects one after
+// another, one value in memory at a time.
+func decodeJSON(rr *rowReader, fn rowFunc) error {
+	in, shift, err := skipBOM(rr)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return err
 	}
-	data = bytes.TrimPrefix(data, utf8BOM)
-	lines := lineCounter{data: data, line: 1}
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(in)
 	dec.UseNumber()
-	start := skipSpace(data, 0)
-	if start == len(data) {
-		return nil
+	offset := func() int64 { return shift + dec.InputOffset() }
+	first, ok := peek(dec, 1)
+	if !ok {
+		return rr.failure(rr.lineAt(offset()), offset())
 	}
-	inArray := data[start] == '['
+	inArray := first[0] == '['
 	if inArray {
-		if _, err := dec.Token(); err != nil {
-			return decodeError(name, lines.at(start), "%v", jsonProblem(err, data))
+		if _, err := dec.Token(); err != nil { // the '[' peek saw
+			return decodeError(rr.name, rr.lineAt(offset()), "%v", jsonProblem(err))
 		}
 	}
 	for {
+		off := offset()
+		rr.startRow(off)
+		if _, ok := peek(dec, 1); !ok {
+			if ferr := rr.failure(rr.lineAt(off), off); ferr != nil || !inArray {
+				return ferr
+			}
+			break // the end of the file, reported below
+		}
 		if inArray && !dec.More() {
 			break
 		}
-		begin := skipSpace(data, int(dec.InputOffset()))
-		if !inArray && begin == len(data) {
-			return nil
-		}
 		var v any
-		if err := dec.Decode(&v); err != nil {
-			return decodeError(name, lines.at(errorOffset(err, begin, len(data))), "%v", jsonProblem(err, data))
+		err := dec.Decode(&v)
+		begin := rr.valueStart(off)
+		line := rr.lineAt(begin)
+		if err != nil {
+			if ferr := rr.failure(line, begin); ferr != nil {
+				return ferr
+			}
+			return decodeError(rr.name, rr.lineAt(errorOffset(err, rr, begin)), "%v", jsonProblem(err))
 		}
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return decodeError(name, lines.at(begin), "want a JSON object, got %s", describe(v))
+			return decodeError(rr.name, line, "want a JSON object, got %s", describe(v))
 		}
-		if err := fn(lines.at(begin), obj); err != nil {
+		if err := fn(line, obj); err != nil {
 			return err
 		}
 	}
-	end := int(dec.InputOffset())
+	end := offset()
+	rr.startRow(end)
 	if _, err := dec.Token(); err != nil {
-		return decodeError(name, lines.at(errorOffset(err, end, len(data))), "want ] closing the array: %v", jsonProblem(err, data))
-	}
-	if rest := skipSpace(data, int(dec.InputOffset())); rest < len(data) {
-		return decodeError(name, lines.at(rest), "want the end of the file after the array, got %q", clip(data[rest:]))
-	}
-	return nil
-}
-
-// skipSpace returns the offset of the first byte at or after i that is
-// not JSON whitespace or an array comma.
-func skipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\r', '\n', ',':
-			i++
-		default:
-			return i
+		if ferr := rr.failure(rr.lineAt(end), end); ferr != nil {
+			return ferr
 		}
+		return decodeError(rr.name, rr.lineAt(errorOffset(err, rr, end)), "want ] closing the array: %v", jsonProblem(err))
 	}
-	return i
+	if rest, ok := peek(dec, 21); ok {
+		return decodeError(rr.name, rr.lineAt(offset()), "want the end of the file after the array, got %q", clip(rest))
+	}
+	return rr.failure(rr.lineAt(offset()), offset())
 }
 
-// errorOffset is where a JSON error happened: the syntax error's offset,
-// the end for input that ends early, or else the value's start.
-func errorOffset(err error, begin, size int) int {
-	var se *json.SyntaxError
+// skipBOM reads past a UTF-8 byte order mark at the start of rr, which
+// the JSON decoder would reject; shift is how far the reader it returns
+// is ahead of offsets counted from its start.
+func skipBOM(rr *rowReader) (io.Reader, int64, error) {
+	head := make([]byte, len(utf8BOM))
+	n, err := io.ReadFull(rr, head)
 	switch {
-	case errors.As(err, &se) && se.Offset > 0 && int(se.Offset) <= size:
-		return int(se.Offset) - 1
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return size
+	case bytes.Equal(head[:n], utf8BOM):
+		return rr, int64(n), nil
+	case err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		if ferr := rr.failure(1, 0); ferr != nil {
+			return nil, 0, ferr
+		}
+		return nil, 0, fmt.Errorf("%s: %w", rr.name, err)
+	}
+	return io.MultiReader(bytes.NewReader(head[:n]), rr), 0, nil
+}
+
+// peek returns up to n of the decoder's buffered bytes from the next one
+// that is not whitespace, reading more when needed; ok is false at the end
+// of the input or when reading failed.
+func peek(dec *json.Decoder, n int) ([]byte, bool) {
+	dec.More() // reads past whitespace, if anything follows it; its answer is only about ] and }
+	var buf [32]byte
+	got, _ := dec.Buffered().Read(buf[:min(n, len(buf))])
+	// No byte after whitespace: More found nothing and left the whitespace.
+	return buf[:got], got > 0 && !isJSONSpace(buf[0])
+}
+
+// isJSONSpace reports whether c is JSON whitespace.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// errorOffset is where a JSON error in the value starting at begin
+// happened: the end for input that ends early, else the offset a fresh
+// decoder reports in the bytes kept from begin (the stream decoder's
+// offsets leave out the separators it read as tokens).
+func errorOffset(err error, rr *rowReader, begin int64) int64 {
+	kept := rr.kept(begin)
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return begin + int64(len(kept))
+	}
+	var v any
+	var se *json.SyntaxError
+	if errors.As(json.NewDecoder(bytes.NewReader(kept)).Decode(&v), &se) && se.Offset > 0 {
+		return begin + se.Offset - 1
 	}
 	return begin
 }
 
-// lineCounter maps increasing byte offsets to 1-based line numbers.
-type lineCounter struct {
-	data []byte
-	off  int
-	line int
-}
-
-func (c *lineCounter) at(off int) int {
-	off = min(max(off, 0), len(c.data))
-	if off < c.off {
-		c.off, c.line = 0, 1
-	}
-	c.line += bytes.Count(c.data[c.off:off], []byte{'\n'})
-	c.off = off
-	return c.line
-}
-
 // jsonProblem words a JSON decoding error for a person.
-func jsonProblem(err error, data []byte) error {
+func jsonProblem(err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
@@ -225,40 +242,48 @@ func clip(b []byte) string {
 
 // decodeCSV reads a header row, then one record per row; every row must
 // have as many columns as the header.
-func decodeCSV(name string, r io.Reader, fn rowFunc) error {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 64<<10))
+func decodeCSV(rr *rowReader, fn rowFunc) error {
+	cr := csv.NewReader(bufio.NewReaderSize(rr, 64<<10))
 	cr.ReuseRecord = true
 	header, err := cr.Read()
+	if ferr := rr.failure(1, 0); ferr != nil {
+		return ferr
+	}
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
 	if err != nil {
-		return csvError(name, err)
+		return csvError(rr.name, err)
 	}
 	columns := make([]string, len(header))
 	seen := make(map[string]bool, len(header))
 	for i, h := range header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, string(utf8BOM)))
 		if h == "" {
-			return decodeError(name, 1, "header column %d is empty; want a name for every column", i+1)
+			return decodeError(rr.name, 1, "header column %d is empty; want a name for every column", i+1)
 		}
 		if seen[h] {
-			return decodeError(name, 1, "header column %q appears twice", h)
+			return decodeError(rr.name, 1, "header column %q appears twice", h)
 		}
 		seen[h] = true
 		columns[i] = h
 	}
 	for {
+		off := cr.InputOffset()
+		rr.startRow(off)
 		rec, err := cr.Read()
+		if ferr := rr.failure(rr.lineAt(off), off); ferr != nil {
+			return ferr
+		}
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
-			return csvError(name, err)
+			return csvError(rr.name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(rec) > maxLine/64 {
-			return decodeError(name, line, "too many columns")
+		if len(rec) > maxRow/64 {
+			return decodeError(rr.name, line, "too many columns")
 		}
 		obj := make(map[string]any, len(rec))
 		for i, v := range rec {

@@ -1,6 +1,7 @@
 package file
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -34,6 +35,8 @@ type input struct {
 
 // resolve lists the files cfg.Path names: a file, a glob, or every
 // .json, .jsonl, .ndjson and .csv file in a directory, sorted by name.
+// Every file is checked as openPath would open it, so a configuration
+// naming a device, a FIFO or a file under /proc fails at Configure.
 func resolve(cfg config) ([]input, error) {
 	p := cfg.Path
 	if strings.ContainsAny(p, "*?[") {
@@ -41,12 +44,7 @@ func resolve(cfg config) ([]input, error) {
 		if err != nil {
 			return nil, sdk.Errorf(sdk.KindBadConfig, "file: path %q is not a valid glob: %v", p, err)
 		}
-		var files []string
-		for _, m := range matches {
-			if fi, err := os.Stat(m); err == nil && fi.Mode().IsRegular() {
-				files = append(files, m)
-			}
-		}
+		files := notDirs(matches)
 		if len(files) == 0 {
 			return nil, sdk.Errorf(sdk.KindNotFound, "file: no files match %q", p)
 		}
@@ -58,7 +56,7 @@ func resolve(cfg config) ([]input, error) {
 		if in, ok := embeddedInput(p, cfg.Format); ok {
 			return []input{in}, nil
 		}
-		return nil, sdk.Errorf(sdk.KindNotFound, "file: %s does not exist", p)
+		return osInputs([]string{p}, cfg.Format) // checkPath says what does not exist
 	case err != nil:
 		return nil, sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
 	case fi.IsDir():
@@ -66,12 +64,13 @@ func resolve(cfg config) ([]input, error) {
 		if err != nil {
 			return nil, sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
 		}
-		var files []string
+		var names []string
 		for _, e := range entries {
-			if e.Type().IsRegular() && formatOf(e.Name()) != "" {
-				files = append(files, filepath.Join(p, e.Name()))
+			if formatOf(e.Name()) != "" {
+				names = append(names, filepath.Join(p, e.Name()))
 			}
 		}
+		files := notDirs(names)
 		if len(files) == 0 {
 			return nil, sdk.Errorf(sdk.KindNotFound, "file: directory %s holds no .json, .jsonl, .ndjson or .csv files", p)
 		}
@@ -80,19 +79,36 @@ func resolve(cfg config) ([]input, error) {
 	return osInputs([]string{p}, cfg.Format)
 }
 
+// notDirs drops the directories (and links to directories) of paths: a
+// glob or a directory listing reads the files among them, and checkPath
+// refuses any that is not a regular file.
+func notDirs(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // osInputs makes inputs of files, each with the configured format or the
-// one its extension names.
+// one its extension names, after checking that each may be read.
 func osInputs(files []string, format string) ([]input, error) {
 	sort.Strings(files)
 	out := make([]input, 0, len(files))
 	for _, f := range files {
+		if _, err := checkPath(f); err != nil {
+			return nil, err
+		}
 		fmtName := format
 		if fmtName == "" {
 			if fmtName = formatOf(f); fmtName == "" {
 				return nil, sdk.Errorf(sdk.KindBadConfig, "file: cannot tell the format of %s from its extension; set format to json, jsonl or csv", f)
 			}
 		}
-		out = append(out, input{name: f, format: fmtName, open: func() (io.ReadCloser, error) { return os.Open(f) }})
+		out = append(out, input{name: f, format: fmtName, open: func() (io.ReadCloser, error) { return openPath(f) }})
 	}
 	return out, nil
 }
@@ -127,20 +143,21 @@ func formatOf(name string) string {
 	return ""
 }
 
-// decode streams the rows of in to fn.
-func (in input) decode(fn rowFunc) error {
+// decode streams the rows of in to fn, each at most maxRow bytes, until
+// ctx ends.
+func (in input) decode(ctx context.Context, fn rowFunc) error {
 	f, err := in.open()
 	if err != nil {
-		return sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
+		return err
 	}
 	defer f.Close()
 	switch in.format {
 	case FormatJSON:
-		return decodeJSON(in.name, f, fn)
+		return decodeJSON(newRowReader(ctx, in.name, f, maxRow, true), fn)
 	case FormatJSONL:
-		return decodeJSONLines(in.name, f, fn)
+		return decodeJSONLines(newRowReader(ctx, in.name, f, maxRow, false), fn)
 	case FormatCSV:
-		return decodeCSV(in.name, f, fn)
+		return decodeCSV(newRowReader(ctx, in.name, f, maxRow, true), fn)
 	}
 	return fmt.Errorf("file: %s: unknown format %q", in.name, in.format)
 }

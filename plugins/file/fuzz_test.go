@@ -2,6 +2,7 @@ package file
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,9 +10,11 @@ import (
 
 // fuzzDecode runs a decoder and the record mapping over arbitrary input:
 // it must never panic, and every error must name the file.
-func fuzzDecode(t *testing.T, decode func(string, *bytes.Reader, rowFunc) error, data []byte) {
+func fuzzDecode(t *testing.T, decode func(*rowReader, rowFunc) error, data []byte) {
 	m := newMapper(config{Kind: "document", Source: "file"}, time.UTC)
-	err := decode("fuzz.in", bytes.NewReader(data), func(line int, obj map[string]any) error {
+	// A small row limit, so the fuzzer reaches it too.
+	rr := newRowReader(context.Background(), "fuzz.in", bytes.NewReader(data), 64, true)
+	err := decode(rr, func(line int, obj map[string]any) error {
 		if line < 1 {
 			t.Fatalf("line %d is not 1-based", line)
 		}
@@ -37,20 +40,20 @@ func seeds(f *testing.F, extra ...string) {
 func FuzzJSONLines(f *testing.F) {
 	seeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, func(n string, r *bytes.Reader, fn rowFunc) error { return decodeJSONLines(n, r, fn) }, data)
+		fuzzDecode(t, decodeJSONLines, data)
 	})
 }
 
 func FuzzJSON(f *testing.F) {
 	seeds(f, "[\n{\"id\":1},\n2]", "{\"a\":1}{\"b\":2}")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, func(n string, r *bytes.Reader, fn rowFunc) error { return decodeJSON(n, r, fn) }, data)
+		fuzzDecode(t, decodeJSON, data)
 	})
 }
 
 func FuzzCSV(f *testing.F) {
 	seeds(f, "a,b\n1\n", "a,\"b\n")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fuzzDecode(t, func(n string, r *bytes.Reader, fn rowFunc) error { return decodeCSV(n, r, fn) }, data)
+		fuzzDecode(t, decodeCSV, data)
 	})
 }

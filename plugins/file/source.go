@@ -121,7 +121,7 @@ func eachRecord(ctx context.Context, cfg config, loc *time.Location, fn func(sdk
 	var fnErr, ctxErr error
 	rows := 0
 	for _, in := range inputs {
-		err := in.decode(func(line int, obj map[string]any) error {
+		err := in.decode(ctx, func(line int, obj map[string]any) error {
 			if rows++; rows%checkEvery == 0 {
 				if ctxErr = ctx.Err(); ctxErr != nil {
 					return ctxErr
@@ -138,7 +138,10 @@ func eachRecord(ctx context.Context, cfg config, loc *time.Location, fn func(sdk
 		case err == nil:
 		case fnErr != nil:
 			return fnErr
-		case ctxErr != nil:
+		case ctxErr != nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			if ctxErr == nil {
+				ctxErr = ctx.Err()
+			}
 			return sdk.Errorf(sdk.KindDeadline, "file: stopped in %s after %d rows: %w", in.name, rows, ctxErr)
 		default:
 			var se *sdk.Error
