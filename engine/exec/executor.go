@@ -8,8 +8,6 @@ package exec
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
 	"time"
 
@@ -50,8 +48,8 @@ type Options struct {
 	// Progress is told about passes, steps and refinements as they happen,
 	// always from one goroutine.
 	Progress func(Event)
-	// ExecutionID names the run; derived from the query, mode and start
-	// time when empty.
+	// ExecutionID names the run; when empty, history.NewID makes a fresh
+	// one (start time and a random part) for every run.
 	ExecutionID string
 }
 
@@ -102,10 +100,4 @@ func loopLimits(l rules.Loop) rules.Loop {
 		l.Workers = DefaultWorkers
 	}
 	return l
-}
-
-// executionID derives a stable run name from what identifies the run.
-func executionID(query, mode string, start time.Time) string {
-	h := sha256.Sum256([]byte(query + "\x00" + mode + "\x00" + start.UTC().Format(time.RFC3339Nano)))
-	return "run-" + start.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(h[:4])
 }

@@ -142,7 +142,7 @@ func TestDeterministic(t *testing.T) {
 			stepSpec{id: "h2", desc: "c", action: "stats", deps: []string{"h0", "h1"}},
 			stepSpec{id: "h3", desc: "d", action: "agent", role: "writer", deps: []string{"h2"}},
 		)
-		res, err := New(src, standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), plan)
+		res, err := New(src, standardAgents(), Options{Clock: fixedClock, ExecutionID: "run-1"}).Run(context.Background(), plan)
 		require.NoError(t, err)
 		b, err := json.Marshal(struct {
 			R *Result

@@ -68,7 +68,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	}
 	id := e.opts.ExecutionID
 	if id == "" {
-		id = executionID(plan.Query, plan.Mode, r.start)
+		id = history.NewID(r.start)
 	}
 	r.hist = &history.History{
 		ExecutionID: id, TaskInput: plan.Query, StartedAt: r.start, Passes: []history.Pass{},
@@ -83,12 +83,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.deadline = time.Now().Add(r.loop.TTL)
 	if r.e.opts.LogDir != "" {
-		d, err := history.NewDir(r.e.opts.LogDir, r.hist.ExecutionID, r.e.opts.Redactor)
-		if err != nil {
-			r.e.opts.Logger.Warn("iteration logs disabled", "err", err)
-		} else {
-			r.logs = d
-		}
+		r.openLogs()
 	}
 	r.planned()
 	for pass := 1; pass <= r.loop.MaxPasses; pass++ {
@@ -108,6 +103,33 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 		}
 	}
 	return r.finish(ctx)
+}
+
+// openLogs creates the run's own log directory. A name another run took
+// first is replaced by a fresh one (an id the caller chose is kept, and
+// its logs disabled), so a run never writes into another run's directory.
+func (r *run) openLogs() {
+	var (
+		d   *history.Dir
+		err error
+	)
+	if r.e.opts.ExecutionID != "" {
+		d, err = history.NewDir(r.e.opts.LogDir, r.hist.ExecutionID, r.e.opts.Redactor)
+	} else {
+		first := true
+		d, err = history.Create(r.e.opts.LogDir, func() string {
+			if first {
+				first = false
+				return r.hist.ExecutionID
+			}
+			return history.NewID(r.start)
+		}, r.e.opts.Redactor)
+	}
+	if err != nil {
+		r.e.opts.Logger.Warn("iteration logs disabled", "err", err)
+		return
+	}
+	r.logs, r.hist.ExecutionID = d, d.ExecutionID()
 }
 
 // termination decides, after a pass, whether the loop stops and why.

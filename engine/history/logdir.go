@@ -2,7 +2,9 @@ package history
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +39,8 @@ type Sink interface {
 	LogSummary(h *History) error
 }
 
-// Dir writes a run's logs under root/{execution_id}/:
+// Dir writes a run's logs under root/{execution_id}/, a directory it
+// created and no other run writes to:
 // iteration_{pass}_{role}_{step}.json per agent call (suffixed _retry for a
 // retry), history.json and session_summary.json. What it writes is masked
 // by its redactor before it is encoded, and the encoded bytes again.
@@ -48,14 +51,42 @@ type Dir struct {
 	mu          sync.Mutex
 }
 
-// NewDir prepares root/{executionID}; red may be nil (nothing masked).
+// maxIDTries bounds how many fresh execution ids Create tries when the
+// directory of one already exists.
+const maxIDTries = 8
+
+// NewDir creates root/{executionID} for one run; red may be nil (nothing
+// masked). The directory must not exist: a run never writes into another
+// run's directory, so an existing one is an error (wrapping fs.ErrExist).
 func NewDir(root, executionID string, red *redact.Redactor) (*Dir, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("log dir: %w", err)
+	}
 	d := &Dir{root: root, executionID: executionID, red: red}
-	if err := os.MkdirAll(d.Path(), 0o755); err != nil {
+	// Mkdir fails when the directory exists: the exclusive create that
+	// makes the directory this run's alone.
+	if err := os.Mkdir(d.Path(), 0o755); err != nil {
 		return nil, fmt.Errorf("log dir: %w", err)
 	}
 	return d, nil
 }
+
+// Create creates a directory of its own under root for a run, named by
+// newID; when that name is taken (another run chose it) it asks newID for
+// another, up to maxIDTries times. The Dir's ExecutionID is the name used.
+func Create(root string, newID func() string, red *redact.Redactor) (*Dir, error) {
+	var err error
+	for range maxIDTries {
+		var d *Dir
+		if d, err = NewDir(root, newID(), red); !errors.Is(err, fs.ErrExist) {
+			return d, err
+		}
+	}
+	return nil, fmt.Errorf("%w (%d execution ids tried)", err, maxIDTries)
+}
+
+// ExecutionID is the name of the run's directory.
+func (d *Dir) ExecutionID() string { return d.executionID }
 
 // Path is the run's directory.
 func (d *Dir) Path() string { return filepath.Join(d.root, d.executionID) }
