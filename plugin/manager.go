@@ -381,6 +381,9 @@ func deadlinePassed(ctx context.Context) bool {
 func (m *Manager) crashed(s *slot, p *process, op string) error {
 	s.retire(p, "it exited unexpectedly")
 	note := p.log.crashNote() // complete now: retire waited for stderr to drain
+	if st := p.exitStatus(); st != "" {
+		note += " (" + st + ")"
+	}
 	m.logger.Error("plugin exited unexpectedly", "plugin", s.spec.Name, "op", op, "reason", note)
 	return m.redact.Error(&sdk.Error{
 		Kind:    sdk.KindUnavailable,

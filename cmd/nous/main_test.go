@@ -11,6 +11,9 @@ import (
 const envAsNous = "NOUS_CLI_TEST_AS_NOUS"
 
 func TestMain(m *testing.M) {
+	if mode, ok := testPluginMode(os.Args[0]); ok {
+		serveTestPlugin(mode)
+	}
 	if os.Getenv(envAsNous) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}

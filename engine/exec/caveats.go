@@ -184,21 +184,26 @@ func (r *run) sourceCaveats() []string {
 		for _, f := range st.out.Failed {
 			if !said[f.Source] {
 				said[f.Source] = true
-				out = append(out, failureText(f.Source, sentence(r.redactErr(f.Err).Error())))
+				out = append(out, r.failureText(f))
 			}
 		}
 	}
 	return out
 }
 
-// failureText is a source's failure as a sentence; an error that names
-// the source already ("source \"youtrack\" is not configured: …") is
-// the sentence.
-func failureText(source, msg string) string {
-	if q := strconv.Quote(source); strings.HasPrefix(msg, "source "+q) {
+// failureText is a source's failure as a sentence, saying how many
+// records arrived before a stream was cut short; an error that names the
+// source already ("source \"youtrack\" is not configured: …") is the
+// sentence.
+func (r *run) failureText(f sourceFailure) string {
+	msg := sentence(r.redactErr(f.Err).Error())
+	if q := strconv.Quote(f.Source); f.Received == 0 && strings.HasPrefix(msg, "source "+q) {
 		return "Source" + strings.TrimPrefix(msg, "source") + "."
 	}
-	return fmt.Sprintf("Source %q failed: %s.", source, msg)
+	if f.Received > 0 {
+		return fmt.Sprintf("Source %q failed after %s (the answer uses them): %s.", f.Source, plural(f.Received, "record", "records"), msg)
+	}
+	return fmt.Sprintf("Source %q failed: %s.", f.Source, msg)
 }
 
 // coverageCaveats say which sources' histories are cut short inside the

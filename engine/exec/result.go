@@ -65,6 +65,10 @@ type StepResult struct {
 	Attempts    int    `json:"attempts"`
 	Output      string `json:"output,omitempty"`
 	Error       string `json:"error,omitempty"`
+	// Partial says why a completed step's evidence is incomplete: a source
+	// failed beside others that answered, or its stream ended in an error
+	// after some records (which the step keeps).
+	Partial string `json:"partial,omitempty"`
 	// Outside is set when the step's records answer a broadened question
 	// (OutsideBefore, OutsideAfter: the nearest activity around an empty
 	// period); the records then are not the answer to the asked range
@@ -164,6 +168,7 @@ func (r *run) collect(res *Result) {
 		if st.err != nil {
 			sr.Error = r.redactErr(st.err).Error()
 		}
+		sr.Partial = r.partial(st)
 		r.markOutside(&sr, st)
 		res.Steps = append(res.Steps, sr)
 		if st.status != StatusCompleted {

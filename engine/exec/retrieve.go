@@ -49,17 +49,15 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (out
 		for _, src := range p.Sources {
 			start := len(fetched)
 			n, err := r.fetchFrom(ctx, src, req, &fetched)
-			if err != nil {
+			if !out.answered(src, n, err) {
 				errs = append(errs, fmt.Errorf("%s on source %q: %w", p.ID, src, err))
-				out.Failed = append(out.Failed, sourceFailure{Source: src, Err: err})
 				continue
 			}
-			out.Answered = append(out.Answered, src)
 			if st.nearest != "" {
 				fetched = append(fetched[:start], nearestOf(fetched[start:], st.nearest, asked)...)
 				n = len(fetched) - start
 			}
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q", p.ID, n, src, req.Query))
+			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q%s", p.ID, n, src, req.Query, r.cutShort(err)))
 		}
 	}
 	return r.keep(st, in, fetched, errs, out)
@@ -81,13 +79,11 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 				continue
 			}
 			n, err := r.fetchFrom(ctx, src, req, &fetched)
-			if err != nil {
+			if !out.answered(src, n, err) {
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
-				out.Failed = append(out.Failed, sourceFailure{Source: src, Err: err})
 				continue
 			}
-			out.Answered = append(out.Answered, src)
-			out.Notes = append(out.Notes, fmt.Sprintf("search: %d record(s) from %s for %q", n, src, q))
+			out.Notes = append(out.Notes, fmt.Sprintf("search: %d record(s) from %s for %q%s", n, src, q, r.cutShort(err)))
 		}
 	}
 	return r.keep(st, in, fetched, errs, out)
@@ -126,6 +122,29 @@ func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, f
 		return nil
 	})
 	return n, err
+}
+
+// answered notes how a source call that delivered n records and ended
+// with err went: answered, failed, or both (a stream cut short after some
+// records answered in part: its records are used and its failure says how
+// many arrived). It reports whether the source answered at all.
+func (o *output) answered(src string, n int, err error) bool {
+	if err != nil {
+		o.Failed = append(o.Failed, sourceFailure{Source: src, Err: err, Received: n})
+	}
+	if err != nil && n == 0 {
+		return false
+	}
+	o.Answered = append(o.Answered, src)
+	return true
+}
+
+// cutShort is a note's tail for a stream that ended in err, secrets masked.
+func (r *run) cutShort(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "; the stream ended early: " + r.redactErr(err).Error()
 }
 
 // keep applies the mode's tier policy to what a retrieval fetched.

@@ -40,10 +40,13 @@ type output struct {
 	Failed   []sourceFailure
 }
 
-// sourceFailure is a source call of a retrieval that failed.
+// sourceFailure is a source call of a retrieval that failed. Received
+// counts the records its stream delivered before it ended in the error:
+// those are kept, and the source counts as having answered in part.
 type sourceFailure struct {
-	Source string
-	Err    error
+	Source   string
+	Err      error
+	Received int
 }
 
 // stepState is one step of the plan as the loop sees it.

@@ -85,6 +85,7 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 	if st.err != nil {
 		st.run.Error = st.err.Error()
 	}
+	st.run.Partial = r.partial(st)
 	p.Steps = append(p.Steps, st.run)
 
 	u := trace.Update{Outcome: trace.Success, Evidence: append([]string{fmt.Sprintf("%d record(s)", len(st.out.Records))}, st.out.Notes...)}
@@ -93,6 +94,10 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 		u.Outcome, u.Error = trace.Failed, st.run.Error
 	case StatusInvalid:
 		u.Outcome = trace.Partial
+	case StatusCompleted:
+		if st.run.Partial != "" {
+			u.Outcome, u.Error = trace.Partial, st.run.Partial
+		}
 	}
 	if st.out.Verdict != "" {
 		u.Evidence = append(u.Evidence, "critic verdict "+st.out.Verdict)
@@ -105,6 +110,19 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 	}
 	_ = r.trace.Update(st.entry, u)
 	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: st.status, Detail: st.run.Error})
+}
+
+// partial says why completed step st has only part of its evidence: the
+// failures of its source calls, each a sentence; "" when none failed.
+func (r *run) partial(st *stepState) string {
+	if st.status != StatusCompleted || len(st.out.Failed) == 0 {
+		return ""
+	}
+	texts := make([]string, len(st.out.Failed))
+	for i, f := range st.out.Failed {
+		texts[i] = r.failureText(f)
+	}
+	return strings.Join(texts, " ")
 }
 
 // stepFilters is the effective filters of a retrieve step, by key.

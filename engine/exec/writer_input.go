@@ -36,7 +36,7 @@ func (r *run) writerCaveats(st *stepState) []string {
 		for _, f := range s.out.Failed {
 			if !said[f.Source] {
 				said[f.Source] = true
-				out = append(out, fmt.Sprintf("Source %q failed: %s.", f.Source, sentence(r.redactErr(f.Err).Error())))
+				out = append(out, r.failureText(f))
 			}
 		}
 	}

@@ -67,6 +67,7 @@ type StepRun struct {
 	Verdict    string              `json:"verdict,omitempty"`
 	Output     string              `json:"output,omitempty"` // short summary
 	Error      string              `json:"error,omitempty"`
+	Partial    string              `json:"partial,omitempty"` // why a completed step's evidence is incomplete: a source failed, maybe mid-stream
 	AgentCalls int                 `json:"agent_calls,omitempty"`
 	StartedAt  time.Time           `json:"started_at"`
 	EndedAt    time.Time           `json:"ended_at"`

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+	"github.com/stretchr/testify/require"
+)
+
+// Test plugins: the test binary started through a symlink named
+// nous-plugin-MODE serves the plugin MODE instead of running tests.
+
+// crashAfter is how many records the crashing source sends before it dies.
+const crashAfter = 5
+
+// crashExitCode is the crashing source's exit status.
+const crashExitCode = 7
+
+// testPluginMode reports which test plugin os.Args[0] names, if any.
+func testPluginMode(arg0 string) (string, bool) {
+	return strings.CutPrefix(filepath.Base(arg0), "nous-plugin-")
+}
+
+// serveTestPlugin serves the test plugin mode and never returns.
+func serveTestPlugin(mode string) {
+	switch mode {
+	case "crashing":
+		sdk.Serve(sdk.ServeConfig{Source: crashingSource{}})
+	default:
+		fmt.Fprintf(os.Stderr, "unknown test plugin mode %q\n", mode)
+		os.Exit(2)
+	}
+	os.Exit(0)
+}
+
+// testPlugin links the test binary as nous-plugin-mode in a fresh
+// directory and returns the link's path.
+func testPlugin(t *testing.T, mode string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	link := filepath.Join(t.TempDir(), "nous-plugin-"+mode)
+	require.NoError(t, os.Symlink(exe, link))
+	return link
+}
+
+// crashingSource sends crashAfter commits of last week, then the process
+// exits with crashExitCode in the middle of the stream.
+type crashingSource struct{}
+
+func (crashingSource) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{Name: "crashing", Version: "0.0.1", Kinds: []string{sdk.KindCommit}}, nil
+}
+
+func (crashingSource) Configure(context.Context, json.RawMessage) (sdk.Diagnostics, error) {
+	return nil, nil
+}
+
+func (crashingSource) Fetch(_ context.Context, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
+	for i := range crashAfter {
+		err := emit(sdk.Record{ID: fmt.Sprintf("c%d", i), Kind: sdk.KindCommit, Title: fmt.Sprintf("Commit %d", i),
+			Author: "Alice Chen", Time: time.Date(2026, 11, 3+i, 10, 0, 0, 0, time.UTC)})
+		if err != nil {
+			return err
+		}
+	}
+	// The records go out in a chunk once it is a few milliseconds old;
+	// give it ample time to reach the host, then die mid-stream.
+	time.Sleep(time.Second)
+	os.Exit(crashExitCode)
+	return nil
+}
