@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -27,6 +28,8 @@ type Config struct {
 	Token    string      `json:"token"`
 	Projects ProjectList `json:"projects"`
 	Auth     string      `json:"auth"`
+	// MaxResponseBytes bounds every response body (default 64 MiB).
+	MaxResponseBytes int64 `json:"max_response_bytes"`
 }
 
 // ProjectList is a list of projects given as `group/sub/project` paths or
@@ -71,6 +74,7 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 		pluginconfig.Key{Name: "token", Into: &cfg.Token, Want: "a string", Secret: true},
 		pluginconfig.Key{Name: "projects", Into: &cfg.Projects}, // ProjectList says what is wrong
 		pluginconfig.Key{Name: "auth", Into: &cfg.Auth, Want: `"private-token" or "oauth"`},
+		httpclient.MaxBodyKey(&cfg.MaxResponseBytes),
 	)
 	if !ok {
 		return cfg, diags
@@ -88,6 +92,7 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 	if cfg.Auth == "" {
 		cfg.Auth = AuthPrivateToken
 	}
+	diags = append(diags, httpclient.CheckMaxBody("gitlab", &cfg.MaxResponseBytes)...)
 
 	if err := checkBaseURL(cfg.BaseURL); err != nil {
 		diags = append(diags, pluginconfig.Error("base_url", "gitlab: invalid base_url", err.Error()))

@@ -9,6 +9,7 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -60,6 +61,9 @@ func classify(ctx context.Context, project string, body []byte, err error) error
 		default:
 			return sdk.Errorf(sdk.KindUnknown, "gitlab: project %q: %v", project, ae)
 		}
+	}
+	if httpclient.Refused(err) { // a refused redirect or a body over the limit: the same again
+		return sdk.Errorf(sdk.KindUnavailable, "gitlab: project %q: %v", project, err)
 	}
 	var syntaxErr *json.SyntaxError
 	var typeErr *json.UnmarshalTypeError

@@ -18,6 +18,7 @@ import (
 	gl "gitlab.com/gitlab-org/api/client-go"
 	"golang.org/x/oauth2"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
@@ -45,7 +46,8 @@ type Option func(*Source)
 // WithEnv replaces os.Getenv for the GITLAB_URL / GITLAB_TOKEN fallbacks.
 func WithEnv(getenv func(string) string) Option { return func(s *Source) { s.getenv = getenv } }
 
-// WithHTTPClient sets the HTTP client the GitLab client sends through.
+// WithHTTPClient sets the HTTP client the GitLab client sends through; it
+// still gets the redirect policy, timeouts and body limit of httpclient.
 func WithHTTPClient(c *http.Client) Option { return func(s *Source) { s.httpClient = c } }
 
 // WithRetry replaces the retry policy for 429 and 5xx answers.
@@ -70,7 +72,8 @@ const configSchema = `{
     "base_url": {"type": "string", "description": "GitLab instance URL; default GITLAB_URL, then https://gitlab.com"},
     "token":    {"type": "string", "description": "access token; default GITLAB_TOKEN"},
     "projects": {"type": "array", "items": {"type": ["string", "integer"]}, "description": "default projects: group/sub/project paths or numeric IDs"},
-    "auth":     {"enum": ["private-token", "oauth"], "description": "how the token is sent; default private-token"}
+    "auth":     {"enum": ["private-token", "oauth"], "description": "how the token is sent; default private-token"},
+    "max_response_bytes": {"type": "integer", "minimum": 1, "description": "bound on one response body in bytes; default 67108864 (64 MiB)"}
   }
 }`
 
@@ -115,10 +118,12 @@ func (s *Source) newClient(cfg Config) (*gl.Client, error) {
 		gl.WithURLWarningLogger(slog.New(redact.New(cfg.Token).Handler(s.logger.Handler()))),
 		gl.WithInterceptor(keepErrorBodies),
 	}
-	if s.httpClient != nil {
-		hc := *s.httpClient // the client wraps the transport: keep the caller's intact
-		opts = append(opts, gl.WithHTTPClient(&hc))
-	}
+	// Always the hardened client (a copy: the GitLab client wraps its
+	// transport); a test's client keeps its transport under the same policy.
+	opts = append(opts, gl.WithHTTPClient(httpclient.Harden(s.httpClient, httpclient.Options{
+		MaxBody:    cfg.MaxResponseBytes,
+		MaxBodyKey: httpclient.MaxBodyConfigKey,
+	})))
 	if cfg.Auth == AuthOAuth {
 		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.Token, TokenType: "Bearer"})
 		return gl.NewAuthSourceClient(gl.OAuthTokenSource{TokenSource: ts}, opts...)

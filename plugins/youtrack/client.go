@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -27,14 +28,14 @@ type Client struct {
 
 // NewClient returns a client for the YouTrack instance at baseURL (Cloud
 // https://x.youtrack.cloud or Server https://host/youtrack, with or
-// without a trailing /api).
+// without a trailing /api). nil httpClient gets httpclient's hardened one.
 func NewClient(baseURL, token string, httpClient *http.Client, policy retry.Policy) (*Client, error) {
 	api, web, err := normaliseBaseURL(baseURL)
 	if err != nil {
 		return nil, err
 	}
 	if httpClient == nil {
-		httpClient = http.DefaultClient
+		httpClient = httpclient.New(httpclient.Options{})
 	}
 	return &Client{api: api, web: web, token: token, http: httpClient, policy: policy}, nil
 }
@@ -123,6 +124,9 @@ func (c *Client) get(ctx context.Context, u string, v any) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return contextError(ctxErr)
 		}
+		if httpclient.Refused(err) { // a refused redirect: the same again
+			return sdk.Errorf(sdk.KindUnavailable, "youtrack: %v", err)
+		}
 		return retry.After(fmt.Errorf("youtrack: %w", err), nil)
 	}
 	defer resp.Body.Close()
@@ -134,7 +138,11 @@ func (c *Client) get(ctx context.Context, u string, v any) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return contextError(ctxErr)
 		}
-		if errors.Is(err, io.ErrUnexpectedEOF) { // a cut body: worth another GET
+		if httpclient.Refused(err) { // a body over the limit: the same again
+			return sdk.Errorf(sdk.KindUnavailable, "youtrack: %v", err)
+		}
+		var te *httpclient.TimeoutError
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &te) { // a cut or stalled body: worth another GET
 			return retry.After(fmt.Errorf("youtrack: reading response: %w", err), nil)
 		}
 		return sdk.Errorf(sdk.KindUnavailable, "youtrack: malformed response: %v", err)

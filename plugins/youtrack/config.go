@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -13,6 +14,8 @@ type Config struct {
 	BaseURL  string   `json:"base_url"`
 	Token    string   `json:"token"`
 	Projects []string `json:"projects"`
+	// MaxResponseBytes bounds every response body (default 64 MiB).
+	MaxResponseBytes int64 `json:"max_response_bytes"`
 }
 
 // parseConfig decodes raw, fills gaps from YOUTRACK_URL / YOUTRACK_TOKEN
@@ -23,6 +26,7 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 		pluginconfig.Key{Name: "base_url", Into: &cfg.BaseURL, Want: "a URL string"},
 		pluginconfig.Key{Name: "token", Into: &cfg.Token, Want: "a string", Secret: true},
 		pluginconfig.Key{Name: "projects", Into: &cfg.Projects, Want: "a list of project short names"},
+		httpclient.MaxBodyKey(&cfg.MaxResponseBytes),
 	)
 	if !ok {
 		return cfg, diags
@@ -33,6 +37,7 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 	if cfg.Token == "" {
 		cfg.Token = getenv("YOUTRACK_TOKEN")
 	}
+	diags = append(diags, httpclient.CheckMaxBody("youtrack", &cfg.MaxResponseBytes)...)
 	if strings.TrimSpace(cfg.BaseURL) == "" {
 		diags = append(diags, pluginconfig.Error("base_url", "youtrack: no base_url",
 			`set config key "base_url" (e.g. https://example.youtrack.cloud) or the YOUTRACK_URL environment variable`))

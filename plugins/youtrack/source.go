@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
@@ -43,7 +44,8 @@ type Option func(*Source)
 // WithEnv replaces os.Getenv for the YOUTRACK_URL / YOUTRACK_TOKEN fallbacks.
 func WithEnv(getenv func(string) string) Option { return func(s *Source) { s.getenv = getenv } }
 
-// WithHTTPClient sets the HTTP client requests go through.
+// WithHTTPClient sets the HTTP client requests go through; it still gets
+// the redirect policy, timeouts and body limit of httpclient.
 func WithHTTPClient(c *http.Client) Option { return func(s *Source) { s.httpClient = c } }
 
 // WithRetry replaces the retry policy for 429 and 5xx answers.
@@ -66,7 +68,8 @@ const configSchema = `{
   "properties": {
     "base_url": {"type": "string", "description": "YouTrack URL (Cloud https://x.youtrack.cloud, Server https://host/youtrack); default YOUTRACK_URL"},
     "token":    {"type": "string", "description": "permanent token; default YOUTRACK_TOKEN"},
-    "projects": {"type": "array", "items": {"type": "string"}, "description": "default project short names"}
+    "projects": {"type": "array", "items": {"type": "string"}, "description": "default project short names"},
+    "max_response_bytes": {"type": "integer", "minimum": 1, "description": "bound on one response body in bytes; default 67108864 (64 MiB)"}
   }
 }`
 
@@ -90,7 +93,8 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 	if diags.HasErrors() {
 		return diags, nil
 	}
-	client, err := NewClient(cfg.BaseURL, cfg.Token, s.httpClient, s.policy)
+	hc := httpclient.Harden(s.httpClient, httpclient.Options{MaxBody: cfg.MaxResponseBytes, MaxBodyKey: httpclient.MaxBodyConfigKey})
+	client, err := NewClient(cfg.BaseURL, cfg.Token, hc, s.policy)
 	if err != nil {
 		return append(diags, pluginconfig.Error("base_url", "youtrack: invalid base_url", redact.New(cfg.Token).String(err.Error()))), nil
 	}
