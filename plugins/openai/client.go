@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -70,10 +71,13 @@ func (a *Agent) attempt(ctx context.Context, cfg Config, body []byte) (completio
 	if cfg.APIKey != "" {
 		hreq.Header.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
-	resp, err := a.client.Do(hreq)
+	resp, err := a.client.Load().Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
 			return completion{}, ctx.Err()
+		}
+		if httpclient.Refused(err) { // a refused redirect: the same again
+			return completion{}, err
 		}
 		return completion{}, &transportError{err: err}
 	}
@@ -88,8 +92,13 @@ func (a *Agent) attempt(ctx context.Context, cfg Config, body []byte) (completio
 	} else {
 		c, err = readCompletion(resp.Body)
 	}
-	if err != nil && ctx.Err() != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return c, ctx.Err()
+	case httpclient.Refused(err): // over max_response_bytes: said as is
+		var tl *httpclient.TooLargeError
+		errors.As(err, &tl)
+		return c, tl
 	}
 	return c, err
 }

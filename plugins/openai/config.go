@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
@@ -44,6 +45,8 @@ type Config struct {
 	MaxRetries      int      `json:"max_retries"`
 	ResponseFormat  string   `json:"response_format"`
 	MaxContextChars int      `json:"max_context_chars"`
+	// MaxResponseBytes bounds a response body, streamed or not (default 64 MiB).
+	MaxResponseBytes int64 `json:"max_response_bytes"`
 }
 
 // String describes the configuration with the API key hidden, so a
@@ -57,8 +60,8 @@ func (c Config) String() string {
 	if c.Temperature != nil {
 		temp = fmt.Sprint(*c.Temperature)
 	}
-	return fmt.Sprintf("openai.Config{base_url=%s api_key=%s model=%s temperature=%s max_tokens=%d stream=%t timeout=%s max_retries=%d response_format=%s max_context_chars=%d}",
-		c.BaseURL, key, c.Model, temp, c.MaxTokens, c.Stream, time.Duration(c.Timeout), c.MaxRetries, c.ResponseFormat, c.MaxContextChars)
+	return fmt.Sprintf("openai.Config{base_url=%s api_key=%s model=%s temperature=%s max_tokens=%d stream=%t timeout=%s max_retries=%d response_format=%s max_context_chars=%d max_response_bytes=%d}",
+		c.BaseURL, key, c.Model, temp, c.MaxTokens, c.Stream, time.Duration(c.Timeout), c.MaxRetries, c.ResponseFormat, c.MaxContextChars, c.MaxResponseBytes)
 }
 
 // GoString is String, for %#v.
@@ -95,13 +98,14 @@ func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Durat
 // envConfig is the configuration the environment gives.
 func envConfig(getenv func(string) string) Config {
 	cfg := Config{
-		BaseURL:         firstNonEmpty(getenv("NOUS_OPENAI_BASE_URL"), getenv("OPENAI_BASE_URL"), DefaultBaseURL),
-		APIKey:          firstNonEmpty(getenv("NOUS_OPENAI_API_KEY"), getenv("OPENAI_API_KEY")),
-		Model:           firstNonEmpty(getenv("NOUS_OPENAI_MODEL"), DefaultModel),
-		Timeout:         Duration(defaultTimeout),
-		MaxRetries:      defaultRetries,
-		ResponseFormat:  FormatJSONSchema,
-		MaxContextChars: defaultContextChars,
+		BaseURL:          firstNonEmpty(getenv("NOUS_OPENAI_BASE_URL"), getenv("OPENAI_BASE_URL"), DefaultBaseURL),
+		APIKey:           firstNonEmpty(getenv("NOUS_OPENAI_API_KEY"), getenv("OPENAI_API_KEY")),
+		Model:            firstNonEmpty(getenv("NOUS_OPENAI_MODEL"), DefaultModel),
+		Timeout:          Duration(defaultTimeout),
+		MaxRetries:       defaultRetries,
+		ResponseFormat:   FormatJSONSchema,
+		MaxContextChars:  defaultContextChars,
+		MaxResponseBytes: httpclient.DefaultMaxBody,
 	}
 	return cfg
 }
@@ -116,7 +120,8 @@ const configSchema = `{"type":"object","additionalProperties":false,"properties"
 	`"timeout":{"type":["string","number"],"description":"per call, retries included: \"90s\" or seconds"},` +
 	`"max_retries":{"type":"integer","minimum":0,"description":"retries on 408, 409, 429 and 5xx"},` +
 	`"response_format":{"type":"string","enum":["json_schema","json_object","none"]},` +
-	`"max_context_chars":{"type":"integer","minimum":1,"description":"bound on the context records rendered into the prompt"}}}`
+	`"max_context_chars":{"type":"integer","minimum":1,"description":"bound on the context records rendered into the prompt"},` +
+	`"max_response_bytes":{"type":"integer","minimum":1,"description":"bound on one response body in bytes; default 67108864 (64 MiB)"}}}`
 
 // parseConfig decodes raw over base and reports every problem found.
 func parseConfig(base Config, raw json.RawMessage) (Config, sdk.Diagnostics) {
@@ -132,10 +137,12 @@ func parseConfig(base Config, raw json.RawMessage) (Config, sdk.Diagnostics) {
 		pluginconfig.Key{Name: "max_retries", Into: &cfg.MaxRetries, Want: "an integer"},
 		pluginconfig.Key{Name: "response_format", Into: keepUnlessEmpty(&cfg.ResponseFormat), Want: "a string"},
 		pluginconfig.Key{Name: "max_context_chars", Into: &cfg.MaxContextChars, Want: "an integer"},
+		httpclient.MaxBodyKey(&cfg.MaxResponseBytes),
 	)
 	if !ok {
 		return base, diags
 	}
+	diags = append(diags, httpclient.CheckMaxBody("openai", &cfg.MaxResponseBytes)...)
 	return cfg, append(diags, validate(&cfg)...)
 }
 

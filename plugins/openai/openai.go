@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
@@ -28,10 +29,14 @@ const Version = "1.0.0"
 
 // Agent is the OpenAI-compatible agent. It is safe for concurrent use.
 type Agent struct {
-	client *http.Client
+	custom *http.Client // WithHTTPClient's, hardened for each configuration
 	log    *slog.Logger
 	base   Config // the configuration the environment gives
 	cfg    atomic.Pointer[Config]
+	// client is httpclient's hardened client for cfg's timeout and body
+	// limit, replaced with cfg; a call that sees a new cfg with the old
+	// client only gets the old bounds.
+	client atomic.Pointer[http.Client]
 	// refused counts the response formats the server has refused, in the
 	// order json_schema, json_object, so later calls do not pay for the
 	// refusal again.
@@ -51,10 +56,11 @@ func WithEnv(getenv func(string) string) Option {
 	return func(a *Agent) { a.base = envConfig(getenv) }
 }
 
-// WithHTTPClient sends requests through c (its Timeout should be zero: the
-// agent bounds each call with the context and the configured timeout).
+// WithHTTPClient sends requests through a copy of c under httpclient's
+// redirect policy, timeouts and body limit (its Timeout should be zero:
+// the agent bounds each call with the context and the configured timeout).
 func WithHTTPClient(c *http.Client) Option {
-	return func(a *Agent) { a.client = c }
+	return func(a *Agent) { a.custom = c }
 }
 
 // WithLogger logs retries to l instead of slog.Default(). Nothing logged
@@ -67,20 +73,47 @@ func WithLogger(l *slog.Logger) Option {
 // or OPENAI_BASE_URL, NOUS_OPENAI_API_KEY or OPENAI_API_KEY, NOUS_OPENAI_MODEL).
 func New(opts ...Option) *Agent {
 	a := &Agent{
-		client: &http.Client{},
-		log:    slog.Default(),
-		base:   envConfig(os.Getenv),
-		sleep:  retry.Sleep,
-		now:    time.Now,
-		rand:   rand.Float64,
+		log:   slog.Default(),
+		base:  envConfig(os.Getenv),
+		sleep: retry.Sleep,
+		now:   time.Now,
+		rand:  rand.Float64,
 	}
 	for _, opt := range opts {
 		opt(a)
 	}
 	cfg := a.base
 	validate(&cfg)
-	a.cfg.Store(&cfg)
+	a.apply(cfg)
 	return a
+}
+
+// apply makes cfg the configuration, with a client bounded to match.
+func (a *Agent) apply(cfg Config) {
+	a.client.Store(a.httpClient(cfg))
+	a.cfg.Store(&cfg)
+}
+
+// noTimeoutBound bounds the wait for headers and for each part of the body
+// when the configuration sets no timeout: a server that accepts and never
+// answers still cannot hold a run forever.
+const noTimeoutBound = 10 * time.Minute
+
+// httpClient is the hardened client for cfg. A completion that is not
+// streamed sends its headers only once the answer is generated, so the
+// header and idle bounds are the call's own timeout, not httpclient's
+// defaults meant for quick REST pages.
+func (a *Agent) httpClient(cfg Config) *http.Client {
+	wait := time.Duration(cfg.Timeout)
+	if wait <= 0 {
+		wait = noTimeoutBound
+	}
+	return httpclient.Harden(a.custom, httpclient.Options{
+		ResponseHeader: wait,
+		Idle:           wait,
+		MaxBody:        cfg.MaxResponseBytes,
+		MaxBodyKey:     httpclient.MaxBodyConfigKey,
+	})
 }
 
 // Describe names the agent, its roles and its model.
@@ -100,7 +133,7 @@ func (a *Agent) Describe(context.Context) (sdk.AgentInfo, error) {
 func (a *Agent) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
 	cfg, diags := parseConfig(a.base, raw)
 	if !diags.HasErrors() {
-		a.cfg.Store(&cfg)
+		a.apply(cfg)
 		a.refused.Store(0)
 	}
 	return diags, nil
