@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -27,7 +28,11 @@ type fetchOptions struct {
 	limit   int
 	kind    string
 	format  string
+	timeout time.Duration // 0: no deadline
 }
+
+// defaultFetchTimeout bounds a fetch unless --timeout says otherwise.
+const defaultFetchTimeout = 60 * time.Second
 
 func (a *app) fetchCommand() *cobra.Command {
 	var opts fetchOptions
@@ -41,8 +46,13 @@ source's configuration before asking questions.
 A dates filter takes the date expressions of the rules (today, yesterday,
 this week, last week, this month, last month, last N days, 2024-01-15,
 2024-01-01..2024-01-31) in the local time zone; several are joined.
-Repeating --filter with the same key adds values.`,
-		Example: `  nous fetch gitlab --filter dates="last 7 days" --filter path=plugins --limit 20
+Repeating --filter with the same key adds values.
+
+--timeout bounds the whole fetch, plugin start included (default 60s; 0
+for none): a host that accepts and never answers fails the fetch with a
+message naming the timeout. Each HTTP request also has its own bounds
+(see "Hosts nous talks to" in the README).`,
+		Example: `  nous fetch gitlab --filter dates="last 7 days" --filter path=plugins --limit 20 --timeout 2m
   nous fetch youtrack --filter projects=PAY --filter statuses=open --format json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,6 +64,7 @@ Repeating --filter with the same key adds values.`,
 	f.IntVar(&opts.limit, "limit", 0, "at most this many records (0: the source's own limit)")
 	f.StringVar(&opts.kind, "kind", "", "record kind to ask for (commit, issue, document, …)")
 	f.StringVar(&opts.format, "format", "text", "output format: text, jsonl or json")
+	f.DurationVar(&opts.timeout, "timeout", defaultFetchTimeout, "give up after this long, e.g. 30s or 5m (0: no deadline)")
 	return cmd
 }
 
@@ -79,9 +90,24 @@ func (a *app) fetch(ctx context.Context, source string, opts fetchOptions, now t
 		return usageError("unknown source %q; the rules define: %s", source, strings.Join(names, ", "))
 	}
 	red := redact.New(a.secrets(rs)...)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.timeout, &fetchTimeout{opts.timeout})
+		defer cancel()
+	}
 	return a.withPlugins(ctx, rs, func(ctx context.Context, m *plugin.Manager) error {
 		return a.printFetch(ctx, maskedSources{m, red}, source, req, opts.format)
 	})
+}
+
+// fetchTimeout is the cause of a fetch's context ending at --timeout.
+type fetchTimeout struct{ after time.Duration }
+
+func (e *fetchTimeout) Error() string {
+	return fmt.Sprintf("no result within --timeout %s (raise it, or 0 for none)", e.after)
 }
 
 // maskedSources masks the secrets in every record a source emits, as ask's
@@ -105,6 +131,9 @@ func fetchRequest(opts fetchOptions, now time.Time) (sdk.FetchRequest, error) {
 	}
 	if opts.limit < 0 {
 		return sdk.FetchRequest{}, usageError("--limit: want 0 or more, got %d", opts.limit)
+	}
+	if opts.timeout < 0 {
+		return sdk.FetchRequest{}, usageError("--timeout: want a duration of 0 (none) or more, got %s", opts.timeout)
 	}
 	req := sdk.FetchRequest{Kind: opts.kind, Limit: opts.limit}
 	var dates []string
@@ -154,6 +183,11 @@ func (a *app) printFetch(ctx context.Context, sources engine.Sources, source str
 	})
 	if ferr := p.flush(); ferr != nil && err == nil {
 		err = ferr
+	}
+	var timeout *fetchTimeout
+	if err != nil && errors.As(context.Cause(ctx), &timeout) {
+		// Whatever the plugin made of its cancelled call, the reason is ours.
+		err = fmt.Errorf("%v: %w", timeout, err)
 	}
 	if err != nil {
 		code := exitFindings

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -333,4 +335,74 @@ source "notes" {
 			assert.Contains(t, out, "export GITLAB_TOKEN=[REDACTED]", format)
 		}
 	}
+}
+
+// silentServer accepts connections and never answers: a host that holds
+// every request open.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// TestFetchTimeout: `nous fetch gitlab` against a server that accepts and
+// never answers stops at --timeout with a message naming it.
+func TestFetchTimeout(t *testing.T) {
+	rulesPath := writeRules(t, t.TempDir(), fmt.Sprintf(`
+nous {
+  version = 1
+}
+source "gitlab" {
+  plugin = "builtin:gitlab"
+  config = {
+    base_url = %q
+    token    = "glpat-timeout-test"
+  }
+}
+`, silentServer(t)))
+	done := make(chan struct{})
+	var code int
+	var stderr string
+	go func() {
+		defer close(done)
+		code, _, stderr = runCLI(t, "", "--rules", rulesPath, "fetch", "gitlab",
+			"--filter", "projects=acme/shop", "--kind", "commit", "--timeout", "1500ms")
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute): // a bound on the failure only, not a timing assertion
+		t.Fatal("nous fetch is still waiting on a server that never answers")
+	}
+	assert.Equal(t, exitFindings, code, stderr)
+	assert.Contains(t, stderr, "fetch gitlab: no result within --timeout 1.5s")
+	assert.NotContains(t, stderr, "glpat-timeout-test")
+}
+
+func TestFetchTimeoutFlag(t *testing.T) {
+	rulesPath := writeRules(t, t.TempDir(), "nous {\n  version = 1\n}\n")
+	code, _, stderr := runCLI(t, "", "--rules", rulesPath, "fetch", "x", "--timeout", "-1s")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "--timeout: want a duration of 0 (none) or more, got -1s")
 }
