@@ -33,8 +33,8 @@ type Agent struct {
 	log    *slog.Logger
 	base   Config // the configuration the environment gives
 	cfg    atomic.Pointer[Config]
-	// client is httpclient's hardened client for cfg's timeout and body
-	// limit, replaced with cfg; a call that sees a new cfg with the old
+	// client is httpclient's hardened client for cfg's body limit,
+	// replaced with cfg; a call that sees a new cfg with the old
 	// client only gets the old bounds.
 	client atomic.Pointer[http.Client]
 	// refused counts the response formats the server has refused, in the
@@ -94,23 +94,19 @@ func (a *Agent) apply(cfg Config) {
 	a.cfg.Store(&cfg)
 }
 
-// noTimeoutBound bounds the wait for headers and for each part of the body
-// when the configuration sets no timeout: a server that accepts and never
-// answers still cannot hold a run forever.
-const noTimeoutBound = 10 * time.Minute
+// phaseBound bounds the wait for the response headers and for each part of
+// the body. The call's own timeout (default 120s) is the tighter bound and
+// ends the call first; this one holds when timeout = 0, so a server that
+// accepts and never answers still cannot hold a run forever. It is far
+// above httpclient's defaults because a completion that is not streamed
+// sends its headers only once the whole answer is generated.
+const phaseBound = 10 * time.Minute
 
-// httpClient is the hardened client for cfg. A completion that is not
-// streamed sends its headers only once the answer is generated, so the
-// header and idle bounds are the call's own timeout, not httpclient's
-// defaults meant for quick REST pages.
+// httpClient is the hardened client for cfg's body limit.
 func (a *Agent) httpClient(cfg Config) *http.Client {
-	wait := time.Duration(cfg.Timeout)
-	if wait <= 0 {
-		wait = noTimeoutBound
-	}
 	return httpclient.Harden(a.custom, httpclient.Options{
-		ResponseHeader: wait,
-		Idle:           wait,
+		ResponseHeader: phaseBound,
+		Idle:           phaseBound,
 		MaxBody:        cfg.MaxResponseBytes,
 		MaxBodyKey:     httpclient.MaxBodyConfigKey,
 	})
