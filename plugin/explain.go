@@ -55,6 +55,9 @@ func explainStart(who string, err error, log *pluginLog, host []int) error {
 		if line == "" && strings.Contains(msg, "Failed to read any lines") {
 			return fmt.Errorf("plugin %s exited before the handshake: %s", who, log.crashNote())
 		}
+		if first, ok := log.firstStdout(); ok {
+			line = first.String() // whole size known, clipped for the message
+		}
 		return fmt.Errorf("%s (is it a nous plugin built with sdk.Serve?)", stdoutPollution(who, line))
 	}
 	switch {

@@ -26,8 +26,18 @@ type Info struct {
 	Agent    *sdk.AgentInfo  `json:"agent,omitempty"`  // nil when it serves no agent
 	Checksum ChecksumState   `json:"checksum"`
 	SHA256   string          `json:"sha256,omitempty"` // the binary's digest, when pinned
+	Trust    TrustState      `json:"trust,omitempty"`  // for a project's own binaries
 	Error    string          `json:"error,omitempty"`  // why it could not be described
 }
+
+// TrustState says whether a project's plugin binary may run.
+type TrustState string
+
+// Trust states; binaries that are not the project's have none.
+const (
+	TrustTrusted   TrustState = "trusted"   // trusted by the user, pinned by their rules, or allowed for CI
+	TrustUntrusted TrustState = "untrusted" // listed, never run: `nous plugins trust` allows it
+)
 
 // Version is the plugin's own version, from whichever service it serves.
 func (i Info) Version() string {
@@ -73,14 +83,30 @@ func (m *Manager) Discover() []Found {
 // A binary that does not match pin is described as such and never runs.
 // Problems are reported in Info.Error, not returned.
 func (m *Manager) Inspect(ctx context.Context, ref, pin string) Info {
+	return m.InspectSpec(ctx, Spec{Ref: ref, SHA256: pin})
+}
+
+// InspectSpec is Inspect for the reference, pin and provenance of spec. A
+// binary that may not run (a pin mismatch, loose permissions, a project
+// binary not trusted) is described as such and never runs.
+func (m *Manager) InspectSpec(ctx context.Context, spec Spec) Info {
+	ref := spec.Ref
 	info := Info{Name: refName(ref), Ref: ref, Builtin: strings.HasPrefix(ref, builtinPrefix), Checksum: ChecksumUnpinned}
-	l, err := m.resolver.resolve(ref)
-	if err != nil {
-		info.Error = m.redact.String(err.Error())
-		return info
+	prep, err := m.prepare(spec)
+	if prep != nil {
+		info.Path, info.Builtin = prep.launch.Path, prep.launch.Builtin
+		info.Checksum = prep.checksum
+		if spec.SHA256 != "" {
+			info.SHA256 = prep.digest
+		}
+		if m.projectLocal(spec, prep.launch) {
+			info.Trust = TrustTrusted
+			var ue *UntrustedError
+			if errors.As(err, &ue) {
+				info.Trust = TrustUntrusted
+			}
+		}
 	}
-	info.Path, info.Builtin = l.Path, l.Builtin
-	info.Checksum, info.SHA256, err = verifyPin(l.Path, pin)
 	if err != nil {
 		info.Error = m.redact.String(err.Error())
 		return info
@@ -90,12 +116,14 @@ func (m *Manager) Inspect(ctx context.Context, ref, pin string) Info {
 	who := info.Name + " (" + ref + ")"
 	p, err := startProcess(ctx, startConfig{
 		who:          who,
-		launch:       l,
+		launch:       prep.launch,
+		sealed:       prep.sealed,
 		logger:       m.logger.Named(info.Name),
 		redact:       m.redact,
 		startTimeout: m.startTimeout,
 	})
 	if err != nil {
+		prep.release()
 		info.Error = m.redact.String(err.Error())
 		return info
 	}

@@ -88,7 +88,7 @@ func TestPluginLogLines(t *testing.T) {
 	var buf bytes.Buffer
 	logger := hclog.New(&hclog.LoggerOptions{Name: "nous.gl", Output: &buf, Level: hclog.Trace, JSONFormat: true})
 	pl := &pluginLog{logger: logger}
-	w := &lineWriter{fn: pl.line}
+	w := &lineWriter{fn: pl.record}
 	// go-plugin writes a line and its newline separately.
 	for _, chunk := range []string{
 		`{"@level":"warn","@message":"slow page","@module":"gitlab","@timestamp":"2026-11-22T10:00:00Z","page":3}`, "\n",
@@ -114,7 +114,7 @@ func TestCrashNote(t *testing.T) {
 		want  string
 	}{
 		{nil, "no output on stderr"},
-		{[]string{"loading", "open config.json: no such file"}, "last stderr line: open config.json: no such file"},
+		{[]string{"loading", "open config.json: no such file"}, `last stderr line: open config.json: no such file (earlier: "loading")`},
 		{[]string{`{"@level":"error","@message":"cannot listen"}`}, "last log line: cannot listen"},
 		{[]string{"fatal error: concurrent map writes", "", "goroutine 9"}, "fatal error: concurrent map writes"},
 	}
@@ -158,7 +158,7 @@ func FuzzPluginLogLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		pl := &pluginLog{logger: hclog.New(&hclog.LoggerOptions{Output: &bytes.Buffer{}, JSONFormat: true})}
-		w := &lineWriter{fn: pl.line}
+		w := &lineWriter{fn: pl.record}
 		_, err := w.Write([]byte(line + "\n"))
 		require.NoError(t, err)
 		assert.NotEmpty(t, pl.crashNote())

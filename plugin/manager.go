@@ -5,10 +5,13 @@
 package plugin
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +64,10 @@ type Spec struct {
 	// RecordKind is the record kind a Fetch asks for when its request names
 	// none ("issue" for a logical issues source served by GitLab).
 	RecordKind string
+	// FromProject says the spec comes from rules inside the project
+	// directory: a binary it names by path is the project's, which runs
+	// only once the user trusts it, and its pin cannot vouch for it.
+	FromProject bool
 }
 
 // Options configure a Manager.
@@ -77,6 +84,17 @@ type Options struct {
 	Getenv func(string) string
 	// StartTimeout bounds a plugin's start and handshake; 0 means 30s.
 	StartTimeout time.Duration
+
+	// ProjectDir is the project whose .nous/plugins, and whose rules' path
+	// references, hold binaries that run only once trusted; "" means the
+	// working directory.
+	ProjectDir string
+	// TrustFile is the list `nous plugins trust` writes; "" means
+	// trusted-plugins.json in the user's config directory.
+	TrustFile string
+	// TrustProject runs the project's binaries without a trust record
+	// (for CI). Ownership checks and pins still apply.
+	TrustProject bool
 }
 
 // defaultStartTimeout bounds a plugin's handshake when Options has none.
@@ -91,6 +109,10 @@ type Manager struct {
 	redact       *redact.Redactor
 	startTimeout time.Duration
 	slots        map[slotKey]*slot
+
+	projectDir   string // absolute
+	trustFile    string
+	trustProject bool
 
 	ctx    context.Context // canceled by Close, aborting starts in flight
 	cancel context.CancelFunc
@@ -110,12 +132,32 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 	if base == nil {
 		base = hclog.NewNullLogger()
 	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	project, err := filepath.Abs(cmp.Or(opts.ProjectDir, "."))
+	if err != nil {
+		return nil, fmt.Errorf("finding the project directory: %w", err)
+	}
+	trustFile := opts.TrustFile
+	if trustFile == "" {
+		if trustFile, err = defaultTrustFile(getenv); err != nil {
+			return nil, err
+		}
+	}
+	dirs := SearchPath(opts.Dirs, getenv)
 	m := &Manager{
 		resolver: resolver{
-			dirs:       SearchPath(opts.Dirs, opts.Getenv),
+			dirs:       dirs,
 			executable: opts.Executable,
 			builtins:   opts.Builtins,
+			projectDir: filepath.Join(project, ".nous", "plugins"),
+			userDir:    userPluginDir(getenv),
 		},
+		projectDir:   project,
+		trustFile:    trustFile,
+		trustProject: opts.TrustProject || getenv(EnvTrustProject) == "1",
 		logger:       &hostLogger{Logger: base, redact: red},
 		redact:       red,
 		startTimeout: opts.StartTimeout,
@@ -291,27 +333,32 @@ func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
 		p.end(true)
 		return nil, err
 	}
-	m.logger.Named(s.spec.Name).Debug("plugin ready", "path", p.cmd.Path, "pid", p.pid())
+	m.logger.Named(s.spec.Name).Debug("plugin ready", "path", p.run.name, "pid", p.pid())
 	return p, nil
 }
 
-// launch finds the binary behind s, checks its sha256 pin and starts it,
-// up to a completed handshake.
+// launch finds the binary behind s, checks it (prepare) and starts what
+// was checked, up to a completed handshake.
 func (m *Manager) launch(ctx context.Context, s *slot) (*process, error) {
-	l, err := m.resolver.resolve(s.spec.Ref)
+	p, err := m.prepare(s.spec)
 	if err != nil {
-		return nil, m.redact.Error(fmt.Errorf("%s %s: %w", s.spec.Kind, s.spec.Name, err))
-	}
-	if _, _, err := verifyPin(l.Path, s.spec.SHA256); err != nil {
+		if p == nil {
+			return nil, m.redact.Error(fmt.Errorf("%s %s: %w", s.spec.Kind, s.spec.Name, err))
+		}
 		return nil, m.redact.Error(fmt.Errorf("plugin %s: %w", s.who, err))
 	}
-	return startProcess(ctx, startConfig{
+	proc, err := startProcess(ctx, startConfig{
 		who:          s.who,
-		launch:       l,
+		launch:       p.launch,
+		sealed:       p.sealed,
 		logger:       m.logger.Named(s.spec.Name),
 		redact:       m.redact,
 		startTimeout: m.startTimeout,
 	})
+	if err != nil {
+		p.release()
+	}
+	return proc, err
 }
 
 // configure dispenses the slot's service and hands it the spec's config.

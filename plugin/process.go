@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
 )
@@ -24,10 +25,9 @@ type process struct {
 	who    string // "name (ref)", for messages
 	client *goplugin.Client
 	rpc    goplugin.ClientProtocol
-	cmd    *exec.Cmd
+	run    *procRunner
 	log    *pluginLog
 
-	killProc context.CancelFunc // kills the process at once
 	source   sdk.Source         // set when dispensed
 	agent    sdk.Agent
 
@@ -40,6 +40,7 @@ type process struct {
 type startConfig struct {
 	who          string
 	launch       launch
+	sealed       *sealedBinary // the checked copy to run; nil runs launch.Path
 	logger       hclog.Logger // named after the plugin, redacting
 	redact       *redact.Redactor
 	startTimeout time.Duration
@@ -48,31 +49,30 @@ type startConfig struct {
 // startProcess launches the plugin and completes the handshake. It returns
 // when the plugin is ready to dispense, ctx is done, or the start fails.
 func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
-	// Canceling procCtx kills the process; exec does it without racing
-	// go-plugin, which holds its own lock for the whole handshake.
-	procCtx, killProc := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(procCtx, cfg.launch.Path, cfg.launch.Args...)
-	setDeathSignal(cmd)
 	log := &pluginLog{logger: cfg.logger}
+	run := newRunner(cfg.launch, cfg.sealed, log)
 	client := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.ClientPlugins(),
-		Cmd:              cmd,
+		// Our runner starts the process: from the sealed copy, in its own
+		// process group, reading its stdout and stderr itself.
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+			run.cmd.Env = spec.Env
+			return run, nil
+		},
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		// A little longer than ctx allows, so ctx's clearer error wins.
 		StartTimeout: cfg.startTimeout + time.Second,
-		// The process's stderr, and os.Stderr writes after the handshake
-		// (which go-plugin forwards): separate writers, so their partial
-		// lines never mix.
-		Stderr:     &lineWriter{fn: log.line},
-		SyncStderr: &lineWriter{fn: log.line},
+		// os.Stderr and os.Stdout writes after the handshake, which
+		// go-plugin forwards: separate writers, so their partial lines
+		// never mix.
+		SyncStderr: &lineWriter{fn: log.record},
 		SyncStdout: stdoutWatch(cfg.logger, cfg.who),
-		// go-plugin's own lines are debugging detail; its re-emission of
-		// stderr is muted because pluginLog does it under the plugin's name.
+		// go-plugin's own lines are debugging detail.
 		Logger: &hostLogger{Logger: cfg.logger, redact: cfg.redact, demote: true, muteNamed: true},
 	})
-	p := &process{who: cfg.who, client: client, cmd: cmd, log: log, killProc: killProc}
+	p := &process{who: cfg.who, client: client, run: run, log: log}
 
 	type result struct {
 		rpc goplugin.ClientProtocol
@@ -135,10 +135,7 @@ func (p *process) dispense(kind Kind) error {
 
 // pid is the plugin's process id.
 func (p *process) pid() int {
-	if p.cmd.Process == nil {
-		return 0
-	}
-	return p.cmd.Process.Pid
+	return p.run.pid()
 }
 
 // stopReason says why the host stopped the process, "" if it did not.
@@ -182,7 +179,7 @@ func (p *process) alive() bool {
 // hardKill ends the process at once, then lets go-plugin clean up. It is for
 // processes that are hung or already dead; stop is the polite way.
 func (p *process) hardKill() {
-	p.killProc()
+	_ = p.run.Kill(context.Background()) // first: go-plugin's Kill waits for its lock
 	p.client.Kill()
 }
 
@@ -196,7 +193,6 @@ func (p *process) end(hard bool) {
 			return
 		}
 		p.client.Kill()
-		p.killProc() // releases the context; the process has exited by now
 	})
 }
 

@@ -34,14 +34,22 @@ func SearchPath(dirs []string, getenv func(string) string) []string {
 		}
 	}
 	path = append(path, filepath.Join(".nous", "plugins"))
+	if user := userPluginDir(getenv); user != "" {
+		path = append(path, user)
+	}
+	return path
+}
+
+// userPluginDir is ~/.nous/plugins, "" when there is no home directory.
+func userPluginDir(getenv func(string) string) string {
 	home := getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	if home != "" {
-		path = append(path, filepath.Join(home, ".nous", "plugins"))
+	if home == "" {
+		return ""
 	}
-	return path
+	return filepath.Join(home, ".nous", "plugins")
 }
 
 // launch is how to start the process behind a plugin reference.
@@ -49,6 +57,7 @@ type launch struct {
 	Path    string   // the executable that runs (and that a sha256 pin applies to)
 	Args    []string // arguments after the executable
 	Builtin bool
+	Project bool // found in the project's .nous/plugins
 }
 
 // resolver turns plugin references into launches.
@@ -56,6 +65,8 @@ type resolver struct {
 	dirs       []string // search path for plugin names
 	executable string   // the nous binary that serves builtin: plugins
 	builtins   []string // known built-in names; nil means unchecked
+	projectDir string   // absolute: the project's .nous/plugins
+	userDir    string   // absolute: ~/.nous/plugins, which is never the project's
 }
 
 // resolve finds the executable behind ref: "builtin:NAME", a plugin name
@@ -67,7 +78,7 @@ func (r *resolver) resolve(ref string) (launch, error) {
 	case strings.HasPrefix(ref, builtinPrefix):
 		return r.resolveBuiltin(strings.TrimPrefix(ref, builtinPrefix))
 	case strings.ContainsRune(ref, '/') || strings.ContainsRune(ref, filepath.Separator):
-		return resolvePath(ref)
+		return r.resolvePath(ref)
 	default:
 		return r.resolveName(ref)
 	}
@@ -87,7 +98,7 @@ func (r *resolver) resolveBuiltin(name string) (launch, error) {
 	return launch{Path: exe, Args: []string{"plugin", "serve", name}, Builtin: true}, nil
 }
 
-func resolvePath(path string) (launch, error) {
+func (r *resolver) resolvePath(path string) (launch, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return launch{}, fmt.Errorf("plugin path %s: %w", path, err)
@@ -95,7 +106,9 @@ func resolvePath(path string) (launch, error) {
 	if err := checkExecutable(abs); err != nil {
 		return launch{}, err
 	}
-	return launch{Path: abs}, nil
+	dir := filepath.Dir(abs)
+	project := r.projectDir != "" && dir == r.projectDir && dir != r.userDir
+	return launch{Path: abs, Project: project}, nil
 }
 
 func (r *resolver) resolveName(name string) (launch, error) {
@@ -105,7 +118,7 @@ func (r *resolver) resolveName(name string) (launch, error) {
 		if _, err := os.Stat(candidate); err != nil {
 			continue
 		}
-		return resolvePath(candidate)
+		return r.resolvePath(candidate)
 	}
 	return launch{}, fmt.Errorf("no plugin %q: looked for %s in %s (add --plugin-dir, set $%s, or give a path)",
 		name, file, strings.Join(r.dirs, ", "), EnvPluginDir)

@@ -27,7 +27,15 @@ const (
 	queryStdout = "stdout" // prints on stdout during the call
 	queryLog    = "log"    // logs a line at info with a field
 	querySecret = "secret" // fails with a message containing the config's token
+	queryLast   = "last"   // prints a last stderr line, then exits at once
+	queryBigLog = "biglog" // logs one error line longer than 64 KiB, then fails
 )
+
+// bigBanner is the length of the bigbanner plugin's stdout line.
+const bigBanner = 200 << 10
+
+// lastWords is what the last query prints on stderr before it exits.
+const lastWords = "echo: the disk is on fire, giving up"
 
 // pluginMode reports which test plugin args ask for, if any.
 func pluginMode(args []string) (string, bool) {
@@ -74,6 +82,16 @@ func servePlugin(mode string) {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "echo: cannot open /nonexistent/config.json")
 		os.Exit(3)
+	case "ident":
+		// Says which binary runs: the trailer a test appended to its copy.
+		sdk.Serve(sdk.ServeConfig{Source: identSource{&echoSource{}}})
+	case "spawner":
+		// Starts a child that would sleep for an hour, then serves.
+		sdk.Serve(sdk.ServeConfig{Source: &spawnerSource{echoSource: &echoSource{}, child: spawnSleeper()}})
+	case "bigbanner":
+		// A 200 KB line on stdout before the handshake.
+		fmt.Println(strings.Repeat("x", bigBanner))
+		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}})
 	default:
 		fmt.Fprintf(os.Stderr, "unknown test plugin mode %q\n", mode)
 		os.Exit(2)
@@ -159,6 +177,12 @@ func (s *echoSource) misbehave(query string) error {
 		hclog.New(&hclog.LoggerOptions{Name: "echo", Output: os.Stderr, JSONFormat: true}).Info("fetching page", "page", 2)
 	case querySecret:
 		return sdk.Errorf(sdk.KindUnauthorized, "token %v rejected", s.config["token"])
+	case queryLast:
+		fmt.Fprintln(os.Stderr, lastWords)
+		os.Exit(9)
+	case queryBigLog:
+		hclog.New(&hclog.LoggerOptions{Name: "echo", Output: os.Stderr, JSONFormat: true}).Error("upstream said: " + strings.Repeat("y", 70<<10))
+		return sdk.Errorf(sdk.KindUnavailable, "upstream failed")
 	}
 	return nil
 }

@@ -41,6 +41,28 @@ func (a *app) pluginOptions(rs *rules.Ruleset) plugin.Options {
 	}
 }
 
+// fromProject reports whether the rules file lies in the working directory
+// tree: the project's own rules, whose path references and pins cannot
+// vouch for the project's binaries.
+func fromProject(rulesFile string) bool {
+	if rulesFile == "" {
+		return false
+	}
+	if _, err := os.Stat(rulesFile); err != nil {
+		return false // embedded rules
+	}
+	abs, err := filepath.Abs(rulesFile)
+	if err != nil {
+		return true
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(wd, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // pluginLogger logs to stderr at $NOUS_LOG_LEVEL (warn by default).
 func (a *app) pluginLogger() hclog.Logger {
 	level := hclog.Warn
@@ -107,7 +129,7 @@ func blockSpec(kind plugin.Kind, name, ref, sha256 string, config map[string]any
 	if err != nil {
 		return plugin.Spec{}, fmt.Errorf("%s: %s %q: config: %w", rng, kind, name, err)
 	}
-	return plugin.Spec{Name: name, Kind: kind, Ref: pluginRef(ref, rng.Filename), SHA256: sha256, Config: raw}, nil
+	return plugin.Spec{Name: name, Kind: kind, Ref: pluginRef(ref, rng.Filename), SHA256: sha256, Config: raw, FromProject: fromProject(rng.Filename)}, nil
 }
 
 func nonNil(m map[string]any) map[string]any {

@@ -42,7 +42,9 @@ func (a *app) pluginsCommand() *cobra.Command {
 		Long: `List the built-in plugins, the nous-plugin-NAME binaries found in the plugin
 directories (--plugin-dir, $NOUS_PLUGIN_DIR, ./.nous/plugins, ~/.nous/plugins),
 and every plugin the rules name. Each is started once and asked what it serves.
-A plugin pinned by sha256 in the rules is checked before it runs.
+A plugin pinned by sha256 in the rules is checked before it runs, and what
+runs is the copy that was checked. The project's own binaries (./.nous/plugins,
+paths in its rules) are listed but run only once trusted (nous plugins trust).
 Exits 1 when a plugin cannot be used.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -71,7 +73,48 @@ Exits 1 when a plugin cannot be used.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.AddCommand(a.pluginsTrustCommand())
 	return cmd
+}
+
+// pluginsTrustCommand is `nous plugins trust [PATH...]`.
+func (a *app) pluginsTrustCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "trust [PATH...]",
+		Short: "Allow this project's plugin binaries to run (recorded with their sha256 in your config directory)",
+		Long: `Plugin binaries that come with a project (in ./.nous/plugins, or named by
+path in the project's own rules) never run until you trust them: opening a
+cloned repository must not run its code. trust records, for this directory,
+each binary's path and sha256 in trusted-plugins.json in your config
+directory; a binary that changes is refused until you trust it again.
+PATH is a plugin directory (its nous-plugin-* binaries) or a binary; none
+means every binary this project would run. In CI, set
+NOUS_TRUST_PROJECT_PLUGINS=1 instead.`,
+		RunE: func(cmd *cobra.Command, paths []string) error {
+			rs, err := a.loadRules()
+			if err != nil {
+				return err
+			}
+			specs, err := pluginSpecs(rs)
+			if err != nil {
+				return err
+			}
+			m, err := plugin.NewManager(a.pluginOptions(rs))
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			trusted, err := m.Trust(paths, specs)
+			if err != nil {
+				return &exitError{Code: exitUsage, Err: err}
+			}
+			out := terminalSafe{a.stdout}
+			for _, t := range trusted {
+				fmt.Fprintf(out, "trusted %s  %s\n", t.SHA256, t.Path)
+			}
+			return nil
+		},
+	}
 }
 
 // listPlugins gathers the plugins to list and inspects each one.
@@ -120,6 +163,10 @@ func (a *app) listPlugins(ctx context.Context) (pluginsReport, error) {
 			pinned[s.Ref] = true
 		}
 	}
+	fromRules := map[[2]string]plugin.Spec{}
+	for _, s := range specs {
+		fromRules[[2]string{s.Ref, s.SHA256}] = s
+	}
 	for _, name := range plugins.Names() {
 		if !pinned["builtin:"+name] {
 			add("builtin:"+name, "")
@@ -145,7 +192,9 @@ func (a *app) listPlugins(ctx context.Context) (pluginsReport, error) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			report.Plugins[i] = pluginListing{Info: m.Inspect(ctx, c.ref, c.pin), UsedBy: c.usedBy}
+			spec := fromRules[[2]string{c.ref, c.pin}]
+			spec.Ref, spec.SHA256 = c.ref, c.pin
+			report.Plugins[i] = pluginListing{Info: m.InspectSpec(ctx, spec), UsedBy: c.usedBy}
 		})
 	}
 	wg.Wait()
