@@ -45,4 +45,3 @@ func readLines(r io.Reader, fn func(line []byte, size int)) {
 		}
 	}
 }
-

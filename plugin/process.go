@@ -28,8 +28,8 @@ type process struct {
 	run    *procRunner
 	log    *pluginLog
 
-	source   sdk.Source         // set when dispensed
-	agent    sdk.Agent
+	source sdk.Source // set when dispensed
+	agent  sdk.Agent
 
 	mu      sync.Mutex
 	stopped string // why the host stopped the process; "" while it should run
@@ -41,7 +41,7 @@ type startConfig struct {
 	who          string
 	launch       launch
 	sealed       *sealedBinary // the checked copy to run; nil runs launch.Path
-	logger       hclog.Logger // named after the plugin, redacting
+	logger       hclog.Logger  // named after the plugin, redacting
 	redact       *redact.Redactor
 	startTimeout time.Duration
 }

@@ -38,11 +38,11 @@ type procRunner struct {
 	errR      *os.File
 	readers   sync.WaitGroup
 
-	mu     sync.Mutex
+	mu      sync.Mutex
 	started bool
-	reaped  bool         // the process was waited for: its group id may be reused
-	done   chan struct{} // closed once the process ended and its output drained
-	err    error
+	reaped  bool          // the process was waited for: its group id may be reused
+	done    chan struct{} // closed once the process ended and its output drained
+	err     error
 }
 
 var _ runner.Runner = (*procRunner)(nil)
