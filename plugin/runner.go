@@ -159,6 +159,18 @@ func (r *procRunner) Kill(context.Context) error {
 	return nil
 }
 
+// exitStatus is "exit status N" once the process has exited by itself, ""
+// while it runs or when a signal killed it.
+func (r *procRunner) exitStatus() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.cmd.ProcessState
+	if !r.reaped || st == nil || !st.Exited() {
+		return ""
+	}
+	return st.String()
+}
+
 // pid is the process id, 0 before it started.
 func (r *procRunner) pid() int {
 	r.mu.Lock()
