@@ -68,6 +68,10 @@ type Spec struct {
 	// directory: a binary it names by path is the project's, which runs
 	// only once the user trusts it, and its pin cannot vouch for it.
 	FromProject bool
+	// ConfigDir is the absolute directory of the rules file that declares
+	// the spec, "" for rules that are not files; Configure gets it (see
+	// sdk.ConfigDir), so relative paths in Config are relative to it.
+	ConfigDir string
 }
 
 // Options configure a Manager.
@@ -381,6 +385,7 @@ func (m *Manager) configure(ctx context.Context, s *slot, p *process) error {
 // callConfigure calls Configure with the spec's config on the service of
 // the slot's kind, which p has dispensed.
 func callConfigure(ctx context.Context, s *slot, p *process) (sdk.Diagnostics, error) {
+	ctx = sdk.WithConfigDir(ctx, s.spec.ConfigDir)
 	if s.spec.Kind == KindSource {
 		return p.source.Configure(ctx, s.config())
 	}

@@ -40,7 +40,7 @@ type configurer interface {
 // serveConfigure answers a Configure call for a Source or an Agent.
 func serveConfigure(ctx context.Context, logger hclog.Logger, impl configurer, req *pb.ConfigureRequest) (_ *pb.ConfigureResponse, err error) {
 	defer recoverCall(logger, "Configure", &err)
-	diags, err := impl.Configure(ctx, rawJSON(req.GetConfig()))
+	diags, err := impl.Configure(WithConfigDir(ctx, req.GetConfigDir()), rawJSON(req.GetConfig()))
 	if err != nil {
 		return nil, statusOf(err)
 	}
@@ -87,7 +87,7 @@ type configureClient interface {
 
 // callConfigure sends config to a source or agent plugin ("source", "agent").
 func callConfigure(ctx context.Context, c configureClient, kind string, config json.RawMessage, opts []grpc.CallOption) (Diagnostics, error) {
-	resp, err := c.Configure(ctx, &pb.ConfigureRequest{Config: config}, opts...)
+	resp, err := c.Configure(ctx, &pb.ConfigureRequest{Config: config, ConfigDir: ConfigDir(ctx)}, opts...)
 	if err != nil {
 		return nil, callError(ctx, kind+" configure", err)
 	}

@@ -129,7 +129,24 @@ func blockSpec(kind plugin.Kind, name, ref, sha256 string, config map[string]any
 	if err != nil {
 		return plugin.Spec{}, fmt.Errorf("%s: %s %q: config: %w", rng, kind, name, err)
 	}
-	return plugin.Spec{Name: name, Kind: kind, Ref: pluginRef(ref, rng.Filename), SHA256: sha256, Config: raw, FromProject: fromProject(rng.Filename)}, nil
+	return plugin.Spec{Name: name, Kind: kind, Ref: pluginRef(ref, rng.Filename), SHA256: sha256, Config: raw, FromProject: fromProject(rng.Filename), ConfigDir: configDir(rng.Filename)}, nil
+}
+
+// configDir is the absolute directory of rulesFile, against which the
+// plugin resolves relative paths in its config; "" for embedded rules,
+// whose paths are relative to the working directory.
+func configDir(rulesFile string) string {
+	if rulesFile == "" {
+		return ""
+	}
+	if _, err := os.Stat(rulesFile); err != nil {
+		return ""
+	}
+	dir, err := filepath.Abs(filepath.Dir(rulesFile))
+	if err != nil {
+		return ""
+	}
+	return dir
 }
 
 func nonNil(m map[string]any) map[string]any {

@@ -3,6 +3,8 @@ package file
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,6 +19,8 @@ type config struct {
 	Kind   string            `json:"kind"`   // Record.Kind when a row has none; default "document"
 	Source string            `json:"source"` // Record.Source when a row has none; default "file"
 	Fields map[string]string `json:"fields"` // record field → column name, e.g. {title = "summary"}
+
+	shown string // Path as a reader sees it, see shownPath
 }
 
 // configSchema is the JSON Schema of config, shown by `nous plugins`.
@@ -91,4 +95,17 @@ func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 		cfg.Source = "file"
 	}
 	return cfg, diags
+}
+
+// shownPath is p for a reader: relative to the working directory when it
+// lies under it, as before paths were relative to the rules file.
+func shownPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil || !filepath.IsAbs(p) {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
 }

@@ -28,7 +28,7 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 	}
 	resp := sdk.GroundResponse{
 		Terms:    make([]sdk.GroundedTerm, len(req.Terms)),
-		Coverage: sdk.Coverage{Earliest: v.earliest, Latest: v.latest, Name: cfg.Path},
+		Coverage: sdk.Coverage{Earliest: v.earliest, Latest: v.latest, Name: cfg.shown},
 	}
 	for i, t := range req.Terms {
 		resp.Terms[i] = v.ground(t)

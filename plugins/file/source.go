@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -48,9 +49,13 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 }
 
 // Configure decodes the config and checks that its path names readable
-// files of a known format.
-func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+// files of a known format. A relative path is relative to the rules file
+// that configures the source (sdk.ConfigDir), or to the working directory
+// for rules that are not files.
+func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
 	cfg, diags := decodeConfig(raw)
+	cfg.Path = pluginconfig.RelativeTo(sdk.ConfigDir(ctx), cfg.Path)
+	cfg.shown = shownPath(cfg.Path)
 	if !diags.HasErrors() {
 		if _, err := resolve(cfg); err != nil {
 			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})

@@ -34,8 +34,10 @@ const configSchema = `{
 }`
 
 // decodeConfig decodes raw and fills defaults. Unknown keys are warnings;
-// a value of the wrong type is an error naming its key.
-func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
+// a value of the wrong type is an error naming its key. A relative path is
+// relative to dir, the rules file's directory (sdk.ConfigDir); without a
+// path the repository is the working directory's.
+func decodeConfig(raw json.RawMessage, dir string) (config, sdk.Diagnostics) {
 	cfg := config{}
 	diags, ok := pluginconfig.Decode("git", raw,
 		pluginconfig.Key{Name: "path", Into: &cfg.Path, Want: "a string"},
@@ -55,6 +57,7 @@ func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 	case cfg.Path == "":
 		cfg.Path = cfg.Repo
 	}
+	cfg.Path = pluginconfig.RelativeTo(dir, cfg.Path)
 	if cfg.Path == "" {
 		cfg.Path = "."
 	}

@@ -71,8 +71,8 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 
 // Configure decodes the config and opens the repository, discovering .git
 // upward from the configured path.
-func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
-	cfg, diags := decodeConfig(raw)
+func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	cfg, diags := decodeConfig(raw, sdk.ConfigDir(ctx))
 	if diags.HasErrors() {
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -2,18 +2,18 @@
 # of an issue tracker and a news feed: the tutorial's and the tests' data,
 # never the user's. Every other file of this directory is a link to
 # examples/rules/default. Use it with --rules examples/rules/example-data.
-# nous has a copy of the data built in, so these paths work anywhere.
+# Paths are relative to this file; nous has a copy of the data built in,
+# used when examples/data is not next to it.
 
-# Commits: as in the default rules.
+# Commits: as in the default rules; without a path, the git source reads
+# the working directory's repository.
 source "gitlab" {
   plugin   = env("GITLAB_TOKEN", "") != "" ? "builtin:gitlab" : "builtin:git"
   priority = 10
   config = env("GITLAB_TOKEN", "") != "" ? {
     base_url = env("GITLAB_URL", "https://gitlab.com")
     token    = env("GITLAB_TOKEN", "")
-    } : {
-    path = "."
-  }
+  } : {}
 }
 
 # Issues: 40 made-up issues in projects PAY, SHOP and OPS.
@@ -21,7 +21,7 @@ source "youtrack" {
   plugin   = "builtin:file"
   priority = 10
   config = {
-    path   = "examples/data/issues.jsonl"
+    path   = "../../data/issues.jsonl"
     source = "issues" # its rows name no source; tiers.hcl ranks "issues"
   }
 }
@@ -33,6 +33,6 @@ source "generic" {
   plugin   = "builtin:file"
   priority = 5
   config = {
-    path = "examples/data/news.jsonl"
+    path = "../../data/news.jsonl"
   }
 }

@@ -348,8 +348,12 @@ func (x *AgentInfo) GetConfigSchema() []byte {
 }
 
 type ConfigureRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Config        []byte                 `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"` // JSON object from the rules file
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Config []byte                 `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"` // JSON object from the rules file
+	// Absolute directory of the rules file that configured the service:
+	// relative file paths in config are relative to it. Empty when the rules
+	// are not files (the embedded defaults): then the working directory.
+	ConfigDir     string `protobuf:"bytes,2,opt,name=config_dir,json=configDir,proto3" json:"config_dir,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -389,6 +393,13 @@ func (x *ConfigureRequest) GetConfig() []byte {
 		return x.Config
 	}
 	return nil
+}
+
+func (x *ConfigureRequest) GetConfigDir() string {
+	if x != nil {
+		return x.ConfigDir
+	}
+	return ""
 }
 
 type ConfigureResponse struct {
@@ -1531,9 +1542,11 @@ const file_plugin_proto_rawDesc = "" +
 	"sdkVersion\x12\x14\n" +
 	"\x05roles\x18\x04 \x03(\tR\x05roles\x12\x16\n" +
 	"\x06models\x18\x05 \x03(\tR\x06models\x12#\n" +
-	"\rconfig_schema\x18\x06 \x01(\fR\fconfigSchema\"*\n" +
+	"\rconfig_schema\x18\x06 \x01(\fR\fconfigSchema\"I\n" +
 	"\x10ConfigureRequest\x12\x16\n" +
-	"\x06config\x18\x01 \x01(\fR\x06config\"Q\n" +
+	"\x06config\x18\x01 \x01(\fR\x06config\x12\x1d\n" +
+	"\n" +
+	"config_dir\x18\x02 \x01(\tR\tconfigDir\"Q\n" +
 	"\x11ConfigureResponse\x12<\n" +
 	"\vdiagnostics\x18\x01 \x03(\v2\x1a.nous.plugin.v1.DiagnosticR\vdiagnostics\"\x88\x01\n" +
 	"\n" +
