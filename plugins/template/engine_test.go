@@ -27,7 +27,7 @@ func TestWithTheExecutor(t *testing.T) {
 	run := func() *exec.Result {
 		plan, err := engine.NewPlanner(rs).Plan(context.Background(), engine.Request{Query: "what commits changed payments last week?"})
 		require.NoError(t, err)
-		res, err := exec.New(plugintest.Records(fixtureRecords()), plugintest.OneAgent{Agent: New()}, exec.Options{Clock: clock}).Run(context.Background(), plan)
+		res, err := exec.New(plugintest.Records(fixtureRecords()), plugintest.OneAgent{Agent: New()}, exec.Options{Clock: clock, ExecutionID: "run-1"}).Run(context.Background(), plan)
 		require.NoError(t, err)
 		return res
 	}
