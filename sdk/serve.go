@@ -1,8 +1,10 @@
 package sdk
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -46,11 +48,26 @@ func (c ServeConfig) PluginConfig() *plugin.ServeConfig {
 			JSONFormat: true,
 		})
 	}
+	// Handlers run after go-plugin has swapped os.Stderr (its server starts
+	// only then), so the first call is where the swap can be undone.
+	var once sync.Once
+	direct := func() { once.Do(directStderr) }
 	return &plugin.ServeConfig{
 		HandshakeConfig:  Handshake,
 		VersionedPlugins: serverPlugins(c, logger),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts, grpc.MaxRecvMsgSize(maxMessageBytes), grpc.ForceServerCodecV2(wire.Codec{}))...)
+			return grpc.NewServer(append(opts,
+				grpc.MaxRecvMsgSize(maxMessageBytes),
+				grpc.ForceServerCodecV2(wire.Codec{}),
+				grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+					direct()
+					return h(ctx, req)
+				}),
+				grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+					direct()
+					return h(srv, ss)
+				}),
+			)...)
 		},
 		Logger: logger,
 	}
