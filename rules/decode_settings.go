@@ -39,7 +39,7 @@ func (d *decoder) decodeLoop(b *hcl.Block) {
 	for _, f := range []struct {
 		name string
 		dst  *int
-	}{{"max_passes", &l.MaxPasses}, {"refine_per_step", &l.RefinePerStep}, {"refine_total", &l.RefineTotal}, {"workers", &l.Workers}} {
+	}{{"max_passes", &l.MaxPasses}, {"refine_per_step", &l.RefinePerStep}, {"refine_total", &l.RefineTotal}, {"workers", &l.Workers}, {"max_records", &l.MaxRecords}} {
 		if d.int(c.Attributes, f.name, f.dst) {
 			d.atLeast(c.Attributes, f.name, *f.dst, 1)
 		}

@@ -259,6 +259,7 @@ type Loop struct {
 	RefinePerStep int           // 3
 	RefineTotal   int           // 10
 	Workers       int           // parallel steps; 4
+	MaxRecords    int           // records a step holds and shows the agents; the rest are only counted; 1000
 }
 
 // Test is a test block: an input and what the plan must contain.

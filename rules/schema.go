@@ -88,7 +88,7 @@ var refineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var loopSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "max_passes"}, {Name: "ttl"}, {Name: "refine_per_step"}, {Name: "refine_total"}, {Name: "workers"},
+	{Name: "max_passes"}, {Name: "ttl"}, {Name: "refine_per_step"}, {Name: "refine_total"}, {Name: "workers"}, {Name: "max_records"},
 }}
 
 var promptSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

@@ -15,6 +15,27 @@ type AnalystInput struct {
 	Draft    string        `json:"draft,omitempty"`
 	Review   *CriticOutput `json:"review,omitempty"`
 	Temporal *TimeRange    `json:"temporal_context,omitempty"`
+	// Evidence counts every record when the context shows only some.
+	Evidence *Evidence `json:"evidence,omitempty"`
+}
+
+// Evidence summarises the whole set of records a step holds when
+// InvokeRequest.Context carries only a selection of them (the newest
+// Shown of Total): counts an agent should report instead of counting the
+// context. Counts by author and state keep at most a bounded number of
+// distinct values; OtherAuthors and OtherStates count the records of the
+// rest.
+type Evidence struct {
+	Total        int            `json:"total"`
+	Shown        int            `json:"shown"`
+	Kinds        map[string]int `json:"kinds,omitempty"`
+	Sources      map[string]int `json:"sources,omitempty"`
+	Authors      map[string]int `json:"authors,omitempty"`
+	OtherAuthors int            `json:"other_authors,omitempty"`
+	States       map[string]int `json:"states,omitempty"`
+	OtherStates  int            `json:"other_states,omitempty"`
+	Earliest     time.Time      `json:"earliest,omitzero"`
+	Latest       time.Time      `json:"latest,omitzero"`
 }
 
 // TimeRange is a resolved time range, [Since, Until); a zero end is
@@ -74,6 +95,8 @@ type WriterInput struct {
 	// source could apply, a source that failed); a writer says so and does
 	// not claim high confidence.
 	Caveats []string `json:"caveats,omitempty"`
+	// Evidence counts every record when the context shows only some.
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // WriterOutput is the final report.

@@ -18,8 +18,8 @@ import (
 // review), the critic reviews, and on PASS or WARN the writer composes
 // compose(draft, review, context, mode). A REJECT leaves the step invalid
 // so the next pass revises.
-func (r *run) agentStep(ctx context.Context, pass int, st *stepState, in []sdk.Record) (output, error) {
-	c := agentCall{r: r, ctx: ctx, pass: pass, st: st, records: in}
+func (r *run) agentStep(ctx context.Context, pass int, st *stepState, in []sdk.Record, omitted tally) (output, error) {
+	c := newAgentCall(ctx, r, pass, st, in, omitted)
 	switch st.role() {
 	case sdk.RoleAnalyst:
 		return c.analystOnly()
@@ -38,8 +38,17 @@ type agentCall struct {
 	ctx     context.Context
 	pass    int
 	st      *stepState
-	records []sdk.Record
+	records []sdk.Record  // the context: the records held, at most loop.max_records
+	omitted tally         // counts of the records beyond them
+	ev      *sdk.Evidence // the whole set summarised when records are left out
 	out     output
+}
+
+// newAgentCall starts st's conversation over the records held and the
+// counts of the rest, which the step passes on.
+func newAgentCall(ctx context.Context, r *run, pass int, st *stepState, records []sdk.Record, omitted tally) agentCall {
+	return agentCall{r: r, ctx: ctx, pass: pass, st: st, records: records, omitted: omitted,
+		ev: evidence(records, omitted), out: output{Omitted: omitted}}
 }
 
 // agentFor names the agent serving role: the step's own agent for its
@@ -97,7 +106,7 @@ func (c *agentCall) writer(force bool) (output, error) {
 			}
 		}
 	}
-	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode, Temporal: r.questionPeriod(), Caveats: r.writerCaveats(st)}
+	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode, Temporal: r.questionPeriod(), Caveats: r.writerCaveats(st), Evidence: c.ev}
 	var w sdk.WriterOutput
 	if err := c.invoke(sdk.RoleWriter, in, &w); err != nil {
 		return c.out, err
@@ -108,7 +117,7 @@ func (c *agentCall) writer(force bool) (output, error) {
 }
 
 func (c *agentCall) analyst(draft string, review *sdk.CriticOutput) (sdk.AnalystOutput, error) {
-	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.questionPeriod()}
+	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.questionPeriod(), Evidence: c.ev}
 	if review != nil && review.Status == sdk.VerdictReject {
 		in.Draft, in.Review = draft, review
 	}
@@ -187,7 +196,7 @@ func (c *agentCall) invoke(role string, input any, out any) error {
 	if err != nil {
 		return err
 	}
-	req := sdk.InvokeRequest{Role: role, Instructions: instr, Input: inJSON, Context: c.records, Schema: schema.schemaJSON()}
+	req := sdk.InvokeRequest{Role: role, Instructions: instr, Input: inJSON, Context: fitContext(c.records), Schema: schema.schemaJSON()}
 	var lastErr error
 	for attempt := 1; attempt <= 2; attempt++ {
 		call := history.AgentCall{Iteration: c.pass, Step: c.st.id, Agent: agent, Role: role, Attempt: attempt,
@@ -219,6 +228,28 @@ func (c *agentCall) invoke(role string, input any, out any) error {
 			"). Answer again with only a JSON object that matches the schema."
 	}
 	return fmt.Errorf("agent %q (%s): output rejected after a retry: %w", agent, role, lastErr)
+}
+
+// maxContextBytes bounds the records of one agent request, well under the
+// protocol's 64 MiB message limit: loop.max_records bounds how many, this
+// how large (records with huge bodies).
+const maxContextBytes = 16 << 20
+
+// fitContext is the first of recs whose text fits maxContextBytes.
+func fitContext(recs []sdk.Record) []sdk.Record {
+	size := 0
+	for i, r := range recs {
+		size += len(r.ID) + len(r.Source) + len(r.Kind) + len(r.Title) + len(r.Body) + len(r.URL) + len(r.Author) + 64*(len(r.Fields)+1)
+		for _, v := range r.Fields {
+			if s, ok := v.(string); ok {
+				size += len(s)
+			}
+		}
+		if size > maxContextBytes {
+			return recs[:i]
+		}
+	}
+	return recs
 }
 
 // call invokes the agent with a deadline from the remaining budget and

@@ -43,9 +43,13 @@ func (r *run) answer(idx int, intent string, results map[string]StepResult) Answ
 	if ans != nil {
 		a.Report, a.Confidence, a.SourcesUsed = ans.out.Answer.FinalReport, ans.out.Answer.ConfidenceLevel, ans.out.Answer.SourcesUsed
 	}
-	var inside, outside []sdk.Record
+	var (
+		inside, outside []sdk.Record
+		omitted         tally // records of the step beyond those held: never outside the period
+	)
 	if recs != nil {
 		a.Step = recs.id
+		omitted = recs.out.Omitted
 		inside = make([]sdk.Record, 0, len(recs.out.Records))
 		for _, rec := range recs.out.Records {
 			if o := OutsideOf(rec); o != "" {
@@ -62,16 +66,16 @@ func (r *run) answer(idx int, intent string, results map[string]StepResult) Answ
 	// An issues intent is answered by issues, not by the commits a gap
 	// search brought in; "how many commits" not by the issues an analytics
 	// intent also fetched.
-	inside = ofKinds(inside, u.kinds, true)
+	inside, omitted = ofKindsCounted(inside, omitted, u.kinds, true)
 	named := namedKinds(r.plan.Query)
 	if a.Counting {
-		inside = ofKinds(inside, named, false)
+		inside, omitted = ofKindsCounted(inside, omitted, named, false)
 	}
 	a.Records = make([]string, len(inside))
 	for i, rec := range inside {
 		a.Records[i] = rec.ID
 	}
-	a.Count, a.Authors = len(inside), authors(inside)
+	a.Count, a.Authors = len(inside)+omitted.count(), authorsCounted(inside, omitted)
 
 	if a.Outside != "" && a.AskedSince.IsZero() && a.AskedUntil.IsZero() {
 		a.AskedSince, a.AskedUntil = u.since, u.until
@@ -84,14 +88,14 @@ func (r *run) answer(idx int, intent string, results map[string]StepResult) Answ
 		}
 		a.Nearest = &RecordRef{ID: n.ID, ShortID: DisplayID(n), Title: oneLine(n.Title), Time: n.Time}
 	}
-	kinds := recordKinds(inside)
+	kinds := sortKinds(union(recordKinds(inside), sortedKeys(omitted)))
 	if len(kinds) == 0 {
 		kinds = firstNonEmpty(named, recordKinds(outside), u.kinds)
 	}
 	a.Understood = u.line(intent, kinds, a.Counting, r.plan.Query)
 	a.Status = r.answerStatus(steps, recs, ans, a, u)
 	a.Confidence = capConfidence(a.Confidence, a.Status)
-	a.Result = resultLine(a, kinds, kindCounts(inside), u)
+	a.Result = resultLine(a, kinds, kindCountsCounted(inside, omitted), u)
 	if a.Status == ResultFailed && a.Count == 0 && a.Nearest == nil {
 		a.Result = "not answered"
 		if e := firstError(steps); e != "" {
@@ -232,16 +236,8 @@ func resultLine(a Answer, kinds []string, counts map[string]int, u understanding
 	return s
 }
 
-// authors counts the distinct authors of records.
-func authors(recs []sdk.Record) int {
-	seen := map[string]bool{}
-	for _, r := range recs {
-		if a := strings.ToLower(strings.TrimSpace(r.Author)); a != "" {
-			seen[a] = true
-		}
-	}
-	return len(seen)
-}
+// normAuthor is an author as answers count them: trimmed, lower-cased.
+func normAuthor(a string) string { return strings.ToLower(strings.TrimSpace(a)) }
 
 func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
@@ -290,6 +286,50 @@ func ofKinds(recs []sdk.Record, kinds []string, keepAll bool) []sdk.Record {
 		return recs
 	}
 	return out
+}
+
+// ofKindsCounted is ofKinds over the records held and the counts of the
+// rest together.
+func ofKindsCounted(recs []sdk.Record, omitted tally, kinds []string, keepAll bool) ([]sdk.Record, tally) {
+	if len(kinds) == 0 {
+		return recs, omitted
+	}
+	r, t := ofKinds(recs, kinds, false), omitted.of(kinds)
+	if keepAll && len(r) == 0 && t.count() == 0 {
+		return recs, omitted
+	}
+	return r, t
+}
+
+// authorsCounted counts the distinct authors of the records held and of
+// the rest (authors beyond the tally's bound are not told apart).
+func authorsCounted(recs []sdk.Record, omitted tally) int {
+	seen := omitted.authors()
+	for _, r := range recs {
+		if a := normAuthor(r.Author); a != "" {
+			seen[a] = true
+		}
+	}
+	return len(seen)
+}
+
+// kindCountsCounted counts by kind the records held and the rest.
+func kindCountsCounted(recs []sdk.Record, omitted tally) map[string]int {
+	m := kindCounts(recs)
+	for kind, k := range omitted {
+		m[kind] += k.Count
+	}
+	return m
+}
+
+// union is a with the values of b it lacks appended.
+func union(a, b []string) []string {
+	for _, v := range b {
+		if v != "" && !slices.Contains(a, v) {
+			a = append(a, v)
+		}
+	}
+	return a
 }
 
 // firstError is the error of the first step that failed.

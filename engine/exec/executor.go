@@ -23,6 +23,9 @@ const (
 	DefaultRefinePerStep = 3
 	DefaultRefineTotal   = 10
 	DefaultWorkers       = 4
+	// DefaultMaxRecords is how many records a step holds and shows the
+	// agents; the rest are counted, not held.
+	DefaultMaxRecords = 1000
 )
 
 // Executor runs plans against sources and agents. It holds no per-run
@@ -98,6 +101,9 @@ func loopLimits(l rules.Loop) rules.Loop {
 	}
 	if l.Workers <= 0 {
 		l.Workers = DefaultWorkers
+	}
+	if l.MaxRecords <= 0 {
+		l.MaxRecords = DefaultMaxRecords
 	}
 	return l
 }

@@ -36,7 +36,8 @@ type Result struct {
 	Review        *sdk.CriticOutput        `json:"review,omitempty"`
 	Clarification *sdk.ClarificationOutput `json:"clarification,omitempty"`
 	Steps         []StepResult             `json:"steps"`
-	Records       []sdk.Record             `json:"records"` // the evidence the run kept
+	Records       []sdk.Record             `json:"records"`                   // the evidence the run kept: per retrieval at most loop.max_records, the newest
+	Omitted       int                      `json:"records_omitted,omitempty"` // records beyond those, counted in the answers but not held
 	Groups        []tier.Group             `json:"tier_groups,omitempty"`
 	Pending       []string                 `json:"pending_commitments,omitempty"`
 	Error         string                   `json:"error,omitempty"`
@@ -155,7 +156,8 @@ func (r *run) composeFinal(ctx context.Context, pass int, st *stepState) (out ou
 			err = panicError(st, v)
 		}
 	}()
-	c := agentCall{r: r, ctx: ctx, pass: pass, st: st, records: r.inputs(st)}
+	in, omitted := r.inputs(st)
+	c := newAgentCall(ctx, r, pass, st, in, omitted)
 	return c.writer(true)
 }
 
@@ -184,6 +186,7 @@ func (r *run) collect(res *Result) {
 			res.Clarification = st.out.Clarify
 		}
 		if st.action() == "retrieve" {
+			res.Omitted += st.out.Omitted.count()
 			for _, rec := range st.out.Records {
 				if k := recordKey(rec); !seen[k] {
 					seen[k] = true

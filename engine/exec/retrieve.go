@@ -21,15 +21,15 @@ const datesFilter = "dates"
 // sources (a gap-search step runs its queries instead), then applies the
 // mode's tier policy. A plan that fails is noted;
 // the step fails only when every plan failed.
-func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (output, error) {
+func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omitted tally) (output, error) {
 	if len(st.search) > 0 {
-		return r.gapSearch(ctx, st, in)
+		return r.gapSearch(ctx, st, in, omitted)
 	}
 	var (
-		fetched []sdk.Record
-		errs    []error
-		out     output
+		errs []error
+		out  output
 	)
+	got := r.newIntake(in, omitted)
 	plans := make([]int, 0, len(st.plans))
 	for _, pi := range st.plans {
 		if pi < 0 || pi >= len(r.plan.Retrieval.Plans) {
@@ -47,30 +47,51 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record) (out
 			continue
 		}
 		for _, src := range p.Sources {
-			start := len(fetched)
-			n, err := r.fetchFrom(ctx, src, req, &fetched)
+			var (
+				n   int
+				err error
+			)
+			if st.nearest != "" {
+				n, err = r.fetchNearest(ctx, src, req, st.nearest, asked, got.add)
+			} else {
+				n, err = r.fetchFrom(ctx, src, req, got.add)
+			}
 			if !out.answered(src, n, err) {
 				errs = append(errs, fmt.Errorf("%s on source %q: %w", p.ID, src, err))
 				continue
 			}
-			if st.nearest != "" {
-				fetched = append(fetched[:start], nearestOf(fetched[start:], st.nearest, asked)...)
-				n = len(fetched) - start
-			}
 			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q%s", p.ID, n, src, req.Query, r.cutShort(err)))
 		}
 	}
-	return r.keep(st, in, fetched, errs, out)
+	return r.keep(got, errs, out)
+}
+
+// fetchNearest makes a nearest request on src and passes on only the
+// record nearest to the asked period (see nearestOf), holding no more
+// than a batch of the others while it looks.
+func (r *run) fetchNearest(ctx context.Context, src string, req sdk.FetchRequest, dir string, asked timerange.Range, emit func(sdk.Record)) (int, error) {
+	var near []sdk.Record
+	_, err := r.fetchFrom(ctx, src, req, func(rec sdk.Record) {
+		near = append(near, rec)
+		if len(near) >= intakeBatch {
+			near = nearestOf(near, dir, asked)
+		}
+	})
+	near = nearestOf(near, dir, asked)
+	for _, rec := range near {
+		emit(rec)
+	}
+	return len(near), err
 }
 
 // gapSearch runs the analyst's queries for missing evidence on every
 // source of the plan.
-func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (output, error) {
+func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record, omitted tally) (output, error) {
 	var (
-		fetched []sdk.Record
-		errs    []error
-		out     output
+		errs []error
+		out  output
 	)
+	got := r.newIntake(in, omitted)
 	for _, q := range st.search {
 		for _, src := range st.sources {
 			req, err := r.searchRequest(st, src, q)
@@ -78,7 +99,7 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
 				continue
 			}
-			n, err := r.fetchFrom(ctx, src, req, &fetched)
+			n, err := r.fetchFrom(ctx, src, req, got.add)
 			if !out.answered(src, n, err) {
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
 				continue
@@ -86,7 +107,7 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record) (ou
 			out.Notes = append(out.Notes, fmt.Sprintf("search: %d record(s) from %s for %q%s", n, src, q, r.cutShort(err)))
 		}
 	}
-	return r.keep(st, in, fetched, errs, out)
+	return r.keep(got, errs, out)
 }
 
 // searchRequest is a gap search's request on src: the question's own
@@ -103,10 +124,10 @@ func (r *run) searchRequest(st *stepState, src, q string) (sdk.FetchRequest, err
 	return sdk.FetchRequest{Query: q}, nil
 }
 
-// fetchFrom makes one source call within the run's deadline, appending
-// what it emits to fetched (named after src when a record names no
-// source), and says how many records it added.
-func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, fetched *[]sdk.Record) (int, error) {
+// fetchFrom makes one source call within the run's deadline, passing
+// what it emits to emit (named after src when a record names no source),
+// and says how many records it passed.
+func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, emit func(sdk.Record)) (int, error) {
 	n := 0
 	ctx, cancel := context.WithDeadline(ctx, r.deadline)
 	defer cancel()
@@ -117,7 +138,7 @@ func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, f
 		if rec.Source == "" {
 			rec.Source = src
 		}
-		*fetched = append(*fetched, rec)
+		emit(rec)
 		n++
 		return nil
 	})
@@ -147,26 +168,30 @@ func (r *run) cutShort(err error) string {
 	return "; the stream ended early: " + r.redactErr(err).Error()
 }
 
-// keep applies the mode's tier policy to what a retrieval fetched.
-func (r *run) keep(st *stepState, in, fetched []sdk.Record, errs []error, out output) (output, error) {
-	if len(errs) > 0 && len(fetched) == 0 && len(out.Notes) == 0 {
+// keep finishes a retrieval: the step fails when every source call
+// failed, else it holds what the tier policy kept (the selection and the
+// counts of the rest) and notes the failures.
+func (r *run) keep(got *intake, errs []error, out output) (output, error) {
+	if len(errs) > 0 && got.fetched == 0 && len(out.Notes) == 0 {
 		return out, errors.Join(errs...)
 	}
 	for _, err := range errs {
 		out.Notes = append(out.Notes, "partial failure: "+r.redactErr(err).Error())
 	}
-	res, err := tier.Filter(r.rs, r.mode, r.plan.Query, fetched)
-	if err != nil {
+	if err := got.flush(); err != nil {
 		return out, err
 	}
-	if len(fetched) > 0 {
-		if err := tier.CheckEmpty(r.mode, len(res.Kept), res.Dropped); err != nil {
+	if got.fetched > 0 {
+		if err := tier.CheckEmpty(r.mode, got.kept, got.dropped); err != nil {
 			return out, err
 		}
 	}
-	out.Dropped, out.Flagged = res.Dropped, res.Flagged
-	out.Records = dedupe(append(slices.Clone(in), res.Kept...))
-	out.Text = fmt.Sprintf("retrieved %d record(s), kept %d", len(fetched), len(res.Kept))
+	out.Dropped, out.Flagged = got.dropped, got.flagged
+	out.Records, out.Omitted = got.held.done()
+	out.Text = fmt.Sprintf("retrieved %d record(s), kept %d", got.fetched, got.kept)
+	if n := out.Omitted.count(); n > 0 {
+		out.Text += fmt.Sprintf(", holding the newest %d (loop.max_records) and counting %d more", len(out.Records), n)
+	}
 	return out, nil
 }
 

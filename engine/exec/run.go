@@ -74,7 +74,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		ExecutionID: id, TaskInput: plan.Query, StartedAt: r.start, Passes: []history.Pass{},
 		Configuration: history.Configuration{
 			Mode: plan.Mode, MaxPasses: r.loop.MaxPasses, TTL: r.loop.TTL.String(),
-			RefinePerStep: r.loop.RefinePerStep, RefineTotal: r.loop.RefineTotal, Workers: r.loop.Workers,
+			RefinePerStep: r.loop.RefinePerStep, RefineTotal: r.loop.RefineTotal, Workers: r.loop.Workers, MaxRecords: r.loop.MaxRecords,
 		},
 	}
 	return r

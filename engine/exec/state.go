@@ -22,9 +22,10 @@ const (
 
 // output is what a step produced.
 type output struct {
-	Records []sdk.Record
-	Text    string // agent answer or transform summary
-	Draft   string // analyst draft
+	Records []sdk.Record // the records held: at most loop.max_records
+	Omitted tally        // counts of the records beyond them
+	Text    string       // agent answer or transform summary
+	Draft   string       // analyst draft
 	Review  *sdk.CriticOutput
 	Verdict string
 	Answer  *sdk.WriterOutput

@@ -14,20 +14,24 @@ import (
 // runStep runs st's action on a worker goroutine. It writes only st's
 // res* fields, which the coordinator reads once the step is settled.
 func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
-	in := r.inputs(st)
+	in, omitted := r.inputs(st)
 	var (
 		out output
 		err error
 	)
 	switch a := st.action(); a {
 	case "retrieve":
-		out, err = r.retrieve(ctx, st, in)
+		out, err = r.retrieve(ctx, st, in, omitted)
 	case "filter", "rank", "aggregate", "stats":
 		out, err = r.transform(a, in)
+		out.Omitted = omitted // transforms see the records held; the counts of the rest pass through
+		if a == "stats" || a == "aggregate" {
+			out.Text += omittedText(omitted)
+		}
 	case "agent":
-		out, err = r.agentStep(ctx, pass, st, in)
+		out, err = r.agentStep(ctx, pass, st, in, omitted)
 	case "":
-		out = output{Records: in, Text: fmt.Sprintf("passed %d record(s) through", len(in))}
+		out = output{Records: in, Omitted: omitted, Text: fmt.Sprintf("passed %d record(s) through", len(in))}
 	default:
 		err = fmt.Errorf("step %s: unknown action %q (want retrieve, filter, rank, aggregate, stats or agent)", st.id, a)
 	}
@@ -43,23 +47,31 @@ func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
 }
 
 // inputs are the records of st's dependencies, in dependency order, each
-// record once.
-func (r *run) inputs(st *stepState) []sdk.Record {
-	var recs []sdk.Record
-	seen := map[string]bool{}
+// record once, at most loop.max_records of them, and the counts of the
+// rest.
+func (r *run) inputs(st *stepState) ([]sdk.Record, tally) {
+	h := newHeld(r.loop.MaxRecords)
 	for _, d := range st.deps {
 		dep := r.byID[d]
 		if dep == nil || dep.status != StatusCompleted {
 			continue
 		}
-		for _, rec := range dep.out.Records {
-			if k := recordKey(rec); !seen[k] {
-				seen[k] = true
-				recs = append(recs, rec)
-			}
-		}
+		h.merge(dep.out.Records, dep.out.Omitted)
 	}
-	return recs
+	recs, omitted := h.done()
+	if len(recs) == 0 {
+		recs = nil
+	}
+	return recs, omitted
+}
+
+// omittedText says, for a transform's summary, how many records beyond
+// the ones held were counted.
+func omittedText(t tally) string {
+	if n := t.count(); n > 0 {
+		return fmt.Sprintf(" (of the records held; %d more beyond loop.max_records are counted, not held)", n)
+	}
+	return ""
 }
 
 // inputText is the text output of st's dependencies (a draft to review).

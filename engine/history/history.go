@@ -38,6 +38,7 @@ type Configuration struct {
 	RefinePerStep int    `json:"refine_per_step"`
 	RefineTotal   int    `json:"refine_total"`
 	Workers       int    `json:"workers"`
+	MaxRecords    int    `json:"max_records,omitempty"`
 }
 
 // Pass is one execute → validate → assess → refine round.
