@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/nous-dev/nous/engine/graph"
 )
@@ -132,18 +131,29 @@ func (b *builder) acyclic(cross []graph.Edge) (flat, start []int) {
 	for _, e := range all {
 		g.AddEdge(e.From, e.To)
 	}
+	lim := graph.ReportLimits()
+	reported, unlisted := 0, 0
 	for {
-		cycles := g.Cycles()
-		if len(cycles) == 0 {
+		back := g.BackEdges()
+		if len(back) == 0 {
 			break
 		}
-		for _, c := range cycles {
-			e := c.Closing()
-			if g.RemoveEdge(e.From, e.To) {
-				b.diag(SeverityWarning, "cycle_broken", "dependency cycle %s broken by removing the edge %s → %s",
-					b.path(c), b.p.stepID(e.From), b.p.stepID(e.To))
+		cycles, _ := g.Cycles(graph.Limits{Cycles: lim.Cycles - reported, Nodes: lim.Nodes})
+		for i, e := range back {
+			if !g.RemoveEdge(e.From, e.To) {
+				continue
 			}
+			if i >= len(cycles) {
+				unlisted++
+				continue
+			}
+			reported++
+			b.diag(SeverityWarning, "cycle_broken", "dependency cycle %s broken by removing the edge %s → %s",
+				cycles[i].Format(b.p.stepID), b.p.stepID(e.From), b.p.stepID(e.To))
 		}
+	}
+	if unlisted > 0 {
+		b.diag(SeverityWarning, "cycle_broken", "%d more dependency cycles broken, not listed (at most %d are)", unlisted, lim.Cycles)
 	}
 	start = make([]int, n+1)
 	for u := range n {
@@ -163,12 +173,4 @@ func (b *builder) acyclic(cross []graph.Edge) (flat, start []int) {
 		}
 	}
 	return flat, start
-}
-
-func (b *builder) path(c graph.Cycle) string {
-	ids := make([]string, len(c))
-	for i, s := range c {
-		ids[i] = b.p.stepID(s)
-	}
-	return strings.Join(ids, " → ")
 }

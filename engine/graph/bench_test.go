@@ -34,7 +34,7 @@ func BenchmarkCyclePaths10kNodes20kEdges(b *testing.B) {
 	g := randomGraph(10_000, 20_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		g.Cycles()
+		g.Cycles(all)
 	}
 }
 

@@ -1,15 +1,56 @@
 package graph
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Cycle is a cycle as a path that starts and ends at the same node, e.g.
-// [0 1 2 0] for 0 → 1 → 2 → 0. Its last edge (second-to-last node → last
-// node) is the one that closed it during the search.
-type Cycle []int
+// Nodes [0 1 2 0] for 0 → 1 → 2 → 0. Its last edge (second-to-last node →
+// last node) is the one that closed it during the search. A cycle longer
+// than the limit it was found with keeps only its first and last nodes:
+// Len counts its edges, and Omitted nodes are left out at Cut.
+type Cycle struct {
+	Nodes []int
+	Len   int // edges in the whole cycle
+	Cut   int // index in Nodes before which Omitted nodes are left out
+}
+
+// Omitted returns how many of the cycle's nodes are left out of Nodes.
+func (c Cycle) Omitted() int { return c.Len + 1 - len(c.Nodes) }
 
 // Closing returns the edge that closed the cycle: from its second-to-last
 // node to its last.
 func (c Cycle) Closing() Edge {
-	return Edge{From: c[len(c)-2], To: c[len(c)-1]}
+	return Edge{From: c.Nodes[len(c.Nodes)-2], To: c.Nodes[len(c.Nodes)-1]}
 }
+
+// Format joins the nodes' names with arrows, saying how many are left out
+// where the cycle is abbreviated.
+func (c Cycle) Format(name func(int) string) string {
+	var b strings.Builder
+	for i, u := range c.Nodes {
+		if i > 0 {
+			b.WriteString(" → ")
+		}
+		if i == c.Cut && c.Omitted() > 0 {
+			fmt.Fprintf(&b, "… %d more → ", c.Omitted())
+		}
+		b.WriteString(name(u))
+	}
+	return b.String()
+}
+
+// Limits caps a report of cycles: how many cycles it lists and how many
+// nodes of each. Finding them stays O(V+E); the report costs O(Cycles×Nodes).
+type Limits struct {
+	Cycles int // cycles listed
+	Nodes  int // nodes listed per cycle (at least 3: start, …, closing edge)
+}
+
+// ReportLimits are the limits nous reports cycles with: enough to see and
+// fix a cycle, small enough that a generated ruleset cannot flood the output.
+func ReportLimits() Limits { return Limits{Cycles: 10, Nodes: 12} }
 
 const (
 	white = iota // not visited
@@ -66,16 +107,32 @@ func (g *Graph) BackEdges() []Edge {
 	return edges
 }
 
-// Cycles returns, for each edge BackEdges finds and in the same order, the
-// cycle it closes: the search path from the edge's target back to it. This
-// costs the cycles' total length on top of O(V+E).
-func (g *Graph) Cycles() []Cycle {
-	var cycles []Cycle
+// Cycles returns the cycles closed by the edges BackEdges finds, in the
+// same order: the first lim.Cycles of them, each abbreviated to lim.Nodes
+// nodes, and how many there are in all. O(V+E) plus the report's size.
+func (g *Graph) Cycles(lim Limits) (cycles []Cycle, found int) {
+	keep := max(lim.Nodes, 3)
 	g.search(func(path []int, at int) {
-		c := make(Cycle, 0, len(path)-at+1)
-		cycles = append(cycles, append(append(c, path[at:]...), path[at]))
+		found++
+		if len(cycles) >= lim.Cycles {
+			return
+		}
+		ring := path[at:] // the cycle without its repeated start
+		c := Cycle{Len: len(ring), Cut: len(ring) + 1}
+		if len(ring)+1 <= keep {
+			c.Nodes = append(append(make([]int, 0, len(ring)+1), ring...), path[at])
+		} else {
+			head := keep / 2
+			tail := keep - head - 1 // last nodes before the repeated start
+			c.Nodes = make([]int, 0, keep)
+			c.Nodes = append(c.Nodes, ring[:head]...)
+			c.Nodes = append(c.Nodes, ring[len(ring)-tail:]...)
+			c.Nodes = append(c.Nodes, path[at])
+			c.Cut = head
+		}
+		cycles = append(cycles, c)
 	})
-	return cycles
+	return cycles, found
 }
 
 // BreakCycles makes the graph acyclic: it removes the closing edge of every

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,6 +16,12 @@ func build(n int, edges ...Edge) *Graph {
 	return g
 }
 
+// cyc is a cycle listed in full.
+func cyc(nodes ...int) Cycle { return Cycle{Nodes: nodes, Len: len(nodes) - 1, Cut: len(nodes)} }
+
+// all lists every cycle in full.
+var all = Limits{Cycles: math.MaxInt, Nodes: math.MaxInt}
+
 func TestCycles(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -26,15 +33,16 @@ func TestCycles(t *testing.T) {
 		{name: "chain", n: 3, edges: []Edge{{0, 1}, {1, 2}}},
 		{name: "fan in", n: 3, edges: []Edge{{0, 2}, {1, 2}}},
 		{name: "diamond is no cycle", n: 4, edges: []Edge{{0, 1}, {0, 2}, {1, 3}, {2, 3}}},
-		{name: "seed example h0→h1→h2→h0", n: 3, edges: []Edge{{0, 1}, {1, 2}, {2, 0}}, want: []Cycle{{0, 1, 2, 0}}},
-		{name: "self loop", n: 2, edges: []Edge{{0, 1}, {1, 1}}, want: []Cycle{{1, 1}}},
-		{name: "two disjoint cycles", n: 4, edges: []Edge{{0, 1}, {1, 0}, {2, 3}, {3, 2}}, want: []Cycle{{0, 1, 0}, {2, 3, 2}}},
-		{name: "cycle entered late", n: 4, edges: []Edge{{0, 1}, {1, 2}, {2, 3}, {3, 1}}, want: []Cycle{{1, 2, 3, 1}}},
-		{name: "two cycles sharing a node", n: 3, edges: []Edge{{0, 1}, {1, 0}, {1, 2}, {2, 1}}, want: []Cycle{{0, 1, 0}, {1, 2, 1}}},
+		{name: "seed example h0→h1→h2→h0", n: 3, edges: []Edge{{0, 1}, {1, 2}, {2, 0}}, want: []Cycle{cyc(0, 1, 2, 0)}},
+		{name: "self loop", n: 2, edges: []Edge{{0, 1}, {1, 1}}, want: []Cycle{cyc(1, 1)}},
+		{name: "two disjoint cycles", n: 4, edges: []Edge{{0, 1}, {1, 0}, {2, 3}, {3, 2}}, want: []Cycle{cyc(0, 1, 0), cyc(2, 3, 2)}},
+		{name: "cycle entered late", n: 4, edges: []Edge{{0, 1}, {1, 2}, {2, 3}, {3, 1}}, want: []Cycle{cyc(1, 2, 3, 1)}},
+		{name: "two cycles sharing a node", n: 3, edges: []Edge{{0, 1}, {1, 0}, {1, 2}, {2, 1}}, want: []Cycle{cyc(0, 1, 0), cyc(1, 2, 1)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := build(tt.n, tt.edges...).Cycles()
+			got, found := build(tt.n, tt.edges...).Cycles(all)
+			assert.Equal(t, len(tt.want), found)
 			assert.Equal(t, tt.want, got)
 		})
 	}
@@ -75,14 +83,16 @@ func TestBreakCycles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := build(tt.n, tt.edges...)
 			var closing []Edge
-			for _, c := range g.Cycles() {
+			cycles, _ := g.Cycles(all)
+			for _, c := range cycles {
 				closing = append(closing, c.Closing())
 			}
 			assert.Equal(t, closing, g.BackEdges(), "back edges are the cycles' closing edges")
 			removed := g.BreakCycles()
 			assert.Equal(t, tt.removed, removed)
 			assert.Equal(t, tt.remaining, g.Edges())
-			assert.Empty(t, g.Cycles())
+			_, found := g.Cycles(all)
+			assert.Zero(t, found)
 		})
 	}
 }
@@ -135,7 +145,9 @@ func TestOrderOfCyclicGraphFails(t *testing.T) {
 	_, err := g.TopoOrder()
 	var ce *CycleError
 	require.ErrorAs(t, err, &ce)
-	assert.Equal(t, []Cycle{{0, 1, 2, 0}}, ce.Cycles)
+	assert.Equal(t, []Cycle{cyc(0, 1, 2, 0)}, ce.Cycles)
+	assert.Equal(t, 1, ce.Found)
+	assert.EqualError(t, err, "graph has 1 cycle(s), first 0 → 1 → 2 → 0")
 	_, err = g.Levels()
 	require.ErrorAs(t, err, &ce)
 }
@@ -156,8 +168,9 @@ func TestDeepChainDoesNotRecurse(t *testing.T) {
 		g.AddEdge(i, i+1)
 	}
 	g.AddEdge(n-1, 0)
-	cycles := g.Cycles()
+	cycles, found := g.Cycles(all)
 	require.Len(t, cycles, 1)
-	assert.Len(t, cycles[0], n+1)
+	assert.Equal(t, 1, found)
+	assert.Len(t, cycles[0].Nodes, n+1)
 	assert.Equal(t, Edge{n - 1, 0}, cycles[0].Closing())
 }

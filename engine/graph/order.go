@@ -1,15 +1,27 @@
 package graph
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // CycleError reports that an ordering was asked of a cyclic graph.
+// Cycles is abbreviated to ReportLimits; Found counts every cycle the
+// search closed.
 type CycleError struct {
 	Cycles []Cycle
+	Found  int
 }
 
 // Error names how many cycles there are and the first.
 func (e *CycleError) Error() string {
-	return fmt.Sprintf("graph has %d cycle(s), first %v", len(e.Cycles), e.Cycles[0])
+	return fmt.Sprintf("graph has %d cycle(s), first %s", e.Found, e.Cycles[0].Format(strconv.Itoa))
+}
+
+// cycleError reports the graph's cycles within ReportLimits.
+func (g *Graph) cycleError() *CycleError {
+	cycles, found := g.Cycles(ReportLimits())
+	return &CycleError{Cycles: cycles, Found: found}
 }
 
 // indegrees returns each node's number of incoming edges.
@@ -46,7 +58,7 @@ func (g *Graph) TopoOrder() ([]int, error) {
 		}
 	}
 	if len(order) < len(g.adj) {
-		return nil, &CycleError{Cycles: g.Cycles()}
+		return nil, g.cycleError()
 	}
 	return order, nil
 }
@@ -77,7 +89,7 @@ func (g *Graph) Levels() ([][]int, error) {
 		depth = max(depth, level[u]+1)
 	}
 	if len(queue) < n {
-		return nil, &CycleError{Cycles: g.Cycles()}
+		return nil, g.cycleError()
 	}
 	sizes := make([]int, depth)
 	for _, l := range level {

@@ -5,82 +5,85 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/engine/graph"
 	"github.com/nous-dev/nous/rules"
 )
 
-// cycles reports each dependency cycle inside an intent template, naming
-// every edge of it with the position that creates the edge. Cycles are
-// found by a depth-first search over hypotheses in declaration order; each
-// back edge closes one cycle, reported at that edge.
+// cycles reports the dependency cycles inside intent templates, naming each
+// listed edge with the position that creates it. Cycles are found by one
+// depth-first search per intent over hypotheses in declaration order; each
+// back edge closes one cycle, reported at that edge. At most
+// graph.ReportLimits cycles are listed in all, each abbreviated to its
+// node limit, and one more diagnostic counts the cycles left out, so the
+// report stays small however many cycles a generated ruleset has.
 func cycles(rs *rules.Ruleset) hcl.Diagnostics {
-	var diags hcl.Diagnostics
+	lim := graph.ReportLimits()
+	var (
+		diags    hcl.Diagnostics
+		unlisted int
+		first    hcl.Range // where the first unlisted cycle closes
+		intents  []string  // with unlisted cycles
+	)
 	for _, in := range rs.Intents {
-		for _, cycle := range findCycles(len(in.Hypotheses), in.Edges) {
-			diags = append(diags, cycleDiagnostic(in, cycle))
+		g, edges := intentGraph(in)
+		listed, found := g.Cycles(graph.Limits{Cycles: lim.Cycles - len(diags), Nodes: lim.Nodes})
+		for _, c := range listed {
+			diags = append(diags, cycleDiagnostic(in, c, edges))
 		}
+		if found > len(listed) {
+			if unlisted == 0 {
+				back := g.BackEdges()
+				first = edges[back[len(listed)]].Range
+			}
+			unlisted += found - len(listed)
+			intents = append(intents, in.Name)
+		}
+	}
+	if unlisted > 0 {
+		names := intents[:min(len(intents), lim.Cycles)]
+		more := ""
+		if len(intents) > len(names) {
+			more = fmt.Sprintf(" and %d more intents", len(intents)-len(names))
+		}
+		diags = append(diags, rules.Error(rules.CheckCycle, first,
+			fmt.Sprintf("%d more dependency cycles not listed", unlisted),
+			fmt.Sprintf("Lint lists at most %d cycles; the others are in intent %q%s. Fix the cycles listed and lint again.",
+				lim.Cycles, strings.Join(names, `", "`), more)))
 	}
 	return diags
 }
 
-// findCycles returns the cycles closed by back edges, each as the edges
-// from the cycle's first node round to the closing edge.
-func findCycles(n int, edges []rules.Edge) [][]rules.Edge {
-	out := make([][]rules.Edge, n)
-	for _, e := range edges {
-		out[e.From] = append(out[e.From], e)
-	}
-	const (
-		unvisited = iota
-		onStack
-		done
-	)
-	state := make([]int, n)
-	var (
-		path   []rules.Edge // edges from the DFS root to the current node
-		cycles [][]rules.Edge
-		visit  func(v int)
-	)
-	visit = func(v int) {
-		state[v] = onStack
-		for _, e := range out[v] {
-			switch state[e.To] {
-			case unvisited:
-				path = append(path, e)
-				visit(e.To)
-				path = path[:len(path)-1]
-			case onStack:
-				// The cycle is the path suffix starting at e.To, then e.
-				start := len(path)
-				for start > 0 && path[start-1].To != e.To {
-					start--
-				}
-				cycle := append(append([]rules.Edge{}, path[start:]...), e)
-				cycles = append(cycles, cycle)
-			}
-		}
-		state[v] = done
-	}
-	for v := range n {
-		if state[v] == unvisited {
-			visit(v)
+// intentGraph returns the template's dependency graph and, for each of its
+// edges, the first rules edge that creates it.
+func intentGraph(in *rules.Intent) (*graph.Graph, map[graph.Edge]rules.Edge) {
+	g := graph.New(len(in.Hypotheses))
+	edges := make(map[graph.Edge]rules.Edge, len(in.Edges))
+	for _, e := range in.Edges {
+		key := graph.Edge{From: e.From, To: e.To}
+		if _, ok := edges[key]; !ok {
+			edges[key] = e
+			g.AddEdge(e.From, e.To)
 		}
 	}
-	return cycles
+	return g, edges
 }
 
-func cycleDiagnostic(in *rules.Intent, cycle []rules.Edge) *hcl.Diagnostic {
-	names := []string{in.Hypotheses[cycle[0].From].Name}
+func cycleDiagnostic(in *rules.Intent, c graph.Cycle, edges map[graph.Edge]rules.Edge) *hcl.Diagnostic {
+	name := func(i int) string { return in.Hypotheses[i].Name }
 	var detail strings.Builder
 	detail.WriteString("Each edge of the cycle:")
-	for _, e := range cycle {
-		from, to := in.Hypotheses[e.From].Name, in.Hypotheses[e.To].Name
-		names = append(names, to)
-		fmt.Fprintf(&detail, "\n  %s → %s at %s (%s)", from, to, e.Range, edgeOrigin(in, e))
+	for i := 0; i+1 < len(c.Nodes); i++ {
+		if i+1 == c.Cut && c.Omitted() > 0 {
+			fmt.Fprintf(&detail, "\n  … %d more edges", c.Omitted()+1)
+			continue
+		}
+		e := edges[graph.Edge{From: c.Nodes[i], To: c.Nodes[i+1]}]
+		fmt.Fprintf(&detail, "\n  %s → %s at %s (%s)", name(e.From), name(e.To), e.Range, edgeOrigin(in, e))
 	}
 	detail.WriteString("\nThe planner would break it by dropping the closing edge; remove a depends_on or change the pattern.")
-	closing := cycle[len(cycle)-1]
+	closing := edges[c.Closing()]
 	return rules.Error(rules.CheckCycle, closing.Range,
-		fmt.Sprintf("Dependency cycle in intent %q: %s", in.Name, strings.Join(names, " → ")), detail.String())
+		fmt.Sprintf("Dependency cycle in intent %q: %s", in.Name, c.Format(name)), detail.String())
 }
 
 // edgeOrigin says whether an edge comes from depends_on or the pattern.

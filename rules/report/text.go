@@ -54,16 +54,47 @@ func snippet(w io.Writer, r *hcl.Range, f *hcl.File) {
 		fmt.Fprintln(w)
 		return
 	}
-	text := strings.Map(printable, string(line))
-	prefix := fmt.Sprintf("  %d: ", r.Start.Line)
-	fmt.Fprintf(w, "%s%s\n", prefix, text)
-	width := utf8.RuneCountInString(text)
+	text := []rune(strings.Map(printable, string(line)))
+	width := len(text)
 	start := min(max(r.Start.Column, 1), width+1)
 	end := width + 1
 	if r.End.Line == r.Start.Line {
 		end = min(max(r.End.Column, start+1), width+1)
 	}
+	text, start, end = window(text, start, end)
+	prefix := fmt.Sprintf("  %d: ", r.Start.Line)
+	fmt.Fprintf(w, "%s%s\n", prefix, string(text))
 	fmt.Fprintf(w, "%s%s\n\n", strings.Repeat(" ", utf8.RuneCountInString(prefix)+start-1), strings.Repeat("^", max(end-start, 1)))
+}
+
+// snippetWidth is the most of a source line a snippet shows: a generated
+// file can put a whole list on one line, and every diagnostic on it would
+// print the line again.
+const snippetWidth = 160
+
+// window cuts a long line to snippetWidth runes around the columns
+// start..end (1-based, end exclusive), marking cuts with "…", and returns the
+// columns in the cut line.
+func window(text []rune, start, end int) ([]rune, int, int) {
+	if len(text) <= snippetWidth {
+		return text, start, end
+	}
+	lo := max(start-1-snippetWidth/4, 0)
+	hi := min(lo+snippetWidth, len(text))
+	lo = max(hi-snippetWidth, 0)
+	cut := make([]rune, 0, snippetWidth+2)
+	shift := lo
+	if lo > 0 {
+		cut = append(cut, '…')
+		shift--
+	}
+	cut = append(cut, text[lo:hi]...)
+	if hi < len(text) {
+		cut = append(cut, '…')
+	}
+	start = min(start-shift, len(cut)+1)
+	end = min(max(end-shift, start+1), len(cut)+1)
+	return cut, start, end
 }
 
 // printable keeps a snippet from driving the terminal: tabs become spaces
