@@ -26,7 +26,7 @@ func (d *decoder) condition(attrs hcl.Attributes, name string, env any, dst **Co
 	}
 	src := v.AsString()
 	c := &Condition{Source: src, Range: attr.Expr.Range(), envType: reflect.TypeOf(env), machines: d.machines,
-		file: d.src, literal: attr.Expr.Range()}
+		timeout: d.exprs.limits.timeout, file: d.src, literal: attr.Expr.Range()}
 	*dst = c
 	compiled := d.exprs.get(env, src)
 	d.later(func() hcl.Diagnostics {
@@ -59,8 +59,10 @@ func usesVariables(node ast.Node) bool {
 type identFinder struct{ found bool }
 
 func (f *identFinder) Visit(node *ast.Node) {
-	switch (*node).(type) {
-	case *ast.IdentifierNode, *ast.VariableDeclaratorNode:
+	switch n := (*node).(type) {
+	case *ast.IdentifierNode:
+		f.found = f.found || !checkedName(n.Value)
+	case *ast.VariableDeclaratorNode:
 		f.found = true
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm"
@@ -17,11 +18,12 @@ type Condition struct {
 	Range  hcl.Range // of the expression inside the HCL string
 	// Constant is non-nil when the condition is always true or always false.
 	Constant *bool
-	program  *vm.Program
-	envType  reflect.Type // the environment it was compiled against
-	machines *sync.Pool   // of *vm.VM: reusing a VM saves its allocations
-	file     []byte       // the rules file's bytes, to find positions inside the literal
-	literal  hcl.Range    // of the HCL string literal holding Source
+	program  *program
+	envType  reflect.Type  // the environment it was compiled against
+	machines *sync.Pool    // of *vm.VM: reusing a VM saves its allocations
+	timeout  time.Duration // of one evaluation that loops
+	file     []byte        // the rules file's bytes, to find positions inside the literal
+	literal  hcl.Range     // of the HCL string literal holding Source
 }
 
 // Eval evaluates the condition against env, which must be a value or (to
@@ -38,9 +40,7 @@ func (c *Condition) Eval(env any) (bool, error) {
 	if t := reflect.TypeOf(env); t != c.envType && (t == nil || t.Kind() != reflect.Pointer || t.Elem() != c.envType) {
 		return false, fmt.Errorf("condition %q at %s: needs a %v environment, got %T", c.Source, c.Range, c.envType, env)
 	}
-	machine := c.machines.Get().(*vm.VM)
-	out, err := machine.Run(c.program, env)
-	c.machines.Put(machine)
+	out, err := c.program.evaluate(env, c.machines, c.timeout)
 	if err != nil {
 		return false, fmt.Errorf("condition %q at %s: %w", c.Source, c.Range, err)
 	}

@@ -43,13 +43,14 @@ type reference struct {
 
 func newDecoder(cfg config, w *workers) *decoder {
 	secrets := map[string]bool{}
+	machines := newMachines(cfg.memoryBudget)
 	return &decoder{
 		cfg:      cfg,
 		ctx:      evalContext(cfg.lookupEnv, secrets),
 		secrets:  secrets,
 		rs:       emptyRuleset(),
-		machines: newMachines(cfg.memoryBudget),
-		exprs:    newExprCache(cfg.maxNodes),
+		machines: machines,
+		exprs:    newExprCache(cfg.maxNodes, cfg.limits(), machines),
 		defined:  map[string]map[string]hcl.Range{},
 		workers:  w,
 	}

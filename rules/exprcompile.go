@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr"
@@ -11,7 +12,6 @@ import (
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/optimizer"
-	"github.com/expr-lang/expr/vm"
 )
 
 // impureBuiltins are expr builtins that read the clock or the OS time zone
@@ -29,6 +29,8 @@ var impureBuiltins = []string{"now", "date", "timezone"}
 // environment type has a pool of them, in effect one per worker.
 type exprCache struct {
 	maxNodes uint
+	limits   exprLimits
+	machines *sync.Pool // for evaluating constant conditions at load
 	// Both maps are used by the decoding goroutine only.
 	configs map[reflect.Type]*sync.Pool
 	entries map[exprKey]*compiledExpr
@@ -46,14 +48,18 @@ type compiledExpr struct {
 	env     any
 	configs *sync.Pool
 
+	limits   exprLimits
+	machines *sync.Pool
+
 	once     sync.Once
-	program  *vm.Program
+	program  *program
 	constant *bool
 	err      error
 }
 
-func newExprCache(maxNodes uint) *exprCache {
-	return &exprCache{maxNodes: maxNodes, configs: map[reflect.Type]*sync.Pool{}, entries: map[exprKey]*compiledExpr{}}
+func newExprCache(maxNodes uint, limits exprLimits, machines *sync.Pool) *exprCache {
+	return &exprCache{maxNodes: maxNodes, limits: limits, machines: machines,
+		configs: map[reflect.Type]*sync.Pool{}, entries: map[exprKey]*compiledExpr{}}
 }
 
 // exprOptions are the options every condition is compiled with.
@@ -88,31 +94,47 @@ func (x *exprCache) get(env any, src string) *compiledExpr {
 		}}
 		x.configs[key.env] = configs
 	}
-	e := &compiledExpr{src: src, env: env, configs: configs}
+	e := &compiledExpr{src: src, env: env, configs: configs, limits: x.limits, machines: x.machines}
 	x.entries[key] = e
 	return e
 }
 
 // result compiles the source on first use and finds out whether it is
-// constant.
-func (e *compiledExpr) result() (*vm.Program, *bool, error) {
+// constant. A constant condition is evaluated here, under the same limits
+// as at run time; one that reaches a limit is an error now rather than at
+// every evaluation.
+func (e *compiledExpr) result() (*program, *bool, error) {
 	e.once.Do(func() {
 		e.program, e.err = e.compile()
-		if e.err == nil && !usesVariables(e.program.Node()) {
-			if out, err := expr.Run(e.program, e.env); err == nil {
-				if b, ok := out.(bool); ok {
-					e.constant = &b
-				}
-			}
+		if e.err != nil || usesVariables(e.program.Node()) {
+			return
+		}
+		out, err := e.program.evaluate(e.env, e.machines, e.limits.timeout)
+		if limitReached(err) {
+			e.program, e.err = nil, err
+			return
+		}
+		if b, ok := out.(bool); ok && err == nil {
+			e.constant = &b
 		}
 	})
 	return e.program, e.constant, e.err
 }
 
-// compile is what expr.Compile does once it has its configuration.
-func (e *compiledExpr) compile() (*vm.Program, error) {
+// limitReached reports whether err is an evaluation stopped by a limit:
+// nous's own or expr's memory budget.
+func limitReached(err error) bool {
+	var le *LimitError
+	return err != nil && (errors.As(err, &le) || strings.Contains(err.Error(), "memory budget exceeded"))
+}
+
+// compile is what expr.Compile does once it has its configuration, with
+// the checked functions bound to a meter of this program's own.
+func (e *compiledExpr) compile() (*program, error) {
 	cfg := e.configs.Get().(*conf.Config)
 	defer e.configs.Put(cfg)
+	m := &meter{limit: e.limits.maxBytes}
+	m.install(cfg, e.src)
 	tree, err := checker.ParseCheck(e.src, cfg)
 	if err != nil {
 		return nil, err
@@ -124,5 +146,9 @@ func (e *compiledExpr) compile() (*vm.Program, error) {
 		}
 		return nil, err
 	}
-	return compiler.Compile(tree, cfg)
+	p, err := compiler.Compile(tree, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return newProgram(p, m), nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/conf"
 	"github.com/nous-dev/nous/examples"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,9 +50,11 @@ func TestExprCacheCompilesAsExprDoes(t *testing.T) {
 		source{StepEnv{}, "step.nope > 1"},
 		source{ItemEnv{}, "item.tier in 1..3 and lower(item.title) contains 'x'"},
 	)
-	cache := newExprCache(1000)
+	cfg := newConfig(nil)
+	cache := newExprCache(1000, cfg.limits(), newMachines(cfg.memoryBudget))
 	for _, s := range sources {
-		want, wantErr := expr.Compile(s.src, exprOptions(s.env, 1000)...)
+		install := func(c *conf.Config) { (&meter{limit: cfg.maxBytes}).install(c, s.src) }
+		want, wantErr := expr.Compile(s.src, append(exprOptions(s.env, 1000), install)...)
 		got, _, gotErr := cache.get(s.env, s.src).result()
 		if wantErr != nil {
 			assert.EqualError(t, gotErr, wantErr.Error(), s.src)

@@ -22,6 +22,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("intent \"i\" {\n  detect { when = <<-EOT\n    query == 'a'\n    EOT\n  }\n}\n"))
 	f.Add([]byte(`{"intent": {"i": {"hypothesis": {"a": {"depends_on": ["a"]}}}}}`))
 	f.Add([]byte(`source "s" { config = { t = env("X_TOKEN", "d") } }`))
+	// Conditions that would build gigabytes: refused at load.
+	f.Add([]byte(detectRules(`len(reduce(1..28, #acc + #acc, 'abcdefghijklmnop')) > 0`)))
+	f.Add([]byte(detectRules(`len(string(reduce(1..30, [#acc, #acc], 'x'))) > 0`)))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		env := WithEnv(map[string]string{"X_TOKEN": "secret"})
 		for _, name := range []string{"fuzz.hcl", "fuzz.hcl.json"} {

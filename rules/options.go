@@ -1,18 +1,31 @@
 package rules
 
-import "os"
+import (
+	"os"
+	"time"
+)
 
 // Option configures Load and LoadFS.
 type Option func(*config)
 
 type config struct {
-	lookupEnv    func(string) (string, bool)
-	maxNodes     uint
-	memoryBudget uint
+	lookupEnv        func(string) (string, bool)
+	maxNodes         uint
+	memoryBudget     uint
+	maxBytes         int
+	conditionTimeout time.Duration
 }
 
+// Defaults of the limits of one condition evaluation.
+const (
+	DefaultMemoryBudget     = 1_000_000
+	DefaultConditionBytes   = 16 << 20
+	DefaultConditionTimeout = time.Second
+)
+
 func newConfig(opts []Option) config {
-	c := config{lookupEnv: os.LookupEnv, maxNodes: 1000, memoryBudget: 1_000_000}
+	c := config{lookupEnv: os.LookupEnv, maxNodes: 1000, memoryBudget: DefaultMemoryBudget,
+		maxBytes: DefaultConditionBytes, conditionTimeout: DefaultConditionTimeout}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -41,4 +54,21 @@ func WithMaxNodes(n uint) Option {
 // allocate (expr's vm.MemoryBudget; 1e6 by default).
 func WithMemoryBudget(n uint) Option {
 	return func(c *config) { c.memoryBudget = n }
+}
+
+// WithConditionBytes limits the bytes one condition evaluation may build
+// with + and the builtins that make larger values (repeat, join, replace,
+// toJSON, …): 16 MiB by default.
+func WithConditionBytes(n int) Option {
+	return func(c *config) { c.maxBytes = n }
+}
+
+// WithConditionTimeout limits the wall time of one evaluation of a
+// condition that loops over a collection (1s by default; 0 for none).
+func WithConditionTimeout(d time.Duration) Option {
+	return func(c *config) { c.conditionTimeout = d }
+}
+
+func (c config) limits() exprLimits {
+	return exprLimits{maxBytes: c.maxBytes, timeout: c.conditionTimeout}
 }

@@ -1,0 +1,146 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// detectRules is a rules file whose one intent is detected by when.
+func detectRules(when string) string {
+	return fmt.Sprintf("intent \"bomb\" {\n  detect { when = %q }\n  hypothesis \"h\" { description = \"h\" }\n}\n", when)
+}
+
+// TestConstantBombsFailAtLoad: conditions that read nothing are evaluated
+// at load; the ones that would build gigabytes fail there, with a
+// diagnostic on the condition's line naming the limit, instead of
+// exhausting memory.
+func TestConstantBombsFailAtLoad(t *testing.T) {
+	bombs := []string{
+		// The review's: 16 bytes doubled 28 times is 4 GiB.
+		`len(reduce(1..28, #acc + #acc, 'abcdefghijklmnop')) > 0`,
+		`len(repeat(repeat('abcdefgh', 1000000), 1000000)) > 0`,
+		`len(join(map(1..100000, repeat('x', 100000)), '')) > 0`,
+		`len(map(1..1000, repeat('y', 1000000))) > 0`,
+		`len(reduce(1..40, replace(#acc, 'a', 'aa'), 'aaaa')) > 0`,
+		`len(toJSON(map(1..300000, 'abcdefghijklmnopqrstuvwxyz0123456789' + 'abcdefghijklmnopqrstuvwxyz0123456789'))) > 0`,
+		`len(reduce(1..40, concat(#acc, #acc), ['x'])) > 0`,
+		`len(string(reduce(1..30, [#acc, #acc], 'x'))) > 0`,
+	}
+	for _, bomb := range bombs {
+		t.Run(bomb, func(t *testing.T) {
+			rs, diags := Parse("bomb.hcl", []byte(detectRules(bomb)))
+			require.NotNil(t, rs)
+			require.True(t, diags.HasErrors(), "a bomb must not load cleanly")
+			d := firstError(diags)
+			assert.Equal(t, 2, d.Subject.Start.Line, "the diagnostic points at the condition")
+			assert.Regexp(t, `limit of (\d+ bytes|\d+m?s) for one condition evaluation|memory budget exceeded`, d.Detail)
+		})
+	}
+}
+
+// TestRunTimeBombsFailWithTheLimit: a condition that reads the question
+// is evaluated at run time, under the same limits; the error names the
+// condition's position and the limit.
+func TestRunTimeBombsFailWithTheLimit(t *testing.T) {
+	cases := []struct {
+		when, query string
+		opts        []Option
+		want        string
+	}{
+		{`len(reduce(1..40, #acc + #acc, query)) > 0`, "abc", nil, "exceeds the limit of 16777216 bytes"},
+		{`len(repeat(query, 1000000)) > 0`, strings.Repeat("q", 100), nil, "exceeds the limit of 16777216 bytes"},
+		{`len(repeat(query, 1000)) > 0`, "abc", []Option{WithConditionBytes(1000)}, "exceeds the limit of 1000 bytes"},
+		// No value grows, but every iteration scans a long question: the
+		// time limit ends the evaluation.
+		{`all(1..900000, lower(query) != 'x')`, strings.Repeat("Q", 20000), []Option{WithConditionTimeout(20 * time.Millisecond)}, "longer than the limit of 20ms"},
+	}
+	for _, c := range cases {
+		t.Run(c.when, func(t *testing.T) {
+			rs, diags := Parse("bomb.hcl", []byte(detectRules(c.when)), c.opts...)
+			require.False(t, diags.HasErrors(), diags.Error())
+			when := rs.Intents[0].Detect.When
+			require.Nil(t, when.Constant)
+			_, err := when.Eval(QueryEnv{Query: c.query})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Contains(t, err.Error(), "bomb.hcl:2", "the error names where the condition is")
+		})
+	}
+}
+
+// TestBoundedConditionsStillWork: the checked + and builtins give expr's
+// results, typed as before.
+func TestBoundedConditionsStillWork(t *testing.T) {
+	cases := []struct {
+		when  string
+		query string
+		want  bool
+	}{
+		{`query + '!' == 'hi!'`, "hi", true},
+		{`lower(query + query) == 'abab'`, "AB", true},
+		{`len(reduce(1..10, #acc + #acc, 'ab')) == 2048`, "", true},
+		{`repeat(query, 3) == 'xxx'`, "x", true},
+		{`join(split(query, ','), '+') == 'a+b'`, "a,b", true},
+		{`replace(query, 'a', 'bb') == 'bbbb'`, "aa", true},
+		{`fromJSON(toJSON([query]))[0] == 'q'`, "q", true},
+		{`all(split(query, ' '), len(#) > 0)`, "a b", true},
+		{`len(concat([1], [2, 3])) == 3 && 1 + 2 == 3`, "", true},
+		{`reduce(1..4, #acc + #, 0) == 10`, "", true},
+		{`string(len(query)) + 'x' == '2x'`, "ab", true},
+	}
+	for _, c := range cases {
+		t.Run(c.when, func(t *testing.T) {
+			rs, diags := Parse("ok.hcl", []byte(detectRules(c.when)))
+			require.False(t, diags.HasErrors(), diags.Error())
+			got, err := rs.Intents[0].Detect.When.Eval(QueryEnv{Query: c.query})
+			require.NoError(t, err)
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+// TestConstantConditionsStayConstant: the checked functions read nothing,
+// so lint still sees a condition built from them as constant.
+func TestConstantConditionsStayConstant(t *testing.T) {
+	rs, diags := Parse("c.hcl", []byte(detectRules(`repeat('a', 2) + 'b' == 'aab'`)))
+	require.False(t, diags.HasErrors(), diags.Error())
+	c := rs.Intents[0].Detect.When
+	require.NotNil(t, c.Constant)
+	assert.True(t, *c.Constant)
+}
+
+// TestConcurrentEvaluationsKeepTheirOwnBudget: evaluations of one metered
+// condition take turns, each with the whole byte limit.
+func TestConcurrentEvaluationsKeepTheirOwnBudget(t *testing.T) {
+	rs, diags := Parse("c.hcl", []byte(detectRules(`len(repeat(query, 600)) == 600 * len(query)`)), WithConditionBytes(1000))
+	require.False(t, diags.HasErrors(), diags.Error())
+	c := rs.Intents[0].Detect.When
+	errs := make(chan error, 16)
+	for range 16 {
+		go func() {
+			ok, err := c.Eval(QueryEnv{Query: "x"})
+			if err == nil && !ok {
+				err = fmt.Errorf("false")
+			}
+			errs <- err
+		}()
+	}
+	for range 16 {
+		assert.NoError(t, <-errs)
+	}
+}
+
+func firstError(diags hcl.Diagnostics) *hcl.Diagnostic {
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			return d
+		}
+	}
+	return nil
+}
