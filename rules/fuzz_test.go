@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // FuzzLoad feeds arbitrary bytes to the loader as native HCL and as HCL
@@ -27,8 +28,10 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(detectRules(`len(string(reduce(1..30, [#acc, #acc], 'x'))) > 0`)))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		env := WithEnv(map[string]string{"X_TOKEN": "secret"})
+		// Small limits keep a mutated bomb from slowing the fuzzer down.
+		small := []Option{env, WithConditionBytes(1 << 16), WithConditionTimeout(10 * time.Millisecond)}
 		for _, name := range []string{"fuzz.hcl", "fuzz.hcl.json"} {
-			rs, diags := Parse(name, src, env)
+			rs, diags := Parse(name, src, small...)
 			if rs == nil {
 				t.Fatal("Parse returned a nil ruleset")
 			}
