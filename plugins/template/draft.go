@@ -31,7 +31,7 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 		b.WriteString(sourcesSection(l, listed))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "## %s\n\n%s\n\n", heading, overview(l, ev))
+	fmt.Fprintf(&b, "## %s\n\n%s\n\n", heading, overview(l, ev, in.Evidence))
 	if len(ev.authors) > 0 {
 		fmt.Fprintf(&b, "- %s: %s\n", l.TopAuthors, formatTallies(ev.authors))
 	}
@@ -112,13 +112,7 @@ func recordKinds(records []sdk.Record) []string {
 			kinds = append(kinds, r.Kind)
 		}
 	}
-	rank := func(k string) int {
-		if i := slices.Index(kindOrder, k); i >= 0 {
-			return i
-		}
-		return len(kindOrder)
-	}
-	slices.SortFunc(kinds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	slices.SortFunc(kinds, func(a, b string) int { return cmp.Or(cmp.Compare(kindRank(a), kindRank(b)), cmp.Compare(a, b)) })
 	return kinds
 }
 
@@ -148,24 +142,23 @@ func kindNouns(l *labels, kinds []string) string {
 	return joinAnd(parts)
 }
 
-// overview is the one-sentence summary: how many records of which kinds, when.
-func overview(l *labels, ev evidence) string {
-	parts := make([]string, 0, len(ev.groups))
-	for _, g := range ev.groups {
-		parts = append(parts, countPhrase(l, g.kind, len(g.records)))
-	}
+// overview is the one-sentence summary: how many records of which kinds,
+// when; whole, when set, counts every record the step held.
+func overview(l *labels, ev evidence, whole *sdk.Evidence) string {
+	t := countsOf(ev, whole)
+	parts := t.phrases(l)
 	if l == labelSets["zh"] {
-		s := fmt.Sprintf("共 %d %s", len(ev.records), l.Records)
+		s := fmt.Sprintf("共 %d %s", t.total, l.Records)
 		if span := timeSpan(ev); span != "" {
 			s += "（" + span + "）"
 		}
-		return s + "：" + strings.Join(parts, "、") + "。"
+		return s + "：" + strings.Join(parts, "、") + t.selectionNote(l) + "。"
 	}
-	s := fmt.Sprintf("Found %s", plural(len(ev.records), "record", "records"))
+	s := fmt.Sprintf("Found %s", plural(t.total, "record", "records"))
 	if span := timeSpan(ev); span != "" {
 		s += " dated " + span
 	}
-	return s + ": " + joinAnd(parts) + "."
+	return s + ": " + joinAnd(parts) + t.selectionNote(l) + "."
 }
 
 // countPhrase is "7 commits" (or "提交 7").

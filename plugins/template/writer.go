@@ -40,9 +40,9 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	summary := ""
 	switch {
 	case len(ev.records) > 0 && countingQuestion.MatchString(in.Query):
-		summary = countSentence(l, ev, in.Temporal)
+		summary = countSentence(l, ev, in.Evidence, in.Temporal)
 	case len(ev.records) > 0:
-		summary = overview(l, ev)
+		summary = overview(l, ev, in.Evidence)
 	case len(ev.outside) > 0:
 		summary = emptyPeriodLine(l, ev, in.Temporal)
 	}
@@ -118,12 +118,11 @@ func grade(l *labels, in sdk.WriterInput, ev evidence, used []sdk.Record) (strin
 }
 
 // countSentence states the number asked for: "312 commits by 41 authors
-// between 2025-01-01 and 2025-06-30."
-func countSentence(l *labels, ev evidence, t *sdk.TimeRange) string {
-	parts := make([]string, 0, len(ev.groups))
-	for _, g := range ev.groups {
-		parts = append(parts, countPhrase(l, g.kind, len(g.records)))
-	}
+// between 2025-01-01 and 2025-06-30"; whole, when set, counts every record
+// the step held.
+func countSentence(l *labels, ev evidence, whole *sdk.Evidence, t *sdk.TimeRange) string {
+	counts := countsOf(ev, whole)
+	parts := counts.phrases(l)
 	period := ""
 	if t != nil {
 		switch {
@@ -136,15 +135,15 @@ func countSentence(l *labels, ev evidence, t *sdk.TimeRange) string {
 		}
 	}
 	if l == labelSets["zh"] {
-		s := strings.Join(parts, "、") + fmt.Sprintf("，%d 位作者", len(ev.authors))
+		s := strings.Join(parts, "、") + fmt.Sprintf("，%d 位作者", counts.authors)
 		if period != "" {
 			s += "（" + period + "）"
 		}
-		return s + "。"
+		return s + counts.selectionNote(l) + "。"
 	}
 	s := joinAnd(parts)
-	if len(ev.authors) > 0 {
-		s += " by " + plural(len(ev.authors), "author", "authors")
+	if counts.authors > 0 {
+		s += " by " + counts.authorPhrase()
 	}
 	if t != nil {
 		switch {
@@ -156,7 +155,7 @@ func countSentence(l *labels, ev evidence, t *sdk.TimeRange) string {
 			s += " until " + lastDayOr(t.Until, "")
 		}
 	}
-	return s + "."
+	return s + counts.selectionNote(l) + "."
 }
 
 // confidence grades the report: High needs a passing review and enough

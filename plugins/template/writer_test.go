@@ -163,3 +163,27 @@ func TestAnalystRequestedPeriodEndsTheDayBefore(t *testing.T) {
 		Temporal: &sdk.TimeRange{Since: midnight, Until: midnight.AddDate(0, 0, 7)}}, fixtureRecords(), &out)
 	assert.Contains(t, out.Draft, "Requested period: 2026-11-02 – 2026-11-08 (", "the range is half-open: it ends before the 9th")
 }
+
+// TestWriterCountsTheWholeSetWhenOnlySomeAreShown: with more records than
+// the engine sends, the counts come from its summary of the whole set, and
+// the report says the listed ones are a selection.
+func TestWriterCountsTheWholeSetWhenOnlySomeAreShown(t *testing.T) {
+	records := manyRecords(12)
+	whole := &sdk.Evidence{Total: 5000, Shown: 12, Kinds: map[string]int{sdk.KindIssue: 1000, sdk.KindCommit: 4000},
+		Authors: map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 4979}}
+	for _, c := range []struct{ query, want string }{
+		{"how many commits and issues were there?", "4000 commits and 1000 issues by 7 authors (the newest 12 are listed)."},
+		{"what changed?", "Found 5000 records"},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			a := New()
+			var draft sdk.AnalystOutput
+			invoke(t, a, sdk.RoleAnalyst, sdk.AnalystInput{Query: c.query, Mode: "discovery", Evidence: whole}, records, &draft)
+			var out sdk.WriterOutput
+			invoke(t, a, sdk.RoleWriter, sdk.WriterInput{Query: c.query, Draft: draft.Draft, Mode: "discovery", Evidence: whole}, records, &out)
+			summary, _, _ := strings.Cut(out.FinalReport, "## Details")
+			assert.Contains(t, summary, c.want)
+			assert.NotContains(t, out.FinalReport, "Found 12 records")
+		})
+	}
+}

@@ -1,0 +1,73 @@
+package template
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// answerCounts are what an answer counts: the records of each kind and their
+// authors. When the engine held more records than it could show (whole is
+// set), they are the whole set's, not the shown selection's.
+type answerCounts struct {
+	kinds       []tally
+	authors     int
+	moreAuthors bool // authors beyond those the engine named
+	total       int
+	shown       int // < total when only a selection is in the context
+}
+
+func countsOf(ev evidence, whole *sdk.Evidence) answerCounts {
+	if whole == nil || whole.Total <= len(ev.records) {
+		t := answerCounts{authors: len(ev.authors), total: len(ev.records), shown: len(ev.records)}
+		for _, g := range ev.groups {
+			t.kinds = append(t.kinds, tally{g.kind, len(g.records)})
+		}
+		return t
+	}
+	t := answerCounts{authors: len(whole.Authors), moreAuthors: whole.OtherAuthors > 0, total: whole.Total, shown: len(ev.records)}
+	for kind, n := range whole.Kinds {
+		t.kinds = append(t.kinds, tally{kind, n})
+	}
+	slices.SortFunc(t.kinds, func(a, b tally) int {
+		return cmp.Or(cmp.Compare(kindRank(a.name), kindRank(b.name)), cmp.Compare(a.name, b.name))
+	})
+	return t
+}
+
+// kindRank orders kinds as drafts list them (kindOrder), unknown kinds last.
+func kindRank(kind string) int {
+	if i := slices.Index(kindOrder, kind); i >= 0 {
+		return i
+	}
+	return len(kindOrder)
+}
+
+func (t answerCounts) phrases(l *labels) []string {
+	parts := make([]string, 0, len(t.kinds))
+	for _, k := range t.kinds {
+		parts = append(parts, countPhrase(l, k.name, k.n))
+	}
+	return parts
+}
+
+func (t answerCounts) authorPhrase() string {
+	if t.moreAuthors {
+		return "more than " + strconv.Itoa(t.authors) + " authors"
+	}
+	return plural(t.authors, "author", "authors")
+}
+
+// selectionNote says that the listed records are a selection, or nothing.
+func (t answerCounts) selectionNote(l *labels) string {
+	if t.shown >= t.total {
+		return ""
+	}
+	if l == labelSets["zh"] {
+		return fmt.Sprintf("（列出最新的 %d 条）", t.shown)
+	}
+	return fmt.Sprintf(" (the newest %d are listed)", t.shown)
+}
