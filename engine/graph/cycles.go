@@ -1,9 +1,6 @@
 package graph
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/nous-dev/nous/internal/cyclereport"
 
 // Cycle is a cycle as a path that starts and ends at the same node, e.g.
 // Nodes [0 1 2 0] for 0 → 1 → 2 → 0. Its last edge (second-to-last node →
@@ -26,19 +23,9 @@ func (c Cycle) Closing() Edge {
 }
 
 // Format joins the nodes' names with arrows, saying how many are left out
-// where the cycle is abbreviated.
+// where the cycle is abbreviated (cyclereport.Format, as lint prints them).
 func (c Cycle) Format(name func(int) string) string {
-	var b strings.Builder
-	for i, u := range c.Nodes {
-		if i > 0 {
-			b.WriteString(" → ")
-		}
-		if i == c.Cut && c.Omitted() > 0 {
-			fmt.Fprintf(&b, "… %d more → ", c.Omitted())
-		}
-		b.WriteString(name(u))
-	}
-	return b.String()
+	return cyclereport.Format(len(c.Nodes), c.Cut, c.Omitted(), func(i int) string { return name(c.Nodes[i]) })
 }
 
 // Limits caps a report of cycles: how many cycles it lists and how many
@@ -48,9 +35,10 @@ type Limits struct {
 	Nodes  int // nodes listed per cycle (at least 3: start, …, closing edge)
 }
 
-// ReportLimits are the limits nous reports cycles with: enough to see and
-// fix a cycle, small enough that a generated ruleset cannot flood the output.
-func ReportLimits() Limits { return Limits{Cycles: 10, Nodes: 12} }
+// ReportLimits are the limits nous reports cycles with (lint uses the same).
+func ReportLimits() Limits {
+	return Limits{Cycles: cyclereport.MaxCycles, Nodes: cyclereport.MaxNodes}
+}
 
 const (
 	white = iota // not visited
@@ -111,24 +99,19 @@ func (g *Graph) BackEdges() []Edge {
 // same order: the first lim.Cycles of them, each abbreviated to lim.Nodes
 // nodes, and how many there are in all. O(V+E) plus the report's size.
 func (g *Graph) Cycles(lim Limits) (cycles []Cycle, found int) {
-	keep := max(lim.Nodes, 3)
 	g.search(func(path []int, at int) {
 		found++
 		if len(cycles) >= lim.Cycles {
 			return
 		}
 		ring := path[at:] // the cycle without its repeated start
-		c := Cycle{Len: len(ring), Cut: len(ring) + 1}
-		if len(ring)+1 <= keep {
-			c.Nodes = append(append(make([]int, 0, len(ring)+1), ring...), path[at])
-		} else {
-			head := keep / 2
-			tail := keep - head - 1 // last nodes before the repeated start
-			c.Nodes = make([]int, 0, keep)
-			c.Nodes = append(c.Nodes, ring[:head]...)
-			c.Nodes = append(c.Nodes, ring[len(ring)-tail:]...)
-			c.Nodes = append(c.Nodes, path[at])
-			c.Cut = head
+		head, tail := cyclereport.Keep(len(ring), lim.Nodes)
+		c := Cycle{Len: len(ring), Cut: head, Nodes: make([]int, 0, head+tail+1)}
+		c.Nodes = append(c.Nodes, ring[:head]...)
+		c.Nodes = append(c.Nodes, ring[len(ring)-tail:]...)
+		c.Nodes = append(c.Nodes, path[at])
+		if tail == 0 {
+			c.Cut = len(c.Nodes) // nothing left out
 		}
 		cycles = append(cycles, c)
 	})
