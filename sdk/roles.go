@@ -64,6 +64,9 @@ type CriticInput struct {
 	Draft string `json:"draft"`
 	Query string `json:"query"`
 	Mode  string `json:"mode"`
+	// Evidence counts every record when the context shows only some, so a
+	// draft that counts them all is not an overclaim.
+	Evidence *Evidence `json:"evidence,omitempty"`
 }
 
 // Critic verdicts.

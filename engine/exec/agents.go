@@ -128,7 +128,7 @@ func (c *agentCall) analyst(draft string, review *sdk.CriticOutput) (sdk.Analyst
 
 func (c *agentCall) critic(draft string) (sdk.CriticOutput, error) {
 	var out sdk.CriticOutput
-	err := c.invoke(sdk.RoleCritic, sdk.CriticInput{Draft: draft, Query: c.r.plan.Query, Mode: c.r.plan.Mode}, &out)
+	err := c.invoke(sdk.RoleCritic, sdk.CriticInput{Draft: draft, Query: c.r.plan.Query, Mode: c.r.plan.Mode, Evidence: c.ev}, &out)
 	return out, err
 }
 

@@ -65,7 +65,9 @@ func revise(cfg Config, in sdk.AnalystInput, records []sdk.Record) sdk.AnalystOu
 	}
 	ev := gather(usable)
 	base := stripRevisionNotes(l, in.Draft)
-	f := inspect(l, base, gather(records))
+	all := gather(records)
+	all.whole = in.Evidence
+	f := inspect(l, base, all)
 	var done, steps []string
 	steps = append(steps, fmt.Sprintf("Received a %s review: %s", in.Review.Status, text.OneLine(in.Review.Critique)))
 	switch {

@@ -105,7 +105,8 @@ func withoutTitles(draft string, records []sdk.Record) string {
 }
 
 // overclaims lists count claims larger than the evidence: a draft may count
-// a subset, never more records than it was given.
+// a subset, never more records than it was given (or, when it was given a
+// selection, than the engine held).
 func overclaims(l *labels, draft string, ev evidence) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -117,14 +118,10 @@ func overclaims(l *labels, draft string, ev evidence) []string {
 		out = append(out, fmt.Sprintf("the draft claims %q but the evidence holds %s", claim, plural(have, noun, noun+"s")))
 	}
 	for _, c := range countClaims(draft) {
-		have := len(ev.records)
-		if c.kind != "record" {
-			have = ev.count(c.kind)
-		}
-		add(c.text, c.n, have, strings.ReplaceAll(c.kind, "_", " "))
+		add(c.text, c.n, ev.holds(c.kind), strings.ReplaceAll(c.kind, "_", " "))
 	}
 	for _, c := range headingCounts(l, draft) {
-		add(c.text, c.n, ev.count(c.kind), strings.ReplaceAll(c.kind, "_", " "))
+		add(c.text, c.n, ev.holds(c.kind), strings.ReplaceAll(c.kind, "_", " "))
 	}
 	return out
 }

@@ -26,6 +26,7 @@ const fewRecords = 3
 func review(cfg Config, in sdk.CriticInput, records []sdk.Record) sdk.CriticOutput {
 	l := labelsFor(cfg.Language)
 	ev := gather(records)
+	ev.whole = in.Evidence
 	f := inspect(l, in.Draft, ev)
 	var rejects, warns, suggestions, gaps []string
 	compliance := compliant

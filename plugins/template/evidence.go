@@ -28,6 +28,8 @@ type evidence struct {
 	// period (the nearest activity around an empty one), newest first:
 	// context for the answer, never counted in it.
 	outside []sdk.Record
+	// whole counts every record the engine held when it sent only some.
+	whole *sdk.Evidence
 }
 
 type kindGroup struct {

@@ -71,3 +71,19 @@ func (t answerCounts) selectionNote(l *labels) string {
 	}
 	return fmt.Sprintf(" (the newest %d are listed)", t.shown)
 }
+
+// holds is how many records of kind ("record": of any kind) the answer is
+// about: the context's, or the whole set's when it shows only some.
+func (ev evidence) holds(kind string) int {
+	n := len(ev.records)
+	if kind != "record" {
+		n = ev.count(kind)
+	}
+	if ev.whole == nil {
+		return n
+	}
+	if kind == "record" {
+		return max(n, ev.whole.Total)
+	}
+	return max(n, ev.whole.Kinds[kind])
+}

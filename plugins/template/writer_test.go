@@ -187,3 +187,23 @@ func TestWriterCountsTheWholeSetWhenOnlySomeAreShown(t *testing.T) {
 		})
 	}
 }
+
+// TestCriticAcceptsCountsOfTheWholeSet: a draft that counts every record
+// the engine held is no overclaim when the critic is told about the whole
+// set; without that it is.
+func TestCriticAcceptsCountsOfTheWholeSet(t *testing.T) {
+	records := manyRecords(12)
+	whole := &sdk.Evidence{Total: 5000, Shown: 12, Kinds: map[string]int{sdk.KindIssue: 1000, sdk.KindCommit: 4000}}
+	a := New()
+	var draft sdk.AnalystOutput
+	invoke(t, a, sdk.RoleAnalyst, sdk.AnalystInput{Query: "what changed?", Mode: "discovery", Evidence: whole}, records, &draft)
+	require.Contains(t, draft.Draft, "Found 5000 records")
+	for _, c := range []struct {
+		whole *sdk.Evidence
+		want  string
+	}{{whole, sdk.VerdictPass}, {nil, sdk.VerdictReject}} {
+		var out sdk.CriticOutput
+		invoke(t, a, sdk.RoleCritic, sdk.CriticInput{Draft: draft.Draft, Query: "what changed?", Mode: "discovery", Evidence: c.whole}, records, &out)
+		assert.Equal(t, c.want, out.Status, out.Critique)
+	}
+}
