@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nous-dev/nous/cmd/nous/internal/cyclictest"
 	"github.com/nous-dev/nous/engine/render"
-	"github.com/nous-dev/nous/internal/cyclereport"
-	"github.com/nous-dev/nous/internal/cyclictest"
+	"github.com/nous-dev/nous/rules/cyclereport"
 	"github.com/nous-dev/nous/rules/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -1,6 +1,6 @@
 package graph
 
-import "github.com/nous-dev/nous/internal/cyclereport"
+import "github.com/nous-dev/nous/rules/cyclereport"
 
 // Cycle is a cycle as a path that starts and ends at the same node, e.g.
 // Nodes [0 1 2 0] for 0 → 1 → 2 → 0. Its last edge (second-to-last node →

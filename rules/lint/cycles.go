@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/nous-dev/nous/internal/cyclereport"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/cyclereport"
 )
 
 // cycles reports the dependency cycles inside intent templates, naming each
