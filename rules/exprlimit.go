@@ -61,7 +61,8 @@ var growing = []string{"repeat", "replace", "join", "split", "splitAfter", "toJS
 // compiled with to check sizes: calling one reads nothing from the
 // environment.
 func checkedName(name string) bool {
-	return name == concatStrings || name == concatAny || slices.Contains(growing, name) || tickType(name) != nil
+	_, tick := ticks[name]
+	return name == concatStrings || name == concatAny || tick || slices.Contains(growing, name)
 }
 
 // The functions each closure body is wrapped in, by the body's type, so
@@ -73,14 +74,6 @@ var ticks = map[string]reflect.Type{
 	"$tickString": reflect.TypeFor[func(string) string](),
 	"$tickInt":    reflect.TypeFor[func(int) int](),
 	"$tickFloat":  reflect.TypeFor[func(float64) float64](),
-}
-
-// tickType returns the type of the tick function name, or nil.
-func tickType(name string) *reflect.Type {
-	if t, ok := ticks[name]; ok {
-		return &t
-	}
-	return nil
 }
 
 // tickFor names the tick function for a closure body of type t.

@@ -24,11 +24,7 @@ func configured(t testing.TB, cfg map[string]any) *Source {
 	t.Helper()
 	s := New()
 	s.loc = taipei
-	raw, err := json.Marshal(cfg)
-	require.NoError(t, err)
-	diags, err := s.Configure(context.Background(), raw)
-	require.NoError(t, err)
-	require.False(t, diags.HasErrors(), "diagnostics: %+v", diags)
+	plugintest.Configure(t, s, cfg)
 	return s
 }
 

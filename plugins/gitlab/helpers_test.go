@@ -2,12 +2,10 @@ package gitlab
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
+	"maps"
 	"net/http/httptest"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
@@ -37,14 +35,8 @@ func newHarness(t testing.TB, config map[string]any) *harness {
 		WithLogger(slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))),
 	)
 	cfg := map[string]any{"base_url": h.server.URL, "token": testToken}
-	for k, v := range config {
-		cfg[k] = v
-	}
-	raw, err := json.Marshal(cfg)
-	require.NoError(t, err)
-	diags, err := h.source.Configure(context.Background(), raw)
-	require.NoError(t, err)
-	require.False(t, diags.HasErrors(), "%v", diags)
+	maps.Copy(cfg, config)
+	plugintest.Configure(t, h.source, cfg)
 	return h
 }
 

@@ -3,6 +3,7 @@ package gitlab
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -24,14 +25,8 @@ func hostileSource(t *testing.T, baseURL string, config map[string]any, opts ...
 	waits := &plugintest.Waits{}
 	s := New(append([]Option{WithEnv(func(string) string { return "" }), WithRetry(waits.Policy())}, opts...)...)
 	cfg := map[string]any{"base_url": baseURL, "token": testToken}
-	for k, v := range config {
-		cfg[k] = v
-	}
-	raw, err := json.Marshal(cfg)
-	require.NoError(t, err)
-	diags, err := s.Configure(context.Background(), raw)
-	require.NoError(t, err)
-	require.False(t, diags.HasErrors(), "%v", diags)
+	maps.Copy(cfg, config)
+	plugintest.Configure(t, s, cfg)
 	return s, waits
 }
 

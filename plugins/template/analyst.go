@@ -41,7 +41,7 @@ func research(cfg Config, in sdk.AnalystInput, records []sdk.Record) sdk.Analyst
 			ReasoningChain: numbered(steps),
 		}
 	}
-	ev := gather(usable)
+	ev := gather(usable).with(in.Evidence)
 	steps = append(steps, evidenceSteps(ev, cfg.MaxItems)...)
 	return sdk.AnalystOutput{
 		Status:         sdk.AnalystDraftReady,
@@ -63,11 +63,9 @@ func revise(cfg Config, in sdk.AnalystInput, records []sdk.Record) sdk.AnalystOu
 		out.ReasoningChain = numbered([]string{"The review asked for a revision but no usable evidence is available; asked for a new search."})
 		return out
 	}
-	ev := gather(usable)
+	ev := gather(usable).with(in.Evidence)
 	base := stripRevisionNotes(l, in.Draft)
-	all := gather(records)
-	all.whole = in.Evidence
-	f := inspect(l, base, all)
+	f := inspect(l, base, gather(records).with(in.Evidence))
 	var done, steps []string
 	steps = append(steps, fmt.Sprintf("Received a %s review: %s", in.Review.Status, text.OneLine(in.Review.Critique)))
 	switch {

@@ -25,8 +25,7 @@ const fewRecords = 3
 // passes the rest.
 func review(cfg Config, in sdk.CriticInput, records []sdk.Record) sdk.CriticOutput {
 	l := labelsFor(cfg.Language)
-	ev := gather(records)
-	ev.whole = in.Evidence
+	ev := gather(records).with(in.Evidence)
 	f := inspect(l, in.Draft, ev)
 	var rejects, warns, suggestions, gaps []string
 	compliance := compliant

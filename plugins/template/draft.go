@@ -31,7 +31,7 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 		b.WriteString(sourcesSection(l, listed))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "## %s\n\n%s\n\n", heading, overview(l, ev, in.Evidence))
+	fmt.Fprintf(&b, "## %s\n\n%s\n\n", heading, overview(l, ev))
 	if len(ev.authors) > 0 {
 		fmt.Fprintf(&b, "- %s: %s\n", l.TopAuthors, formatTallies(ev.authors))
 	}
@@ -143,9 +143,9 @@ func kindNouns(l *labels, kinds []string) string {
 }
 
 // overview is the one-sentence summary: how many records of which kinds,
-// when; whole, when set, counts every record the step held.
-func overview(l *labels, ev evidence, whole *sdk.Evidence) string {
-	t := countsOf(ev, whole)
+// when, of every record the step held.
+func overview(l *labels, ev evidence) string {
+	t := countsOf(ev)
 	parts := t.phrases(l)
 	if l == labelSets["zh"] {
 		s := fmt.Sprintf("共 %d %s", t.total, l.Records)
@@ -252,13 +252,17 @@ func sourceTypes(records []sdk.Record) string {
 }
 
 func timeSpan(ev evidence) string {
-	switch {
-	case ev.first.IsZero():
-		return ""
-	case day(ev.first) == day(ev.last):
-		return day(ev.first)
+	first, last := ev.first, ev.last
+	if ev.partial() && !ev.whole.Earliest.IsZero() {
+		first, last = ev.whole.Earliest, ev.whole.Latest
 	}
-	return day(ev.first) + " – " + day(ev.last)
+	switch {
+	case first.IsZero():
+		return ""
+	case day(first) == day(last):
+		return day(first)
+	}
+	return day(first) + " – " + day(last)
 }
 
 func formatTallies(ts []tally) string {

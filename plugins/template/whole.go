@@ -10,8 +10,8 @@ import (
 )
 
 // answerCounts are what an answer counts: the records of each kind and their
-// authors. When the engine held more records than it could show (whole is
-// set), they are the whole set's, not the shown selection's.
+// authors. When the engine held more records than it could show, they are
+// the whole set's, not the shown selection's.
 type answerCounts struct {
 	kinds       []tally
 	authors     int
@@ -20,14 +20,15 @@ type answerCounts struct {
 	shown       int // < total when only a selection is in the context
 }
 
-func countsOf(ev evidence, whole *sdk.Evidence) answerCounts {
-	if whole == nil || whole.Total <= len(ev.records) {
+func countsOf(ev evidence) answerCounts {
+	if !ev.partial() {
 		t := answerCounts{authors: len(ev.authors), total: len(ev.records), shown: len(ev.records)}
 		for _, g := range ev.groups {
 			t.kinds = append(t.kinds, tally{g.kind, len(g.records)})
 		}
 		return t
 	}
+	whole := ev.whole
 	t := answerCounts{authors: len(whole.Authors), moreAuthors: whole.OtherAuthors > 0, total: whole.Total, shown: len(ev.records)}
 	for kind, n := range whole.Kinds {
 		t.kinds = append(t.kinds, tally{kind, n})
@@ -79,11 +80,24 @@ func (ev evidence) holds(kind string) int {
 	if kind != "record" {
 		n = ev.count(kind)
 	}
-	if ev.whole == nil {
+	if !ev.partial() {
 		return n
 	}
 	if kind == "record" {
 		return max(n, ev.whole.Total)
 	}
 	return max(n, ev.whole.Kinds[kind])
+}
+
+// with returns ev with the engine's summary of every record it held (nil
+// when the context shows them all).
+func (ev evidence) with(whole *sdk.Evidence) evidence {
+	ev.whole = whole
+	return ev
+}
+
+// partial reports whether the context shows only some of the records the
+// engine held.
+func (ev evidence) partial() bool {
+	return ev.whole != nil && ev.whole.Total > len(ev.records)
 }

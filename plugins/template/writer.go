@@ -26,7 +26,7 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	// leaves out low-tier ones), so it agrees with the draft's counts; a
 	// draft may still cite any record, and the mode notes then say so.
 	usable, _ := usableRecords(in.Mode, records)
-	ev := gather(usable)
+	ev := gather(usable).with(in.Evidence)
 	used := citedOrAll(in.Draft, gather(records), ev)
 	conf, reason := grade(l, in, ev, used)
 
@@ -40,9 +40,9 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	summary := ""
 	switch {
 	case len(ev.records) > 0 && countingQuestion.MatchString(in.Query):
-		summary = countSentence(l, ev, in.Evidence, in.Temporal)
+		summary = countSentence(l, ev, in.Temporal)
 	case len(ev.records) > 0:
-		summary = overview(l, ev, in.Evidence)
+		summary = overview(l, ev)
 	case len(ev.outside) > 0:
 		summary = emptyPeriodLine(l, ev, in.Temporal)
 	}
@@ -118,10 +118,9 @@ func grade(l *labels, in sdk.WriterInput, ev evidence, used []sdk.Record) (strin
 }
 
 // countSentence states the number asked for: "312 commits by 41 authors
-// between 2025-01-01 and 2025-06-30"; whole, when set, counts every record
-// the step held.
-func countSentence(l *labels, ev evidence, whole *sdk.Evidence, t *sdk.TimeRange) string {
-	counts := countsOf(ev, whole)
+// between 2025-01-01 and 2025-06-30", of every record the step held.
+func countSentence(l *labels, ev evidence, t *sdk.TimeRange) string {
+	counts := countsOf(ev)
 	parts := counts.phrases(l)
 	period := ""
 	if t != nil {

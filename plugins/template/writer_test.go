@@ -170,10 +170,11 @@ func TestAnalystRequestedPeriodEndsTheDayBefore(t *testing.T) {
 func TestWriterCountsTheWholeSetWhenOnlySomeAreShown(t *testing.T) {
 	records := manyRecords(12)
 	whole := &sdk.Evidence{Total: 5000, Shown: 12, Kinds: map[string]int{sdk.KindIssue: 1000, sdk.KindCommit: 4000},
-		Authors: map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 4979}}
+		Authors:  map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 4979},
+		Earliest: time.Date(2019, 3, 4, 0, 0, 0, 0, time.UTC), Latest: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)}
 	for _, c := range []struct{ query, want string }{
 		{"how many commits and issues were there?", "4000 commits and 1000 issues by 7 authors (the newest 12 are listed)."},
-		{"what changed?", "Found 5000 records"},
+		{"what changed?", "Found 5000 records dated 2019-03-04 – 2026-11-01: "},
 	} {
 		t.Run(c.query, func(t *testing.T) {
 			a := New()

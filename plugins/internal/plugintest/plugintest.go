@@ -91,6 +91,17 @@ func (o OneAgent) Invoke(ctx context.Context, _ string, req sdk.InvokeRequest) (
 	return o.Agent.Invoke(ctx, req)
 }
 
+// Configure configures src with cfg (as JSON) and requires it to succeed
+// without error diagnostics.
+func Configure(t testing.TB, src sdk.Source, cfg map[string]any) {
+	t.Helper()
+	raw, err := json.Marshal(cfg)
+	require.NoError(t, err)
+	diags, err := src.Configure(t.Context(), raw)
+	require.NoError(t, err)
+	require.False(t, diags.HasErrors(), "diagnostics: %+v", diags)
+}
+
 // Fetch collects the records of a fetch that must succeed.
 func Fetch(t testing.TB, src sdk.Source, req sdk.FetchRequest) []sdk.Record {
 	t.Helper()
