@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
@@ -88,14 +88,14 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 				if err != nil {
 					return fmt.Errorf("ask: interpreting the question: %w", red.Error(err))
 				}
-				opts := exec.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger(red)}
+				opts := runner.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger(red)}
 				if a.stderrIsTerminal() {
 					opts.Progress = progressPrinter(a.stderr)
 				}
 				agents := newFallbackAgents(m, rs, a.stderr)
-				res, runErr := exec.New(m, agents, opts).Run(ctx, plan)
+				res, runErr := runner.New(m, agents, opts).Run(ctx, plan)
 				res.Caveats = append(res.Caveats, agents.caveats()...)
-				res.Report = exec.Compose(res) // the report opens with every caveat
+				res.Report = runner.Compose(res) // the report opens with every caveat
 				out := &countingWriter{w: a.stdout}
 				var w io.Writer = out
 				if format == "text" || format == "markdown" {
@@ -119,11 +119,11 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 // askExit is the exit of a finished run whose output took written bytes:
 // nil (exit 0) only when the run answered and something was printed. The
 // reason it gives is masked by red.
-func askExit(res *exec.Result, runErr error, written int64, red *redact.Redactor) error {
+func askExit(res *runner.Result, runErr error, written int64, red *redact.Redactor) error {
 	switch {
 	case runErr != nil:
 		return &exitError{Code: exitFindings, Err: red.Error(runErr)}
-	case res.Status == exec.ResultFailed || res.Status == exec.ResultCancelled:
+	case res.Status == runner.ResultFailed || res.Status == runner.ResultCancelled:
 		err := fmt.Errorf("run %s (%s)", res.Status, res.History.Termination)
 		if len(res.Caveats) > 0 {
 			err = fmt.Errorf("%w: %s", err, strings.Join(res.Caveats, " "))
@@ -195,8 +195,8 @@ func (a *app) stderrIsTerminal() bool {
 }
 
 // progressPrinter shows passes, steps and refinements as they happen.
-func progressPrinter(w io.Writer) func(exec.Event) {
-	return func(ev exec.Event) {
+func progressPrinter(w io.Writer) func(runner.Event) {
+	return func(ev runner.Event) {
 		switch ev.Kind {
 		case "pass":
 			fmt.Fprintf(w, "── pass %d\n", ev.Pass)
@@ -205,11 +205,11 @@ func progressPrinter(w io.Writer) func(exec.Event) {
 		case "end":
 			mark := "✓"
 			switch ev.Status {
-			case exec.StatusFailed:
+			case runner.StatusFailed:
 				mark = "✗"
-			case exec.StatusSkipped:
+			case runner.StatusSkipped:
 				mark = "-"
-			case exec.StatusInvalid:
+			case runner.StatusInvalid:
 				mark = "↻"
 			}
 			line := fmt.Sprintf("  %s %-5s %s", mark, ev.Step, ev.Status)

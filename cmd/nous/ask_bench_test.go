@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/examples"
 	"github.com/nous-dev/nous/plugins/file"
 	"github.com/nous-dev/nous/plugins/template"
@@ -63,7 +63,7 @@ func BenchmarkAskTemplateInProcess(b *testing.B) {
 		p.agents[a.Name] = template.New()
 	}
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
-	ex := nexec.New(p, p, nexec.Options{Clock: func() time.Time { return now }})
+	ex := runner.New(p, p, runner.Options{Clock: func() time.Time { return now }})
 	planner := engine.NewPlanner(rs)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -72,7 +72,7 @@ func BenchmarkAskTemplateInProcess(b *testing.B) {
 			b.Fatal(err)
 		}
 		res, err := ex.Run(ctx, plan)
-		if err != nil || res.Status != nexec.ResultSuccess {
+		if err != nil || res.Status != runner.ResultSuccess {
 			b.Fatal(err, res.Status, res.Error)
 		}
 		if err := report.Render(io.Discard, "text", res, report.Options{}); err != nil {

@@ -16,15 +16,15 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func askE2E(t *testing.T, rulesDir, query string, wrapSources func(engine.Sources) engine.Sources, wrapAgents func(engine.Agents) engine.Agents) *nexec.Result {
+func askE2E(t *testing.T, rulesDir, query string, wrapSources func(engine.Sources) engine.Sources, wrapAgents func(engine.Agents) engine.Agents) *runner.Result {
 	t.Helper()
 	a := &app{stdin: strings.NewReader(""), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, getenv: os.Getenv, rulesPath: rulesDir}
 	rs, err := a.loadRules()
@@ -43,7 +43,7 @@ func askE2E(t *testing.T, rulesDir, query string, wrapSources func(engine.Source
 	if wrapAgents != nil {
 		ag = wrapAgents(m)
 	}
-	res, err := nexec.New(src, ag, nexec.Options{Clock: func() time.Time { return now }}).Run(context.Background(), plan)
+	res, err := runner.New(src, ag, runner.Options{Clock: func() time.Time { return now }}).Run(context.Background(), plan)
 	require.NoError(t, err)
 	return res
 }
@@ -75,7 +75,7 @@ func TestAskStatusRunsIndependentStepsInParallel(t *testing.T) {
 	res := askE2E(t, rules, "what is the status of the project?", func(s engine.Sources) engine.Sources {
 		return &gatedSources{next: s, open: make(chan struct{})}
 	}, nil)
-	require.Equal(t, nexec.ResultSuccess, res.Status, res.Error)
+	require.Equal(t, runner.ResultSuccess, res.Status, res.Error)
 	runs := map[string]history.StepRun{}
 	for _, s := range res.History.Passes[0].Steps {
 		runs[s.ID] = s
@@ -126,7 +126,7 @@ func TestAskCriticRejectOnceThenConverges(t *testing.T) {
 	require.NotNil(t, revise.Review)
 	assert.Equal(t, "state the time span", revise.Review.Critique)
 	assert.Contains(t, agents.analyst[1].Instructions, "AnalystRevisePrompt", "the revise branch of the prompt template")
-	assert.Equal(t, nexec.ResultSuccess, res.Status)
+	assert.Equal(t, runner.ResultSuccess, res.Status)
 	assert.Contains(t, res.Report, "Fix refund rounding")
 }
 
@@ -233,7 +233,7 @@ func TestAskWithOpenAICompatibleServer(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
-	assert.Equal(t, nexec.ResultSuccess, doc.Result.Status, doc.Result.Error)
+	assert.Equal(t, runner.ResultSuccess, doc.Result.Status, doc.Result.Error)
 	assert.Equal(t, int32(2), reviews.Load(), "rejected once, passed once")
 	require.Len(t, doc.History.Passes, 2)
 	assert.Contains(t, doc.Result.Report, "Fix refund rounding")

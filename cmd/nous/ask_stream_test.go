@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -47,7 +47,7 @@ func TestAskSourceCrashMidStreamIsPartial(t *testing.T) {
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc), stderr)
 	res := doc.Result
-	assert.Equal(t, nexec.ResultPartial, res.Status)
+	assert.Equal(t, runner.ResultPartial, res.Status)
 	var caveat string
 	for _, c := range res.Caveats {
 		if strings.Contains(c, `"gitlab"`) {
@@ -65,7 +65,7 @@ func TestAskSourceCrashMidStreamIsPartial(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	assert.Equal(t, []string{"c0", "c1", "c2", "c3", "c4"}, ids, "the records received are still used")
-	var retrieve *nexec.StepResult
+	var retrieve *runner.StepResult
 	for i, s := range res.Steps {
 		if s.Action == "retrieve" {
 			retrieve = &res.Steps[i]

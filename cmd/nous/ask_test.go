@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -164,14 +164,14 @@ func TestAskEmptyPeriodShowsNearestBefore(t *testing.T) {
 	assert.Equal(t, history.Converged, doc.History.Termination)
 	assert.Equal(t, []string{"last week"}, doc.History.Passes[1].Steps[0].Filters["dates"], "the question's period is kept")
 
-	assert.Equal(t, nexec.ResultPartial, doc.Result.Status)
+	assert.Equal(t, runner.ResultPartial, doc.Result.Status)
 	h0 := doc.Result.Steps[0]
-	assert.Equal(t, nexec.OutsideBefore, h0.Outside)
+	assert.Equal(t, runner.OutsideBefore, h0.Outside)
 	assert.Equal(t, "2026-11-02", h0.AskedSince.Format(time.DateOnly))
 	assert.Equal(t, "2026-11-09", h0.AskedUntil.Format(time.DateOnly))
 	require.Len(t, doc.Result.Records, 1, "only the most recent commit before the period")
 	assert.Equal(t, "Ancient fix", doc.Result.Records[0].Title)
-	assert.Equal(t, nexec.OutsideBefore, doc.Result.Records[0].Fields[nexec.FieldOutside])
+	assert.Equal(t, runner.OutsideBefore, doc.Result.Records[0].Fields[runner.FieldOutside])
 	require.Len(t, doc.Result.Caveats, 1)
 	assert.Regexp(t, `^No commits between 2026-11-02 and 2026-11-08; showing the most recent before that: [0-9a-f]{7,} "Ancient fix" on 2026-09-01\.$`, doc.Result.Caveats[0])
 }
@@ -338,7 +338,7 @@ func TestAskCrashingAgentKeepsHistory(t *testing.T) {
 	assert.Contains(t, stderr, "No report: the writer step h2 failed", "the reason is on stderr")
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc), "what was produced is still printed: %s", stderr)
-	assert.Equal(t, nexec.ResultFailed, doc.Result.Status)
+	assert.Equal(t, runner.ResultFailed, doc.Result.Status)
 	steps := doc.History.Passes[0].Steps
 	require.Len(t, steps, 3)
 	assert.Equal(t, "completed", steps[0].Status)
@@ -351,13 +351,13 @@ func TestAskCrashingAgentKeepsHistory(t *testing.T) {
 func TestProgressPrinter(t *testing.T) {
 	var b bytes.Buffer
 	p := progressPrinter(&b)
-	for _, ev := range []nexec.Event{
+	for _, ev := range []runner.Event{
 		{Kind: "pass", Pass: 1},
 		{Kind: "start", Step: "h0", Description: "Retrieve commit data"},
-		{Kind: "end", Step: "h0", Status: nexec.StatusInvalid},
+		{Kind: "end", Step: "h0", Status: runner.StatusInvalid},
 		{Kind: "refine", Step: "h0", Status: "MODIFY", Detail: "retrieval returned no records"},
-		{Kind: "end", Step: "h1", Status: nexec.StatusFailed, Detail: "boom"},
-		{Kind: "end", Step: "h2", Status: nexec.StatusSkipped},
+		{Kind: "end", Step: "h1", Status: runner.StatusFailed, Detail: "boom"},
+		{Kind: "end", Step: "h2", Status: runner.StatusSkipped},
 		{Kind: "done", Status: "partial", Detail: "max_passes"},
 	} {
 		p(ev)

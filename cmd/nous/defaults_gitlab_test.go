@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -121,7 +121,7 @@ func TestDefaultsWithGitLabAnswerIssueQuestionsFromGitLabIssues(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
-	assert.Equal(t, nexec.ResultSuccess, doc.Result.Status, doc.Result.Error)
+	assert.Equal(t, runner.ResultSuccess, doc.Result.Status, doc.Result.Error)
 	h0 := doc.Result.Steps[0]
 	assert.Equal(t, "Retrieve issue data from YouTrack", h0.Description, "plans keep the seed documents' names")
 	assert.Equal(t, "completed", h0.Status)

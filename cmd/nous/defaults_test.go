@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -53,7 +53,7 @@ func TestDefaultsWithoutATrackerSayHowToConfigureOne(t *testing.T) {
 			if format == "json" {
 				var doc report.Document
 				require.NoError(t, json.Unmarshal([]byte(out), &doc))
-				assert.Equal(t, nexec.ResultFailed, doc.Result.Status, "no source answers a bug count")
+				assert.Equal(t, runner.ResultFailed, doc.Result.Status, "no source answers a bug count")
 				assert.Equal(t, "failed", doc.Result.Steps[0].Status)
 				assert.Contains(t, doc.Result.Steps[0].Error, youtrackNotConfigured)
 			}
@@ -82,7 +82,7 @@ func TestDefaultsFallbackReadsTheLocalRepository(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	require.NotEmpty(t, doc.Plan.Retrieval.Plans)
 	assert.Equal(t, []string{"generic"}, doc.Plan.Retrieval.Plans[0].Sources, "the fallback template answered")
-	assert.Equal(t, nexec.ResultSuccess, doc.Result.Status)
+	assert.Equal(t, runner.ResultSuccess, doc.Result.Status)
 	assert.Contains(t, doc.Result.Report, "Rewrite the parser")
 	assert.NotContains(t, doc.Result.Report, "Tune the lexer", "the topic \"parser\" reached the source")
 	assert.Contains(t, doc.Result.Report, "(git, tier 1)", "the report names the local repository as the source")

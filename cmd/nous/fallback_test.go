@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	nexec "github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
@@ -135,7 +135,7 @@ func TestAskWithAnUnreachableLLMFallsBackToTheTemplateAgent(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc), stderr)
-	assert.Equal(t, nexec.ResultSuccess, doc.Result.Status, doc.Result.Error)
+	assert.Equal(t, runner.ResultSuccess, doc.Result.Status, doc.Result.Error)
 	assert.Contains(t, doc.Result.Report, "Fix refund rounding", "the template agent wrote the report")
 	assert.Contains(t, doc.Result.Report, "Add gateway retry")
 	assert.Contains(t, stderr, `nous: warning: agent "analyst" (builtin:openai) is unreachable, so builtin:template answers in its place:`)

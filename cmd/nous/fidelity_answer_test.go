@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	nexec "github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/runner"
 )
 
 // fidelityTimeout bounds one question's run of `nous ask`.
@@ -103,7 +103,7 @@ func (a *fidelityAnswer) commitIDs(all []logCommit) (answer, outside []string) {
 		if sha, ok := r.Fields["sha"].(string); ok && sha != "" {
 			id = sha
 		}
-		if o, _ := r.Fields[nexec.FieldOutside].(string); o != "" {
+		if o, _ := r.Fields[runner.FieldOutside].(string); o != "" {
 			outside = append(outside, resolveSHA(id, all))
 			continue
 		}

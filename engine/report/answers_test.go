@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
@@ -42,13 +42,13 @@ func writerText(query, summary, confidence string, lines ...string) string {
 		strings.Join(lines, "\n") + "\n\n## Mode and source tiers\n\nMode: discovery — all sources kept. None is flagged.\n"
 }
 
-// scenario assembles a result the way exec.finish does: the answers and
+// scenario assembles a result the way runner.finish does: the answers and
 // caveats, then the report composed from them.
-func scenario(query, status string, interp *engine.Interpretation, steps []exec.StepResult, records []sdk.Record, caveats []string, answers ...exec.Answer) *exec.Result {
+func scenario(query, status string, interp *engine.Interpretation, steps []runner.StepResult, records []sdk.Record, caveats []string, answers ...runner.Answer) *runner.Result {
 	tr := trace.New(func() time.Time { return at })
 	tr.Add(trace.Entry{Stage: trace.Planning, Thought: "Execute " + itoa(len(steps)) + " step(s)", Action: "plan", Outcome: trace.Success})
 	tr.Add(trace.Entry{Stage: trace.Finalization, Thought: "Run " + status, Action: "finalize", Outcome: trace.Success})
-	res := &exec.Result{
+	res := &runner.Result{
 		ExecutionID: "run-2", Query: query, Mode: "discovery", Status: status, Caveats: caveats, Answers: answers,
 		Steps: steps, Records: records,
 		Plan: &engine.Plan{Query: query, Mode: "discovery", Interpretation: interp, Diagnostics: []engine.Diagnostic{}},
@@ -58,7 +58,7 @@ func scenario(query, status string, interp *engine.Interpretation, steps []exec.
 	}
 	last := answers[len(answers)-1]
 	res.Answer = &sdk.WriterOutput{FinalReport: last.Report, SourcesUsed: last.SourcesUsed, ConfidenceLevel: last.Confidence}
-	res.Report = exec.Compose(res)
+	res.Report = runner.Compose(res)
 	return res
 }
 
@@ -69,20 +69,20 @@ var hclSources = []engine.SourceView{
 	{Name: "youtrack", Filters: []string{"projects", "statuses", "dates"}, Coverage: sdk.Coverage{Name: "HCL"}},
 }
 
-func twoIntents() *exec.Result {
+func twoIntents() *runner.Result {
 	q := "what changed in hclwrite in 2024 and which issues are open?"
 	interp := &engine.Interpretation{Now: at, Grounded: true, Sources: hclSources,
 		Dates:       &engine.DateRange{Phrases: []string{"in 2024"}, Since: date(2024, 1, 1), Until: date(2025, 1, 1)},
 		Constraints: []engine.Constraint{{Key: "paths", Value: "hclwrite/", Phrase: "hclwrite", Source: "gitlab"}, {Key: "statuses", Value: "open"}}}
-	return scenario(q, exec.ResultSuccess, interp,
-		[]exec.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: exec.StatusCompleted, Records: 3},
-			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: exec.StatusCompleted, Records: 3},
-			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: exec.StatusCompleted, Records: 1},
-			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: exec.StatusCompleted, Records: 1},
+	return scenario(q, runner.ResultSuccess, interp,
+		[]runner.StepResult{
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: runner.StatusCompleted, Records: 3},
+			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 3},
+			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: runner.StatusCompleted, Records: 1},
+			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 1},
 		}, hclRecords, nil,
-		exec.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl touching hclwrite/, 2024-01-01 – 2024-12-31", Result: "3 commits by 2 authors",
-			Status: exec.ResultSuccess, Count: 3, Authors: 2, Step: "h1", Steps: []string{"h0", "h1"}, Confidence: "High",
+		runner.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl touching hclwrite/, 2024-01-01 – 2024-12-31", Result: "3 commits by 2 authors",
+			Status: runner.ResultSuccess, Count: 3, Authors: 2, Step: "h1", Steps: []string{"h0", "h1"}, Confidence: "High",
 			Records:     []string{hclRecords[0].ID, hclRecords[1].ID, hclRecords[2].ID},
 			SourcesUsed: []string{hclRecords[0].ID, hclRecords[1].ID, hclRecords[2].ID},
 			Report: writerText(q, "Found 3 records dated 2024-06-17 – 2024-12-03: 3 commits.", "High (review PASS, 3 records)",
@@ -90,62 +90,62 @@ func twoIntents() *exec.Result {
 				"- `923b06b` hclwrite: format nested blocks — Radek Simko, 2024-12-03",
 				"- `6727daf` hclwrite: keep comments on attributes — Radek Simko, 2024-11-20",
 				"- `d69d8de` hclwrite: tokens for heredocs — James Bardin, 2024-06-17")},
-		exec.Answer{Intent: "query_issues", Understood: "Issues in HCL with status open, 2024-01-01 – 2024-12-31", Result: "1 issue by 1 author",
-			Status: exec.ResultSuccess, Count: 1, Authors: 1, Step: "h3", Steps: []string{"h2", "h3"}, Confidence: "Medium",
+		runner.Answer{Intent: "query_issues", Understood: "Issues in HCL with status open, 2024-01-01 – 2024-12-31", Result: "1 issue by 1 author",
+			Status: runner.ResultSuccess, Count: 1, Authors: 1, Step: "h3", Steps: []string{"h2", "h3"}, Confidence: "Medium",
 			Records: []string{"HCL-12"}, SourcesUsed: []string{"https://youtrack.example.com/issue/HCL-12"},
 			Report: writerText(q, "Found 1 record dated 2024-10-02: 1 issue.", "Medium (review WARN, 1 record)",
 				"### Issues (1)", "", "- `HCL-12` hclwrite drops trailing comments — Ann Lee, 2024-10-02")},
 	)
 }
 
-func emptyPeriod() *exec.Result {
+func emptyPeriod() *runner.Result {
 	q := "what changed last week?"
 	week := &engine.DateRange{Phrases: []string{"last week"}, Since: date(2026, 11, 2), Until: date(2026, 11, 9)}
 	nearest := commit("2efc2662361a9f5fd39f5d0cd46970ce4c3f7be2", "2efc266", "Merge pull request #739 from wata727/skip_marked_values", "James Bardin", date(2026, 3, 31).Add(8*time.Hour))
-	nearest.Fields[exec.FieldOutside] = exec.OutsideBefore
-	return scenario(q, exec.ResultPartial, &engine.Interpretation{Now: at, Grounded: true, Dates: week, Constraints: []engine.Constraint{}, Sources: hclSources[:1]},
-		[]exec.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: exec.StatusCompleted, Records: 1,
-				Outside: exec.OutsideBefore, AskedSince: week.Since, AskedUntil: week.Until},
-			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: exec.StatusCompleted, Records: 1},
+	nearest.Fields[runner.FieldOutside] = runner.OutsideBefore
+	return scenario(q, runner.ResultPartial, &engine.Interpretation{Now: at, Grounded: true, Dates: week, Constraints: []engine.Constraint{}, Sources: hclSources[:1]},
+		[]runner.StepResult{
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: runner.StatusCompleted, Records: 1,
+				Outside: runner.OutsideBefore, AskedSince: week.Since, AskedUntil: week.Until},
+			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 1},
 		}, []sdk.Record{nearest},
 		[]string{`No commits between 2026-11-02 and 2026-11-08; showing the most recent before that: 2efc266 "Merge pull request #739 from wata727/skip_marked_values" on 2026-03-31.`},
-		exec.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl, 2026-11-02 – 2026-11-08",
+		runner.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl, 2026-11-02 – 2026-11-08",
 			Result: "no commits; the most recent before that is `2efc266` \"Merge pull request #739 from wata727/skip_marked_values\" on 2026-03-31",
-			Status: exec.ResultPartial, Step: "h1", Steps: []string{"h0", "h1"}, Records: []string{}, Confidence: "Low",
-			Outside: exec.OutsideBefore, AskedSince: week.Since, AskedUntil: week.Until,
-			Nearest: &exec.RecordRef{ID: nearest.ID, ShortID: "2efc266", Title: nearest.Title, Time: nearest.Time},
+			Status: runner.ResultPartial, Step: "h1", Steps: []string{"h0", "h1"}, Records: []string{}, Confidence: "Low",
+			Outside: runner.OutsideBefore, AskedSince: week.Since, AskedUntil: week.Until,
+			Nearest: &runner.RecordRef{ID: nearest.ID, ShortID: "2efc266", Title: nearest.Title, Time: nearest.Time},
 			Report: "# Report: " + q + "\n\n## Summary\n\nNo commits in the requested period (2026-11-02 – 2026-11-08); the most recent before it is `2efc266` " +
 				nearest.Title + " (2026-03-31). Confidence: Low (nothing in the requested period: the records shown are the nearest activity outside it).\n\n" +
 				"## Details\n\n### Nearest activity outside the requested period (1)\n\n- `2efc266` " + nearest.Title + " — James Bardin, 2026-03-31\n"},
 	)
 }
 
-func partialAnswer() *exec.Result {
+func partialAnswer() *runner.Result {
 	q := "what did Radek Simko change in hclwrite and which of his issues are open?"
 	interp := &engine.Interpretation{Now: at, Grounded: true, Sources: hclSources,
 		Constraints: []engine.Constraint{{Key: "authors", Value: "Radek Simko", Source: "gitlab"}, {Key: "paths", Value: "hclwrite/", Phrase: "hclwrite", Source: "gitlab"}},
 		Unapplied:   []engine.Constraint{{Key: "authors", Value: "Radek Simko", Source: "youtrack", Reason: `source "youtrack" cannot filter by authors`}}}
-	return scenario(q, exec.ResultPartial, interp,
-		[]exec.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: exec.StatusCompleted, Records: 2},
-			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: exec.StatusCompleted, Records: 2},
-			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: exec.StatusCompleted, Records: 1},
-			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: exec.StatusFailed, Error: `agent "writer" (writer): connection refused`},
+	return scenario(q, runner.ResultPartial, interp,
+		[]runner.StepResult{
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: runner.StatusCompleted, Records: 2},
+			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 2},
+			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: runner.StatusCompleted, Records: 1},
+			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: runner.StatusFailed, Error: `agent "writer" (writer): connection refused`},
 		}, []sdk.Record{hclRecords[0], hclRecords[1], hclRecords[3]},
 		[]string{`The author filter "Radek Simko" could not be applied: source "youtrack" cannot filter by authors.`},
-		exec.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl touching hclwrite/ by Radek Simko", Result: "2 commits by 1 author",
-			Status: exec.ResultSuccess, Count: 2, Authors: 1, Step: "h1", Steps: []string{"h0", "h1"}, Confidence: "Medium",
+		runner.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl touching hclwrite/ by Radek Simko", Result: "2 commits by 1 author",
+			Status: runner.ResultSuccess, Count: 2, Authors: 1, Step: "h1", Steps: []string{"h0", "h1"}, Confidence: "Medium",
 			Records: []string{hclRecords[0].ID, hclRecords[1].ID}, SourcesUsed: []string{hclRecords[0].ID, hclRecords[1].ID},
 			Report: writerText(q, "Found 2 records dated 2024-11-20 – 2024-12-03: 2 commits.", "Medium (review WARN, 2 records)",
 				"### Commits (2)", "", "- `923b06b` hclwrite: format nested blocks — Radek Simko, 2024-12-03",
 				"- `6727daf` hclwrite: keep comments on attributes — Radek Simko, 2024-11-20")},
-		exec.Answer{Intent: "query_issues", Understood: "Issues in HCL with status open (not applied: by Radek Simko)", Result: "1 issue by 1 author",
-			Status: exec.ResultPartial, Count: 1, Authors: 1, Step: "h2", Steps: []string{"h2", "h3"}, Records: []string{"HCL-12"}},
+		runner.Answer{Intent: "query_issues", Understood: "Issues in HCL with status open (not applied: by Radek Simko)", Result: "1 issue by 1 author",
+			Status: runner.ResultPartial, Count: 1, Authors: 1, Step: "h2", Steps: []string{"h2", "h3"}, Records: []string{"HCL-12"}},
 	)
 }
 
-func counting() *exec.Result {
+func counting() *runner.Result {
 	q := "how many commits were made in the first half of 2025?"
 	half := &engine.DateRange{Phrases: []string{"the first half of 2025"}, Since: date(2025, 1, 1), Until: date(2025, 7, 1)}
 	var recs []sdk.Record
@@ -155,15 +155,15 @@ func counting() *exec.Result {
 		recs = append(recs, r)
 		ids = append(ids, r.ID)
 	}
-	return scenario(q, exec.ResultSuccess, &engine.Interpretation{Now: at, Grounded: true, Dates: half, Constraints: []engine.Constraint{}, Sources: hclSources[:1]},
-		[]exec.StepResult{
-			{ID: "h0", Description: "Identify relevant data sources (commits, issues, metrics)", Intent: "query_analytics", Action: "retrieve", Status: exec.StatusCompleted, Records: 3},
-			{ID: "h1", Description: "Aggregate data from multiple sources", Intent: "query_analytics", Action: "aggregate", Status: exec.StatusCompleted, Records: 3},
-			{ID: "h2", Description: "Calculate statistics and trends", Intent: "query_analytics", Action: "stats", Status: exec.StatusCompleted, Records: 3},
-			{ID: "h3", Description: "Generate analytics report with visualizations", Intent: "query_analytics", Action: "agent", Role: "writer", Status: exec.StatusCompleted, Records: 3},
+	return scenario(q, runner.ResultSuccess, &engine.Interpretation{Now: at, Grounded: true, Dates: half, Constraints: []engine.Constraint{}, Sources: hclSources[:1]},
+		[]runner.StepResult{
+			{ID: "h0", Description: "Identify relevant data sources (commits, issues, metrics)", Intent: "query_analytics", Action: "retrieve", Status: runner.StatusCompleted, Records: 3},
+			{ID: "h1", Description: "Aggregate data from multiple sources", Intent: "query_analytics", Action: "aggregate", Status: runner.StatusCompleted, Records: 3},
+			{ID: "h2", Description: "Calculate statistics and trends", Intent: "query_analytics", Action: "stats", Status: runner.StatusCompleted, Records: 3},
+			{ID: "h3", Description: "Generate analytics report with visualizations", Intent: "query_analytics", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 3},
 		}, recs, nil,
-		exec.Answer{Intent: "query_analytics", Understood: "Number of commits in hashicorp/hcl", Result: "3 commits by 2 authors between 2025-01-01 and 2025-06-30",
-			Status: exec.ResultSuccess, Counting: true, Count: 3, Authors: 2, Step: "h3", Steps: []string{"h0", "h1", "h2", "h3"}, Records: ids, SourcesUsed: ids, Confidence: "High",
+		runner.Answer{Intent: "query_analytics", Understood: "Number of commits in hashicorp/hcl", Result: "3 commits by 2 authors between 2025-01-01 and 2025-06-30",
+			Status: runner.ResultSuccess, Counting: true, Count: 3, Authors: 2, Step: "h3", Steps: []string{"h0", "h1", "h2", "h3"}, Records: ids, SourcesUsed: ids, Confidence: "High",
 			Report: writerText(q, "3 commits by 2 authors between 2025-01-01 and 2025-06-30.", "High (review PASS, 3 records)",
 				"- Top authors: Radek Simko (2), James Bardin (1)", "- Requested period: 2025-01-01 – 2025-06-30 (3 of 3 records fall in it)")},
 	)
@@ -173,7 +173,7 @@ func TestAnswerGoldens(t *testing.T) {
 	red := redact.New("glpat-SECRET123")
 	for _, sc := range []struct {
 		name string
-		res  func() *exec.Result
+		res  func() *runner.Result
 	}{
 		{"two_intents", twoIntents},
 		{"empty_period", emptyPeriod},
@@ -198,7 +198,7 @@ func TestAnswerGoldens(t *testing.T) {
 func TestReportOpening(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
-		res   *exec.Result
+		res   *runner.Result
 		first []string // the text report's first lines
 	}{
 		{"two intents", twoIntents(), []string{
@@ -229,8 +229,8 @@ func TestReportOpening(t *testing.T) {
 			require.NoError(t, Render(&b, "json", tt.res, Options{}))
 			var doc struct {
 				Result struct {
-					Caveats []string      `json:"caveats"`
-					Answers []exec.Answer `json:"answers"`
+					Caveats []string        `json:"caveats"`
+					Answers []runner.Answer `json:"answers"`
 				} `json:"result"`
 			}
 			require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
@@ -247,7 +247,7 @@ func TestReportOpening(t *testing.T) {
 func TestNLWebAnswerItems(t *testing.T) {
 	for _, tt := range []struct {
 		name        string
-		res         *exec.Result
+		res         *runner.Result
 		confidences []string // report item, then each answer
 		types       []string
 		scores      []int

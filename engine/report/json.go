@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/engine/trace"
 )
 
@@ -14,12 +14,12 @@ import (
 // history and the reasoning trace.
 type Document struct {
 	Plan    *engine.Plan     `json:"plan"`
-	Result  *exec.Result     `json:"result"`
+	Result  *runner.Result   `json:"result"`
 	History *history.History `json:"history"`
 	Trace   []trace.Entry    `json:"trace"`
 }
 
-func renderJSON(b *bytes.Buffer, res *exec.Result) error {
+func renderJSON(b *bytes.Buffer, res *runner.Result) error {
 	doc := Document{Plan: res.Plan, Result: res, History: res.History, Trace: res.Trace}
 	if doc.Trace == nil {
 		doc.Trace = []trace.Entry{}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/runner"
 )
 
 // Item is an NLWeb Item, exactly the fields the research-loop document's
@@ -50,7 +50,7 @@ const (
 // Items formats res as NLWeb Items: the research report (or one error item
 // when the run failed without a report), then one item per intent answer,
 // in plan order, with the same fields.
-func Items(res *exec.Result) []Item {
+func Items(res *runner.Result) []Item {
 	items := []Item{reportItem(res)}
 	for i, a := range res.Answers {
 		items = append(items, answerItem(res, i, a))
@@ -60,12 +60,12 @@ func Items(res *exec.Result) []Item {
 
 // reportURL is the document's f"{siteUrl}/{mode}/{query[:50]}",
 // path-escaped: a raw question (spaces, "?", "#") is not a valid URL.
-func reportURL(res *exec.Result) string {
+func reportURL(res *runner.Result) string {
 	q := []rune(res.Query)
 	return itemSiteURL + "/" + url.PathEscape(res.Mode) + "/" + url.PathEscape(string(q[:min(len(q), 50)]))
 }
 
-func reportItem(res *exec.Result) Item {
+func reportItem(res *runner.Result) Item {
 	it := Item{
 		Type:        "Item",
 		URL:         reportURL(res),
@@ -91,7 +91,7 @@ func reportItem(res *exec.Result) Item {
 		// The report is as sure as its least sure answer.
 		it.SchemaObject.Confidence = c
 	}
-	if res.Status == exec.ResultFailed || res.Status == exec.ResultCancelled {
+	if res.Status == runner.ResultFailed || res.Status == runner.ResultCancelled {
 		it.Score = 0
 		it.SchemaObject.Type = typeError
 		it.SchemaObject.Error = res.Error
@@ -104,7 +104,7 @@ func reportItem(res *exec.Result) Item {
 
 // answerItem is answer i as an Item: its line as the name, its section of
 // the report as the description, its records counted.
-func answerItem(res *exec.Result, i int, a exec.Answer) Item {
+func answerItem(res *runner.Result, i int, a runner.Answer) Item {
 	it := Item{
 		Type:        "Item",
 		URL:         fmt.Sprintf("%s#answer-%d", reportURL(res), i+1),
@@ -112,7 +112,7 @@ func answerItem(res *exec.Result, i int, a exec.Answer) Item {
 		Site:        itemSite,
 		SiteURL:     itemSiteURL,
 		Score:       itemScore,
-		Description: exec.Section(res, a),
+		Description: runner.Section(res, a),
 		SchemaObject: SchemaObject{
 			Type: typeAnswer, Mode: res.Mode, Iterations: passes(res), SourcesUsed: []string{},
 			Confidence: a.Confidence, TotalSourcesAnalyzed: a.Count,
@@ -122,9 +122,9 @@ func answerItem(res *exec.Result, i int, a exec.Answer) Item {
 		it.SchemaObject.SourcesUsed = a.SourcesUsed
 	}
 	if it.SchemaObject.Confidence == "" {
-		it.SchemaObject.Confidence = map[bool]string{true: "Medium", false: "Low"}[a.Status == exec.ResultSuccess]
+		it.SchemaObject.Confidence = map[bool]string{true: "Medium", false: "Low"}[a.Status == runner.ResultSuccess]
 	}
-	if a.Status == exec.ResultFailed {
+	if a.Status == runner.ResultFailed {
 		it.Score = 0
 		it.SchemaObject.Type, it.SchemaObject.Error = typeError, a.Result
 	}
@@ -136,7 +136,7 @@ var confidenceRank = map[string]int{"Low": 1, "Medium": 2, "High": 3}
 
 // lowestConfidence is the least sure of the answers' confidences, "" when
 // none states one.
-func lowestConfidence(answers []exec.Answer) string {
+func lowestConfidence(answers []runner.Answer) string {
 	low := ""
 	for _, a := range answers {
 		if r := confidenceRank[a.Confidence]; r > 0 && (low == "" || r < confidenceRank[low]) {
@@ -146,6 +146,6 @@ func lowestConfidence(answers []exec.Answer) string {
 	return low
 }
 
-func renderNLWeb(b *bytes.Buffer, res *exec.Result) error {
+func renderNLWeb(b *bytes.Buffer, res *runner.Result) error {
 	return encodeIndented(b, Items(res))
 }

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/runner"
 )
 
 // refinementNote is one refinement of a step, described.
@@ -16,7 +16,7 @@ type refinementNote struct{ step, text string }
 // refinements describes, in pass order, what the loop changed about each
 // step and why, so a reader sees when an answer rests on a widened search
 // (a dropped dates filter, say) rather than on what was asked.
-func refinements(res *exec.Result) []refinementNote {
+func refinements(res *runner.Result) []refinementNote {
 	var out []refinementNote
 	if res.History == nil {
 		return out

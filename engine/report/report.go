@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk/redact"
 )
@@ -28,7 +28,7 @@ type Options struct {
 // Render writes res to w in format. Every string of res is masked before
 // any format encodes it, so no escaping (JSON, Markdown) can spell a
 // secret the redactor does not know; the rendered bytes are masked again.
-func Render(w io.Writer, format string, res *exec.Result, opts Options) error {
+func Render(w io.Writer, format string, res *runner.Result, opts Options) error {
 	res = redact.Value(opts.Redactor, res)
 	var b bytes.Buffer
 	var err error
@@ -51,7 +51,7 @@ func Render(w io.Writer, format string, res *exec.Result, opts Options) error {
 	return err
 }
 
-func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
+func renderText(b *bytes.Buffer, res *runner.Result, opts Options) {
 	b.WriteString(strings.TrimRight(res.Report, "\n"))
 	b.WriteString("\n\n")
 	fmt.Fprintf(b, "Status: %s (%s, %d pass(es), mode %s)\n", res.Status, termination(res), passes(res), res.Mode)
@@ -90,7 +90,7 @@ func renderText(b *bytes.Buffer, res *exec.Result, opts Options) {
 	}
 }
 
-func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
+func renderMarkdown(b *bytes.Buffer, res *runner.Result, opts Options) {
 	b.WriteString(strings.TrimRight(res.Report, "\n"))
 	b.WriteString("\n\n---\n\n")
 	fmt.Fprintf(b, "**Status:** %s (%s, %d pass(es), mode `%s`)\n\n", res.Status, termination(res), passes(res), res.Mode)
@@ -149,14 +149,14 @@ func renderMarkdown(b *bytes.Buffer, res *exec.Result, opts Options) {
 
 // outsideNote says when a step's records are not the answer to the asked
 // period: "nearest activity before 2026-11-09 – 2026-11-15".
-func outsideNote(s exec.StepResult) string {
+func outsideNote(s runner.StepResult) string {
 	side := ""
 	switch s.Outside {
 	case "":
 		return ""
-	case exec.OutsideBefore:
+	case runner.OutsideBefore:
 		side = "before"
-	case exec.OutsideAfter:
+	case runner.OutsideAfter:
 		side = "after"
 	default:
 		return "outside the asked period: " + s.Outside
@@ -199,14 +199,14 @@ func writeTrace(b *bytes.Buffer, entries []trace.Entry, indent string) {
 	}
 }
 
-func termination(res *exec.Result) string {
+func termination(res *runner.Result) string {
 	if res.History == nil || res.History.Termination == "" {
 		return "not run"
 	}
 	return res.History.Termination
 }
 
-func passes(res *exec.Result) int {
+func passes(res *runner.Result) int {
 	if res.History == nil {
 		return 0
 	}

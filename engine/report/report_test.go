@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/exec"
 	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/engine/tier"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk"
@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 var at = time.Date(2026, 11, 10, 12, 0, 0, 0, time.UTC)
 
-func result() *exec.Result {
+func result() *runner.Result {
 	tr := trace.New(func() time.Time { return at })
 	tr.Add(trace.Entry{Stage: trace.Planning, Thought: "Execute 2 step(s)", Action: "plan", Commitments: []string{"step:h0", "report"}, Outcome: trace.Success})
 	tr.Add(trace.Entry{Stage: trace.Execution, Thought: "Retrieve commit data", Action: "retrieve", Evidence: []string{"2 record(s)"}, Outcome: trace.Success})
@@ -36,14 +36,14 @@ func result() *exec.Result {
 			{Op: "MODIFY", Step: "h0", DropFilters: []string{"dates"}, Justification: `check "retrieval_found_data": retrieval returned no records`, Applied: true},
 			{Op: "ADD", Step: "h1", NewStep: "h1_gap", SetFilters: map[string][]string{"query": {"refunds"}}, Limit: 50, Justification: "analyst asked for more data", Refused: "refine_total reached"},
 		}}}, StartedAt: at, EndedAt: at}
-	return &exec.Result{
-		ExecutionID: "run-1", Query: "what changed last week?", Mode: "monitor", Status: exec.ResultSuccess,
+	return &runner.Result{
+		ExecutionID: "run-1", Query: "what changed last week?", Mode: "monitor", Status: runner.ResultSuccess,
 		Report: "# Changes\n\n- `c1` fix payments (token glpat-SECRET123)\n",
 		Answer: &sdk.WriterOutput{FinalReport: "…", SourcesUsed: []string{"c1", "c2"}, ConfidenceLevel: "High"},
 		Review: &sdk.CriticOutput{Status: "PASS", Critique: "cites every record"},
-		Steps: []exec.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Status: exec.StatusCompleted, Records: 2},
-			{ID: "h1", Description: "Format | summary", Status: exec.StatusCompleted, Records: 2},
+		Steps: []runner.StepResult{
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Status: runner.StatusCompleted, Records: 2},
+			{ID: "h1", Description: "Format | summary", Status: runner.StatusCompleted, Records: 2},
 		},
 		Records: []sdk.Record{
 			{ID: "c1", Source: "git", Title: "fix payments", URL: "https://example.test/c1", Tier: 1},
@@ -117,7 +117,7 @@ func TestNLWebFieldsExactly(t *testing.T) {
 func TestNLWebErrorAndLongQuery(t *testing.T) {
 	res := result()
 	res.Query = "日本語" + string(bytes.Repeat([]byte("x"), 60))
-	res.Status, res.Error, res.Answer = exec.ResultFailed, "no valid sources: mode \"strict\" kept none of 2 record(s)", nil
+	res.Status, res.Error, res.Answer = runner.ResultFailed, "no valid sources: mode \"strict\" kept none of 2 record(s)", nil
 	items := Items(res)
 	require.Len(t, items, 1)
 	assert.Equal(t, "https://deep-research.internal/monitor/"+url.PathEscape("日本語"+string(bytes.Repeat([]byte("x"), 47))), items[0].URL, "50 characters of the query")

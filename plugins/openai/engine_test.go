@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/rules"
 )
@@ -51,7 +51,7 @@ func TestWithTheExecutor(t *testing.T) {
 	require.False(t, diags.HasErrors(), diags.Error())
 	plan, err := engine.NewPlanner(rs).Plan(context.Background(), engine.Request{Query: "what commits changed payments last week?"})
 	require.NoError(t, err)
-	res, err := exec.New(plugintest.Records(criticRequest().Context), plugintest.OneAgent{Agent: a.Agent}, exec.Options{}).Run(context.Background(), plan)
+	res, err := runner.New(plugintest.Records(criticRequest().Context), plugintest.OneAgent{Agent: a.Agent}, runner.Options{}).Run(context.Background(), plan)
 	require.NoError(t, err)
 	require.NotNil(t, res.Answer, "status %s, error %q", res.Status, res.Error)
 	assert.Equal(t, "High", res.Answer.ConfidenceLevel)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/exec"
+	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/rules"
 )
@@ -24,10 +24,10 @@ func TestWithTheExecutor(t *testing.T) {
 	require.False(t, diags.HasErrors(), diags.Error())
 	clock := func() time.Time { return time.Date(2026, 11, 9, 12, 0, 0, 0, time.UTC) }
 
-	run := func() *exec.Result {
+	run := func() *runner.Result {
 		plan, err := engine.NewPlanner(rs).Plan(context.Background(), engine.Request{Query: "what commits changed payments last week?"})
 		require.NoError(t, err)
-		res, err := exec.New(plugintest.Records(fixtureRecords()), plugintest.OneAgent{Agent: New()}, exec.Options{Clock: clock, ExecutionID: "run-1"}).Run(context.Background(), plan)
+		res, err := runner.New(plugintest.Records(fixtureRecords()), plugintest.OneAgent{Agent: New()}, runner.Options{Clock: clock, ExecutionID: "run-1"}).Run(context.Background(), plan)
 		require.NoError(t, err)
 		return res
 	}

@@ -1,0 +1,43 @@
+package runner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/nous-dev/nous/rules"
+)
+
+// BenchmarkNoopChain3 is the executor's own overhead: a 3-step chain of
+// no-op steps, one pass, no plugin calls.
+func BenchmarkNoopChain3(b *testing.B) {
+	rs := &rules.Ruleset{}
+	plan := buildPlan(rs, "q", "discovery", nil,
+		stepSpec{id: "h0", desc: "a"},
+		stepSpec{id: "h1", desc: "b", deps: []string{"h0"}},
+		stepSpec{id: "h2", desc: "c", deps: []string{"h1"}},
+	)
+	ex := New(nil, nil, Options{Clock: fixedClock})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := ex.Run(ctx, plan)
+		if err != nil || res.Status != ResultSuccess {
+			b.Fatal(err, res.Status)
+		}
+	}
+}
+
+// BenchmarkCommitChainFakes is a full retrieve → rank → analyst/critic/
+// writer run against in-process fakes.
+func BenchmarkCommitChainFakes(b *testing.B) {
+	rs := loadRules(b, retrievalCheck)
+	plan := commitChain(rs, "discovery")
+	ex := New(gitSource(commits(20)), standardAgents(), Options{Clock: fixedClock})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ex.Run(ctx, plan); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package runner
+
+import (
+	"math"
+	"strings"
+	"unicode"
+)
+
+// BM25 parameters: the usual Okapi defaults.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// bm25 scores each document against the query terms with Okapi BM25
+// over the candidate set: idf(t) = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5))
+// (never negative, so a term in most documents still counts a little),
+// and each term adds idf(t) · tf·(k1+1) / (tf + k1·(1 - b + b·|d|/avgdl)).
+// Documents and terms are tokens (see tokens); a query term matches a
+// document token it equals or, from three letters on, begins (so
+// "packfile" matches "packfiles", "fix" matches "fixed").
+func bm25(docs [][]string, terms []string) []float64 {
+	scores := make([]float64, len(docs))
+	if len(docs) == 0 || len(terms) == 0 {
+		return scores
+	}
+	total := 0
+	for _, d := range docs {
+		total += len(d)
+	}
+	avgdl := float64(total) / float64(len(docs))
+	tf := make([]int, len(docs))
+	for _, t := range terms {
+		n := 0
+		for i, d := range docs {
+			tf[i] = termFrequency(d, t)
+			if tf[i] > 0 {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		idf := math.Log(1 + (float64(len(docs))-float64(n)+0.5)/(float64(n)+0.5))
+		for i, d := range docs {
+			if tf[i] == 0 {
+				continue
+			}
+			f := float64(tf[i])
+			norm := 1 - bm25B
+			if avgdl > 0 {
+				norm += bm25B * float64(len(d)) / avgdl
+			}
+			scores[i] += idf * f * (bm25K1 + 1) / (f + bm25K1*norm)
+		}
+	}
+	return scores
+}
+
+// termFrequency counts the tokens of doc that term matches.
+func termFrequency(doc []string, term string) int {
+	n := 0
+	for _, tok := range doc {
+		if tok == term || len(term) >= 3 && strings.HasPrefix(tok, term) {
+			n++
+		}
+	}
+	return n
+}
+
+// tokens splits text into lower-case words of letters and digits.
+func tokens(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}

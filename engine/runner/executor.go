@@ -1,0 +1,109 @@
+// Package exec runs a plan: ready steps of the hypothesis DAG in parallel
+// (bounded), each step's action (retrieve through Sources, a built-in
+// transform, or an agent role through Agents), then validation (check rules
+// and the critic), a convergence assessment, and refinement deltas on the
+// steps that need them, pass after pass until the plan converges or runs
+// out of passes or time.
+package runner
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
+)
+
+// Default loop limits, used where the rules leave them unset.
+const (
+	DefaultMaxPasses     = 3
+	DefaultTTL           = 60 * time.Second
+	DefaultRefinePerStep = 3
+	DefaultRefineTotal   = 10
+	DefaultWorkers       = 4
+	// DefaultMaxRecords is how many records a step holds and shows the
+	// agents; the rest are counted, not held.
+	DefaultMaxRecords = 1000
+)
+
+// Executor runs plans against sources and agents. It holds no per-run
+// state and is safe for concurrent use.
+type Executor struct {
+	sources engine.Sources
+	agents  engine.Agents
+	opts    Options
+}
+
+// Options tune an Executor. The zero value is usable.
+type Options struct {
+	// Clock stamps the trace, history and date resolution; time.Now when
+	// nil. A fixed clock makes the output byte-identical run to run. The
+	// TTL is always measured on the real clock.
+	Clock func() time.Time
+	// Logger receives the engine's own logs; nothing is logged when nil.
+	Logger *slog.Logger
+	// Redactor hides secrets in errors, the trace, the history and logs.
+	Redactor *redact.Redactor
+	// LogDir, when set, receives per-run JSON logs (see history.Dir).
+	LogDir string
+	// Progress is told about passes, steps and refinements as they happen,
+	// always from one goroutine.
+	Progress func(Event)
+	// ExecutionID names the run; when empty, history.NewID makes a fresh
+	// one (start time and a random part) for every run.
+	ExecutionID string
+}
+
+// Event is a progress notification.
+type Event struct {
+	Kind        string // pass | start | end | refine | done
+	Pass        int
+	Step        string
+	Description string
+	Status      string
+	Detail      string
+}
+
+// New returns an executor that fetches through sources and invokes agents.
+func New(sources engine.Sources, agents engine.Agents, opts Options) *Executor {
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Executor{sources: sources, agents: agents, opts: opts}
+}
+
+// Run executes plan and returns its result. The result is never nil: on
+// cancellation, time-out or a fatal error it carries the partial history
+// and trace, and err says what ended the run.
+func (e *Executor) Run(ctx context.Context, plan *engine.Plan) (*Result, error) {
+	r := newRun(e, plan)
+	return r.execute(ctx)
+}
+
+// loopLimits fills unset limits with the defaults.
+func loopLimits(l rules.Loop) rules.Loop {
+	if l.MaxPasses <= 0 {
+		l.MaxPasses = DefaultMaxPasses
+	}
+	if l.TTL <= 0 {
+		l.TTL = DefaultTTL
+	}
+	if l.RefinePerStep <= 0 {
+		l.RefinePerStep = DefaultRefinePerStep
+	}
+	if l.RefineTotal <= 0 {
+		l.RefineTotal = DefaultRefineTotal
+	}
+	if l.Workers <= 0 {
+		l.Workers = DefaultWorkers
+	}
+	if l.MaxRecords <= 0 {
+		l.MaxRecords = DefaultMaxRecords
+	}
+	return l
+}

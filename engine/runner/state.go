@@ -1,0 +1,172 @@
+package runner
+
+import (
+	"slices"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// Step statuses.
+const (
+	StatusPending   = "pending"
+	StatusRunning   = "running"
+	StatusCompleted = "completed"
+	StatusFailed    = "failed"
+	StatusSkipped   = "skipped"
+	StatusInvalid   = "invalid" // ran, but validation asks for a refinement
+	StatusRemoved   = "removed" // removed by a REMOVE refinement
+)
+
+// output is what a step produced.
+type output struct {
+	Records []sdk.Record // the records held: at most loop.max_records
+	Omitted tally        // counts of the records beyond them
+	Text    string       // agent answer or transform summary
+	Draft   string       // analyst draft
+	Review  *sdk.CriticOutput
+	Verdict string
+	Answer  *sdk.WriterOutput
+	Clarify *sdk.ClarificationOutput
+	Dropped int // records the mode dropped
+	Flagged int // records the mode flagged
+	Calls   int // agent calls made
+	Notes   []string
+	Search  []string // analyst: queries for missing evidence
+
+	// retrieve: the sources that answered and those that failed
+	Answered []string
+	Failed   []sourceFailure
+}
+
+// sourceFailure is a source call of a retrieval that failed. Received
+// counts the records its stream delivered before it ended in the error:
+// those are kept, and the source counts as having answered in part.
+type sourceFailure struct {
+	Source   string
+	Err      error
+	Received int
+}
+
+// stepState is one step of the plan as the loop sees it.
+type stepState struct {
+	id     string
+	hyp    engine.Hypothesis
+	tmpl   engine.Step // rules binding; zero for steps without one
+	deps   []string
+	plans  []int // retrieval plans run by this step
+	status string
+	err    error
+
+	// refinement state
+	attempts int
+	drop     []string            // filter keys dropped
+	set      map[string][]string // filter values set
+	replace  bool                // REPLACE: only the set filters remain
+	limit    int
+	nearest  string            // look around the empty period: before | after
+	review   *sdk.CriticOutput // critic review to revise against
+	draft    string            // draft under revision
+	delta    *pendingDelta     // what validation asked for
+	origin   string            // ADD: the step this one was added for
+	search   []string          // gap search: free-text queries run instead of retrieval plans
+	sources  []string          // gap search: the sources asked
+	searched []string          // queries already added for this step
+
+	out       output
+	resOut    output // written by the worker
+	resStatus string
+	resErr    error
+	run       history.StepRun
+	entry     string // trace entry of the current run
+	// trace summaries taken at launch, so prompts do not depend on how
+	// parallel steps interleave
+	traceSummary, corrections string
+	settled                   bool // result received from the worker
+}
+
+// pendingDelta is the refinement validation asked for on an invalid step.
+type pendingDelta struct {
+	op      string
+	drop    []string
+	set     map[string][]string
+	limit   int
+	nearest string
+	because string
+	review  *sdk.CriticOutput
+	search  []string // gap search queries
+}
+
+// role is the agent role the step runs, if any.
+func (s *stepState) role() string {
+	if s.tmpl.Hypothesis != nil && s.tmpl.Hypothesis.Role != "" {
+		return s.tmpl.Hypothesis.Role
+	}
+	if s.hyp.Action == "agent" || s.hyp.Agent != "" {
+		if s.hyp.Agent == "" {
+			return sdk.RoleWriter
+		}
+		switch s.hyp.Agent {
+		case sdk.RoleAnalyst, sdk.RoleCritic, sdk.RoleWriter, sdk.RoleClarification:
+			return s.hyp.Agent
+		}
+		return sdk.RoleWriter
+	}
+	return ""
+}
+
+// action is what the step does: retrieve, a transform, agent, or "" (no-op).
+func (s *stepState) action() string {
+	a := s.hyp.Action
+	if a == "" && s.hyp.Agent != "" {
+		return "agent"
+	}
+	if a == "" && (len(s.plans) > 0 || len(s.search) > 0) {
+		return "retrieve" // retrieval plans bound to a step without an action
+	}
+	return a
+}
+
+// filters returns f with the step's refinement deltas applied, in order.
+func (s *stepState) filters(f engine.Filters) engine.Filters {
+	out := make(engine.Filters, 0, len(f)+len(s.set))
+	for _, x := range f {
+		if s.replace || slices.Contains(s.drop, x.Key) {
+			continue
+		}
+		if v, ok := s.set[x.Key]; ok {
+			x = engine.Filter{Key: x.Key, Values: v}
+		}
+		out = append(out, x)
+	}
+	for _, k := range sortedKeys(s.set) {
+		if !slices.ContainsFunc(out, func(x engine.Filter) bool { return x.Key == k }) {
+			out = append(out, engine.Filter{Key: k, Values: s.set[k]})
+		}
+	}
+	return out
+}
+
+// refined reports whether a delta changed the step's retrieval.
+func (s *stepState) refined() bool {
+	return len(s.drop) > 0 || len(s.set) > 0 || s.replace || s.limit > 0
+}
+
+// view is the step as check conditions see it.
+func (s *stepState) view(filters map[string][]string) rules.Step {
+	v := rules.Step{
+		ID: s.id, Intent: s.hyp.Intent, Name: s.hyp.Name, Action: s.action(), Agent: s.hyp.Agent,
+		Role: s.role(), Status: s.status, Output: s.out.Text, Verdict: s.out.Verdict,
+		Filters: filters, Attempts: s.attempts, Records: make([]rules.Item, len(s.out.Records)), Error: errText(s.err),
+	}
+	for i, r := range s.out.Records {
+		v.Records[i] = rules.Item{ID: r.ID, Source: r.Source, Kind: r.Kind, Title: r.Title, Body: r.Body,
+			URL: r.URL, Author: r.Author, Time: r.Time, Tier: r.Tier}
+		if t, ok := r.Fields["_reasoning_metadata.type"].(string); ok {
+			v.Records[i].Type = t
+		}
+	}
+	return v
+}

@@ -1,0 +1,166 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/trace"
+	"github.com/nous-dev/nous/sdk"
+)
+
+// runStep runs st's action on a worker goroutine. It writes only st's
+// res* fields, which the coordinator reads once the step is settled.
+func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
+	in, omitted := r.inputs(st)
+	var (
+		out output
+		err error
+	)
+	switch a := st.action(); a {
+	case "retrieve":
+		out, err = r.retrieve(ctx, st, in, omitted)
+	case "filter", "rank", "aggregate", "stats":
+		out, err = r.transform(a, in)
+		out.Omitted = omitted // transforms see the records held; the counts of the rest pass through
+		if a == "stats" || a == "aggregate" {
+			out.Text += omittedText(omitted)
+		}
+	case "agent":
+		out, err = r.agentStep(ctx, pass, st, in, omitted)
+	case "":
+		out = output{Records: in, Omitted: omitted, Text: fmt.Sprintf("passed %d record(s) through", len(in))}
+	default:
+		err = fmt.Errorf("step %s: unknown action %q (want retrieve, filter, rank, aggregate, stats or agent)", st.id, a)
+	}
+	st.resOut = out
+	switch {
+	case err != nil:
+		st.resStatus, st.resErr = StatusFailed, err
+	case (out.Verdict == sdk.VerdictReject || len(out.Search) > 0) && st.role() == sdk.RoleWriter:
+		st.resStatus = StatusInvalid // the critic sent the draft back, or the analyst asked for more data
+	default:
+		st.resStatus = StatusCompleted
+	}
+}
+
+// inputs are the records of st's dependencies, in dependency order, each
+// record once, at most loop.max_records of them, and the counts of the
+// rest.
+func (r *run) inputs(st *stepState) ([]sdk.Record, tally) {
+	h := newHeld(r.loop.MaxRecords)
+	for _, d := range st.deps {
+		dep := r.byID[d]
+		if dep == nil || dep.status != StatusCompleted {
+			continue
+		}
+		h.merge(dep.out.Records, dep.out.Omitted)
+	}
+	recs, omitted := h.done()
+	if len(recs) == 0 {
+		recs = nil
+	}
+	return recs, omitted
+}
+
+// omittedText says, for a transform's summary, how many records beyond
+// the ones held were counted.
+func omittedText(t tally) string {
+	if n := t.count(); n > 0 {
+		return fmt.Sprintf(" (of the records held; %d more beyond loop.max_records are counted, not held)", n)
+	}
+	return ""
+}
+
+// inputText is the text output of st's dependencies (a draft to review).
+func (r *run) inputText(st *stepState) string {
+	var parts []string
+	for _, d := range st.deps {
+		if dep := r.byID[d]; dep != nil && dep.status == StatusCompleted && dep.out.Text != "" {
+			parts = append(parts, dep.out.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// recordStep writes st's run into the pass, the trace and the progress view.
+func (r *run) recordStep(p *history.Pass, st *stepState) {
+	st.run.Status = st.status
+	st.run.Records = len(st.out.Records)
+	st.run.Dropped, st.run.Flagged = st.out.Dropped, st.out.Flagged
+	st.run.Verdict = st.out.Verdict
+	st.run.AgentCalls = st.out.Calls
+	st.run.Output = summary(st.out.Text, 200)
+	st.run.Filters = r.stepFilters(st)
+	if st.err != nil {
+		st.run.Error = st.err.Error()
+	}
+	st.run.Partial = r.partial(st)
+	p.Steps = append(p.Steps, st.run)
+
+	u := trace.Update{Outcome: trace.Success, Evidence: append([]string{fmt.Sprintf("%d record(s)", len(st.out.Records))}, st.out.Notes...)}
+	switch st.status {
+	case StatusFailed:
+		u.Outcome, u.Error = trace.Failed, st.run.Error
+	case StatusInvalid:
+		u.Outcome = trace.Partial
+	case StatusCompleted:
+		if st.run.Partial != "" {
+			u.Outcome, u.Error = trace.Partial, st.run.Partial
+		}
+	}
+	if st.out.Verdict != "" {
+		u.Evidence = append(u.Evidence, "critic verdict "+st.out.Verdict)
+	}
+	if st.out.Answer != nil && st.status == StatusCompleted {
+		u.Fulfills = []string{"report"}
+	}
+	for _, rec := range st.out.Records[:min(len(st.out.Records), 5)] {
+		u.Attachments = append(u.Attachments, map[string]any{"type": "record", "id": rec.ID, "source": rec.Source})
+	}
+	_ = r.trace.Update(st.entry, u)
+	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: st.status, Detail: st.run.Error})
+}
+
+// partial says why completed step st has only part of its evidence: the
+// failures of its source calls, each a sentence; "" when none failed.
+func (r *run) partial(st *stepState) string {
+	if st.status != StatusCompleted || len(st.out.Failed) == 0 {
+		return ""
+	}
+	texts := make([]string, len(st.out.Failed))
+	for i, f := range st.out.Failed {
+		texts[i] = r.failureText(f)
+	}
+	return strings.Join(texts, " ")
+}
+
+// stepFilters is the effective filters of a retrieve step, by key.
+func (r *run) stepFilters(st *stepState) map[string][]string {
+	if st.action() != "retrieve" {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, pi := range st.plans {
+		if pi < 0 || pi >= len(r.plan.Retrieval.Plans) {
+			continue
+		}
+		for _, f := range st.filters(r.plan.Retrieval.Plans[pi].Filters) {
+			if _, ok := out[f.Key]; !ok {
+				out[f.Key] = slices.Clone(f.Values)
+			}
+		}
+	}
+	return out
+}
+
+// summary shortens s to one line of at most n runes.
+func summary(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if rs := []rune(s); len(rs) > n {
+		return string(rs[:n-1]) + "…"
+	}
+	return s
+}

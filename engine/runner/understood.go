@@ -1,0 +1,298 @@
+package runner
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/timerange"
+)
+
+// understanding is what one intent asks, read from the plan: the
+// constraints of its retrievals, the period and what its sources hold.
+type understanding struct {
+	retrieves    bool     // the intent retrieves records at all
+	sources      []string // the logical sources of its retrievals
+	names        []string // what they hold, for a reader: "hashicorp/hcl"
+	scope        []string // "touching hclwrite/", "by Radek Simko", …
+	kinds        []string // record kinds its retrievals name
+	since, until time.Time
+}
+
+// kindOrder is the order kinds are named in; others follow, sorted.
+var kindOrder = []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPipeline, sdk.KindDocument}
+
+// kindWords find a record kind named in a question or a retrieval's description.
+var kindWords = []struct {
+	kind string
+	re   *regexp.Regexp
+}{
+	{sdk.KindCommit, regexp.MustCompile(`(?i)\bcommit(s|ted)?\b`)},
+	{sdk.KindIssue, regexp.MustCompile(`(?i)\b(issues?|bugs?|tickets?)\b`)},
+	{sdk.KindMergeRequest, regexp.MustCompile(`(?i)\b(merge|pull) requests?\b`)},
+	{sdk.KindPipeline, regexp.MustCompile(`(?i)\bpipelines?\b`)},
+}
+
+// understand reads what intent idx asks from the plan and its interpretation.
+func (r *run) understand(idx int) understanding {
+	var u understanding
+	intentOf := make(map[string]int, len(r.plan.Reasoning.Hypotheses))
+	for _, h := range r.plan.Reasoning.Hypotheses {
+		intentOf[h.ID] = h.IntentIndex
+	}
+	intent := ""
+	if idx >= 0 && idx < len(r.plan.Reasoning.Intents) {
+		intent = r.plan.Reasoning.Intents[idx].Type
+	}
+	hasDates := false
+	for _, p := range r.plan.Retrieval.Plans {
+		if i, ok := intentOf[p.Hypothesis]; !ok && p.Intent != intent || ok && i != idx {
+			continue
+		}
+		u.retrieves = true
+		for _, s := range p.Sources {
+			if !slices.Contains(u.sources, s) {
+				u.sources = append(u.sources, s)
+			}
+		}
+		for _, k := range namedKinds(p.Description) {
+			if !slices.Contains(u.kinds, k) {
+				u.kinds = append(u.kinds, k)
+			}
+		}
+		for _, f := range p.Filters {
+			if f.Key == datesFilter {
+				hasDates = hasDates || len(f.Values) > 0
+				continue
+			}
+			if s := scopePhrase(f.Key, f.Values); s != "" && !slices.Contains(u.scope, s) {
+				u.scope = append(u.scope, s)
+			}
+		}
+	}
+	if !u.retrieves {
+		return u
+	}
+	u.kinds = sortKinds(u.kinds)
+	if in := r.plan.Interpretation; in != nil {
+		// What the intent's sources cannot apply is said in its line too.
+		for _, c := range in.Unapplied {
+			if c.Source == "" || slices.Contains(u.sources, c.Source) {
+				if s := scopePhrase(c.Key, []string{c.Value}); s != "" {
+					u.scope = append(u.scope, "(not applied: "+s+")")
+				}
+			}
+		}
+		for _, v := range in.Sources {
+			if n := v.Coverage.Name; n != "" && slices.Contains(u.sources, v.Name) && !slices.Contains(u.names, n) {
+				u.names = append(u.names, n)
+			}
+		}
+		if in.Dates != nil {
+			u.since, u.until = in.Dates.Since, in.Dates.Until
+			return u
+		}
+	}
+	if v := r.plan.Reasoning.Entities[datesFilter]; len(v) > 0 || hasDates {
+		if rg, err := timerange.Resolve(v, r.e.opts.Clock()); err == nil {
+			u.since, u.until = rg.Since, rg.Until
+		}
+	}
+	return u
+}
+
+// line is the Understood sentence: "Commits in hashicorp/hcl touching
+// hclwrite/, 2024-01-01 – 2024-12-31". A counting question's period goes
+// with its number, in the result.
+func (u understanding) line(intent string, kinds []string, countQ bool, query string) string {
+	var b strings.Builder
+	switch {
+	case !u.retrieves:
+		b.WriteString(intentTitle(intent) + ": " + strings.TrimSpace(clip(oneLine(query), 100)))
+		return b.String()
+	case countQ:
+		b.WriteString("Number of " + nouns(kinds))
+	case intent == "query_status":
+		b.WriteString("Status from " + nouns(kinds))
+	default:
+		n := nouns(kinds)
+		b.WriteString(strings.ToUpper(n[:1]) + n[1:])
+	}
+	if len(u.names) > 0 {
+		b.WriteString(" in " + strings.Join(u.names, " and "))
+	}
+	for _, s := range u.scope {
+		b.WriteString(" " + s)
+	}
+	if !countQ {
+		if s := span(u.since, u.until); s != "" {
+			b.WriteString(", " + s)
+		}
+	}
+	return b.String()
+}
+
+// intentTitle names an intent that retrieves nothing.
+func intentTitle(intent string) string {
+	switch intent {
+	case "request_help":
+		return "Help"
+	case "command_action":
+		return "Command"
+	case "conversation":
+		return "Conversation"
+	}
+	t := strings.ReplaceAll(strings.TrimPrefix(intent, "query_"), "_", " ")
+	if t == "" {
+		return "Question"
+	}
+	return strings.ToUpper(t[:1]) + t[1:]
+}
+
+// scopePhrase is how a filter reads in a sentence.
+func scopePhrase(key string, values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	v := strings.Join(values, ", ")
+	switch key {
+	case "paths":
+		return "touching " + v
+	case "authors":
+		return "by " + v
+	case "revisions":
+		if len(values) == 1 && !strings.Contains(v, "..") {
+			return "on " + v
+		}
+		return "in " + v
+	case "topics":
+		return "about " + quoteAll(values)
+	case "query":
+		return "matching " + quoteAll(values)
+	case "projects":
+		return "in project " + v
+	case "statuses":
+		return "with status " + v
+	case "labels":
+		return "labelled " + v
+	}
+	return strings.ReplaceAll(key, "_", " ") + " " + v
+}
+
+func quoteAll(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = `"` + v + `"`
+	}
+	return strings.Join(q, ", ")
+}
+
+// span is "2024-01-01 – 2024-12-31", "since …", "until …" or "".
+func span(since, until time.Time) string {
+	switch {
+	case !since.IsZero() && !until.IsZero():
+		return day(since) + " – " + lastDay(until)
+	case !since.IsZero():
+		return "since " + day(since)
+	case !until.IsZero():
+		return "until " + lastDay(until)
+	}
+	return ""
+}
+
+// periodPhrase is span as it follows a count: "between A and B".
+func periodPhrase(since, until time.Time) string {
+	if !since.IsZero() && !until.IsZero() {
+		return "between " + day(since) + " and " + lastDay(until)
+	}
+	return span(since, until)
+}
+
+// namedKinds are the record kinds text names, in kindOrder.
+func namedKinds(text string) []string {
+	var out []string
+	for _, w := range kindWords {
+		if w.re.MatchString(text) {
+			out = append(out, w.kind)
+		}
+	}
+	return out
+}
+
+// recordKinds are the distinct kinds of recs, in kindOrder.
+func recordKinds(recs []sdk.Record) []string {
+	var out []string
+	for _, r := range recs {
+		if r.Kind != "" && !slices.Contains(out, r.Kind) {
+			out = append(out, r.Kind)
+		}
+	}
+	return sortKinds(out)
+}
+
+func kindCounts(recs []sdk.Record) map[string]int {
+	m := map[string]int{}
+	for _, r := range recs {
+		m[r.Kind]++
+	}
+	return m
+}
+
+func sortKinds(kinds []string) []string {
+	rank := func(k string) int {
+		if i := slices.Index(kindOrder, k); i >= 0 {
+			return i
+		}
+		return len(kindOrder)
+	}
+	slices.SortStableFunc(kinds, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	return kinds
+}
+
+// noun is a kind's singular and plural.
+func noun(kind string) (string, string) {
+	switch kind {
+	case "":
+		return "record", "records"
+	case sdk.KindMergeRequest:
+		return "merge request", "merge requests"
+	}
+	n := strings.ReplaceAll(kind, "_", " ")
+	return n, n + "s"
+}
+
+// nouns is "commits and issues" (or "records").
+func nouns(kinds []string) string {
+	if len(kinds) == 0 {
+		return "records"
+	}
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		_, parts[i] = noun(k)
+	}
+	return joinAnd(parts)
+}
+
+// countPhrase is "312 commits and 40 issues".
+func countPhrase(counts map[string]int) string {
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	parts := make([]string, 0, len(kinds))
+	for _, k := range sortKinds(kinds) {
+		one, many := noun(k)
+		parts = append(parts, plural(counts[k], one, many))
+	}
+	return joinAnd(parts)
+}
+
+func joinAnd(parts []string) string {
+	if len(parts) <= 1 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
