@@ -4,20 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
-	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/sdk"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
 )
 
 var _ engine.Grounding = (*plugin.Manager)(nil)
@@ -62,40 +57,6 @@ func (s *echoSource) Ground(_ context.Context, req sdk.GroundRequest) (sdk.Groun
 // echoSource's Ground method.
 type plainSource struct{ sdk.Source }
 
-// serveOlderPlugin serves the Source service as a plugin built before
-// Ground existed: the generated server with no Ground method.
-func serveOlderPlugin() {
-	goplugin.Serve(&goplugin.ServeConfig{
-		HandshakeConfig:  sdk.Handshake,
-		VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: {sdk.PluginSource: olderPlugin{}}},
-		GRPCServer:       goplugin.DefaultGRPCServer,
-		Logger:           hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true}),
-	})
-}
-
-type olderPlugin struct {
-	goplugin.NetRPCUnsupportedPlugin
-}
-
-func (olderPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterSourceServer(s, olderServer{})
-	return nil
-}
-
-func (olderPlugin) GRPCClient(context.Context, *goplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
-	return nil, fmt.Errorf("the test's older plugin is only ever served")
-}
-
-type olderServer struct{ pb.UnimplementedSourceServer }
-
-func (olderServer) Describe(context.Context, *pb.DescribeRequest) (*pb.SourceInfo, error) {
-	return &pb.SourceInfo{Name: "older", Version: "0.9.0", Filters: []string{"projects"}}, nil
-}
-
-func (olderServer) Configure(context.Context, *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
-	return &pb.ConfigureResponse{}, nil
-}
-
 func groundReq(kv ...string) sdk.GroundRequest {
 	var req sdk.GroundRequest
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -128,7 +89,6 @@ func TestGroundOfPluginsThatCannotGround(t *testing.T) {
 		filters []string
 	}{
 		{"builtin:nogroup", "does not ground terms", []string{"n"}},
-		{"builtin:older", "built before grounding existed", []string{"projects"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.ref, func(t *testing.T) {

@@ -57,8 +57,6 @@ func servePlugin(mode string) {
 		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}})
 	case "nogroup":
 		sdk.Serve(sdk.ServeConfig{Source: plainSource{&echoSource{}}})
-	case "older":
-		serveOlderPlugin()
 	case "banner":
 		// The classic mistake: a greeting on stdout before the handshake.
 		fmt.Println("echo plugin v1.2.3 starting")

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/hashicorp/go-hclog"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"google.golang.org/grpc"
 )
 

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"github.com/nous-dev/nous/sdk/internal/wire"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 )
 
 // The record-level mapping between sdk types and their protocol form. The

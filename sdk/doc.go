@@ -5,7 +5,7 @@
 //
 //	func main() { sdk.Serve(sdk.ServeConfig{Source: mysource.New()}) }
 //
-// Serve speaks the nous plugin protocol (sdk/proto/pluginv1, gRPC through
+// Serve speaks the nous plugin protocol (sdk/internal/proto, gRPC through
 // hashicorp/go-plugin); errors keep their ErrorKind across it and the
 // caller's deadline reaches the plugin's context. Package sdk/sdktest runs
 // an implementation over the same protocol inside a test.

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"github.com/nous-dev/nous/sdk/internal/wire"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"google.golang.org/grpc/mem"
 )
 

@@ -3,8 +3,8 @@ package sdk
 import (
 	"fmt"
 
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"github.com/nous-dev/nous/sdk/internal/wire"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 )
 
 // The mapping between the Ground types and their protocol form.

@@ -3,8 +3,8 @@ package sdk
 import (
 	"context"
 
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"github.com/nous-dev/nous/sdk/internal/wire"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"google.golang.org/grpc/codes"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"github.com/nous-dev/nous/sdk/internal/wire"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"

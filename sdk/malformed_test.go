@@ -6,7 +6,7 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/nous-dev/nous/sdk"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"

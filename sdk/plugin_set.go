@@ -5,7 +5,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"google.golang.org/grpc"
 )
 

@@ -7,8 +7,8 @@ import (
 	"io"
 
 	"github.com/hashicorp/go-hclog"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"github.com/nous-dev/nous/sdk/internal/wire"
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
 	"google.golang.org/grpc"
 )
 

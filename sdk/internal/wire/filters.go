@@ -1,6 +1,6 @@
 package wire
 
-import pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+import pb "github.com/nous-dev/nous/sdk/internal/proto"
 
 // FiltersToProto converts fetch filters (key → values).
 func FiltersToProto(filters map[string][]string) map[string]*pb.StringList {

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"

@@ -1,7 +1,7 @@
 package wire
 
 import (
-	pb "github.com/nous-dev/nous/sdk/proto/pluginv1"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )

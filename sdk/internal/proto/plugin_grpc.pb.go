@@ -11,7 +11,7 @@
 // - protoc             v3.21.12
 // source: plugin.proto
 
-package pluginv1
+package proto
 
 import (
 	context "context"

@@ -2,7 +2,7 @@
 // protoc-gen-go-vtproto version: v0.6.0
 // source: plugin.proto
 
-package pluginv1
+package proto
 
 import (
 	binary "encoding/binary"

@@ -1,6 +1,7 @@
-// Package pluginv1 is the generated code of the nous plugin protocol,
-// version 1 (plugin.proto). Plugin authors never import it: they use sdk.
-package pluginv1
+// Package proto is the generated code of the nous plugin protocol,
+// version 1 (plugin.proto). Only the sdk's transport imports it; plugin
+// authors use package sdk.
+package proto
 
 // Regenerating needs protoc, protoc-gen-go, protoc-gen-go-grpc and
 // protoc-gen-go-vtproto on PATH. The vtproto code (reflection-free marshal,

@@ -11,7 +11,7 @@
 // 	protoc        v3.21.12
 // source: plugin.proto
 
-package pluginv1
+package proto
 
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
@@ -1653,7 +1653,7 @@ const file_plugin_proto_rawDesc = "" +
 	"\x05Agent\x12F\n" +
 	"\bDescribe\x12\x1f.nous.plugin.v1.DescribeRequest\x1a\x19.nous.plugin.v1.AgentInfo\x12P\n" +
 	"\tConfigure\x12 .nous.plugin.v1.ConfigureRequest\x1a!.nous.plugin.v1.ConfigureResponse\x12G\n" +
-	"\x06Invoke\x12\x1d.nous.plugin.v1.InvokeRequest\x1a\x1e.nous.plugin.v1.InvokeResponseB-Z+github.com/nous-dev/nous/sdk/proto/pluginv1b\x06proto3"
+	"\x06Invoke\x12\x1d.nous.plugin.v1.InvokeRequest\x1a\x1e.nous.plugin.v1.InvokeResponseB-Z+github.com/nous-dev/nous/sdk/internal/protob\x06proto3"
 
 var (
 	file_plugin_proto_rawDescOnce sync.Once
