@@ -109,3 +109,14 @@ type Diagnostic struct {
 	Code     string   `json:"code"` // stable: cycle_broken, unknown_intent, low_confidence, …
 	Message  string   `json:"message"`
 }
+
+// Errors returns the plan's error diagnostics: a plan with any must not run.
+func (p *Plan) Errors() []Diagnostic {
+	var errs []Diagnostic
+	for _, d := range p.Diagnostics {
+		if d.Severity == SeverityError {
+			errs = append(errs, d)
+		}
+	}
+	return errs
+}

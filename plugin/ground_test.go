@@ -11,6 +11,7 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -155,7 +156,7 @@ func TestGroundHangIsKilledAtItsDeadline(t *testing.T) {
 
 func TestGroundErrorsAreRedactedAndKeepTheirKind(t *testing.T) {
 	const token = "glpat-s3cr3t-t0ken"
-	m, logs := newManager(t, plugin.Options{Secrets: []string{token}},
+	m, logs := newManager(t, plugin.Options{Redactor: redact.New(token)},
 		plugin.Spec{Name: "gl", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"token":"` + token + `"}`)})
 	_, err := m.Ground(context.Background(), "gl", groundReq(sdk.TermProject, querySecret))
 	require.Error(t, err)

@@ -76,10 +76,10 @@ type Spec struct {
 
 // Options configure a Manager.
 type Options struct {
-	Dirs       []string     // extra plugin directories, searched first
-	Executable string       // the nous binary that serves builtin: plugins; default os.Executable()
-	Logger     hclog.Logger // plugin logs are re-emitted under the plugin's name
-	Secrets    []string     // strings redacted from every error and log line (4 bytes or longer)
+	Dirs       []string         // extra plugin directories, searched first
+	Executable string           // the nous binary that serves builtin: plugins; default os.Executable()
+	Logger     hclog.Logger     // plugin logs are re-emitted under the plugin's name
+	Redactor   *redact.Redactor // masks secrets in every error and log line; nil masks nothing
 
 	// Builtins lists the built-in plugin names, so an unknown builtin:NAME
 	// fails before anything runs; nil leaves the check to the child.
@@ -131,7 +131,7 @@ type slotKey struct {
 
 // NewManager returns a manager for specs. Plugins start on first use.
 func NewManager(opts Options, specs ...Spec) (*Manager, error) {
-	red := redact.New(opts.Secrets...)
+	red := opts.Redactor
 	base := opts.Logger
 	if base == nil {
 		base = hclog.NewNullLogger()

@@ -14,6 +14,7 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -308,7 +309,7 @@ func TestPluginLogsAreReemittedUnderItsName(t *testing.T) {
 
 func TestSecretsAreRedacted(t *testing.T) {
 	const token = "glpat-s3cr3t-t0ken"
-	m, logs := newManager(t, plugin.Options{Secrets: []string{token}},
+	m, logs := newManager(t, plugin.Options{Redactor: redact.New(token)},
 		plugin.Spec{Name: "gl", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"token":"` + token + `"}`)},
 		plugin.Spec{Name: "misconfigured", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"base_url":"` + token + `"}`)},
 	)
@@ -514,7 +515,7 @@ func TestDeadlineKillFailsOtherCallsClearly(t *testing.T) {
 }
 
 func TestCheckConfigReturnsEveryDiagnostic(t *testing.T) {
-	m, _ := newManager(t, plugin.Options{Secrets: []string{"hunter2"}},
+	m, _ := newManager(t, plugin.Options{Redactor: redact.New("hunter2")},
 		plugin.Spec{Name: "bad", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"base_url":"hunter2"}`)},
 		plugin.Spec{Name: "old", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"legacy":1}`)},
 		plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: "builtin:source-only"},
@@ -568,7 +569,7 @@ func TestPluginKilledWhileIdleIsRestarted(t *testing.T) {
 // the start was for a call or for CheckConfig.
 func TestHungHandshakeErrorIsRedacted(t *testing.T) {
 	const secret = "license server" // what the mute plugin prints
-	m, _ := newManager(t, plugin.Options{StartTimeout: 500 * time.Millisecond, Secrets: []string{secret}},
+	m, _ := newManager(t, plugin.Options{StartTimeout: 500 * time.Millisecond, Redactor: redact.New(secret)},
 		source("docs", "builtin:mute"))
 	checkErr := func() error {
 		_, err := m.CheckConfig(context.Background(), plugin.KindSource, "docs")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/plugin"
@@ -70,32 +71,17 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 			if mode != "" && rs.Mode(mode) == nil {
 				return usageError("--mode: mode %q is not defined (modes: %s)", mode, modeNames(rs))
 			}
-			planner, req := engine.NewPlanner(rs), engine.Request{Query: query, Mode: mode}
-			// Rule problems are reported before any plugin starts.
-			plan, err := planner.Plan(cmd.Context(), req)
-			if err != nil {
-				return usageError("ask: %v", err)
-			}
-			if planErrors(a.stderr, plan) {
-				return findings()
-			}
-			red := redact.New(a.secrets(rs)...)
-			return a.withPlugins(cmd.Context(), rs, func(ctx context.Context, m *plugin.Manager) error {
-				// Ground the question's terms against the plan's sources.
-				gctx, cancel := context.WithTimeout(ctx, groundTimeout)
-				plan, err := planner.Interpret(gctx, req, m, clock())
-				cancel()
-				if err != nil {
-					return fmt.Errorf("ask: interpreting the question: %w", red.Error(err))
-				}
-				opts := runner.Options{Clock: clock, Redactor: red, LogDir: logDir, Logger: a.engineLogger(red)}
+			red := a.redactor(rs)
+			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
+				deps := ask.Deps{Rules: rs, Sources: m, Agents: m, Clock: clock, Redactor: red,
+					Logger: a.engineLogger(red), Warnings: a.stderr, LogDir: logDir}
 				if a.stderrIsTerminal() {
-					opts.Progress = progressPrinter(a.stderr)
+					deps.Progress = progressPrinter(a.stderr)
 				}
-				agents := newFallbackAgents(m, rs, a.stderr)
-				res, runErr := runner.New(m, agents, opts).Run(ctx, plan)
-				res.Caveats = append(res.Caveats, agents.caveats()...)
-				res.Report = runner.Compose(res) // the report opens with every caveat
+				res, runErr := ask.New(deps).Answer(ctx, ask.Request{Query: query, Mode: mode})
+				if res == nil {
+					return askError(a.stderr, runErr)
+				}
 				out := &countingWriter{w: a.stdout}
 				var w io.Writer = out
 				if format == "text" || format == "markdown" {
@@ -147,10 +133,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// groundTimeout bounds asking the sources about the question's terms; a
-// source that does not answer in time is noted and its terms kept as written.
-const groundTimeout = 20 * time.Second
-
 // askClock is the real clock, or the fixed time in $NOUS_NOW.
 func (a *app) askClock() (func() time.Time, error) {
 	v, ok := a.lookupEnv(envNow)
@@ -164,16 +146,20 @@ func (a *app) askClock() (func() time.Time, error) {
 	return func() time.Time { return t }, nil
 }
 
-// planErrors prints the plan's error diagnostics and reports whether any.
-func planErrors(w io.Writer, plan *engine.Plan) bool {
-	failed := false
-	for _, d := range plan.Diagnostics {
-		if d.Severity == engine.SeverityError {
-			fmt.Fprintf(w, "nous: plan: %s: %s\n", d.Code, d.Message)
-			failed = true
-		}
+// askError is the exit of a question that did not run: a plan that failed
+// is a usage error, a plan with errors prints them and is a finding.
+func askError(w io.Writer, err error) error {
+	var pe *ask.PlanError
+	switch {
+	case !errors.As(err, &pe):
+		return fmt.Errorf("ask: %w", err)
+	case pe.Err != nil:
+		return usageError("ask: %v", pe.Err)
 	}
-	return failed
+	for _, d := range pe.Diagnostics {
+		fmt.Fprintf(w, "nous: plan: %s: %s\n", d.Code, d.Message)
+	}
+	return findings()
 }
 
 // engineLogger logs the engine's warnings to stderr, secrets masked, at

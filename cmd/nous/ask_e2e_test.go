@@ -31,7 +31,7 @@ func askE2E(t *testing.T, rulesDir, query string, wrapSources func(engine.Source
 	require.NoError(t, err)
 	plan, err := engine.NewPlanner(rs).Plan(context.Background(), engine.Request{Query: query})
 	require.NoError(t, err)
-	m, err := a.newManager(rs)
+	m, err := a.newManager(rs, a.redactor(rs))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = m.Close() })
 	now, _ := time.Parse(time.RFC3339, askNow)
@@ -229,7 +229,7 @@ func TestAskWithOpenAICompatibleServer(t *testing.T) {
 	t.Setenv("NOUS_OPENAI_BASE_URL", llm.URL)
 	t.Setenv("OPENAI_API_KEY", "sk-fake-key-123")
 	logs := t.TempDir()
-	out, stderr, code := ask(t, "--rules", rules, "--format", "json", "--log-dir", logs, "which commits were pushed last week?")
+	out, stderr, code := runAsk(t, "--rules", rules, "--format", "json", "--log-dir", logs, "which commits were pushed last week?")
 	require.Equal(t, 0, code, stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))

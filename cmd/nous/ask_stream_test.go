@@ -42,7 +42,7 @@ source "generic" {
 // sent are used, and the run is partial with a caveat that names the
 // source, what it sent and how it ended.
 func TestAskSourceCrashMidStreamIsPartial(t *testing.T) {
-	out, stderr, code := ask(t, "--rules", crashRules(t), "--format", "json", "which commits were pushed last week?")
+	out, stderr, code := runAsk(t, "--rules", crashRules(t), "--format", "json", "which commits were pushed last week?")
 	assert.Equal(t, 0, code, "partial exits 0 (README): %s", stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc), stderr)

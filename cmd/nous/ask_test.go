@@ -123,9 +123,9 @@ var askDefaultIssues = []string{
 	`{"id": "PAY-2", "kind": "issue", "title": "Gateway 429", "status": "in-progress", "project": "PAY", "author": "Erin Tsai", "time": "2026-11-05T09:00:00Z"}`,
 }
 
-// ask runs `nous ask` in-process with the fixed clock.
+// runAsk runs `nous ask` in-process with the fixed clock.
 
-func ask(t *testing.T, args ...string) (stdout, stderr string, code int) {
+func runAsk(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	t.Setenv(envNow, askNow)
 	var out, errb bytes.Buffer
@@ -140,7 +140,7 @@ func TestAskCommitQuestionNamesCommits(t *testing.T) {
 		"Old change outside range": "2026-10-01T10:00:00Z",
 	})
 	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "")
-	out, stderr, code := ask(t, "--rules", rules, "--format", "markdown", "which commits were pushed last week?")
+	out, stderr, code := runAsk(t, "--rules", rules, "--format", "markdown", "which commits were pushed last week?")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "Fix refund rounding")
 	assert.Contains(t, out, "Add gateway retry")
@@ -152,7 +152,7 @@ func TestAskCommitQuestionNamesCommits(t *testing.T) {
 func TestAskEmptyPeriodShowsNearestBefore(t *testing.T) {
 	repo := askRepo(t, map[string]string{"Ancient fix": "2026-09-01T10:00:00Z", "Older fix": "2026-08-01T10:00:00Z"})
 	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "")
-	out, stderr, code := ask(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
+	out, stderr, code := runAsk(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
 	require.Equal(t, 0, code, "a partial answer exits 0: %s", stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
@@ -192,7 +192,7 @@ check "needs_a_hundred" {
 }
 `
 	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), never)
-	out, stderr, code := ask(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
+	out, stderr, code := runAsk(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc), stderr)
 	assert.Equal(t, 1, code, "a run that never converged and answered nothing fails")
@@ -210,7 +210,7 @@ check "needs_a_hundred" {
 func TestAskTTLStopsLoop(t *testing.T) {
 	repo := askRepo(t, map[string]string{"Fix": "2026-11-03T10:00:00Z"})
 	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "loop {\n  ttl = \"1ns\"\n}\n")
-	out, _, code := ask(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
+	out, _, code := runAsk(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, history.TTLExpired, doc.History.Termination)
@@ -224,7 +224,7 @@ func TestAskStrictModeNoValidSources(t *testing.T) {
 		`{"id": "ptt-1", "source": "PTT", "kind": "document", "title": "outage rumour", "time": "2026-11-04T09:00:00Z"}`,
 		`{"id": "dcard-1", "source": "Dcard", "kind": "document", "title": "outage again", "time": "2026-11-05T09:00:00Z"}`)
 	rules := askRules(t, repo, social, "")
-	out, stderr, code := ask(t, "--rules", rules, "--mode", "strict", "--format", "nlweb", "is it true that the outage happened?")
+	out, stderr, code := runAsk(t, "--rules", rules, "--mode", "strict", "--format", "nlweb", "is it true that the outage happened?")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "no valid sources")
 	items := []report.Item{}
@@ -242,9 +242,9 @@ func TestAskByteIdentical(t *testing.T) {
 	repo := askRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z", "Add retry": "2026-11-05T15:00:00Z"})
 	rules := askRules(t, repo, askIssues(t, askDefaultIssues...), "")
 	for _, format := range []string{"text", "json", "nlweb", "markdown"} {
-		first, stderr, code := ask(t, "--rules", rules, "--format", format, "--trace", "what is the status of the project?")
+		first, stderr, code := runAsk(t, "--rules", rules, "--format", format, "--trace", "what is the status of the project?")
 		require.Equal(t, 0, code, stderr)
-		second, _, _ := ask(t, "--rules", rules, "--format", format, "--trace", "what is the status of the project?")
+		second, _, _ := runAsk(t, "--rules", rules, "--format", format, "--trace", "what is the status of the project?")
 		// Only the execution id differs: every run gets its own.
 		assert.Equal(t, runID.ReplaceAllString(first, "run-ID"), runID.ReplaceAllString(second, "run-ID"), format)
 	}
@@ -252,7 +252,7 @@ func TestAskByteIdentical(t *testing.T) {
 
 func TestAskNLWebFields(t *testing.T) {
 	repo := askRepo(t, map[string]string{"Fix": "2026-11-03T10:00:00Z"})
-	out, stderr, code := ask(t, "--rules", askRules(t, repo, askIssues(t, askDefaultIssues...), ""), "--format", "nlweb", "which commits were pushed last week?")
+	out, stderr, code := runAsk(t, "--rules", askRules(t, repo, askIssues(t, askDefaultIssues...), ""), "--format", "nlweb", "which commits were pushed last week?")
 	require.Equal(t, 0, code, stderr)
 	var items []map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal([]byte(out), &items))
@@ -269,7 +269,7 @@ func TestAskNLWebFields(t *testing.T) {
 func TestAskLogDir(t *testing.T) {
 	repo := askRepo(t, map[string]string{"Fix": "2026-11-03T10:00:00Z"})
 	logs := t.TempDir()
-	_, stderr, code := ask(t, "--rules", askRules(t, repo, askIssues(t, askDefaultIssues...), ""), "--log-dir", logs, "which commits were pushed last week?")
+	_, stderr, code := runAsk(t, "--rules", askRules(t, repo, askIssues(t, askDefaultIssues...), ""), "--log-dir", logs, "which commits were pushed last week?")
 	require.Equal(t, 0, code, stderr)
 	runs, err := os.ReadDir(logs)
 	require.NoError(t, err)
@@ -296,7 +296,7 @@ func TestAskUsageErrors(t *testing.T) {
 		{[]string{"--log-dir", notDir, "q"}, "ask: --log-dir: mkdir " + notDir + ": not a directory"},
 		{[]string{"--log-dir", filepath.Join(notDir, "runs"), "q"}, "ask: --log-dir: mkdir " + notDir + ": not a directory"},
 	} {
-		_, stderr, code := ask(t, tt.args...)
+		_, stderr, code := runAsk(t, tt.args...)
 		assert.Equal(t, 2, code, tt.args)
 		assert.Contains(t, stderr, tt.want)
 	}
@@ -332,7 +332,7 @@ func TestAskCrashingAgentKeepsHistory(t *testing.T) {
 	require.NotEqual(t, string(agents), patched)
 	require.NoError(t, os.WriteFile(filepath.Join(rules, "agents.hcl"), []byte(patched), 0o644))
 
-	out, stderr, code := ask(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
+	out, stderr, code := runAsk(t, "--rules", rules, "--format", "json", "which commits were pushed last week?")
 	assert.Equal(t, 1, code, "no report: nothing answers the question")
 	assert.Contains(t, stderr, "run failed")
 	assert.Contains(t, stderr, "No report: the writer step h2 failed", "the reason is on stderr")

@@ -117,7 +117,7 @@ func TestDefaultsWithGitLabAnswerIssueQuestionsFromGitLabIssues(t *testing.T) {
 	t.Setenv("GITLAB_TOKEN", g.token)
 	t.Setenv("GITLAB_URL", srv.URL)
 
-	out, stderr, code := ask(t, "--format", "json", "how many open bugs are there in group/app?")
+	out, stderr, code := runAsk(t, "--format", "json", "how many open bugs are there in group/app?")
 	require.Equal(t, 0, code, stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))

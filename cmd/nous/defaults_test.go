@@ -42,7 +42,7 @@ func TestDefaultsWithoutATrackerSayHowToConfigureOne(t *testing.T) {
 
 	for _, format := range []string{"text", "markdown", "json"} {
 		t.Run(format, func(t *testing.T) {
-			out, stderr, code := ask(t, "--format", format, "how many open bugs are there?")
+			out, stderr, code := runAsk(t, "--format", format, "how many open bugs are there?")
 			require.Equal(t, 1, code, "a bug count with no tracker has nothing to answer from: %s", stderr)
 			assert.Contains(t, stderr, youtrackNotConfigured, "the reason is on stderr")
 			if format != "json" { // JSON escapes the quotes; its steps are checked below
@@ -76,7 +76,7 @@ func TestDefaultsFetchOfAnUnconfiguredSourceFailsFast(t *testing.T) {
 func TestDefaultsFallbackReadsTheLocalRepository(t *testing.T) {
 	withoutTokens(t)
 	inRepo(t, map[string]string{"Rewrite the parser": "2026-11-03T10:00:00Z", "Tune the lexer": "2026-11-04T10:00:00Z"})
-	out, stderr, code := ask(t, "--format", "json", "tell me about the parser")
+	out, stderr, code := runAsk(t, "--format", "json", "tell me about the parser")
 	require.Equal(t, 0, code, stderr)
 	var doc report.Document
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))

@@ -36,13 +36,13 @@ func TestExampleDataRulesAreTheDefaultsButSources(t *testing.T) {
 func TestExampleDataRulesAnswerFromTheExampleData(t *testing.T) {
 	withoutTokens(t)
 	t.Run("issues", func(t *testing.T) {
-		out, stderr, code := ask(t, "--rules", exampleDataRules, "--format", "markdown", "how many open bugs does PAY have?")
+		out, stderr, code := runAsk(t, "--rules", exampleDataRules, "--format", "markdown", "how many open bugs does PAY have?")
 		require.Equal(t, 0, code, stderr)
 		assert.Regexp(t, exampleIssueKey, out, "the example issues answer when the rules point at them")
 		assert.NotContains(t, out, "is not configured")
 	})
 	t.Run("strict mode keeps the tier 1-2 news", func(t *testing.T) {
-		out, stderr, code := ask(t, "--rules", exampleDataRules, "--mode", "strict", "--format", "json", "verify the payments outage")
+		out, stderr, code := runAsk(t, "--rules", exampleDataRules, "--mode", "strict", "--format", "json", "verify the payments outage")
 		require.Equal(t, 0, code, stderr)
 		var doc report.Document
 		require.NoError(t, json.Unmarshal([]byte(out), &doc))

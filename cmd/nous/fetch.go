@@ -89,7 +89,7 @@ func (a *app) fetch(ctx context.Context, source string, opts fetchOptions, now t
 		}
 		return usageError("unknown source %q; the rules define: %s", source, strings.Join(names, ", "))
 	}
-	red := redact.New(a.secrets(rs)...)
+	red := a.redactor(rs)
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -98,7 +98,7 @@ func (a *app) fetch(ctx context.Context, source string, opts fetchOptions, now t
 		ctx, cancel = context.WithTimeoutCause(ctx, opts.timeout, &fetchTimeout{opts.timeout})
 		defer cancel()
 	}
-	return a.withPlugins(ctx, rs, func(ctx context.Context, m *plugin.Manager) error {
+	return a.withPlugins(ctx, rs, red, func(ctx context.Context, m *plugin.Manager) error {
 		return a.printFetch(ctx, maskedSources{m, red}, source, req, opts.format)
 	})
 }

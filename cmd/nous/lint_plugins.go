@@ -14,7 +14,7 @@ import (
 // has it check its config, and returns what it said as diagnostics on the
 // block: the plugin-config check of `nous lint --plugins`.
 func (a *app) pluginDiagnostics(ctx context.Context, rs *rules.Ruleset) hcl.Diagnostics {
-	m, err := a.newManager(rs)
+	m, err := a.newManager(rs, a.redactor(rs))
 	if err != nil {
 		// A spec that cannot be built names its block itself.
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: err.Error(), Extra: rules.Finding{Check: rules.CheckPluginConfig}}}

@@ -12,30 +12,33 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/plugins"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // envLogLevel sets the level of nous's and its plugins' logs on stderr.
 const envLogLevel = "NOUS_LOG_LEVEL"
 
-// newManager returns a plugin manager for the ruleset's sources and agents.
-// Plugins start on first use; the caller must Close it (withPlugins does).
-func (a *app) newManager(rs *rules.Ruleset) (*plugin.Manager, error) {
+// newManager returns a plugin manager for the ruleset's sources and agents,
+// masking with red. Plugins start on first use; the caller must Close it
+// (withPlugins does).
+func (a *app) newManager(rs *rules.Ruleset, red *redact.Redactor) (*plugin.Manager, error) {
 	specs, err := pluginSpecs(rs)
 	if err != nil {
 		return nil, err
 	}
-	return plugin.NewManager(a.pluginOptions(rs), specs...)
+	return plugin.NewManager(a.pluginOptions(red), specs...)
 }
 
 // pluginOptions are the manager options the CLI runs with.
-func (a *app) pluginOptions(rs *rules.Ruleset) plugin.Options {
+func (a *app) pluginOptions(red *redact.Redactor) plugin.Options {
 	return plugin.Options{
 		Dirs:     a.pluginDirs,
 		Logger:   a.pluginLogger(),
-		Secrets:  a.secrets(rs),
+		Redactor: red,
 		Builtins: plugins.Names(),
 		Getenv:   a.getenv,
 	}
@@ -74,16 +77,16 @@ func (a *app) pluginLogger() hclog.Logger {
 	return hclog.New(&hclog.LoggerOptions{Name: "nous", Output: a.stderr, Level: level})
 }
 
-// withPlugins runs fn with a plugin manager for rs and a context that
-// SIGINT and SIGTERM cancel; every plugin process is stopped before it
-// returns, however fn ends.
-func (a *app) withPlugins(ctx context.Context, rs *rules.Ruleset, fn func(context.Context, *plugin.Manager) error) error {
+// withPlugins runs fn with a plugin manager for rs, masking with red, and a
+// context that SIGINT and SIGTERM cancel; every plugin process is stopped
+// before it returns, however fn ends.
+func (a *app) withPlugins(ctx context.Context, rs *rules.Ruleset, red *redact.Redactor, fn func(context.Context, *plugin.Manager) error) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	m, err := a.newManager(rs)
+	m, err := a.newManager(rs, red)
 	if err != nil {
 		return err
 	}
@@ -111,7 +114,7 @@ func pluginSpecs(rs *rules.Ruleset) ([]plugin.Spec, error) {
 		specs = append(specs, sp)
 		if ag.Fallback != "" {
 			// The fallback gets no config: the agent's is for its own plugin.
-			fb, err := blockSpec(plugin.KindAgent, ag.Name+fallbackSuffix, ag.Fallback, "", nil, ag.Range)
+			fb, err := blockSpec(plugin.KindAgent, ag.Name+ask.FallbackSuffix, ag.Fallback, "", nil, ag.Range)
 			if err != nil {
 				return nil, err
 			}

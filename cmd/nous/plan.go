@@ -12,7 +12,6 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/render"
 	"github.com/nous-dev/nous/rules"
-	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -66,16 +65,14 @@ Exit 1 when the plan has error diagnostics, 2 on bad input.`,
 			// masked before it is rendered, and rendered whole before it is
 			// written, so a rendering error prints nothing.
 			var out bytes.Buffer
-			if err := render.Write(&out, plan, format, redact.New(a.secrets(rs)...)); err != nil {
+			if err := render.Write(&out, plan, format, a.redactor(rs)); err != nil {
 				return fmt.Errorf("plan: rendering: %w", err)
 			}
 			if _, err := a.stdout.Write(out.Bytes()); err != nil {
 				return fmt.Errorf("plan: writing output: %w", err)
 			}
-			for _, d := range plan.Diagnostics {
-				if d.Severity == engine.SeverityError {
-					return findings()
-				}
+			if len(plan.Errors()) > 0 {
+				return findings()
 			}
 			return nil
 		},

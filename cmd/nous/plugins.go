@@ -99,7 +99,7 @@ NOUS_TRUST_PROJECT_PLUGINS=1 instead.`,
 			if err != nil {
 				return err
 			}
-			m, err := plugin.NewManager(a.pluginOptions(rs))
+			m, err := plugin.NewManager(a.pluginOptions(a.redactor(rs)))
 			if err != nil {
 				return err
 			}
@@ -129,7 +129,7 @@ func (a *app) listPlugins(ctx context.Context) (pluginsReport, error) {
 	if err != nil {
 		return pluginsReport{}, err
 	}
-	m, err := plugin.NewManager(a.pluginOptions(rs))
+	m, err := plugin.NewManager(a.pluginOptions(a.redactor(rs)))
 	if err != nil {
 		return pluginsReport{}, err
 	}

@@ -17,6 +17,12 @@ var secretEnv = []string{"OPENAI_API_KEY", "NOUS_OPENAI_API_KEY", "GITLAB_TOKEN"
 // whose masking would only mangle output.
 const minEnvSecret = 8
 
+// redactor masks the secrets of rs: the one redactor of a command, shared
+// by the plugin host, the engine and the output.
+func (a *app) redactor(rs *rules.Ruleset) *redact.Redactor {
+	return redact.New(a.secrets(rs)...)
+}
+
 // secrets lists every value the CLI hides from its output, logs and errors:
 // the secret environment variables, the values of every variable of the
 // process environment whose name looks secret (a file source reading

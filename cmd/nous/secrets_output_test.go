@@ -109,7 +109,7 @@ func TestSecretsStayOutOfEveryOutput(t *testing.T) {
 			}
 			for _, format := range []string{"json", "nlweb", "markdown", "text"} {
 				logs := t.TempDir()
-				out, stderr, code := ask(t, "--rules", rulesDir, "--format", format, "--trace", "--log-dir", logs, "hello world")
+				out, stderr, code := runAsk(t, "--rules", rulesDir, "--format", format, "--trace", "--log-dir", logs, "hello world")
 				require.NotEqual(t, exitUsage, code, stderr)
 				require.NotEmpty(t, out, stderr)
 				assertNoSecret(t, secret, "ask "+format, format, out)
@@ -145,7 +145,7 @@ func TestEnvironmentSecretsAreMaskedInReports(t *testing.T) {
 	t.Setenv(secretVar, "") // the rules read nothing secret
 	rulesDir, _ := secretRules(t, secret)
 	for _, format := range []string{"json", "nlweb", "markdown", "text"} {
-		out, stderr, code := ask(t, "--rules", rulesDir, "--format", format, "--trace", "hello world")
+		out, stderr, code := runAsk(t, "--rules", rulesDir, "--format", format, "--trace", "hello world")
 		require.NotEqual(t, exitUsage, code, stderr)
 		require.Contains(t, out, "Refund", "the record is in the %s report", format)
 		assertNoSecret(t, secret, "ask "+format, format, out)
@@ -189,7 +189,7 @@ intent "fallback" {
 }
 `), 0o600))
 	for _, format := range []string{"text", "markdown"} {
-		out, stderr, code := ask(t, "--rules", rules, "--format", format, "--trace", "hello world")
+		out, stderr, code := runAsk(t, "--rules", rules, "--format", format, "--trace", "hello world")
 		require.Equal(t, exitOK, code, stderr)
 		require.Contains(t, out, "Forged id", "the record is in the report")
 		for line := range strings.Lines(out) {

@@ -11,7 +11,6 @@ import (
 	"github.com/nous-dev/nous/engine/ruletest"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/rules/report"
-	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -76,7 +75,7 @@ unreadable files.`,
 				err = ruletest.WriteText(&out, results)
 			}
 			if err == nil {
-				_, err = a.stdout.Write(redact.New(a.secrets(rs)...).Bytes(out.Bytes()))
+				_, err = a.stdout.Write(a.redactor(rs).Bytes(out.Bytes()))
 			}
 			if err != nil {
 				return fmt.Errorf("test: writing the report: %w", err)

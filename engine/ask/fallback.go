@@ -1,4 +1,4 @@
-package main
+package ask
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// fallbackSuffix names the manager's slot of an agent's fallback plugin:
+// FallbackSuffix names the manager's slot of an agent's fallback plugin:
 // agent "writer" falls back to agent "writer/fallback".
-const fallbackSuffix = "/fallback"
+const FallbackSuffix = "/fallback"
 
 // fallbackAgents is the agent layer the executor calls through: an agent
 // whose plugin cannot be reached (connection refused, DNS failure, 5xx
 // after the plugin's retries, a timeout) is answered by the fallback plugin
-// its rules name, with a warning on stderr and a caveat for the result.
+// its rules name, with a warning on Warnings and a caveat for the result.
 // Once a plugin is found unreachable, every agent it serves with the same
 // config falls back at once for the rest of the run, instead of paying the
 // retries again. Errors that a retry elsewhere would not fix (a rejected
@@ -51,7 +51,11 @@ func newFallbackAgents(next engine.Agents, rs *rules.Ruleset, warn io.Writer) *f
 		if ag.Fallback == "" {
 			continue
 		}
-		config, _ := json.Marshal(nonNil(ag.Config)) // pluginSpecs has checked it marshals
+		cfg := ag.Config
+		if cfg == nil {
+			cfg = map[string]any{} // no config and an empty one are the same endpoint
+		}
+		config, _ := json.Marshal(cfg) // the plugin specs were built from it: it marshals
 		f.by[ag.Name] = agentPlugin{ref: ag.Plugin, fallback: ag.Fallback, key: ag.Plugin + "\x00" + string(config)}
 	}
 	return f
@@ -79,7 +83,7 @@ func (f *fallbackAgents) Invoke(ctx context.Context, agent string, req sdk.Invok
 		f.mu.Unlock()
 	}
 	f.fallBack(agent, p)
-	return f.next.Invoke(ctx, agent+fallbackSuffix, req)
+	return f.next.Invoke(ctx, agent+FallbackSuffix, req)
 }
 
 // fallBack warns, once per agent, that its fallback answers.

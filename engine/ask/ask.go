@@ -1,0 +1,109 @@
+// Package ask answers a question: it plans it, grounds its terms against
+// the plan's sources, runs the plan through sources and agents and composes
+// the report. `nous ask` calls it, and so will the server.
+package ask
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/runner"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
+)
+
+// groundTimeout bounds asking the sources about the question's terms; a
+// source that does not answer in time is noted and its terms kept as written.
+const groundTimeout = 20 * time.Second
+
+// Sources are the plugins' sources: they fetch records and ground terms.
+type Sources interface {
+	engine.Sources
+	engine.Grounding
+}
+
+// Deps are what answering takes from outside: the rules, the plugins and
+// the run's clock, redaction, logs and progress.
+type Deps struct {
+	Rules    *rules.Ruleset
+	Sources  Sources
+	Agents   engine.Agents
+	Clock    func() time.Time // time.Now when nil
+	Redactor *redact.Redactor // masks secrets in errors, logs and the result
+	Logger   *slog.Logger     // the engine's logs; none when nil
+	Progress func(runner.Event)
+	Warnings io.Writer // one line per agent that falls back; io.Discard when nil
+	LogDir   string    // per-run JSON logs (see history.Dir); none when empty
+}
+
+// Request is one question.
+type Request struct {
+	Query string
+	Mode  string // a tier mode; empty lets the mode rules choose
+}
+
+// Service answers questions with one ruleset and one set of plugins.
+type Service struct {
+	deps    Deps
+	planner *engine.Planner
+}
+
+// New returns a service that answers with deps.
+func New(deps Deps) *Service {
+	if deps.Clock == nil {
+		deps.Clock = time.Now
+	}
+	if deps.Warnings == nil {
+		deps.Warnings = io.Discard
+	}
+	return &Service{deps: deps, planner: engine.NewPlanner(deps.Rules)}
+}
+
+// PlanError is a question the rules cannot plan: planning failed (Err), or
+// the plan has error diagnostics. Nothing was asked of any plugin.
+type PlanError struct {
+	Err         error
+	Diagnostics []engine.Diagnostic // the plan's errors, when Err is nil
+}
+
+func (e *PlanError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
+	return fmt.Sprintf("plan: %s: %s", e.Diagnostics[0].Code, e.Diagnostics[0].Message)
+}
+
+func (e *PlanError) Unwrap() error { return e.Err }
+
+// Answer plans req, grounds it against the sources, runs the plan and
+// composes the report. A question that cannot be planned is a *PlanError
+// and a nil result; a run that ended in error returns its result and the
+// error, masked.
+func (s *Service) Answer(ctx context.Context, req Request) (*runner.Result, error) {
+	d := s.deps
+	ereq := engine.Request{Query: req.Query, Mode: req.Mode}
+	// Rule problems are reported before any plugin is asked anything.
+	plan, err := s.planner.Plan(ctx, ereq)
+	if err != nil {
+		return nil, &PlanError{Err: err}
+	}
+	if errs := plan.Errors(); len(errs) > 0 {
+		return nil, &PlanError{Diagnostics: errs}
+	}
+	gctx, cancel := context.WithTimeout(ctx, groundTimeout)
+	plan, err = s.planner.Interpret(gctx, ereq, d.Sources, d.Clock())
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("interpreting the question: %w", d.Redactor.Error(err))
+	}
+	agents := newFallbackAgents(d.Agents, d.Rules, d.Warnings)
+	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress}
+	res, err := runner.New(d.Sources, agents, opts).Run(ctx, plan)
+	res.Caveats = append(res.Caveats, agents.caveats()...)
+	res.Report = runner.Compose(res) // the report opens with every caveat
+	return res, d.Redactor.Error(err)
+}
