@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/nous-dev/nous/engine/graph"
-	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 // Plan builds the plan for req. It fails only on an invalid request or a
@@ -31,7 +31,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 		entities = p.extractEntities(req.Query)
 	}
 	b.plan.Reasoning.Entities = entities
-	b.env = &rules.QueryEnv{Query: req.Query, Entities: entities, Mode: req.Mode}
+	b.env = &cond.QueryEnv{Query: req.Query, Entities: entities, Mode: req.Mode}
 
 	intents := req.Intents
 	if len(intents) == 0 {
@@ -49,7 +49,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 type builder struct {
 	p    *Planner
 	plan *Plan
-	env  *rules.QueryEnv
+	env  *cond.QueryEnv
 
 	acc    []instance // accepted intents
 	accBuf [8]instance
@@ -70,7 +70,7 @@ func (b *builder) diag(sev Severity, code, format string, args ...any) {
 // holds evaluates a query condition; a failing condition is an error
 // diagnostic naming the rule (attribute attr of block kind "name", inside
 // intent "in" when set) and counts as false.
-func (b *builder) holds(c *rules.Condition, attr, kind, name, in string) bool {
+func (b *builder) holds(c *cond.Condition, attr, kind, name, in string) bool {
 	ok, err := c.Eval(b.env)
 	if err != nil {
 		where := fmt.Sprintf("%s of %s %q", attr, kind, name)

@@ -2,9 +2,9 @@ package rules
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 // decoder turns parsed files into a Ruleset, collecting every diagnostic.
@@ -17,10 +17,7 @@ type decoder struct {
 	rs      *Ruleset
 	diags   hcl.Diagnostics
 	src     []byte // bytes of the file being decoded, for condition positions
-	// machines is shared by the ruleset's conditions: they all evaluate
-	// with the same memory budget.
-	machines *sync.Pool
-	exprs    *exprCache
+	conds   *cond.Compiler
 
 	defined     map[string]map[string]hcl.Range // block type → name → first definition
 	refs        []reference
@@ -43,16 +40,14 @@ type reference struct {
 
 func newDecoder(cfg config, w *workers) *decoder {
 	secrets := map[string]bool{}
-	machines := newMachines(cfg.memoryBudget)
 	return &decoder{
-		cfg:      cfg,
-		ctx:      evalContext(cfg.lookupEnv, secrets),
-		secrets:  secrets,
-		rs:       emptyRuleset(),
-		machines: machines,
-		exprs:    newExprCache(cfg.maxNodes, cfg.limits(), machines),
-		defined:  map[string]map[string]hcl.Range{},
-		workers:  w,
+		cfg:     cfg,
+		ctx:     evalContext(cfg.lookupEnv, secrets),
+		secrets: secrets,
+		rs:      emptyRuleset(),
+		conds:   cond.NewCompiler(cfg.limits()),
+		defined: map[string]map[string]hcl.Range{},
+		workers: w,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 // Roles are the agent roles a hypothesis may name.
@@ -65,7 +66,7 @@ func (d *decoder) decodeIntent(b *hcl.Block) {
 func (d *decoder) decodeDetect(b *hcl.Block) *Detect {
 	det := &Detect{Confidence: 1, Range: b.DefRange}
 	c := d.content(b.Body, detectSchema)
-	d.condition(c.Attributes, "when", QueryEnv{}, &det.When)
+	d.condition(c.Attributes, "when", cond.QueryEnv{}, &det.When)
 	if d.float(c.Attributes, "confidence", &det.Confidence) {
 		d.fraction(c.Attributes, "confidence", det.Confidence)
 	}
@@ -177,7 +178,7 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 	if d.int(c.Attributes, "limit", &r.Limit) {
 		d.atLeast(c.Attributes, "limit", r.Limit, 0)
 	}
-	d.condition(c.Attributes, "when", QueryEnv{}, &r.When)
+	d.condition(c.Attributes, "when", cond.QueryEnv{}, &r.When)
 	r.hypothesisAt = b.DefRange
 	if a, ok := c.Attributes["hypothesis"]; ok {
 		r.hypothesisAt = a.Expr.Range()

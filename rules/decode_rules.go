@@ -7,12 +7,13 @@ import (
 	"text/template"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 func (d *decoder) decodeDependency(b *hcl.Block) {
 	dep := &Dependency{Name: b.Labels[0], Range: b.DefRange}
 	c := d.content(b.Body, dependencySchema)
-	d.condition(c.Attributes, "when", QueryEnv{}, &dep.When)
+	d.condition(c.Attributes, "when", cond.QueryEnv{}, &dep.When)
 	for _, end := range []struct {
 		attr               string
 		intent, hypothesis *string
@@ -90,9 +91,9 @@ func (d *decoder) compilePatterns(e *Entity, patterns []string, ranges []hcl.Ran
 func (d *decoder) decodeMode(b *hcl.Block) {
 	m := &Mode{Name: b.Labels[0], Range: b.DefRange}
 	c := d.content(b.Body, modeSchema)
-	d.condition(c.Attributes, "when", QueryEnv{}, &m.When)
-	d.condition(c.Attributes, "keep", ItemEnv{}, &m.Keep)
-	d.condition(c.Attributes, "warn", ItemEnv{}, &m.Warn)
+	d.condition(c.Attributes, "when", cond.QueryEnv{}, &m.When)
+	d.condition(c.Attributes, "keep", cond.ItemEnv{}, &m.Keep)
+	d.condition(c.Attributes, "warn", cond.ItemEnv{}, &m.Warn)
 	d.oneOf(c.Attributes, "on_empty", &m.OnEmpty, "error", "warn", "ignore")
 	if d.ints(c.Attributes, "compare", &m.Compare) {
 		for _, t := range m.Compare {
@@ -122,8 +123,8 @@ func (d *decoder) decodeTier(b *hcl.Block) {
 func (d *decoder) decodeCheck(b *hcl.Block) {
 	ch := &Check{Name: b.Labels[0], OnFail: "warn", Range: b.DefRange}
 	c := d.content(b.Body, checkSchema)
-	d.condition(c.Attributes, "applies", StepEnv{}, &ch.Applies)
-	d.condition(c.Attributes, "assert", StepEnv{}, &ch.Assert)
+	d.condition(c.Attributes, "applies", cond.StepEnv{}, &ch.Applies)
+	d.condition(c.Attributes, "assert", cond.StepEnv{}, &ch.Assert)
 	d.str(c.Attributes, "message", &ch.Message)
 	d.oneOf(c.Attributes, "on_fail", &ch.OnFail, "refine", "warn", "fail")
 	for _, blk := range c.Blocks {

@@ -24,8 +24,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"intent": {"i": {"hypothesis": {"a": {"depends_on": ["a"]}}}}}`))
 	f.Add([]byte(`source "s" { config = { t = env("X_TOKEN", "d") } }`))
 	// Conditions that would build gigabytes: refused at load.
-	f.Add([]byte(detectRules(`len(reduce(1..28, #acc + #acc, 'abcdefghijklmnop')) > 0`)))
-	f.Add([]byte(detectRules(`len(string(reduce(1..30, [#acc, #acc], 'x'))) > 0`)))
+	f.Add([]byte("mode \"m\" { when = \"len(reduce(1..28, #acc + #acc, 'abcdefghijklmnop')) > 0\" }"))
+	f.Add([]byte("mode \"m\" { when = \"len(string(reduce(1..30, [#acc, #acc], 'x'))) > 0\" }"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		env := WithEnv(map[string]string{"X_TOKEN": "secret"})
 		// Small limits keep a mutated bomb from slowing the fuzzer down.

@@ -34,19 +34,3 @@ func BenchmarkParseTestdata(b *testing.B) {
 		}
 	}
 }
-
-// BenchmarkConditionEval evaluates a typical detect condition.
-func BenchmarkConditionEval(b *testing.B) {
-	rs, diags := Parse("c.hcl", []byte(`mode "m" { when = "query matches '(?i)\\\\bverify\\\\b' || 'query_commits' in intent_types" }`))
-	if diags.HasErrors() {
-		b.Fatal(diags)
-	}
-	c := rs.Mode("m").When
-	env := &QueryEnv{Query: "please verify the release", IntentTypes: []string{"query_status"}}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.Eval(env); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

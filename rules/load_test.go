@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules/cond"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,7 +27,7 @@ var sameRules = cmp.Options{
 	cmpopts.IgnoreTypes(hcl.Range{}),
 	cmpopts.IgnoreUnexported(Ruleset{}, Retrieval{}, Entity{}), // prefilters derive from Patterns
 	cmp.Comparer(func(a, b *regexp.Regexp) bool { return a.String() == b.String() }),
-	cmp.Comparer(func(a, b *Condition) bool {
+	cmp.Comparer(func(a, b *cond.Condition) bool {
 		return (a == nil) == (b == nil) && (a == nil || a.Source == b.Source && cmp.Equal(a.Constant, b.Constant))
 	}),
 	cmp.Comparer(func(a, b *template.Template) bool { return (a == nil) == (b == nil) }),

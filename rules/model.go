@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 // Ruleset is a compiled rules file (or directory of files). It is immutable
@@ -126,7 +127,7 @@ type Edge struct {
 
 // Detect detects an intent from the raw query.
 type Detect struct {
-	When       *Condition // QueryEnv
+	When       *cond.Condition // QueryEnv
 	Confidence float64
 	Range      hcl.Range
 }
@@ -152,7 +153,7 @@ type Retrieval struct {
 	Filters     []string
 	Defaults    map[string][]string // used when the entity is absent
 	Limit       int
-	When        *Condition // QueryEnv; nil means always
+	When        *cond.Condition // QueryEnv; nil means always
 	Range       hcl.Range
 
 	hypothesisAt hcl.Range
@@ -161,7 +162,7 @@ type Retrieval struct {
 // Dependency is a cross-intent edge added when its condition holds.
 type Dependency struct {
 	Name                       string
-	When                       *Condition // QueryEnv; nil means always
+	When                       *cond.Condition // QueryEnv; nil means always
 	FromIntent, FromHypothesis string
 	ToIntent, ToHypothesis     string
 	Range                      hcl.Range
@@ -197,11 +198,11 @@ var GroundKinds = []string{"path", "author", "ref", "project", "label", "state"}
 // Mode is a source-tier mode (strict, discovery, monitor, …).
 type Mode struct {
 	Name    string
-	When    *Condition // QueryEnv: selects the mode from the query; nil means never
-	Keep    *Condition // ItemEnv: records kept; nil keeps all
-	Warn    *Condition // ItemEnv: records flagged with the [Tier N | type] prefix
-	OnEmpty string     // "error" gives the "no valid sources" error when nothing is kept
-	Compare []int      // tiers compared side by side (monitor)
+	When    *cond.Condition // QueryEnv: selects the mode from the query; nil means never
+	Keep    *cond.Condition // ItemEnv: records kept; nil keeps all
+	Warn    *cond.Condition // ItemEnv: records flagged with the [Tier N | type] prefix
+	OnEmpty string          // "error" gives the "no valid sources" error when nothing is kept
+	Compare []int           // tiers compared side by side (monitor)
 	Range   hcl.Range
 }
 
@@ -216,8 +217,8 @@ type Tier struct {
 // Check is a semantic validation rule run after each step.
 type Check struct {
 	Name    string
-	Applies *Condition // StepEnv; nil applies to every step
-	Assert  *Condition // StepEnv
+	Applies *cond.Condition // StepEnv; nil applies to every step
+	Assert  *cond.Condition // StepEnv
 	Message string
 	OnFail  string // refine | warn | fail
 	Refine  *Refine

@@ -3,6 +3,8 @@ package rules
 import (
 	"os"
 	"time"
+
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 // Option configures Load and LoadFS.
@@ -69,6 +71,6 @@ func WithConditionTimeout(d time.Duration) Option {
 	return func(c *config) { c.conditionTimeout = d }
 }
 
-func (c config) limits() exprLimits {
-	return exprLimits{maxBytes: c.maxBytes, timeout: c.conditionTimeout}
+func (c config) limits() cond.Limits {
+	return cond.Limits{MaxNodes: c.maxNodes, MemoryBudget: c.memoryBudget, MaxBytes: c.maxBytes, Timeout: c.conditionTimeout}
 }

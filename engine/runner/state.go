@@ -5,7 +5,7 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
-	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -155,14 +155,14 @@ func (s *stepState) refined() bool {
 }
 
 // view is the step as check conditions see it.
-func (s *stepState) view(filters map[string][]string) rules.Step {
-	v := rules.Step{
+func (s *stepState) view(filters map[string][]string) cond.Step {
+	v := cond.Step{
 		ID: s.id, Intent: s.hyp.Intent, Name: s.hyp.Name, Action: s.action(), Agent: s.hyp.Agent,
 		Role: s.role(), Status: s.status, Output: s.out.Text, Verdict: s.out.Verdict,
-		Filters: filters, Attempts: s.attempts, Records: make([]rules.Item, len(s.out.Records)), Error: errText(s.err),
+		Filters: filters, Attempts: s.attempts, Records: make([]cond.Item, len(s.out.Records)), Error: errText(s.err),
 	}
 	for i, r := range s.out.Records {
-		v.Records[i] = rules.Item{ID: r.ID, Source: r.Source, Kind: r.Kind, Title: r.Title, Body: r.Body,
+		v.Records[i] = cond.Item{ID: r.ID, Source: r.Source, Kind: r.Kind, Title: r.Title, Body: r.Body,
 			URL: r.URL, Author: r.Author, Time: r.Time, Tier: r.Tier}
 		if t, ok := r.Fields["_reasoning_metadata.type"].(string); ok {
 			v.Records[i].Type = t

@@ -6,7 +6,7 @@ import (
 
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/trace"
-	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -22,14 +22,14 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 		st.delta = &pendingDelta{op: OpAdd, search: q, because: msg}
 		r.finding(p, st, history.Finding{Check: "analyst", Step: st.id, Severity: history.SeverityFail, Message: msg, OnFail: "refine"})
 	}
-	env := rules.StepEnv{Pass: p.Number, Query: r.plan.Query, Mode: r.plan.Mode}
+	env := cond.StepEnv{Pass: p.Number, Query: r.plan.Query, Mode: r.plan.Mode}
 	view := st.view(r.stepFilters(st))
 	for _, c := range r.rs.Checks {
 		// A failed check may have changed the status or error; the rest
 		// of the view (records above all) is built once per step.
 		view.Status, view.Error = st.status, errText(st.err)
 		env.Step = view
-		env.Validation = rules.Validation{Failed: p.Validation.Failed, Warnings: p.Validation.Warnings, Passed: p.Validation.Passed}
+		env.Validation = cond.Validation{Failed: p.Validation.Failed, Warnings: p.Validation.Warnings, Passed: p.Validation.Passed}
 		applies, err := c.Applies.Eval(&env)
 		if err != nil {
 			r.finding(p, st, history.Finding{Check: c.Name, Step: st.id, Severity: history.SeverityWarn, Message: "applies: " + err.Error()})

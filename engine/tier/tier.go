@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -57,7 +58,7 @@ type Group struct {
 // returned with the record that caused them.
 func Filter(rs *rules.Ruleset, mode *rules.Mode, query string, records []sdk.Record) (Result, error) {
 	res := Result{Kept: make([]sdk.Record, 0, len(records))}
-	env := rules.ItemEnv{Query: query}
+	env := cond.ItemEnv{Query: query}
 	if mode != nil {
 		env.Mode = mode.Name
 	}
@@ -136,8 +137,8 @@ func flag(rec *sdk.Record, typ string) {
 	rec.Fields[FieldFlagged] = true
 }
 
-func item(rec sdk.Record, typ string) rules.Item {
-	return rules.Item{
+func item(rec sdk.Record, typ string) cond.Item {
+	return cond.Item{
 		ID: rec.ID, Source: rec.Source, Kind: rec.Kind, Title: rec.Title, Body: rec.Body,
 		URL: rec.URL, Author: rec.Author, Time: rec.Time, Tier: rec.Tier, Type: typ,
 	}

@@ -5,11 +5,12 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 // conditionSite is one condition attribute and what its value means.
 type conditionSite struct {
-	cond *rules.Condition
+	cond *cond.Condition
 	attr string
 	what string // the definition it guards, for messages
 	// gate is true for conditions that decide whether a definition takes

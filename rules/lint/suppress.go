@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/report"
 )
 
 // ignoreMarker starts an inline suppression comment:
@@ -35,7 +36,7 @@ func suppressed(d *hcl.Diagnostic, files map[string]*hcl.File) bool {
 		return false
 	}
 	line := d.Subject.Start.Line
-	return ignores(rules.SourceLine(f.Bytes, line), check) || ignores(rules.SourceLine(f.Bytes, line-1), check)
+	return ignores(report.SourceLine(f.Bytes, line), check) || ignores(report.SourceLine(f.Bytes, line-1), check)
 }
 
 // ignores reports whether a line carries a comment ignoring check.

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/nous-dev/nous/rules"
 )
 
 // writeText prints each diagnostic as a compiler would: severity, summary
@@ -49,7 +48,7 @@ func snippet(w io.Writer, r *hcl.Range, f *hcl.File) {
 		}
 	}
 	fmt.Fprintf(w, "%s:\n", where)
-	line := rules.SourceLine(f.Bytes, r.Start.Line)
+	line := SourceLine(f.Bytes, r.Start.Line)
 	if line == nil {
 		fmt.Fprintln(w)
 		return

@@ -1,4 +1,4 @@
-package rules
+package cond
 
 import (
 	"fmt"
@@ -6,14 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// detectRules is a rules file whose one intent is detected by when.
-func detectRules(when string) string {
-	return fmt.Sprintf("intent \"bomb\" {\n  detect { when = %q }\n  hypothesis \"h\" { description = \"h\" }\n}\n", when)
+// modeRules is a rules file whose one mode is selected by when.
+func modeRules(when string) string {
+	return fmt.Sprintf("mode \"bomb\" {\n  when = %q\n}\n", when)
 }
 
 // TestConstantBombsFailAtLoad: conditions that read nothing are evaluated
@@ -34,12 +33,10 @@ func TestConstantBombsFailAtLoad(t *testing.T) {
 	}
 	for _, bomb := range bombs {
 		t.Run(bomb, func(t *testing.T) {
-			rs, diags := Parse("bomb.hcl", []byte(detectRules(bomb)))
-			require.NotNil(t, rs)
-			require.True(t, diags.HasErrors(), "a bomb must not load cleanly")
-			d := firstError(diags)
-			assert.Equal(t, 2, d.Subject.Start.Line, "the diagnostic points at the condition")
-			assert.Regexp(t, `limit of (\d+ bytes|\d+m?s) for one condition evaluation|memory budget exceeded`, d.Detail)
+			_, err := compileIn(t, "bomb.hcl", modeRules(bomb), QueryEnv{})
+			require.NotNil(t, err, "a bomb must not compile")
+			assert.Equal(t, 2, err.Subject.Start.Line, "the error points at the condition")
+			assert.Regexp(t, `limit of (\d+ bytes|\d+m?s) for one condition evaluation|memory budget exceeded`, err.Message)
 		})
 	}
 }
@@ -50,21 +47,20 @@ func TestConstantBombsFailAtLoad(t *testing.T) {
 func TestRunTimeBombsFailWithTheLimit(t *testing.T) {
 	cases := []struct {
 		when, query string
-		opts        []Option
+		opts        []func(*Limits)
 		want        string
 	}{
 		{`len(reduce(1..40, #acc + #acc, query)) > 0`, "abc", nil, "exceeds the limit of 16777216 bytes"},
 		{`len(repeat(query, 1000000)) > 0`, strings.Repeat("q", 100), nil, "exceeds the limit of 16777216 bytes"},
-		{`len(repeat(query, 1000)) > 0`, "abc", []Option{WithConditionBytes(1000)}, "exceeds the limit of 1000 bytes"},
+		{`len(repeat(query, 1000)) > 0`, "abc", []func(*Limits){func(l *Limits) { l.MaxBytes = 1000 }}, "exceeds the limit of 1000 bytes"},
 		// No value grows, but every iteration scans a long question: the
 		// time limit ends the evaluation.
-		{`all(1..900000, lower(query) != 'x')`, strings.Repeat("Q", 20000), []Option{WithConditionTimeout(20 * time.Millisecond)}, "longer than the limit of 20ms"},
+		{`all(1..900000, lower(query) != 'x')`, strings.Repeat("Q", 20000), []func(*Limits){func(l *Limits) { l.Timeout = 20 * time.Millisecond }}, "longer than the limit of 20ms"},
 	}
 	for _, c := range cases {
 		t.Run(c.when, func(t *testing.T) {
-			rs, diags := Parse("bomb.hcl", []byte(detectRules(c.when)), c.opts...)
-			require.False(t, diags.HasErrors(), diags.Error())
-			when := rs.Intents[0].Detect.When
+			when, cerr := compileIn(t, "bomb.hcl", modeRules(c.when), QueryEnv{}, c.opts...)
+			require.Nil(t, cerr)
 			require.Nil(t, when.Constant)
 			_, err := when.Eval(QueryEnv{Query: c.query})
 			require.Error(t, err)
@@ -96,9 +92,9 @@ func TestBoundedConditionsStillWork(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.when, func(t *testing.T) {
-			rs, diags := Parse("ok.hcl", []byte(detectRules(c.when)))
-			require.False(t, diags.HasErrors(), diags.Error())
-			got, err := rs.Intents[0].Detect.When.Eval(QueryEnv{Query: c.query})
+			when, cerr := compileIn(t, "ok.hcl", modeRules(c.when), QueryEnv{})
+			require.Nil(t, cerr)
+			got, err := when.Eval(QueryEnv{Query: c.query})
 			require.NoError(t, err)
 			assert.Equal(t, c.want, got)
 		})
@@ -108,9 +104,8 @@ func TestBoundedConditionsStillWork(t *testing.T) {
 // TestConstantConditionsStayConstant: the checked functions read nothing,
 // so lint still sees a condition built from them as constant.
 func TestConstantConditionsStayConstant(t *testing.T) {
-	rs, diags := Parse("c.hcl", []byte(detectRules(`repeat('a', 2) + 'b' == 'aab'`)))
-	require.False(t, diags.HasErrors(), diags.Error())
-	c := rs.Intents[0].Detect.When
+	c, err := compileIn(t, "c.hcl", modeRules(`repeat('a', 2) + 'b' == 'aab'`), QueryEnv{})
+	require.Nil(t, err)
 	require.NotNil(t, c.Constant)
 	assert.True(t, *c.Constant)
 }
@@ -118,9 +113,8 @@ func TestConstantConditionsStayConstant(t *testing.T) {
 // TestConcurrentEvaluationsKeepTheirOwnBudget: evaluations of one metered
 // condition take turns, each with the whole byte limit.
 func TestConcurrentEvaluationsKeepTheirOwnBudget(t *testing.T) {
-	rs, diags := Parse("c.hcl", []byte(detectRules(`len(repeat(query, 600)) == 600 * len(query)`)), WithConditionBytes(1000))
-	require.False(t, diags.HasErrors(), diags.Error())
-	c := rs.Intents[0].Detect.When
+	c, cerr := compileIn(t, "c.hcl", modeRules(`len(repeat(query, 600)) == 600 * len(query)`), QueryEnv{}, func(l *Limits) { l.MaxBytes = 1000 })
+	require.Nil(t, cerr)
 	errs := make(chan error, 16)
 	for range 16 {
 		go func() {
@@ -134,13 +128,4 @@ func TestConcurrentEvaluationsKeepTheirOwnBudget(t *testing.T) {
 	for range 16 {
 		assert.NoError(t, <-errs)
 	}
-}
-
-func firstError(diags hcl.Diagnostics) *hcl.Diagnostic {
-	for _, d := range diags {
-		if d.Severity == hcl.DiagError {
-			return d
-		}
-	}
-	return nil
 }

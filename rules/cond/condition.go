@@ -1,4 +1,8 @@
-package rules
+// Package cond is the condition language of nous rules: expr conditions
+// compiled once against a typed environment (QueryEnv, ItemEnv, StepEnv),
+// bounded in size, memory, bytes built and time, and evaluated on pooled
+// VMs.
+package cond
 
 import (
 	"fmt"
@@ -19,12 +23,21 @@ type Condition struct {
 	// Constant is non-nil when the condition is always true or always false.
 	Constant *bool
 	program  *program
+	compiled *compiledExpr // shared by the conditions with the same source and environment
 	envType  reflect.Type  // the environment it was compiled against
 	machines *sync.Pool    // of *vm.VM: reusing a VM saves its allocations
 	timeout  time.Duration // of one evaluation that loops
 	file     []byte        // the rules file's bytes, to find positions inside the literal
 	literal  hcl.Range     // of the HCL string literal holding Source
 }
+
+// Error is a condition that does not compile: where and why.
+type Error struct {
+	Subject hcl.Range // the part of the condition at fault, else all of it
+	Message string    // what is wrong, naming the environment's variables
+}
+
+func (e *Error) Error() string { return e.Message }
 
 // Eval evaluates the condition against env, which must be a value or (to
 // avoid copying it) a pointer of the environment type it was compiled for.

@@ -1,4 +1,4 @@
-package rules
+package cond
 
 import (
 	"strings"
@@ -74,48 +74,20 @@ func TestConditionErrorPositions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := Parse(tt.file, []byte(tt.src))
-			require.Len(t, diags, 1, diags.Error())
-			d := diags[0]
-			assert.Equal(t, CheckExpr, CheckName(d))
-			require.NotNil(t, d.Subject)
-			assert.Equal(t, posOf(t, tt.src, tt.marker), d.Subject.Start, d.Error())
-			assert.Equal(t, tt.file, d.Subject.Filename)
+			_, err := compileIn(t, tt.file, tt.src, QueryEnv{})
+			require.NotNil(t, err)
+			assert.Equal(t, posOf(t, tt.src, tt.marker), err.Subject.Start, err.Message)
+			assert.Equal(t, tt.file, err.Subject.Filename)
 		})
 	}
 }
 
 func TestConditionRangeCoversExpressionText(t *testing.T) {
 	src := "mode \"m\" {\n  when = \"query == \\\"x\\\"\"\n}\n"
-	rs, diags := Parse("a.hcl", []byte(src))
-	require.False(t, diags.HasErrors(), diags.Error())
-	when := rs.Mode("m").When
-	require.NotNil(t, when)
+	when, err := compileIn(t, "a.hcl", src, QueryEnv{})
+	require.Nil(t, err)
 	assert.Equal(t, `query == "x"`, when.Source)
 	assert.Equal(t, posOf(t, src, `query`), when.Range.Start)
 	end := posOf(t, src, "\"\n}")
 	assert.Equal(t, end, when.Range.End)
-}
-
-func TestConditionFallsBackToLiteralWhenInterpolated(t *testing.T) {
-	src := "mode \"m\" {\n  when = \"query == '${env(\"X\", \"y\")}' && nosuch\"\n}\n"
-	_, diags := Parse("a.hcl", []byte(src))
-	require.Len(t, diags, 1, diags.Error())
-	assert.Equal(t, posOf(t, src, `"query`), diags[0].Subject.Start)
-}
-
-func TestSourceLine(t *testing.T) {
-	src := []byte("one\r\ntwo\n\nfour")
-	tests := []struct {
-		n    int
-		want string
-		ok   bool
-	}{
-		{0, "", false}, {1, "one", true}, {2, "two", true}, {3, "", true}, {4, "four", true}, {5, "", false},
-	}
-	for _, tt := range tests {
-		got := SourceLine(src, tt.n)
-		assert.Equal(t, tt.ok, got != nil, "line %d", tt.n)
-		assert.Equal(t, tt.want, string(got), "line %d", tt.n)
-	}
 }

@@ -1,4 +1,4 @@
-package rules
+package cond
 
 import (
 	"encoding/base64"
@@ -18,21 +18,16 @@ import (
 	"github.com/expr-lang/expr/vm/runtime"
 )
 
-// exprLimits bound one evaluation of a condition. expr's memory budget
-// counts the arrays and loop scopes a program creates, so it bounds how many
-// iterations an evaluation runs; it does not count the bytes of strings or
-// the results of builtins, which is how a constant such as
-// len(reduce(1..28, #acc + #acc, 'abcdefghijklmnop')) asked for 4 GiB.
-// maxBytes closes that gap: every string concatenation and every builtin
-// that can build a larger value is counted against it, before it builds
-// when that can be told, and timeout bounds the wall time of a condition
-// that loops.
-type exprLimits struct {
-	maxBytes int           // built by + and growing builtins in one evaluation
-	timeout  time.Duration // of one evaluation of a condition that loops
-}
-
 // LimitError is an evaluation of a condition stopped by one of its limits.
+//
+// expr's memory budget counts the arrays and loop scopes a program creates,
+// so it bounds how many iterations an evaluation runs; it does not count
+// the bytes of strings or the results of builtins, which is how a constant
+// such as len(reduce(1..28, #acc + #acc, 'abcdefghijklmnop')) asked for 4
+// GiB. Limits.MaxBytes closes that gap: every string concatenation and
+// every builtin that can build a larger value is counted against it, before
+// it builds when that can be told, and Limits.Timeout bounds the wall time
+// of a condition that loops.
 type LimitError struct{ msg string }
 
 func (e *LimitError) Error() string { return e.msg }

@@ -1,37 +1,51 @@
-package rules
+package cond
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
+	"time"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/checker"
 	"github.com/expr-lang/expr/compiler"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/optimizer"
+	"github.com/hashicorp/hcl/v2"
 )
 
 // impureBuiltins are expr builtins that read the clock or the OS time zone
 // database; conditions must be pure and deterministic.
 var impureBuiltins = []string{"now", "date", "timezone"}
 
-// exprCache compiles the conditions of one load. Each distinct source is
-// compiled once per environment type, and the conditions repeating it share
-// the program (a vm.Program is read-only and safe for concurrent use).
+// Limits bound a condition's size and each of its evaluations.
+type Limits struct {
+	MaxNodes     uint          // of the syntax tree
+	MemoryBudget uint          // expr's vm.MemoryBudget of one evaluation
+	MaxBytes     int           // built by + and growing builtins in one evaluation
+	Timeout      time.Duration // of one evaluation of a condition that loops; 0 for none
+}
+
+// Compiler compiles the conditions of one rules load. Each distinct source
+// is compiled once per environment type, and the conditions repeating it
+// share the program (a vm.Program is read-only and safe for concurrent use).
 //
 // It compiles as expr.Compile does, but reuses expr's configuration:
 // expr.Compile builds a new one (with a map of every builtin) per call, a
 // third of the cost of compiling a small condition. A configuration caches
 // type information as it checks, so it is not safe for concurrent use: each
 // environment type has a pool of them, in effect one per worker.
-type exprCache struct {
-	maxNodes uint
-	limits   exprLimits
-	machines *sync.Pool // for evaluating constant conditions at load
-	// Both maps are used by the decoding goroutine only.
+type Compiler struct {
+	limits Limits
+	// machines is shared by the compiled conditions: they all evaluate
+	// with the same memory budget.
+	machines *sync.Pool
+	// Both maps are used by the goroutine that calls Condition only.
 	configs map[reflect.Type]*sync.Pool
 	entries map[exprKey]*compiledExpr
 }
@@ -48,7 +62,7 @@ type compiledExpr struct {
 	env     any
 	configs *sync.Pool
 
-	limits   exprLimits
+	limits   Limits
 	machines *sync.Pool
 
 	once     sync.Once
@@ -57,9 +71,38 @@ type compiledExpr struct {
 	err      error
 }
 
-func newExprCache(maxNodes uint, limits exprLimits, machines *sync.Pool) *exprCache {
-	return &exprCache{maxNodes: maxNodes, limits: limits, machines: machines,
+// NewCompiler returns a compiler of conditions bounded by limits.
+func NewCompiler(limits Limits) *Compiler {
+	return &Compiler{limits: limits, machines: newMachines(limits.MemoryBudget),
 		configs: map[reflect.Type]*sync.Pool{}, entries: map[exprKey]*compiledExpr{}}
+}
+
+// Condition returns the condition src against env (a value of QueryEnv,
+// ItemEnv or StepEnv), written as the string literal at literal in the
+// rules file; it is not compiled until Compile. Condition is not safe for
+// concurrent use.
+func (x *Compiler) Condition(env any, src string, file []byte, literal hcl.Range) *Condition {
+	return &Condition{Source: src, Range: literal, compiled: x.get(env, src), envType: reflect.TypeOf(env),
+		machines: x.machines, timeout: x.limits.Timeout, file: file, literal: literal}
+}
+
+// Compile compiles c; it returns nil, or where and why c does not compile. It sets Range to the expression's place inside the string
+// literal and Constant when the condition reads nothing. Conditions of one
+// Compiler may be compiled concurrently, each once.
+func (c *Condition) Compile() *Error {
+	c.Range = c.RangeOf(0, utf8.RuneCountInString(c.Source))
+	program, constant, err := c.compiled.result()
+	if err == nil {
+		c.program, c.Constant = program, constant
+		return nil
+	}
+	subject, msg := c.Range, err.Error()
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		msg = fe.Message
+		subject = c.RangeOf(fe.From, max(fe.To, fe.From+1))
+	}
+	return &Error{Subject: subject, Message: fmt.Sprintf("%s (the condition is evaluated against %s)", msg, envDescription(c.compiled.env))}
 }
 
 // exprOptions are the options every condition is compiled with.
@@ -73,7 +116,7 @@ func exprOptions(env any, maxNodes uint) []expr.Option {
 }
 
 // get returns the shared entry for src against env; nothing is compiled yet.
-func (x *exprCache) get(env any, src string) *compiledExpr {
+func (x *Compiler) get(env any, src string) *compiledExpr {
 	key := exprKey{reflect.TypeOf(env), src}
 	if e := x.entries[key]; e != nil {
 		return e
@@ -83,7 +126,7 @@ func (x *exprCache) get(env any, src string) *compiledExpr {
 		configs = &sync.Pool{New: func() any {
 			// What expr.Compile does before it parses.
 			cfg := conf.CreateNew()
-			for _, opt := range exprOptions(env, x.maxNodes) {
+			for _, opt := range exprOptions(env, x.limits.MaxNodes) {
 				opt(cfg)
 			}
 			for name := range cfg.Disabled {
@@ -109,7 +152,7 @@ func (e *compiledExpr) result() (*program, *bool, error) {
 		if e.err != nil || usesVariables(e.program.Node()) {
 			return
 		}
-		out, err := e.program.evaluate(e.env, e.machines, e.limits.timeout)
+		out, err := e.program.evaluate(e.env, e.machines, e.limits.Timeout)
 		if limitReached(err) {
 			e.program, e.err = nil, err
 			return
@@ -133,7 +176,7 @@ func limitReached(err error) bool {
 func (e *compiledExpr) compile() (*program, error) {
 	cfg := e.configs.Get().(*conf.Config)
 	defer e.configs.Put(cfg)
-	m := &meter{limit: e.limits.maxBytes}
+	m := &meter{limit: e.limits.MaxBytes}
 	m.install(cfg, e.src)
 	tree, err := checker.ParseCheck(e.src, cfg)
 	if err != nil {
@@ -151,4 +194,36 @@ func (e *compiledExpr) compile() (*program, error) {
 		return nil, err
 	}
 	return newProgram(p, m), nil
+}
+
+// usesVariables reports whether an expression reads anything from its
+// environment; one that does not is constant (all builtins left are pure).
+func usesVariables(node ast.Node) bool {
+	v := &identFinder{}
+	ast.Walk(&node, v)
+	return v.found
+}
+
+type identFinder struct{ found bool }
+
+func (f *identFinder) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.IdentifierNode:
+		f.found = f.found || !checkedName(n.Value)
+	case *ast.VariableDeclaratorNode:
+		f.found = true
+	}
+}
+
+// envDescription names the variables of a condition environment for messages.
+func envDescription(env any) string {
+	t := reflect.TypeOf(env)
+	names := ""
+	for i := range t.NumField() {
+		if i > 0 {
+			names += ", "
+		}
+		names += t.Field(i).Tag.Get("expr")
+	}
+	return fmt.Sprintf("%s: %s", t.Name(), names)
 }
