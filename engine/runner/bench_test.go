@@ -27,6 +27,26 @@ func BenchmarkNoopChain3(b *testing.B) {
 	}
 }
 
+// BenchmarkNoopFanIn is the executor's overhead on a 2-into-1 fan-in of
+// no-op steps: two independent steps, then one that waits for both.
+func BenchmarkNoopFanIn(b *testing.B) {
+	rs := &rules.Ruleset{}
+	plan := buildPlan(rs, "q", "discovery", nil,
+		stepSpec{id: "h0", desc: "a"},
+		stepSpec{id: "h1", desc: "b"},
+		stepSpec{id: "h2", desc: "c", deps: []string{"h0", "h1"}},
+	)
+	ex := New(nil, nil, Options{Clock: fixedClock})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := ex.Run(ctx, plan)
+		if err != nil || res.Status != ResultSuccess {
+			b.Fatal(err, res.Status)
+		}
+	}
+}
+
 // BenchmarkCommitChainFakes is a full retrieve → rank → analyst/critic/
 // writer run against in-process fakes.
 func BenchmarkCommitChainFakes(b *testing.B) {
