@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nous-dev/nous/engine/graph"
 	"github.com/nous-dev/nous/engine/render"
-	"github.com/nous-dev/nous/rules/cyclereport"
 	"github.com/nous-dev/nous/rules/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,13 +87,13 @@ func TestPlanReportsManyCyclesBounded(t *testing.T) {
 
 // TestCycleOutputIsBoundedInEveryFormat runs `nous lint` and `nous plan` in
 // every format on rules with a 12k-hypothesis ring, 1k two-node cycles and
-// 300 overlapping ones in three intents: each names cyclereport.MaxCycles
+// 300 overlapping ones in three intents: each names graph.ReportLimits().Cycles
 // cycles in a few KiB and counts the rest exactly.
 func TestCycleOutputIsBoundedInEveryFormat(t *testing.T) {
 	shape := cyclicShape{Ring: 12_000, Pairs: 1_000, Hub: 300}
 	path := filepath.Join(t.TempDir(), "cycles.hcl")
 	require.NoError(t, os.WriteFile(path, shape.Rules(), 0o600))
-	more := fmt.Sprintf("%d more dependency cycles", shape.Cycles()-cyclereport.MaxCycles)
+	more := fmt.Sprintf("%d more dependency cycles", shape.Cycles()-graph.ReportLimits().Cycles)
 
 	for _, format := range report.Formats {
 		t.Run("lint "+format, func(t *testing.T) {
@@ -118,7 +118,7 @@ func TestCycleOutputIsBoundedInEveryFormat(t *testing.T) {
 			}
 			assert.Less(t, cycleText, 64<<10)
 			if format == "json" || format == "text" { // the formats that show diagnostics
-				assert.Equal(t, cyclereport.MaxCycles+1, lines)
+				assert.Equal(t, graph.ReportLimits().Cycles+1, lines)
 				assert.Contains(t, out, more+" broken, not listed")
 				assert.Contains(t, out, "h5 → … 11989 more → h11995")
 			}

@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/nous-dev/nous/rules/cyclereport"
+import (
+	"fmt"
+	"strings"
+)
 
 // Cycle is a cycle as a path that starts and ends at the same node, e.g.
 // Nodes [0 1 2 0] for 0 → 1 → 2 → 0. Its last edge (second-to-last node →
@@ -22,10 +25,22 @@ func (c Cycle) Closing() Edge {
 	return Edge{From: c.Nodes[len(c.Nodes)-2], To: c.Nodes[len(c.Nodes)-1]}
 }
 
-// Format joins the nodes' names with arrows, saying how many are left out
-// where the cycle is abbreviated (cyclereport.Format, as lint prints them).
+// Format joins the nodes' names with " → ", writing "… N more → " where
+// the cycle is abbreviated: the one way nous prints a cycle (plan warnings
+// and lint alike).
 func (c Cycle) Format(name func(int) string) string {
-	return cyclereport.Format(len(c.Nodes), c.Cut, c.Omitted(), func(i int) string { return name(c.Nodes[i]) })
+	var b strings.Builder
+	omitted := c.Omitted()
+	for i, n := range c.Nodes {
+		if i > 0 {
+			b.WriteString(" → ")
+		}
+		if i == c.Cut && omitted > 0 {
+			fmt.Fprintf(&b, "… %d more → ", omitted)
+		}
+		b.WriteString(name(n))
+	}
+	return b.String()
 }
 
 // Limits caps a report of cycles: how many cycles it lists and how many
@@ -35,9 +50,24 @@ type Limits struct {
 	Nodes  int // nodes listed per cycle (at least 3: start, …, closing edge)
 }
 
-// ReportLimits are the limits nous reports cycles with (lint uses the same).
+// ReportLimits are the limits nous reports cycles with, in plan warnings and
+// lint alike: enough to see and fix a cycle, small enough that a generated
+// ruleset cannot flood the output or make the report quadratic.
 func ReportLimits() Limits {
-	return Limits{Cycles: cyclereport.MaxCycles, Nodes: cyclereport.MaxNodes}
+	return Limits{Cycles: 10, Nodes: 12}
+}
+
+// keep says which nodes of a cycle of n nodes (its start not repeated) a
+// report of at most limit nodes names (limit counts the repeated start and
+// is at least 3): the first head and the last tail, so the edge that closes
+// the cycle stays visible. head+tail == n when the cycle fits.
+func keep(n, limit int) (head, tail int) {
+	limit = max(limit, 3)
+	if n+1 <= limit {
+		return n, 0
+	}
+	head = limit / 2
+	return head, limit - head - 1
 }
 
 const (
@@ -105,7 +135,7 @@ func (g *Graph) Cycles(lim Limits) (cycles []Cycle, found int) {
 			return
 		}
 		ring := path[at:] // the cycle without its repeated start
-		head, tail := cyclereport.Keep(len(ring), lim.Nodes)
+		head, tail := keep(len(ring), lim.Nodes)
 		c := Cycle{Len: len(ring), Cut: head, Nodes: make([]int, 0, head+tail+1)}
 		c.Nodes = append(c.Nodes, ring[:head]...)
 		c.Nodes = append(c.Nodes, ring[len(ring)-tail:]...)

@@ -1,9 +1,11 @@
-// Package graph holds the small directed-graph algorithms the planner needs:
-// deterministic topological order, levels for parallel execution, and cycle
-// detection and breaking. Nodes are the integers 0..n-1 in their given order;
-// every algorithm visits nodes and edges in that order, so results are
-// reproducible. All algorithms are iterative and linear in nodes + edges
-// (topological order adds a log factor for its ready queue).
+// Package graph holds nous's directed-graph algorithms: the deterministic
+// walk every scheduler uses (ready set, skip on failed upstream, nodes added
+// as it runs), topological order and levels (walks themselves), and cycle
+// detection, breaking and reporting. Nodes are the integers 0..n-1 in their
+// given order; every algorithm visits nodes and edges in that order, so
+// results are reproducible. All algorithms are iterative and linear in
+// nodes + edges (the walk adds a log factor for its ready queue). The
+// package imports only the standard library.
 package graph
 
 // Graph is a directed graph over nodes 0..n-1 with ordered adjacency lists.

@@ -35,27 +35,21 @@ func (g *Graph) indegrees() []int {
 	return in
 }
 
-// TopoOrder returns the nodes so that every edge points forward. Among nodes
-// that are ready at the same time the lowest-numbered comes first, so an
-// order that already respects the edges is returned unchanged. A cyclic graph
-// gives a *CycleError.
+// TopoOrder returns the nodes so that every edge points forward: the order
+// a walk in which every node succeeds starts them. Among nodes that are
+// ready at the same time the lowest-numbered comes first, so an order that
+// already respects the edges is returned unchanged. A cyclic graph gives a
+// *CycleError.
 func (g *Graph) TopoOrder() ([]int, error) {
-	in := g.indegrees()
-	ready := minHeap(make([]int, 0, len(g.adj)))
-	for u, d := range in {
-		if d == 0 {
-			ready.push(u)
-		}
-	}
+	w := g.Walk()
 	order := make([]int, 0, len(g.adj))
-	for len(ready) > 0 {
-		u := ready.pop()
-		order = append(order, u)
-		for _, v := range g.adj[u] {
-			if in[v]--; in[v] == 0 {
-				ready.push(v)
-			}
+	for {
+		u, ok := w.Start()
+		if !ok {
+			break
 		}
+		w.Finish(u, Done)
+		order = append(order, u)
 	}
 	if len(order) < len(g.adj) {
 		return nil, g.cycleError()

@@ -57,6 +57,40 @@ func TestCyclesReportWithinLimits(t *testing.T) {
 	}
 }
 
+func TestKeepAndFormat(t *testing.T) {
+	tests := []struct {
+		name       string
+		n, limit   int
+		head, tail int
+		want       string
+	}{
+		{name: "self loop", n: 1, limit: 12, head: 1, want: "0 → 0"},
+		{name: "fits exactly", n: 11, limit: 12, head: 11, want: "0 → 1 → 2 → 3 → 4 → 5 → 6 → 7 → 8 → 9 → 10 → 0"},
+		{name: "one too long", n: 12, limit: 12, head: 6, tail: 5, want: "0 → 1 → 2 → 3 → 4 → 5 → … 1 more → 7 → 8 → 9 → 10 → 11 → 0"},
+		{name: "12k ring", n: 12_000, limit: 12, head: 6, tail: 5, want: "0 → 1 → 2 → 3 → 4 → 5 → … 11989 more → 11995 → 11996 → 11997 → 11998 → 11999 → 0"},
+		{name: "limit below 3 still shows the closing edge", n: 5, limit: 1, head: 1, tail: 1, want: "0 → … 3 more → 4 → 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			head, tail := keep(tt.n, tt.limit)
+			assert.Equal(t, []int{tt.head, tt.tail}, []int{head, tail})
+			c := Cycle{Len: tt.n, Cut: head}
+			for i := range head {
+				c.Nodes = append(c.Nodes, i)
+			}
+			for i := tt.n - tail; i < tt.n; i++ {
+				c.Nodes = append(c.Nodes, i)
+			}
+			c.Nodes = append(c.Nodes, 0)
+			if tail == 0 {
+				c.Cut = len(c.Nodes)
+			}
+			assert.Equal(t, tt.n-head-tail, c.Omitted())
+			assert.Equal(t, tt.want, c.Format(strconv.Itoa))
+		})
+	}
+}
+
 func ringEdges(n int) []Edge {
 	edges := make([]Edge, n)
 	for i := range n {
