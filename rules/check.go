@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/hashicorp/hcl/v2"
+import (
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+)
 
 // Check names: the stable identifiers of every kind of finding. They appear in
 // lint output (SARIF rule ids, JSON "check") and in nous-lint-ignore comments.
@@ -96,4 +100,22 @@ var Checks = []CheckInfo{
 	{CheckRegexEscape, hcl.DiagWarning, "A regex literal (right of matches) holding a control character: expr decoded an escape meant for the regexp ('\\b' is a backspace, not a word boundary)."},
 	{CheckChangesQuestion, hcl.DiagWarning, "A refine block that drops the dates filter: the retried step answers for the whole history, and the report would present it as the asked period's answer (use nearest = \"before\")."},
 	{CheckPluginConfig, hcl.DiagError, "With --plugins: a source or agent plugin that does not start, or whose Configure rejects its config (its warnings are warnings)."},
+}
+
+// SortDiagnostics orders diagnostics by file, line and column, keeping the
+// order of equal positions.
+func SortDiagnostics(diags hcl.Diagnostics) {
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := diags[i].Subject, diags[j].Subject
+		switch {
+		case a == nil || b == nil:
+			return a != nil && b == nil
+		case a.Filename != b.Filename:
+			return a.Filename < b.Filename
+		case a.Start.Line != b.Start.Line:
+			return a.Start.Line < b.Start.Line
+		default:
+			return a.Start.Column < b.Start.Column
+		}
+	})
 }

@@ -9,7 +9,7 @@ import (
 
 // decoder turns parsed files into a Ruleset, collecting every diagnostic.
 // Names may be referred to across files, so references are resolved in
-// finish, after every file has been decoded.
+// compile, after every file has been decoded.
 type decoder struct {
 	cfg     config
 	ctx     *hcl.EvalContext
@@ -85,6 +85,20 @@ func (d *decoder) content(body hcl.Body, schema *hcl.BodySchema) *hcl.BodyConten
 	return c
 }
 
+// decode takes one parsed file: its parse diagnostics, the file for
+// snippets, and its blocks unless it has syntax errors (its partial body
+// would only add confusing follow-up errors).
+func (d *decoder) decode(name string, f *hcl.File, diags hcl.Diagnostics) {
+	d.add(diags...)
+	if f == nil {
+		return
+	}
+	d.rs.files[name] = f
+	if !diags.HasErrors() {
+		d.decodeFile(f)
+	}
+}
+
 func (d *decoder) decodeFile(f *hcl.File) {
 	d.src = f.Bytes
 	c := d.content(f.Body, fileSchema)
@@ -146,9 +160,9 @@ func (d *decoder) fraction(attrs hcl.Attributes, name string, value float64) {
 	}
 }
 
-// later schedules an independent compilation on the workers; finish waits
+// later schedules an independent compilation on the workers; compile waits
 // for them all and reports their diagnostics in scheduling order. A job
-// must write only to what nothing reads before finish.
+// must write only to what nothing reads before compile.
 func (d *decoder) later(job func() hcl.Diagnostics) {
 	j := &laterJob{}
 	d.jobs = append(d.jobs, j)

@@ -73,7 +73,7 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 }
 
 // compilePatterns schedules the compilation of an entity's patterns; the
-// slot of an invalid one stays nil and is dropped in finish.
+// slot of an invalid one stays nil and is dropped in compile.
 func (d *decoder) compilePatterns(e *Entity, patterns []string, ranges []hcl.Range) {
 	e.Patterns = make([]*regexp.Regexp, len(patterns))
 	for i, pattern := range patterns {

@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules/testcase"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
 func (d *decoder) decodeTest(b *hcl.Block) {
-	t := &Test{Name: b.Labels[0], Range: b.DefRange}
+	t := &testcase.Case{Name: b.Labels[0], Range: b.DefRange}
 	c := d.content(b.Body, testSchema)
 	var input, expect *hcl.Block
 	for _, blk := range c.Blocks {
@@ -40,14 +41,14 @@ func (d *decoder) decodeTest(b *hcl.Block) {
 	}
 }
 
-func (d *decoder) decodeTestInput(b *hcl.Block, in *TestInput) {
+func (d *decoder) decodeTestInput(b *hcl.Block, in *testcase.Input) {
 	c := d.content(b.Body, testInputSchema)
 	d.str(c.Attributes, "query", &in.Query)
 	d.stringLists(c.Attributes, "entities", &in.Entities)
 	d.str(c.Attributes, "mode", &in.Mode)
 	if a, ok := c.Attributes["intents"]; ok {
 		for _, o := range d.objects(a, map[string]cty.Type{"type": cty.String, "confidence": cty.Number}, "type") {
-			ti := TestIntent{Type: o["type"].AsString(), Confidence: 1}
+			ti := testcase.Intent{Type: o["type"].AsString(), Confidence: 1}
 			if v, ok := o["confidence"]; ok {
 				ti.Confidence, _ = v.AsBigFloat().Float64()
 				if ti.Confidence < 0 || ti.Confidence > 1 {
@@ -60,13 +61,13 @@ func (d *decoder) decodeTestInput(b *hcl.Block, in *TestInput) {
 	}
 }
 
-func (d *decoder) decodeTestExpect(b *hcl.Block, ex *TestExpect) {
+func (d *decoder) decodeTestExpect(b *hcl.Block, ex *testcase.Expect) {
 	ex.Range = b.DefRange
 	c := d.content(b.Body, testExpectSchema)
 	if a, ok := c.Attributes["hypotheses"]; ok {
-		ex.Hypotheses = []TestHypothesis{}
+		ex.Hypotheses = []testcase.Hypothesis{}
 		for _, o := range d.objects(a, map[string]cty.Type{"id": cty.String, "description": cty.String, "dependencies": cty.List(cty.String)}, "id") {
-			h := TestHypothesis{ID: o["id"].AsString(), Dependencies: []string{}}
+			h := testcase.Hypothesis{ID: o["id"].AsString(), Dependencies: []string{}}
 			if v, ok := o["description"]; ok {
 				h.Description = v.AsString()
 			}
@@ -78,9 +79,9 @@ func (d *decoder) decodeTestExpect(b *hcl.Block, ex *TestExpect) {
 	}
 	d.stringLists(c.Attributes, "edges", &ex.Edges)
 	if a, ok := c.Attributes["plans"]; ok {
-		ex.Plans = []TestPlan{}
+		ex.Plans = []testcase.Plan{}
 		for _, o := range d.objects(a, map[string]cty.Type{"id": cty.String, "description": cty.String, "sources": cty.List(cty.String), "priority": cty.Number}, "id") {
-			p := TestPlan{ID: o["id"].AsString()}
+			p := testcase.Plan{ID: o["id"].AsString()}
 			if v, ok := o["description"]; ok {
 				p.Description = v.AsString()
 			}

@@ -1,21 +1,15 @@
 package rules
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/json"
-	sdkredact "github.com/nous-dev/nous/sdk/redact"
 )
 
 // Load reads a rules file, or every .hcl and .hcl.json file of a directory
@@ -54,7 +48,7 @@ func Load(p string, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 		}
 		srcs = append(srcs, source{name: name, bytes: b})
 	}
-	return compile(srcs, newConfig(opts))
+	return load(srcs, newConfig(opts))
 }
 
 // LoadFS loads every .hcl and .hcl.json file of fsys, walking it recursively
@@ -78,13 +72,13 @@ func LoadFS(fsys fs.FS, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 	if len(srcs) == 0 {
 		return emptyRuleset(), readError("rules", fmt.Errorf("no .hcl or .hcl.json files"))
 	}
-	return compile(srcs, newConfig(opts))
+	return load(srcs, newConfig(opts))
 }
 
 // Parse compiles rules given as source text; name's extension selects the
 // syntax (".json" for JSON, anything else native HCL).
 func Parse(name string, src []byte, opts ...Option) (*Ruleset, hcl.Diagnostics) {
-	return compile([]source{{name: name, bytes: src}}, newConfig(opts))
+	return load([]source{{name: name, bytes: src}}, newConfig(opts))
 }
 
 // source is one rules file's name and content.
@@ -97,26 +91,6 @@ func isRulesFile(name string) bool {
 	return strings.HasSuffix(name, ".hcl") || strings.HasSuffix(name, ".hcl.json")
 }
 
-// ParseFile parses one file in the syntax its extension selects, tagging
-// syntax errors with CheckSyntax.
-func ParseFile(name string, src []byte) (*hcl.File, hcl.Diagnostics) {
-	if diags := unparseable(name, src); diags != nil {
-		return nil, diags
-	}
-	var (
-		f     *hcl.File
-		diags hcl.Diagnostics
-	)
-	if strings.HasSuffix(name, ".json") {
-		// Native HCL skips a UTF-8 byte order mark; the JSON parser
-		// does not, and Windows editors write one.
-		f, diags = json.Parse(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")), name)
-	} else {
-		f, diags = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
-	}
-	return f, tag(diags, CheckSyntax)
-}
-
 func readError(name string, err error) hcl.Diagnostics {
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
@@ -127,84 +101,19 @@ func readError(name string, err error) hcl.Diagnostics {
 	}}
 }
 
-// compile parses, decodes, checks and indexes the sources. The workers
-// parse the files, largest first, and compile what decoding schedules; this
-// goroutine decodes the files in name order, each as soon as it is parsed,
-// parsing it itself when no worker has started on it yet.
-func compile(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
+// load runs the stages over the sources: parse (on the workers, largest
+// first), decode (on this goroutine, in name order, each file as soon as
+// it is parsed; it schedules the compilation of conditions, patterns and
+// templates on the workers) and compile (names resolved across files,
+// defaults that depend on other blocks, the index) into a Ruleset.
+func load(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
 	sort.SliceStable(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
 	w := startWorkers()
 	parsed := parseAll(w, srcs)
 	d := newDecoder(cfg, w)
-	for i, s := range srcs {
-		f, diags := parsed[i].wait(w)
-		d.add(diags...)
-		if f == nil {
-			continue
-		}
-		d.rs.files[s.name] = f
-		if diags.HasErrors() {
-			// A file that does not parse is not decoded: its partial body
-			// would only add confusing follow-up errors.
-			continue
-		}
-		d.decodeFile(f)
+	for _, p := range parsed {
+		f, diags := p.wait(w)
+		d.decode(p.src.name, f, diags)
 	}
-	d.finish()
-	redact(d.diags, d.rs.secrets)
-	return d.rs, d.diags
-}
-
-// redact removes secret values from diagnostic texts: a value read by env()
-// from a secret-looking variable may end up quoted in an error.
-func redact(diags hcl.Diagnostics, secrets []string) {
-	if len(secrets) == 0 {
-		return
-	}
-	r := sdkredact.New(secrets...)
-	for _, d := range diags {
-		d.Summary, d.Detail = r.String(d.Summary), r.String(d.Detail)
-	}
-}
-
-// parsing is one file's parse, done once by whoever claims it first: a
-// worker, or the decoding goroutine when it needs the file.
-type parsing struct {
-	src     source
-	claimed atomic.Bool
-	done    chan struct{} // closed when file and diags are set
-	file    *hcl.File
-	diags   hcl.Diagnostics
-}
-
-// run parses the file unless someone else has claimed it.
-func (p *parsing) run() {
-	if p.claimed.CompareAndSwap(false, true) {
-		p.file, p.diags = ParseFile(p.src.name, p.src.bytes)
-		close(p.done)
-	}
-}
-
-// wait returns the parsed file, parsing it now if no one has started,
-// else working on other tasks until it is parsed.
-func (p *parsing) wait(w *workers) (*hcl.File, hcl.Diagnostics) {
-	p.run()
-	w.await(p.done)
-	return p.file, p.diags
-}
-
-// parseAll schedules the parsing of every source on the workers, largest
-// first: parsing is most of the cost of a load, and the largest file is on
-// the critical path. Results keep source order.
-func parseAll(w *workers, srcs []source) []*parsing {
-	out := make([]*parsing, len(srcs))
-	for i, s := range srcs {
-		out[i] = &parsing{src: s, done: make(chan struct{})}
-	}
-	bySize := slices.Clone(out)
-	slices.SortStableFunc(bySize, func(a, b *parsing) int { return len(b.src.bytes) - len(a.src.bytes) })
-	for _, p := range bySize {
-		w.run(p.run)
-	}
-	return out
+	return d.compile()
 }

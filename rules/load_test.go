@@ -1,7 +1,6 @@
 package rules
 
 import (
-	sdkredact "github.com/nous-dev/nous/sdk/redact"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,8 +14,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules/cond"
+	"github.com/nous-dev/nous/rules/testcase"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	sdkredact "github.com/nous-dev/nous/sdk/redact"
 )
 
 var testEnv = WithEnv(map[string]string{"GITLAB_TOKEN": "glpat-secret", "GITLAB_URL": "https://git.example.com"})
@@ -80,7 +81,7 @@ func TestLoadDecodesEquivRules(t *testing.T) {
 	require.NotNil(t, rs.Prompt("writer").Parsed)
 
 	test := rs.Tests[0]
-	assert.Equal(t, []TestIntent{{Type: "generic", Confidence: 1}}, test.Input.Intents)
+	assert.Equal(t, []testcase.Intent{{Type: "generic", Confidence: 1}}, test.Input.Intents)
 	assert.Equal(t, map[string][]string{"h0": {"h1"}}, test.Expect.Edges)
 	assert.Nil(t, test.Expect.Hypotheses, "unset expectations stay nil")
 }

@@ -1,12 +1,15 @@
 package rules
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"text/template"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules/cond"
+	"github.com/nous-dev/nous/rules/testcase"
 )
 
 // Ruleset is a compiled rules file (or directory of files). It is immutable
@@ -23,7 +26,7 @@ type Ruleset struct {
 	Checks       []*Check
 	Prompts      []*Prompt
 	Loop         Loop
-	Tests        []*Test
+	Tests        []*testcase.Case
 
 	index   index
 	files   map[string]*hcl.File
@@ -56,6 +59,24 @@ func (r *Ruleset) Tier(source string) *Tier { return r.index.tiers[source] }
 
 // Prompt returns the prompt template for an agent role, or nil.
 func (r *Ruleset) Prompt(role string) *Prompt { return r.index.prompts[role] }
+
+// Files returns the parsed rule files by name, for diagnostic snippets.
+// The map is a copy; the files must not be modified.
+func (r *Ruleset) Files() map[string]*hcl.File { return maps.Clone(r.files) }
+
+// Secrets returns the values env() read from variables whose names look
+// secret (containing TOKEN, KEY, SECRET or PASSWORD), for redaction.
+func (r *Ruleset) Secrets() []string { return slices.Clone(r.secrets) }
+
+// Hypothesis returns the intent's hypothesis named name, or nil.
+func (in *Intent) Hypothesis(name string) *Hypothesis {
+	for _, h := range in.Hypotheses {
+		if h.Name == name {
+			return h
+		}
+	}
+	return nil
+}
 
 // Settings is the nous block.
 type Settings struct {
@@ -261,53 +282,4 @@ type Loop struct {
 	RefineTotal   int           // 10
 	Workers       int           // parallel steps; 4
 	MaxRecords    int           // records a step holds and shows the agents; the rest are only counted; 1000
-}
-
-// Test is a test block: an input and what the plan must contain.
-type Test struct {
-	Name  string
-	Input TestInput
-	// Expect holds the expectations; nil fields are not checked.
-	Expect TestExpect
-	Range  hcl.Range
-}
-
-// TestInput is the plan request of a test.
-type TestInput struct {
-	Query    string
-	Intents  []TestIntent
-	Entities map[string][]string
-	Mode     string
-}
-
-// TestIntent is an explicitly given intent.
-type TestIntent struct {
-	Type       string
-	Confidence float64
-}
-
-// TestExpect lists expected plan parts.
-type TestExpect struct {
-	Hypotheses  []TestHypothesis    // id, description, dependencies
-	Edges       map[string][]string // from → [to]
-	Plans       []TestPlan
-	Queries     []string // query strings, in plan order
-	Diagnostics []string // substrings of expected diagnostic summaries
-	Mode        string
-	Range       hcl.Range
-}
-
-// TestHypothesis is an expected hypothesis.
-type TestHypothesis struct {
-	ID           string
-	Description  string
-	Dependencies []string
-}
-
-// TestPlan is an expected retrieval plan.
-type TestPlan struct {
-	ID          string
-	Description string
-	Sources     []string
-	Priority    int
 }

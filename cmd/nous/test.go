@@ -11,6 +11,7 @@ import (
 	"github.com/nous-dev/nous/engine/ruletest"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/rules/report"
+	"github.com/nous-dev/nous/rules/testcase"
 	"github.com/spf13/cobra"
 )
 
@@ -93,8 +94,8 @@ unreadable files.`,
 
 // loadTests reads the test blocks of every path, in order. Files that do not
 // load are reported with their positions and exit 2.
-func (a *app) loadTests(paths []string) ([]*rules.Test, error) {
-	var tests []*rules.Test
+func (a *app) loadTests(paths []string) ([]*testcase.Case, error) {
+	var tests []*testcase.Case
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			return nil, usageError("test: %v", err)
@@ -115,7 +116,7 @@ func (a *app) loadTests(paths []string) ([]*rules.Test, error) {
 // unknown types the fallback template, so a typo ("query_commit") would
 // quietly test the fallback. Types far from every intent are taken as a
 // deliberate fallback test.
-func (a *app) warnUnknownIntents(rs *rules.Ruleset, tests []*rules.Test) {
+func (a *app) warnUnknownIntents(rs *rules.Ruleset, tests []*testcase.Case) {
 	for _, t := range tests {
 		for _, in := range t.Input.Intents {
 			if rs.Intent(in.Type) != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/testcase"
 )
 
 // Check compares a plan with a test's expectations. Unset expectations (nil
@@ -15,7 +15,7 @@ import (
 // hypothesis or plan, an empty description, nil sources or zero priority are
 // not checked either. Any error diagnostic of the plan that no expected
 // diagnostic matches is a failure, so a test cannot pass on a broken plan.
-func Check(ex rules.TestExpect, plan *engine.Plan) []Failure {
+func Check(ex testcase.Expect, plan *engine.Plan) []Failure {
 	c := checker{at: ex}
 	if ex.Hypotheses != nil {
 		c.hypotheses(ex.Hypotheses, plan.Reasoning.Hypotheses)
@@ -41,7 +41,7 @@ func Check(ex rules.TestExpect, plan *engine.Plan) []Failure {
 }
 
 type checker struct {
-	at       rules.TestExpect
+	at       testcase.Expect
 	failures []Failure
 }
 
@@ -49,7 +49,7 @@ func (c *checker) fail(field, expected, got string) {
 	c.failures = append(c.failures, Failure{Field: field, Expected: expected, Got: got, Range: c.at.Range})
 }
 
-func (c *checker) hypotheses(want []rules.TestHypothesis, got []engine.Hypothesis) {
+func (c *checker) hypotheses(want []testcase.Hypothesis, got []engine.Hypothesis) {
 	if len(want) != len(got) {
 		ids := make([]string, len(got))
 		for i, h := range got {
@@ -89,7 +89,7 @@ func (c *checker) edges(want map[string][]string, got engine.DependencyMap) {
 	}
 }
 
-func (c *checker) plans(want []rules.TestPlan, got []engine.RetrievalPlan) {
+func (c *checker) plans(want []testcase.Plan, got []engine.RetrievalPlan) {
 	if len(want) != len(got) {
 		descs := make([]string, len(got))
 		for i, p := range got {

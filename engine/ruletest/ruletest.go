@@ -11,7 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/testcase"
 )
 
 // Result is the outcome of one test block.
@@ -47,7 +47,7 @@ func NewRunner(p *engine.Planner, filter *regexp.Regexp) *Runner {
 }
 
 // Run runs the tests in order and returns one result per test run.
-func (r *Runner) Run(ctx context.Context, tests []*rules.Test) []Result {
+func (r *Runner) Run(ctx context.Context, tests []*testcase.Case) []Result {
 	results := make([]Result, 0, len(tests))
 	for _, t := range tests {
 		if r.filter != nil && !r.filter.MatchString(t.Name) {
@@ -69,7 +69,7 @@ func (r *Runner) Run(ctx context.Context, tests []*rules.Test) []Result {
 
 // Request turns a test input into a plan request. Absent entities are
 // extracted from the query, as for any request.
-func Request(in rules.TestInput) engine.Request {
+func Request(in testcase.Input) engine.Request {
 	req := engine.Request{Query: in.Query, Entities: in.Entities, Mode: in.Mode}
 	for _, i := range in.Intents {
 		req.Intents = append(req.Intents, engine.Intent{Type: i.Type, Confidence: i.Confidence})

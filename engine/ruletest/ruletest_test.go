@@ -12,6 +12,7 @@ import (
 	"github.com/nous-dev/nous/engine/ruletest"
 	"github.com/nous-dev/nous/examples"
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/testcase"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,7 +24,7 @@ func defaultRunner(t *testing.T, filter *regexp.Regexp) *ruletest.Runner {
 	return ruletest.NewRunner(engine.NewPlanner(rs), filter)
 }
 
-func parseTests(t *testing.T, src string) []*rules.Test {
+func parseTests(t *testing.T, src string) []*testcase.Case {
 	t.Helper()
 	rs, diags := rules.Parse("tests.hcl", []byte(src))
 	require.False(t, diags.HasErrors(), "%v", diags)
@@ -126,9 +127,9 @@ test "not_expected" {
 }
 
 func TestInvalidInputIsAnError(t *testing.T) {
-	results := defaultRunner(t, nil).Run(context.Background(), []*rules.Test{{
+	results := defaultRunner(t, nil).Run(context.Background(), []*testcase.Case{{
 		Name:  "bad",
-		Input: rules.TestInput{Intents: []rules.TestIntent{{Type: "", Confidence: 1}}},
+		Input: testcase.Input{Intents: []testcase.Intent{{Type: "", Confidence: 1}}},
 	}})
 	require.Len(t, results, 1)
 	assert.ErrorContains(t, results[0].Err, "intents[0]: type: must not be empty")
