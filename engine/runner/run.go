@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/graph"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/rules"
@@ -17,13 +18,17 @@ import (
 
 // run is the state of one Run.
 type run struct {
-	e     *Executor
-	plan  *engine.Plan
-	rs    *rules.Ruleset
-	mode  *rules.Mode
-	loop  rules.Loop
-	steps []*stepState
-	byID  map[string]*stepState
+	e      *Executor
+	plan   *engine.Plan
+	rs     *rules.Ruleset
+	mode   *rules.Mode
+	loop   rules.Loop
+	steps  []*stepState
+	byID   map[string]*stepState
+	m      *machine     // the decision core
+	nodes  []*stepState // by node of m's walk; nil for the node that stands for unknown dependencies
+	none   int          // that node, -1 until a dependency names no step
+	walked int          // steps in the walk: r.steps[:walked]
 
 	trace    *trace.Trace
 	hist     *history.History
@@ -33,8 +38,7 @@ type run struct {
 	seq      atomic.Int64
 
 	refinedTotal int
-	stop         string // termination forced at a boundary (ttl, cancelled)
-	fatal        error  // ends the run (no valid sources)
+	fatal        error // ends the run (no valid sources)
 	hasRetrieve  bool
 
 	mu          sync.Mutex // guards the fields below, written by workers
@@ -66,6 +70,9 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		r.steps = append(r.steps, st)
 		r.byID[h.ID] = st
 	}
+	r.m = newMachine(graph.NewWalk(), r.loop.Workers, r.loop.MaxPasses)
+	r.none = -1
+	r.sync()
 	id := e.opts.ExecutionID
 	if id == "" {
 		id = history.NewID(r.start)
@@ -80,29 +87,122 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	return r
 }
 
+// execute drives the run's decision core: it carries out each command the
+// machine decides and answers with what came of it.
 func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.deadline = time.Now().Add(r.loop.TTL)
 	if r.e.opts.LogDir != "" {
 		r.openLogs()
 	}
 	r.planned()
-	for pass := 1; pass <= r.loop.MaxPasses; pass++ {
-		r.hist.Passes = append(r.hist.Passes, history.Pass{Number: pass, StartedAt: r.e.opts.Clock(), Steps: []history.StepRun{}, Refinements: []history.Refinement{}})
-		p := &r.hist.Passes[len(r.hist.Passes)-1]
-		r.notify(Event{Kind: "pass", Pass: pass})
-		r.executePass(ctx, p)
-		p.Convergence = r.assess()
-		p.EndedAt = r.e.opts.Clock()
-		if t := r.termination(p, pass); t != "" {
-			r.hist.Termination = t
-			break
-		}
-		if !r.refine(p) {
-			r.hist.Termination = r.refusedTermination(p)
-			break
+	var (
+		p    *history.Pass
+		done = make(chan int, r.loop.Workers) // at most Workers steps run at once
+	)
+	for cmds := r.m.begin(); len(cmds) > 0; {
+		c := cmds[0]
+		cmds = cmds[1:]
+		switch c.op {
+		case opPass:
+			r.hist.Passes = append(r.hist.Passes, history.Pass{Number: c.pass, StartedAt: r.e.opts.Clock(), Steps: []history.StepRun{}, Refinements: []history.Refinement{}})
+			p = &r.hist.Passes[len(r.hist.Passes)-1]
+			r.notify(Event{Kind: "pass", Pass: c.pass})
+		case opSkip:
+			r.skip(p, r.nodes[c.node], r.nodes[c.by])
+		case opCheck:
+			cmds = append(cmds, r.m.boundary(r.boundary(ctx))...)
+		case opStart:
+			st := r.nodes[c.node]
+			r.launch(p, st)
+			if c.inline {
+				r.runGuarded(ctx, p.Number, st)
+				cmds = append(cmds, r.m.returned(c.node)...)
+				continue
+			}
+			go func() {
+				r.runGuarded(ctx, p.Number, st)
+				done <- c.node
+			}()
+		case opWait:
+			cmds = append(cmds, r.m.returned(<-done)...)
+		case opSettle:
+			cmds = append(cmds, r.settle(ctx, p, r.nodes[c.node])...)
+		case opAssess:
+			p.Convergence = r.assess()
+			p.EndedAt = r.e.opts.Clock()
+			cmds = append(cmds, r.m.assessed(p.Convergence.Converged, len(p.Convergence.Failed) == 0, time.Now().After(r.deadline))...)
+		case opRefine:
+			applied := r.refine(p)
+			r.sync()
+			refusal := ""
+			if !applied {
+				refusal = r.refusedTermination(p)
+			}
+			cmds = append(cmds, r.m.refined(applied, refusal)...)
+		case opFinish:
+			r.hist.Termination = c.termination
+			return r.finish(ctx)
 		}
 	}
-	return r.finish(ctx)
+	panic("runner: the decision core stopped without finishing the run") // a bug: every path ends in opFinish
+}
+
+// sync brings the walk up to date with the steps: steps added, the
+// dependencies they gained and the statuses refinement gave them. Steps
+// and dependencies are only ever added, never removed.
+func (r *run) sync() {
+	w := r.m.walk
+	for _, st := range r.steps[r.walked:] {
+		st.node = w.Add()
+		r.nodes = append(r.nodes, st)
+	}
+	r.walked = len(r.steps)
+	for _, st := range r.steps {
+		for _, d := range st.deps[len(w.Upstreams(st.node)):] { // one upstream per dependency
+			w.Depend(st.node, r.nodeOf(d))
+		}
+		if want := walkState(st); w.State(st.node) != want {
+			if want == graph.Pending {
+				w.Reset(st.node)
+			} else {
+				w.Finish(st.node, want)
+			}
+		}
+	}
+}
+
+// nodeOf is the node of the step with the given ID. An ID that names no
+// step counts as a dependency that is done.
+func (r *run) nodeOf(id string) int {
+	if dep := r.byID[id]; dep != nil {
+		return dep.node
+	}
+	if r.none < 0 {
+		r.none = r.m.walk.Add()
+		r.m.walk.Finish(r.none, graph.Done)
+		r.nodes = append(r.nodes, nil)
+	}
+	return r.none
+}
+
+// walkState is where a step with st's status stands in the walk.
+func walkState(st *stepState) graph.State {
+	switch st.status {
+	case StatusCompleted, StatusRemoved:
+		return graph.Done
+	case StatusFailed:
+		if tolerable(st) {
+			return graph.Tolerated
+		}
+		return graph.Failed
+	case StatusInvalid:
+		return graph.Held
+	case StatusSkipped:
+		return graph.Skipped
+	case StatusRunning:
+		return graph.Running
+	}
+	return graph.Pending
 }
 
 // openLogs creates the run's own log directory. A name another run took
@@ -130,25 +230,6 @@ func (r *run) openLogs() {
 		return
 	}
 	r.logs, r.hist.ExecutionID = d, d.ExecutionID()
-}
-
-// termination decides, after a pass, whether the loop stops and why.
-func (r *run) termination(p *history.Pass, pass int) string {
-	switch {
-	case r.fatal != nil:
-		return history.Failed
-	case r.stop != "":
-		return r.stop
-	case p.Convergence.Converged && len(p.Convergence.Failed) == 0:
-		return history.Converged
-	case p.Convergence.Converged:
-		return history.Stalled
-	case pass == r.loop.MaxPasses:
-		return history.MaxPasses
-	case time.Now().After(r.deadline):
-		return history.TTLExpired
-	}
-	return ""
 }
 
 func (r *run) refusedTermination(p *history.Pass) string {
@@ -189,55 +270,6 @@ func (r *run) boundary(ctx context.Context) string {
 	return ""
 }
 
-// executePass runs every step that can run, independent ones in parallel.
-// Results are taken in launch order, so the trace, the history and the
-// validation report come out the same however the workers interleave.
-func (r *run) executePass(ctx context.Context, p *history.Pass) {
-	done := make(chan *stepState, len(r.steps))
-	var running, batch []*stepState
-	for {
-		r.skipBlocked(p)
-		batch = batch[:0]
-		for _, st := range r.steps {
-			if r.stop != "" || r.fatal != nil || len(running)+len(batch) >= r.loop.Workers {
-				break
-			}
-			if st.status != StatusPending || !r.ready(st) {
-				continue
-			}
-			if r.stop = r.boundary(ctx); r.stop != "" {
-				break
-			}
-			batch = append(batch, st)
-		}
-		if len(batch) == 1 && len(running) == 0 {
-			// Nothing to overlap with: run on this goroutine, which
-			// saves a goroutine hand-off per step of a chain.
-			r.launch(p, batch[0])
-			r.runGuarded(ctx, p.Number, batch[0])
-			r.settle(ctx, p, batch[0])
-			continue
-		}
-		for _, st := range batch {
-			r.launch(p, st)
-			go func() {
-				r.runGuarded(ctx, p.Number, st)
-				done <- st
-			}()
-			running = append(running, st)
-		}
-		if len(running) == 0 {
-			return
-		}
-		st := <-done
-		st.settled = true
-		for len(running) > 0 && running[0].settled {
-			r.settle(ctx, p, running[0])
-			running = running[1:]
-		}
-	}
-}
-
 // runGuarded runs st, turning a panic (a bug) into a failed step.
 func (r *run) runGuarded(ctx context.Context, pass int, st *stepState) {
 	defer func() {
@@ -253,23 +285,6 @@ func panicError(st *stepState, v any) error {
 	return fmt.Errorf("step %s panicked: %v", st.id, v)
 }
 
-// ready reports whether every dependency of st is satisfied: done, or a
-// retrieval that failed beside one that is done (the step goes on with
-// the sources that answered; the run's caveats name the one that failed).
-func (r *run) ready(st *stepState) bool {
-	done := len(st.deps) == 0
-	for _, d := range st.deps {
-		dep := r.byID[d]
-		switch {
-		case dep == nil || dep.status == StatusCompleted || dep.status == StatusRemoved:
-			done = true
-		case !tolerable(dep):
-			return false
-		}
-	}
-	return done
-}
-
 // tolerable reports whether a failed dependency need not block its
 // dependents while another of their dependencies answers: a retrieval
 // whose sources failed. Strict mode's "no valid sources" ends the run.
@@ -277,62 +292,22 @@ func tolerable(dep *stepState) bool {
 	return dep.status == StatusFailed && dep.action() == "retrieve" && !IsNoValidSources(dep.err)
 }
 
-// skipBlocked skips pending steps whose dependencies failed or were skipped.
-func (r *run) skipBlocked(p *history.Pass) {
-	for changed := true; changed; {
-		changed = false
-		for _, st := range r.steps {
-			if st.status != StatusPending {
-				continue
-			}
-			dep := r.brokenDep(st)
-			if dep == nil {
-				continue
-			}
-			st.status = StatusSkipped
-			st.err = fmt.Errorf("dependency %s %s", dep.id, dep.status)
-			r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: st.action(),
-				Parameters: map[string]any{"step": st.id}, Outcome: trace.Skipped, Error: st.err.Error()})
-			p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name,
-				Action: st.action(), Role: st.role(), Status: StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
-				StartedAt: r.e.opts.Clock(), EndedAt: r.e.opts.Clock()})
-			r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: StatusSkipped, Detail: st.err.Error()})
-			changed = true
-		}
-	}
-}
-
-// brokenDep returns the first dependency of st that failed or was
-// skipped, unless it is a tolerable failure and another dependency has
-// answered or may still answer.
-func (r *run) brokenDep(st *stepState) *stepState {
-	var failed *stepState
-	alive := false
-	for _, d := range st.deps {
-		dep := r.byID[d]
-		switch {
-		case dep == nil:
-			alive = true
-		case dep.status == StatusSkipped || dep.status == StatusFailed && !tolerable(dep):
-			return dep
-		case dep.status == StatusFailed:
-			if failed == nil {
-				failed = dep
-			}
-		default:
-			alive = true
-		}
-	}
-	if !alive {
-		return failed
-	}
-	return nil
+// skip records st as skipped because its dependency dep failed or was
+// skipped.
+func (r *run) skip(p *history.Pass, st, dep *stepState) {
+	st.status = StatusSkipped
+	st.err = fmt.Errorf("dependency %s %s", dep.id, dep.status)
+	r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: st.action(),
+		Parameters: map[string]any{"step": st.id}, Outcome: trace.Skipped, Error: st.err.Error()})
+	p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name,
+		Action: st.action(), Role: st.role(), Status: StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
+		StartedAt: r.e.opts.Clock(), EndedAt: r.e.opts.Clock()})
+	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: StatusSkipped, Detail: st.err.Error()})
 }
 
 // launch marks st running and records its start.
 func (r *run) launch(p *history.Pass, st *stepState) {
 	st.status = StatusRunning
-	st.settled = false
 	st.err, st.resErr = nil, nil
 	st.out, st.resOut = output{}, output{}
 	st.resStatus = ""
@@ -361,8 +336,9 @@ func actionLabel(st *stepState) string {
 	return "noop"
 }
 
-// settle records a finished step, validates it and checks the TTL.
-func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) {
+// settle records a finished step, validates it, checks the TTL and tells
+// the decision core the outcome.
+func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) []command {
 	st.out, st.status, st.err = st.resOut, st.resStatus, st.resErr
 	r.endRun(st)
 	if st.err != nil {
@@ -371,19 +347,15 @@ func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) {
 	if st.status == StatusCompleted || st.status == StatusInvalid {
 		r.validate(p, st)
 	}
-	if st.status == StatusFailed && IsNoValidSources(st.err) {
+	fatal := st.status == StatusFailed && IsNoValidSources(st.err)
+	if fatal {
 		r.fatal = st.err // strict mode with nothing left: no refinement can help
 	}
 	r.recordStep(p, st)
 	if log := r.e.opts.Logger; log.Enabled(ctx, slog.LevelDebug) {
 		log.Debug("step finished", "pass", p.Number, "step", st.id, "status", st.status, "records", len(st.out.Records), "error", st.run.Error)
 	}
-	if st.status == StatusFailed && ctx.Err() != nil {
-		r.stop = history.Cancelled
-	}
-	if r.stop == "" {
-		r.stop = r.boundary(ctx)
-	}
+	return r.m.settled(st.node, walkState(st), fatal, r.boundary(ctx))
 }
 
 // endRun stamps the end of st's current run and its duration.

@@ -84,7 +84,8 @@ type stepState struct {
 	// trace summaries taken at launch, so prompts do not depend on how
 	// parallel steps interleave
 	traceSummary, corrections string
-	settled                   bool // result received from the worker
+
+	node int // in the run's walk
 }
 
 // pendingDelta is the refinement validation asked for on an invalid step.
