@@ -16,6 +16,7 @@ import (
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/optimizer"
+	"github.com/expr-lang/expr/parser"
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -178,7 +179,7 @@ func (e *compiledExpr) compile() (*program, error) {
 	defer e.configs.Put(cfg)
 	m := &meter{limit: e.limits.MaxBytes}
 	m.install(cfg, e.src)
-	tree, err := checker.ParseCheck(e.src, cfg)
+	tree, err := parseCheck(e.src, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +195,28 @@ func (e *compiledExpr) compile() (*program, error) {
 		return nil, err
 	}
 	return newProgram(p, m), nil
+}
+
+// parseCheck is checker.ParseCheck without its waste: that type-checks a
+// tree three times when a patcher is configured (once per pass of its
+// visitor loop, then for the result), and every check compiles each
+// constant regexp of a matches anew. Here the tree is checked once, or
+// twice when the patcher has something to patch (it reads the types).
+func parseCheck(src string, cfg *conf.Config) (*parser.Tree, error) {
+	tree, err := parser.ParseWithConfig(src, cfg)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range cfg.Visitors {
+		if patches(tree.Node) {
+			_, _ = checker.Check(tree, cfg)
+			ast.Walk(&tree.Node, v)
+		}
+	}
+	if _, err := checker.Check(tree, cfg); err != nil {
+		return nil, err
+	}
+	return tree, nil
 }
 
 // usesVariables reports whether an expression reads anything from its

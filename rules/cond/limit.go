@@ -351,6 +351,26 @@ func (limitPatcher) Visit(node *ast.Node) {
 	ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: name}, Arguments: []ast.Node{b.Left, b.Right}})
 }
 
+// patches reports whether the limit patcher has something to change in
+// node: a + or a closure (the source's text may only seem to have one, as
+// in 'a+b' or a name containing "all").
+func patches(node ast.Node) bool {
+	v := &patchFinder{}
+	ast.Walk(&node, v)
+	return v.found
+}
+
+type patchFinder struct{ found bool }
+
+func (f *patchFinder) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.PredicateNode:
+		f.found = true
+	case *ast.BinaryNode:
+		f.found = f.found || n.Operator == "+"
+	}
+}
+
 type stringness int
 
 const (
