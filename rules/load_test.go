@@ -15,9 +15,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/rules/testcase"
+	sdkredact "github.com/nous-dev/nous/sdk/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	sdkredact "github.com/nous-dev/nous/sdk/redact"
 )
 
 var testEnv = WithEnv(map[string]string{"GITLAB_TOKEN": "glpat-secret", "GITLAB_URL": "https://git.example.com"})
