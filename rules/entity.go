@@ -26,13 +26,13 @@ func (e *Entity) ExtractOutside(query string, taken []Span, dst []string) []stri
 		return dst
 	}
 	start := len(dst)
-	lower := ""
+	folded := ""
 	for i, re := range e.Patterns {
 		if i < len(e.prefilters) && e.prefilters[i] != nil {
-			if lower == "" {
-				lower = strings.ToLower(query)
+			if folded == "" {
+				folded = fold(query)
 			}
-			if !e.prefilters[i].mayMatch(lower) {
+			if !e.prefilters[i].mayMatch(folded) {
 				continue
 			}
 		}

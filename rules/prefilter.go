@@ -6,16 +6,21 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// prefilter is a cheap test run before a pattern: a match must contain one
-// of its literals (lower case), so a query containing none of them cannot
-// match and the regexp is not run. A nil prefilter always runs the regexp.
-type prefilter []string
+// prefilter is a cheap test run before a pattern: a match contains, for
+// every set, one of the set's literals (case-folded by fold), so a query
+// that lacks every literal of some set cannot match and the regexp is not
+// run. A nil prefilter always runs the regexp.
+type prefilter [][]string
 
-// newPrefilter derives the literals one of which every match of re
-// contains; nil when re has no such set (e.g. it can match an empty string
-// or only character classes).
+// maxExact bounds the strings an exact set is expanded to.
+const maxExact = 16
+
+// newPrefilter derives the literal sets every match of re satisfies; nil
+// when it has none (e.g. it can match an empty string or only character
+// classes).
 func newPrefilter(re *regexp.Regexp) prefilter {
 	tree, err := syntax.Parse(re.String(), syntax.Perl)
 	if err != nil {
@@ -24,35 +29,26 @@ func newPrefilter(re *regexp.Regexp) prefilter {
 	return required(tree.Simplify())
 }
 
-// mayMatch reports whether lower (the query in lower case) contains one of
-// the literals.
-func (p prefilter) mayMatch(lower string) bool {
-	if p == nil {
-		return true
-	}
-	for _, lit := range p {
-		if strings.Contains(lower, lit) {
-			return true
+// mayMatch reports whether folded (the query through fold) contains a
+// literal of every set.
+func (p prefilter) mayMatch(folded string) bool {
+	for _, set := range p {
+		if !slices.ContainsFunc(set, func(lit string) bool { return strings.Contains(folded, lit) }) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-// required returns literals one of which every match of re contains.
+// required returns the literal sets every match of re satisfies.
 func required(re *syntax.Regexp) prefilter {
+	if set, ok := exact(re); ok {
+		if set = necessary(set); set != nil {
+			return prefilter{set}
+		}
+		return nil
+	}
 	switch re.Op {
-	case syntax.OpLiteral:
-		if len(re.Rune) == 0 {
-			return nil
-		}
-		lit := re.Rune
-		if re.Flags&syntax.FoldCase != 0 {
-			lit = longestCaseSafe(lit)
-		}
-		if len(lit) == 0 {
-			return nil
-		}
-		return prefilter{strings.ToLower(string(lit))}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -60,66 +56,192 @@ func required(re *syntax.Regexp) prefilter {
 			return required(re.Sub[0])
 		}
 	case syntax.OpConcat:
-		// The most selective child: the one whose shortest literal is longest.
-		var best prefilter
-		for _, sub := range re.Sub {
-			if p := required(sub); p != nil && shortest(p) > shortest(best) {
-				best = p
-			}
-		}
-		return best
-	case syntax.OpAlternate:
+		// Runs of exact children concatenate ("d" then "o|id" is "do" or
+		// "did"); every other child adds its own sets.
 		var all prefilter
+		var run []string
+		flush := func() {
+			if set := necessary(run); set != nil {
+				all = append(all, set)
+			}
+			run = nil
+		}
+		for _, sub := range re.Sub {
+			if set, ok := exact(sub); ok {
+				if joined, ok := cross(run, set); ok && run != nil {
+					run = joined
+				} else {
+					flush()
+					run = set
+				}
+				continue
+			}
+			flush()
+			all = append(all, required(sub)...)
+		}
+		flush()
+		return all
+	case syntax.OpAlternate:
+		// Each branch's most selective set; one of them holds.
+		var union []string
 		for _, sub := range re.Sub {
 			p := required(sub)
 			if p == nil {
 				return nil
 			}
-			for _, lit := range p {
-				if !slices.Contains(all, lit) {
-					all = append(all, lit)
+			for _, lit := range selective(p) {
+				if !slices.Contains(union, lit) {
+					union = append(union, lit)
 				}
 			}
 		}
-		return all
+		return prefilter{necessary(union)}
 	}
 	return nil
 }
 
-// longestCaseSafe is the longest run of runes that fold only to their own
-// upper and lower case: (?i)s also matches ſ, which lower-casing does not
-// turn into s, so "since" is required as "ince".
-func longestCaseSafe(runes []rune) []rune {
-	var best []rune
-	start := 0
-	for i := 0; i <= len(runes); i++ {
-		if i == len(runes) || foldsBeyondCase(runes[i]) {
-			if i-start > len(best) {
-				best = runes[start:i]
+// exact returns the folded strings re matches, when they are few: a
+// zero-width assertion matches "" (it consumes nothing).
+func exact(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary,
+		syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		return []string{fold(string(re.Rune))}, true
+	case syntax.OpCharClass:
+		var set []string
+		for i := 0; i < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], re.Rune[i+1]
+			if hi-lo >= maxExact || len(set) > maxExact {
+				return nil, false
 			}
-			start = i + 1
+			for r := lo; r <= hi; r++ {
+				if s := fold(string(r)); !slices.Contains(set, s) {
+					set = append(set, s)
+				}
+			}
+		}
+		return set, len(set) > 0 && len(set) <= maxExact
+	case syntax.OpCapture:
+		return exact(re.Sub[0])
+	case syntax.OpQuest:
+		set, ok := exact(re.Sub[0])
+		if !ok || slices.Contains(set, "") {
+			return set, ok
+		}
+		return append(set, ""), true
+	case syntax.OpConcat:
+		set := []string{""}
+		for _, sub := range re.Sub {
+			s, ok := exact(sub)
+			if !ok {
+				return nil, false
+			}
+			if set, ok = cross(set, s); !ok {
+				return nil, false
+			}
+		}
+		return set, true
+	case syntax.OpAlternate:
+		var set []string
+		for _, sub := range re.Sub {
+			s, ok := exact(sub)
+			if !ok {
+				return nil, false
+			}
+			for _, x := range s {
+				if !slices.Contains(set, x) {
+					set = append(set, x)
+				}
+			}
+		}
+		return set, len(set) <= maxExact
+	}
+	return nil, false
+}
+
+// cross is every a followed by every b, when there are few.
+func cross(a, b []string) ([]string, bool) {
+	if len(a)*len(b) > maxExact {
+		return nil, false
+	}
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			if s := x + y; !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out, true
+}
+
+// necessary is set as a requirement: nil when it holds "" (nothing is
+// required), without the literals that contain another of the set
+// ("projects" needs no test once "project" is one).
+func necessary(set []string) []string {
+	if len(set) == 0 || slices.Contains(set, "") {
+		return nil
+	}
+	var out []string
+	for i, s := range set {
+		covered := slices.ContainsFunc(set, func(t string) bool { return t != s && strings.Contains(s, t) })
+		if !covered && !slices.Contains(set[:i], s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// selective is the set of p whose shortest literal is longest.
+func selective(p prefilter) []string {
+	best := p[0]
+	for _, set := range p[1:] {
+		if shortest(set) > shortest(best) {
+			best = set
 		}
 	}
 	return best
 }
 
-// foldsBeyondCase reports whether r case-folds to more than its upper and
-// lower case (k: K, k and the Kelvin sign).
-func foldsBeyondCase(r rune) bool {
-	n := 0
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		n++
-	}
-	return n > 1
-}
-
-func shortest(p prefilter) int {
-	if p == nil {
-		return 0
-	}
-	n := len(p[0])
-	for _, lit := range p[1:] {
+func shortest(set []string) int {
+	n := len(set[0])
+	for _, lit := range set[1:] {
 		n = min(n, len(lit))
 	}
 	return n
+}
+
+// fold maps every rune to one representative of the runes (?i) takes for
+// it: ASCII letters to lower case, ſ to s and the Kelvin sign to k (they
+// fold to ASCII letters), any other rune to the least of its fold orbit.
+// A case-sensitive literal is folded too: a query that contains it
+// contains its fold.
+func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
+	return strings.Map(foldRune, s)
+}
+
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		return unicode.ToLower(r)
+	}
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		least = min(least, f)
+	}
+	if least < utf8.RuneSelf {
+		return unicode.ToLower(least)
+	}
+	return least
 }
