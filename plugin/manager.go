@@ -443,17 +443,23 @@ func (m *Manager) crashed(s *slot, p *process, op string) error {
 	})
 }
 
+// ConfigSummary is a config diagnostic's summary, after the config key it
+// is about ("config.token: is required").
+func ConfigSummary(d sdk.Diagnostic) string {
+	if d.Path == "" {
+		return d.Summary
+	}
+	return "config." + d.Path + ": " + d.Summary
+}
+
 // configError turns Configure's diagnostics into one error naming every
 // problem and its config key; warnings are logged.
 func configError(who string, diags sdk.Diagnostics, logger hclog.Logger) error {
 	var problems []string
 	for _, d := range diags {
-		msg := d.Summary
+		msg := ConfigSummary(d)
 		if d.Detail != "" {
 			msg += ": " + d.Detail
-		}
-		if d.Path != "" {
-			msg = fmt.Sprintf("config.%s: %s", d.Path, msg)
 		}
 		if d.Severity == sdk.SeverityError {
 			problems = append(problems, msg)

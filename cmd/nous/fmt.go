@@ -91,7 +91,7 @@ func (a *app) fmtFiles(files []string, check, write bool) error {
 		}
 		out, diags := rules.Format(name, src)
 		if diags.HasErrors() {
-			a.printDiagnostics(diags, name, src)
+			a.printDiagnostics(diags, map[string]*hcl.File{name: {Bytes: src}})
 			broken = true
 			continue
 		}
@@ -136,7 +136,7 @@ func (a *app) fmtStdin(check bool) error {
 	}
 	out, diags := rules.Format("<stdin>", src)
 	if diags.HasErrors() {
-		a.printDiagnostics(diags, "<stdin>", src)
+		a.printDiagnostics(diags, map[string]*hcl.File{"<stdin>": {Bytes: src}})
 		return &exitError{Code: exitUsage}
 	}
 	if check {
@@ -150,8 +150,9 @@ func (a *app) fmtStdin(check bool) error {
 	return err
 }
 
-func (a *app) printDiagnostics(diags hcl.Diagnostics, name string, src []byte) {
-	files := map[string]*hcl.File{name: {Bytes: src}}
+// printDiagnostics prints diags on stderr in order, with snippets of files.
+func (a *app) printDiagnostics(diags hcl.Diagnostics, files map[string]*hcl.File) {
+	rules.SortDiagnostics(diags)
 	_ = report.Write(a.stderr, "text", report.Input{Diagnostics: diags, Files: files})
 }
 

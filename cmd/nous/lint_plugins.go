@@ -29,10 +29,7 @@ func (a *app) pluginDiagnostics(ctx context.Context, rs *rules.Ruleset) hcl.Diag
 			return
 		}
 		for _, d := range found {
-			summary := fmt.Sprintf("%s %q: %s", block, name, d.Summary)
-			if d.Path != "" {
-				summary = fmt.Sprintf("%s %q: config.%s: %s", block, name, d.Path, d.Summary)
-			}
+			summary := fmt.Sprintf("%s %q: %s", block, name, plugin.ConfigSummary(d))
 			mk := rules.Warning
 			if d.Severity == sdk.SeverityError {
 				mk = rules.Error

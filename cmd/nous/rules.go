@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/examples"
 	"github.com/nous-dev/nous/rules"
-	"github.com/nous-dev/nous/rules/report"
 )
 
 // loadRules loads the rules every command works with: --rules FILE|DIR, else
@@ -29,8 +28,7 @@ func (a *app) loadRules() (*rules.Ruleset, error) {
 		rs, diags = rules.Load(path, opts...)
 	}
 	if len(diags) > 0 {
-		rules.SortDiagnostics(diags)
-		_ = report.Write(a.stderr, "text", report.Input{Diagnostics: diags, Files: rs.Files()})
+		a.printDiagnostics(diags, rs.Files())
 	}
 	if diags.HasErrors() {
 		return nil, &exitError{Code: exitUsage}

@@ -10,7 +10,6 @@ import (
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/ruletest"
 	"github.com/nous-dev/nous/rules"
-	"github.com/nous-dev/nous/rules/report"
 	"github.com/nous-dev/nous/rules/testcase"
 	"github.com/spf13/cobra"
 )
@@ -102,8 +101,7 @@ func (a *app) loadTests(paths []string) ([]*testcase.Case, error) {
 		}
 		rs, diags := rules.Load(p, rules.WithLookupEnv(a.lookupEnv))
 		if diags.HasErrors() {
-			rules.SortDiagnostics(diags)
-			_ = report.Write(a.stderr, "text", report.Input{Diagnostics: diags, Files: rs.Files()})
+			a.printDiagnostics(diags, rs.Files())
 			return nil, &exitError{Code: exitUsage}
 		}
 		tests = append(tests, rs.Tests...)

@@ -1,10 +1,11 @@
 package ruletest
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/nous-dev/nous/rules/report"
 )
 
 // Summary counts results.
@@ -54,45 +55,9 @@ func position(r Result) string {
 	return fmt.Sprintf("%s:%d", r.Range.Filename, r.Range.Start.Line)
 }
 
-// JUnit XML, as CI systems read it: one testsuite per file.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	File      string        `xml:"file,attr"`
-	Line      int           `xml:"line,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitMessage `xml:"failure,omitempty"`
-	Error     *junitMessage `xml:"error,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
 // WriteJUnit writes the results as JUnit XML, one testsuite per rules file.
 func WriteJUnit(w io.Writer, results []Result) error {
-	doc := junitSuites{Name: "nous test"}
+	doc := report.JUnit{Name: "nous test"}
 	index := map[string]int{}
 	var (
 		total     float64
@@ -104,17 +69,17 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		if !ok {
 			i = len(doc.Suites)
 			index[file] = i
-			doc.Suites = append(doc.Suites, junitSuite{Name: file})
+			doc.Suites = append(doc.Suites, report.JUnitSuite{Name: file})
 			suiteSecs = append(suiteSecs, 0)
 		}
 		s := &doc.Suites[i]
 		secs := r.Duration.Seconds()
 		total += secs
 		suiteSecs[i] += secs
-		c := junitCase{Name: r.Name, Classname: file, File: file, Line: r.Range.Start.Line, Time: seconds(secs)}
+		c := report.JUnitCase{Name: r.Name, ClassName: file, File: file, Line: r.Range.Start.Line, Time: seconds(secs)}
 		switch {
 		case r.Err != nil:
-			c.Error = &junitMessage{Message: r.Err.Error(), Type: "error", Text: r.Err.Error()}
+			c.Error = &report.JUnitMessage{Message: r.Err.Error(), Type: "error", Text: r.Err.Error()}
 			s.Errors++
 			doc.Errors++
 		case len(r.Failures) > 0:
@@ -122,10 +87,10 @@ func WriteJUnit(w io.Writer, results []Result) error {
 			for _, f := range r.Failures {
 				fmt.Fprintf(&text, "%s\n    expected: %s\n    got:      %s\n", f.Field, f.Expected, f.Got)
 			}
-			c.Failure = &junitMessage{
+			c.Failures = []report.JUnitMessage{{
 				Message: fmt.Sprintf("%d expectation(s) failed, first %s", len(r.Failures), r.Failures[0].Field),
 				Type:    "expectation", Text: text.String(),
-			}
+			}}
 			s.Failures++
 			doc.Failures++
 		}
@@ -137,16 +102,7 @@ func WriteJUnit(w io.Writer, results []Result) error {
 		doc.Suites[i].Time = seconds(secs)
 	}
 	doc.Time = seconds(total)
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return doc.Write(w)
 }
 
 func seconds(s float64) string { return fmt.Sprintf("%.6f", s) }

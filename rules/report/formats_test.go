@@ -39,7 +39,7 @@ func TestJUnitCountsFilesAndFailures(t *testing.T) {
 	in.Files = map[string]*hcl.File{"clean.hcl": {}}
 	var buf bytes.Buffer
 	require.NoError(t, Write(&buf, "junit", in))
-	var suites junitSuites
+	var suites JUnit
 	require.NoError(t, xml.Unmarshal(buf.Bytes(), &suites))
 	assert.Equal(t, 2, suites.Tests, "one test case per file")
 	assert.Equal(t, 2, suites.Failures)

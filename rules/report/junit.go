@@ -6,48 +6,75 @@ import (
 	"io"
 )
 
-// JUnit XML as Jenkins, GitLab and most CI systems read it: one test suite,
-// one test case per rules file, one failure per finding in that file.
-type junitSuites struct {
+// JUnit is a JUnit XML document as Jenkins, GitLab and most CI systems read
+// it; `nous lint` and `nous test` both write one.
+type JUnit struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	Errors   int          `xml:"errors,attr,omitempty"`
+	Time     string       `xml:"time,attr,omitempty"`
+	Suites   []JUnitSuite `xml:"testsuite"`
 }
 
-type junitSuite struct {
+// JUnitSuite is one test suite of a JUnit document.
+type JUnitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Errors   int         `xml:"errors,attr,omitempty"`
+	Time     string      `xml:"time,attr,omitempty"`
+	Cases    []JUnitCase `xml:"testcase"`
 }
 
-type junitCase struct {
+// JUnitCase is one test case: passed when it has no failure and no error.
+type JUnitCase struct {
 	Name      string         `xml:"name,attr"`
 	ClassName string         `xml:"classname,attr"`
-	Failures  []junitFailure `xml:"failure"`
+	File      string         `xml:"file,attr,omitempty"`
+	Line      int            `xml:"line,attr,omitempty"`
+	Time      string         `xml:"time,attr,omitempty"`
+	Failures  []JUnitMessage `xml:"failure"`
+	Error     *JUnitMessage  `xml:"error,omitempty"`
 }
 
-type junitFailure struct {
+// JUnitMessage is a failure or an error of a test case.
+type JUnitMessage struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
 	Text    string `xml:",chardata"`
 }
 
+// Write writes the document, indented, after the XML header.
+func (j JUnit) Write(w io.Writer) error {
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(j); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// writeJUnit writes the findings as one test suite with one test case per
+// rules file and one failure per finding in that file.
 func writeJUnit(w io.Writer, in Input) error {
-	byFile := map[string][]junitFailure{}
+	byFile := map[string][]JUnitMessage{}
 	for _, d := range in.Diagnostics {
 		l := locate(d)
-		byFile[l.file] = append(byFile[l.file], junitFailure{
+		byFile[l.file] = append(byFile[l.file], JUnitMessage{
 			Message: fmt.Sprintf("%s:%d:%d: %s", l.file, l.line, l.column, d.Summary),
 			Type:    fmt.Sprintf("%s/%s", severity(d), checkOf(d)),
 			Text:    d.Detail,
 		})
 	}
-	suite := junitSuite{Name: "nous lint"}
+	suite := JUnitSuite{Name: "nous lint"}
 	for _, name := range fileNames(in) {
-		c := junitCase{Name: name, ClassName: "nous.lint", Failures: byFile[name]}
+		c := JUnitCase{Name: name, ClassName: "nous.lint", Failures: byFile[name]}
 		suite.Tests++
 		suite.Failures += len(c.Failures)
 		suite.Cases = append(suite.Cases, c)
@@ -55,17 +82,7 @@ func writeJUnit(w io.Writer, in Input) error {
 	if failures := byFile[""]; len(failures) > 0 {
 		suite.Tests++
 		suite.Failures += len(failures)
-		suite.Cases = append(suite.Cases, junitCase{Name: "(no file)", ClassName: "nous.lint", Failures: failures})
+		suite.Cases = append(suite.Cases, JUnitCase{Name: "(no file)", ClassName: "nous.lint", Failures: failures})
 	}
-	out := junitSuites{Name: "nous lint", Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return JUnit{Name: "nous lint", Tests: suite.Tests, Failures: suite.Failures, Suites: []JUnitSuite{suite}}.Write(w)
 }
