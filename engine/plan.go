@@ -1,7 +1,5 @@
 package engine
 
-import "github.com/nous-dev/nous/rules"
-
 // Plan is the planner's output. Its JSON keeps the source documents' field
 // names (reasoning.hypotheses, reasoning.dependency_map, retrieval.plans,
 // retrieval.queries) and adds diagnostics.
@@ -14,11 +12,11 @@ type Plan struct {
 	// Interpretation is set by Planner.Interpret; Plan leaves it nil.
 	Interpretation *Interpretation `json:"interpretation,omitempty"`
 
-	// Steps carries, per hypothesis and in the same order, what the executor
-	// needs from the rules. Not serialised, nor rendered: redact.Value
-	// leaves it (and the compiled rules) as it is.
-	Steps []Step         `json:"-" redact:"-"`
-	Rules *rules.Ruleset `json:"-" redact:"-"`
+	// Steps carries, per hypothesis and in the same order, what the run
+	// needs beyond what the plan shows, and Policy what it needs of the
+	// rules. Neither is serialised nor rendered: redact.Value leaves them.
+	Steps  []Step `json:"-" redact:"-"`
+	Policy Policy `json:"-" redact:"-"`
 }
 
 // Reasoning is the reasoning structure.
@@ -84,12 +82,13 @@ type Filter struct {
 	Values []string
 }
 
-// Step links a hypothesis to its template.
+// Step is what a hypothesis runs, its template's defaults applied.
 type Step struct {
-	ID         string
-	Intent     *rules.Intent
-	Hypothesis *rules.Hypothesis
-	Plans      []int // indexes into Retrieval.Plans run by this step (retrieve actions)
+	ID     string
+	Action Action // a step without one that runs retrieval plans retrieves
+	Role   Role   // the agent role it runs; RoleNone when it runs no agent
+	Agent  string // the agent called for Role
+	Plans  []int  // indexes into Retrieval.Plans run by this step (retrieve actions)
 }
 
 // Severity of a plan diagnostic.

@@ -2,8 +2,10 @@ package engine
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nous-dev/nous/engine/graph"
 	"github.com/nous-dev/nous/rules"
@@ -19,6 +21,8 @@ type Planner struct {
 	detectors []*template // intents with a detect block, in declaration order
 	fallback  *template   // nil when the rules define no fallback template
 	crossDeps []crossDep
+	policy    Policy           // without the mode, which each plan chooses
+	modes     map[string]*Mode // by name
 
 	// Precomputed identifiers, so small plans format no numbers.
 	stepIDs, planIDs, queryIDs []string
@@ -27,6 +31,7 @@ type Planner struct {
 // template is an intent template with its dependencies resolved.
 type template struct {
 	intent     *rules.Intent
+	steps      []Step  // per hypothesis: what it runs (no ID, no plans)
 	deps       [][]int // per hypothesis: hypotheses it depends on, ascending
 	cyclic     bool    // its own dependencies form a cycle
 	retrievals []retrievalTemplate
@@ -55,6 +60,11 @@ func NewPlanner(rs *rules.Ruleset) *Planner {
 	p := &Planner{
 		rules:     rs,
 		templates: make(map[string]*template, len(rs.Intents)),
+		policy:    compilePolicy(rs),
+		modes:     make(map[string]*Mode, len(rs.Modes)),
+	}
+	for _, m := range rs.Modes {
+		p.modes[m.Name] = compileMode(m)
 	}
 	for _, in := range rs.Intents {
 		t := compileTemplate(in)
@@ -84,6 +94,27 @@ func NewPlanner(rs *rules.Ruleset) *Planner {
 
 // Rules returns the ruleset the planner was built from.
 func (p *Planner) Rules() *rules.Ruleset { return p.rules }
+
+// Policy returns what a run in mode needs of the rules; the mode is nil
+// when the rules do not define it.
+func (p *Planner) Policy(mode string) Policy {
+	pol := p.policy
+	pol.Mode = p.modes[mode]
+	return pol
+}
+
+// CheckMode returns an error when the rules define no mode named name;
+// "" asks the planner to choose and is always accepted.
+func (p *Planner) CheckMode(name string) error {
+	if name == "" || p.modes[name] != nil {
+		return nil
+	}
+	names := make([]string, len(p.rules.Modes))
+	for i, m := range p.rules.Modes {
+		names[i] = m.Name
+	}
+	return fmt.Errorf("mode %q is not defined (modes: %s)", name, strings.Join(names, ", "))
+}
 
 func (p *Planner) stepIndex(intent, hypothesis string) int {
 	if t := p.templates[intent]; t != nil {
@@ -127,7 +158,11 @@ func hypothesisIndex(in *rules.Intent, name string) int {
 // lists, and binds each retrieval to the step that runs it.
 func compileTemplate(in *rules.Intent) *template {
 	n := len(in.Hypotheses)
-	t := &template{intent: in, deps: make([][]int, n)}
+	t := &template{intent: in, steps: make([]Step, n), deps: make([][]int, n)}
+	for i, h := range in.Hypotheses {
+		action, role, agent := h.Runs()
+		t.steps[i] = Step{Action: Action(action), Role: Role(role), Agent: agent}
+	}
 	g := graph.New(n)
 	for _, e := range in.Edges {
 		if e.From < 0 || e.From >= n || e.To < 0 || e.To >= n || slices.Contains(t.deps[e.To], e.From) {

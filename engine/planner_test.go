@@ -302,8 +302,8 @@ intent "i" {
 	assert.Empty(t, got.Steps[0].Plans)
 	assert.Equal(t, []int{1}, got.Steps[1].Plans)
 	assert.Equal(t, []int{0}, got.Steps[2].Plans)
-	assert.Equal(t, "fetch", got.Steps[1].Hypothesis.Name)
-	assert.Equal(t, "i", got.Steps[1].Intent.Name)
+	assert.Equal(t, engine.Step{ID: "h1", Action: engine.ActionRetrieve, Plans: []int{1}}, got.Steps[1])
+	assert.Equal(t, engine.ActionNone, got.Steps[0].Action, "a step that runs no plan keeps no action")
 
 	req.Entities = map[string][]string{"dates": {"today"}}
 	got = plan(t, p, req)

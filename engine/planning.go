@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/nous-dev/nous/engine/graph"
 	"github.com/nous-dev/nous/rules/cond"
@@ -23,7 +22,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	b := builder{p: p, plan: &Plan{Query: req.Query, Rules: p.rules, Diagnostics: []Diagnostic{}}}
+	b := builder{p: p, plan: &Plan{Query: req.Query, Diagnostics: []Diagnostic{}}}
 	b.acc = b.accBuf[:0]
 
 	entities := req.Entities
@@ -39,6 +38,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 	}
 	b.accept(intents)
 	b.plan.Mode = b.chooseMode(req.Mode)
+	b.plan.Policy = p.Policy(b.plan.Mode)
 	b.env.Mode = b.plan.Mode
 	b.hypotheses()
 	b.retrievals()
@@ -145,12 +145,8 @@ func (b *builder) accept(intents []Intent) {
 // condition holds, else the default mode.
 func (b *builder) chooseMode(requested string) string {
 	if requested != "" {
-		if b.p.rules.Mode(requested) == nil {
-			names := make([]string, len(b.p.rules.Modes))
-			for i, m := range b.p.rules.Modes {
-				names[i] = m.Name
-			}
-			b.diag(SeverityError, "unknown_mode", "mode %q is not defined (modes: %s)", requested, strings.Join(names, ", "))
+		if err := b.p.CheckMode(requested); err != nil {
+			b.diag(SeverityError, "unknown_mode", "%v", err)
 		}
 		return requested
 	}

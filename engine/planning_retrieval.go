@@ -148,6 +148,9 @@ func (b *builder) linkSteps(pend []pendingPlan) {
 		if pd.rt.step >= 0 {
 			s := &steps[step(pd)]
 			s.Plans = append(s.Plans, i)
+			if s.Action == ActionNone {
+				s.Action = ActionRetrieve // retrieval plans bound to a step without an action
+			}
 		}
 	}
 }

@@ -59,7 +59,8 @@ func (b *builder) hypotheses() {
 				ID: id, Description: h.Description, Dependencies: depIDs[lo:hi:hi],
 				Intent: a.Type, IntentIndex: ai, Name: h.Name, Action: h.Action, Agent: h.Agent, Role: h.Role,
 			}
-			steps[i] = Step{ID: id, Intent: a.tpl.intent, Hypothesis: h}
+			steps[i] = a.tpl.steps[j]
+			steps[i].ID = id
 		}
 	}
 	b.plan.Reasoning.Hypotheses = hyps

@@ -53,11 +53,12 @@ func newDecoder(cfg config, w *workers) *decoder {
 
 // emptyRuleset returns a Ruleset with the defaults and no definitions.
 func emptyRuleset() *Ruleset {
-	return &Ruleset{
+	rs := &Ruleset{
 		Settings: Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback"},
-		Loop:     Loop{MaxPasses: 3, TTL: defaultTTL, RefinePerStep: 3, RefineTotal: 10, Workers: 4},
 		files:    map[string]*hcl.File{},
 	}
+	rs.resolveDefaults()
+	return rs
 }
 
 func (d *decoder) add(diags ...*hcl.Diagnostic) { d.diags = append(d.diags, diags...) }

@@ -2,12 +2,9 @@ package rules
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 )
-
-const defaultTTL = 60 * time.Second
 
 func (d *decoder) decodeSettings(b *hcl.Block) {
 	if !d.single(&d.settingsAt, b) {

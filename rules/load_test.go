@@ -48,7 +48,7 @@ func TestLoadDecodesEquivRules(t *testing.T) {
 	require.False(t, diags.HasErrors(), diags.Error())
 
 	assert.Equal(t, Settings{Version: 1, MinConfidence: 0.4, DefaultMode: "discovery", Fallback: "generic"}, rs.Settings)
-	assert.Equal(t, Loop{MaxPasses: 3, TTL: 2 * time.Minute, RefinePerStep: 3, RefineTotal: 10, Workers: 2}, rs.Loop)
+	assert.Equal(t, Loop{MaxPasses: 3, TTL: 2 * time.Minute, RefinePerStep: 3, RefineTotal: 10, Workers: 2, MaxRecords: 1000}, rs.Loop)
 
 	src := rs.Source("gitlab")
 	require.NotNil(t, src)
@@ -98,7 +98,7 @@ func TestDefaults(t *testing.T) {
 	rs, diags := Parse("empty.hcl", nil)
 	require.Empty(t, diags)
 	assert.Equal(t, Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback"}, rs.Settings)
-	assert.Equal(t, Loop{MaxPasses: 3, TTL: 60 * time.Second, RefinePerStep: 3, RefineTotal: 10, Workers: 4}, rs.Loop)
+	assert.Equal(t, Loop{MaxPasses: 3, TTL: 60 * time.Second, RefinePerStep: 3, RefineTotal: 10, Workers: 4, MaxRecords: 1000}, rs.Loop)
 	assert.Empty(t, rs.Secrets())
 }
 

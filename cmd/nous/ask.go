@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
@@ -68,8 +69,8 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 			if err != nil {
 				return err
 			}
-			if mode != "" && rs.Mode(mode) == nil {
-				return usageError("--mode: mode %q is not defined (modes: %s)", mode, modeNames(rs))
+			if err := engine.NewPlanner(rs).CheckMode(mode); err != nil {
+				return usageError("--mode: %v", err)
 			}
 			red := a.redactor(rs)
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {

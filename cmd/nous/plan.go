@@ -11,7 +11,6 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/render"
-	"github.com/nous-dev/nous/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -54,10 +53,11 @@ Exit 1 when the plan has error diagnostics, 2 on bad input.`,
 			if err != nil {
 				return err
 			}
-			if req.Mode != "" && rs.Mode(req.Mode) == nil {
-				return usageError("%s: mode %q is not defined (modes: %s)", source, req.Mode, modeNames(rs))
+			planner := engine.NewPlanner(rs)
+			if err := planner.CheckMode(req.Mode); err != nil {
+				return usageError("%s: %v", source, err)
 			}
-			plan, err := engine.NewPlanner(rs).Plan(cmd.Context(), req)
+			plan, err := planner.Plan(cmd.Context(), req)
 			if err != nil {
 				return usageError("%s: %v", source, err)
 			}
@@ -115,12 +115,4 @@ func (a *app) planRequest(query, input string) (engine.Request, string, error) {
 		return engine.Request{}, "", usageError("plan: %v", err)
 	}
 	return req, name, nil
-}
-
-func modeNames(rs *rules.Ruleset) string {
-	names := make([]string, len(rs.Modes))
-	for i, m := range rs.Modes {
-		names[i] = m.Name
-	}
-	return strings.Join(names, ", ")
 }

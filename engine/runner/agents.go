@@ -54,8 +54,8 @@ func newAgentCall(ctx context.Context, r *run, pass int, st *stepState, records 
 // agentFor names the agent serving role: the step's own agent for its
 // role, else an agent block named after the role.
 func (c *agentCall) agentFor(role string) string {
-	if role == c.st.role() && c.st.hyp.Agent != "" {
-		return c.st.hyp.Agent
+	if role == c.st.role() && c.st.step.Agent != "" {
+		return c.st.step.Agent
 	}
 	return role
 }
@@ -63,7 +63,8 @@ func (c *agentCall) agentFor(role string) string {
 // configured reports whether the rules declare an agent for role, a role
 // other than the step's own.
 func (c *agentCall) configured(role string) bool {
-	return c.r.rs.Agent(role) != nil && role != c.st.role()
+	_, ok := c.r.plan.Policy.Agents[role]
+	return ok && role != c.st.role()
 }
 
 // writer runs analyst → critic → writer; with force it composes the last
@@ -71,7 +72,7 @@ func (c *agentCall) configured(role string) bool {
 func (c *agentCall) writer(force bool) (output, error) {
 	r, st := c.r, c.st
 	if r.hasRetrieve && len(c.records) == 0 {
-		if err := tier.CheckEmpty(r.mode, 0, 0); err != nil {
+		if err := tier.CheckEmpty(r.plan.Policy.Mode, 0, 0); err != nil {
 			return c.out, err
 		}
 	}
@@ -257,7 +258,7 @@ func fitContext(recs []sdk.Record) []sdk.Record {
 func (c *agentCall) call(agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
 	ctx, cancel := context.WithDeadline(c.ctx, c.r.deadline)
 	defer cancel()
-	if a := c.r.rs.Agent(agent); a != nil && a.Timeout > 0 {
+	if a := c.r.plan.Policy.Agents[agent]; a.Timeout > 0 {
 		var cancelT context.CancelFunc
 		ctx, cancelT = context.WithTimeout(ctx, a.Timeout)
 		defer cancelT()

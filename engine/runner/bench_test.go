@@ -10,7 +10,7 @@ import (
 // BenchmarkNoopChain3 is the executor's own overhead: a 3-step chain of
 // no-op steps, one pass, no plugin calls.
 func BenchmarkNoopChain3(b *testing.B) {
-	rs := &rules.Ruleset{}
+	rs, _ := rules.Parse("empty.hcl", nil)
 	plan := buildPlan(rs, "q", "discovery", nil,
 		stepSpec{id: "h0", desc: "a"},
 		stepSpec{id: "h1", desc: "b", deps: []string{"h0"}},

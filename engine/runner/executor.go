@@ -12,20 +12,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk/redact"
-)
-
-// Default loop limits, used where the rules leave them unset.
-const (
-	DefaultMaxPasses     = 3
-	DefaultTTL           = 60 * time.Second
-	DefaultRefinePerStep = 3
-	DefaultRefineTotal   = 10
-	DefaultWorkers       = 4
-	// DefaultMaxRecords is how many records a step holds and shows the
-	// agents; the rest are counted, not held.
-	DefaultMaxRecords = 1000
 )
 
 // Executor runs plans against sources and agents. It holds no per-run
@@ -83,27 +70,4 @@ func New(sources engine.Sources, agents engine.Agents, opts Options) *Executor {
 func (e *Executor) Run(ctx context.Context, plan *engine.Plan) (*Result, error) {
 	r := newRun(e, plan)
 	return r.execute(ctx)
-}
-
-// loopLimits fills unset limits with the defaults.
-func loopLimits(l rules.Loop) rules.Loop {
-	if l.MaxPasses <= 0 {
-		l.MaxPasses = DefaultMaxPasses
-	}
-	if l.TTL <= 0 {
-		l.TTL = DefaultTTL
-	}
-	if l.RefinePerStep <= 0 {
-		l.RefinePerStep = DefaultRefinePerStep
-	}
-	if l.RefineTotal <= 0 {
-		l.RefineTotal = DefaultRefineTotal
-	}
-	if l.Workers <= 0 {
-		l.Workers = DefaultWorkers
-	}
-	if l.MaxRecords <= 0 {
-		l.MaxRecords = DefaultMaxRecords
-	}
-	return l
 }

@@ -225,15 +225,15 @@ type planSpec struct {
 
 // buildPlan assembles a plan the way the planner would.
 func buildPlan(rs *rules.Ruleset, query, mode string, entities map[string][]string, specs ...stepSpec) *engine.Plan {
-	p := &engine.Plan{Query: query, Mode: mode, Rules: rs}
+	p := &engine.Plan{Query: query, Mode: mode, Policy: engine.NewPlanner(rs).Policy(mode)}
 	p.Reasoning.Entities = entities
 	for _, s := range specs {
 		h := engine.Hypothesis{ID: s.id, Description: s.desc, Dependencies: s.deps, Intent: "test", Name: s.id, Action: s.action}
 		if s.deps == nil {
 			h.Dependencies = []string{}
 		}
-		ht := &rules.Hypothesis{Name: s.id, Description: s.desc, Action: s.action, Role: s.role}
-		step := engine.Step{ID: s.id, Hypothesis: ht}
+		action, role, agent := (&rules.Hypothesis{Name: s.id, Description: s.desc, Action: s.action, Role: s.role}).Runs()
+		step := engine.Step{ID: s.id, Action: engine.Action(action), Role: engine.Role(role), Agent: agent}
 		for _, ps := range s.retrieve {
 			id := fmt.Sprintf("plan%d", len(p.Retrieval.Plans))
 			p.Retrieval.Plans = append(p.Retrieval.Plans, engine.RetrievalPlan{ID: id, Description: s.desc, Sources: []string{ps.source},

@@ -22,11 +22,8 @@ type held struct {
 	omitted tally        // the records left out, counted
 }
 
-// newHeld holds at most max records (max <= 0: DefaultMaxRecords).
+// newHeld holds at most max records: the plan's loop.max_records, always set.
 func newHeld(max int) *held {
-	if max <= 0 {
-		max = DefaultMaxRecords
-	}
 	return &held{max: max}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/plugins/template"
+	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/sdktest"
 	"github.com/stretchr/testify/assert"
@@ -82,7 +83,7 @@ func TestLargeRetrievalSendsAgentsABoundedSelection(t *testing.T) {
 	assert.Equal(t, n, a.Count, "the answer counts every record")
 	assert.Equal(t, len(largeAuthors), a.Authors)
 	assert.Equal(t, fmt.Sprintf("%d commits by %d authors", n, len(largeAuthors)), a.Result)
-	assert.LessOrEqual(t, len(res.Records), DefaultMaxRecords, "the result holds the selection shown")
+	assert.LessOrEqual(t, len(res.Records), rules.DefaultMaxRecords, "the result holds the selection shown")
 	assert.Equal(t, n-len(res.Records), res.Omitted)
 	assert.Equal(t, "c0000000", res.Records[0].ID, "the newest are shown")
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/timerange"
 )
@@ -20,8 +19,8 @@ import (
 // Either way the records found are not the answer to the asked period:
 // they carry FieldOutside and the step's result says so.
 const (
-	nearestBefore = rules.NearestBefore
-	nearestAfter  = rules.NearestAfter
+	nearestBefore = engine.NearestBefore
+	nearestAfter  = engine.NearestAfter
 )
 
 // period resolves the dates filter among filters into the range it asks

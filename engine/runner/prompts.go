@@ -3,9 +3,8 @@ package runner
 import (
 	"fmt"
 	"strings"
-	"text/template"
 
-	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -23,18 +22,10 @@ type promptData struct {
 	Corrections string       // summary of the trace's corrections
 }
 
-// defaultPrompts are used for roles the rules give no prompt block.
-var defaultPrompts = map[string]string{
-	sdk.RoleAnalyst:       "You are the analyst. Research the question {{printf \"%q\" .Query}} in {{.Mode}} mode from the context records and answer with JSON matching the schema.",
-	sdk.RoleCritic:        "You are the critic. Review the draft for the question {{printf \"%q\" .Query}} in {{.Mode}} mode and answer with JSON matching the schema.",
-	sdk.RoleWriter:        "You are the writer. Compose the final report for {{printf \"%q\" .Query}} in {{.Mode}} mode and answer with JSON matching the schema.",
-	sdk.RoleClarification: "You are the clarification agent. Offer options that disambiguate {{printf \"%q\" .Query}} and answer with JSON matching the schema.",
-}
-
-// instructions renders the role's prompt template. Templates are parsed
-// once per run; an error names the prompt block.
+// instructions renders the role's prompt template, parsed when the plan
+// was made; an error names the prompt block.
 func (r *run) instructions(role string, data promptData) (string, error) {
-	t, err := r.template(role)
+	t, err := r.plan.Policy.Prompt(engine.Role(role))
 	if err != nil {
 		return "", err
 	}
@@ -43,26 +34,4 @@ func (r *run) instructions(role string, data promptData) (string, error) {
 		return "", fmt.Errorf("prompt %q: %w", role, err)
 	}
 	return b.String(), nil
-}
-
-func (r *run) template(role string) (*template.Template, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if t, ok := r.templates[role]; ok {
-		return t, r.templateErr[role]
-	}
-	src, where := defaultPrompts[role], "built-in prompt"
-	if p := r.rs.Prompt(role); p != nil {
-		if p.Parsed != nil { // parsed once when the rules were loaded
-			r.templates[role] = p.Parsed
-			return p.Parsed, nil
-		}
-		src, where = p.Template, fmt.Sprintf("prompt %q at %s", role, p.Range)
-	}
-	t, err := template.New(role).Option("missingkey=error").Funcs(rules.PromptFuncs()).Parse(src)
-	if err != nil {
-		err = fmt.Errorf("%s: %w", where, err)
-	}
-	r.templates[role], r.templateErr[role] = t, err
-	return t, err
 }

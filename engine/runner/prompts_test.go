@@ -17,7 +17,7 @@ import (
 func TestDefaultPromptsRender(t *testing.T) {
 	rs, diags := rules.LoadFS(examples.DefaultRules())
 	require.False(t, diags.HasErrors(), diags.Error())
-	r := newRun(New(nil, nil, Options{Clock: fixedClock}), &engine.Plan{Query: "q", Mode: "strict", Rules: rs})
+	r := newRun(New(nil, nil, Options{Clock: fixedClock}), &engine.Plan{Query: "q", Mode: "strict", Policy: engine.NewPlanner(rs).Policy("strict")})
 	review := &sdk.CriticOutput{Status: sdk.VerdictReject, Critique: "no dates", Suggestions: []string{"add the span"}, LogicalGaps: []string{"period"}}
 	span := &sdk.TimeRange{Since: fixedNow.Add(-7 * 24 * time.Hour), Until: fixedNow}
 	tests := []struct {
@@ -42,7 +42,7 @@ func TestDefaultPromptsRender(t *testing.T) {
 }
 
 func TestBuiltInPromptWithoutBlock(t *testing.T) {
-	r := newRun(New(nil, nil, Options{}), &engine.Plan{Query: "why?", Mode: "discovery", Rules: &rules.Ruleset{}})
+	r := newRun(New(nil, nil, Options{}), &engine.Plan{Query: "why?", Mode: "discovery"})
 	got, err := r.instructions(sdk.RoleCritic, promptData{Query: "why?", Mode: "discovery"})
 	require.NoError(t, err)
 	assert.Equal(t, `You are the critic. Review the draft for the question "why?" in discovery mode and answer with JSON matching the schema.`, got)

@@ -78,7 +78,7 @@ func (r *run) apply(st *stepState, d *pendingDelta) string {
 		// next to it and every pending dependent waits for both.
 		st.status = StatusCompleted
 		added := &stepState{
-			id: st.id + ".r" + strconv.Itoa(st.attempts), hyp: st.hyp, tmpl: st.tmpl, deps: slices.Clone(st.deps),
+			id: st.id + ".r" + strconv.Itoa(st.attempts), hyp: st.hyp, step: st.step, deps: slices.Clone(st.deps),
 			plans: slices.Clone(st.plans), status: StatusPending, origin: st.id,
 		}
 		added.hyp.ID = added.id
@@ -192,7 +192,8 @@ func (r *run) addSearch(st *stepState, queries []string) string {
 	g := &stepState{
 		id: id, status: StatusPending, search: slices.Clone(queries), sources: r.planSources(), origin: st.id, deps: []string{},
 		hyp: engine.Hypothesis{ID: id, Description: "Search for missing evidence: " + strings.Join(queries, "; "),
-			Dependencies: []string{}, Intent: st.hyp.Intent, Name: st.hyp.Name + "_search", Action: "retrieve"},
+			Dependencies: []string{}, Intent: st.hyp.Intent, Name: st.hyp.Name + "_search", Action: string(engine.ActionRetrieve)},
+		step: engine.Step{ID: id, Action: engine.ActionRetrieve},
 	}
 	r.steps = append(r.steps, g)
 	r.byID[id] = g

@@ -195,7 +195,7 @@ func (r *run) collect(res *Result) {
 			}
 		}
 	}
-	res.Groups = tier.Compare(r.mode, res.Records)
+	res.Groups = tier.Compare(r.plan.Policy.Mode, res.Records)
 }
 
 // runError is what ended the run, if anything did.
@@ -206,7 +206,7 @@ func (r *run) runError(ctx context.Context, res *Result) error {
 	case ctx.Err() != nil:
 		return fmt.Errorf("run cancelled: %w", ctx.Err())
 	case r.hasRetrieve && len(res.Records) == 0:
-		return tier.CheckEmpty(r.mode, 0, 0)
+		return tier.CheckEmpty(r.plan.Policy.Mode, 0, 0)
 	}
 	return nil
 }

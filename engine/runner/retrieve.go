@@ -182,7 +182,7 @@ func (r *run) keep(got *intake, errs []error, out output) (output, error) {
 		return out, err
 	}
 	if got.fetched > 0 {
-		if err := tier.CheckEmpty(r.mode, got.kept, got.dropped); err != nil {
+		if err := tier.CheckEmpty(r.plan.Policy.Mode, got.kept, got.dropped); err != nil {
 			return out, err
 		}
 	}

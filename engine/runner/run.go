@@ -6,23 +6,19 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
-	"text/template"
 	"time"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/graph"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/trace"
-	"github.com/nous-dev/nous/rules"
 )
 
 // run is the state of one Run.
 type run struct {
 	e      *Executor
 	plan   *engine.Plan
-	rs     *rules.Ruleset
-	mode   *rules.Mode
-	loop   rules.Loop
+	loop   engine.Limits
 	steps  []*stepState
 	byID   map[string]*stepState
 	m      *machine     // the decision core
@@ -41,27 +37,20 @@ type run struct {
 	fatal        error // ends the run (no valid sources)
 	hasRetrieve  bool
 
-	mu          sync.Mutex // guards the fields below, written by workers
-	promptTok   int
-	complTok    int
-	templates   map[string]*template.Template
-	templateErr map[string]error
+	mu        sync.Mutex // guards the fields below, written by workers
+	promptTok int
+	complTok  int
 }
 
 func newRun(e *Executor, plan *engine.Plan) *run {
-	rs := plan.Rules
-	if rs == nil {
-		rs = &rules.Ruleset{}
-	}
 	r := &run{
-		e: e, plan: plan, rs: rs, mode: rs.Mode(plan.Mode), loop: loopLimits(rs.Loop),
+		e: e, plan: plan, loop: plan.Policy.Limits,
 		byID: map[string]*stepState{}, trace: trace.New(e.opts.Clock), start: e.opts.Clock(),
-		templates: map[string]*template.Template{}, templateErr: map[string]error{},
 	}
 	for i, h := range plan.Reasoning.Hypotheses {
 		st := &stepState{id: h.ID, hyp: h, deps: append([]string(nil), h.Dependencies...), status: StatusPending}
 		if i < len(plan.Steps) && plan.Steps[i].ID == h.ID {
-			st.tmpl = plan.Steps[i]
+			st.step = plan.Steps[i]
 			st.plans = append([]int(nil), plan.Steps[i].Plans...)
 		}
 		if st.action() == "retrieve" {

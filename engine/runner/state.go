@@ -54,7 +54,7 @@ type sourceFailure struct {
 type stepState struct {
 	id     string
 	hyp    engine.Hypothesis
-	tmpl   engine.Step // rules binding; zero for steps without one
+	step   engine.Step // what it runs; zero for a step the plan does not describe
 	deps   []string
 	plans  []int // retrieval plans run by this step
 	status string
@@ -101,34 +101,10 @@ type pendingDelta struct {
 }
 
 // role is the agent role the step runs, if any.
-func (s *stepState) role() string {
-	if s.tmpl.Hypothesis != nil && s.tmpl.Hypothesis.Role != "" {
-		return s.tmpl.Hypothesis.Role
-	}
-	if s.hyp.Action == "agent" || s.hyp.Agent != "" {
-		if s.hyp.Agent == "" {
-			return sdk.RoleWriter
-		}
-		switch s.hyp.Agent {
-		case sdk.RoleAnalyst, sdk.RoleCritic, sdk.RoleWriter, sdk.RoleClarification:
-			return s.hyp.Agent
-		}
-		return sdk.RoleWriter
-	}
-	return ""
-}
+func (s *stepState) role() string { return string(s.step.Role) }
 
-// action is what the step does: retrieve, a transform, agent, or "" (no-op).
-func (s *stepState) action() string {
-	a := s.hyp.Action
-	if a == "" && s.hyp.Agent != "" {
-		return "agent"
-	}
-	if a == "" && (len(s.plans) > 0 || len(s.search) > 0) {
-		return "retrieve" // retrieval plans bound to a step without an action
-	}
-	return a
-}
+// action is what the step does.
+func (s *stepState) action() string { return string(s.step.Action) }
 
 // filters returns f with the step's refinement deltas applied, in order.
 func (s *stepState) filters(f engine.Filters) engine.Filters {

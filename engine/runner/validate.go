@@ -24,7 +24,7 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 	}
 	env := cond.StepEnv{Pass: p.Number, Query: r.plan.Query, Mode: r.plan.Mode}
 	view := st.view(r.stepFilters(st))
-	for _, c := range r.rs.Checks {
+	for _, c := range r.plan.Policy.Checks {
 		// A failed check may have changed the status or error; the rest
 		// of the view (records above all) is built once per step.
 		view.Status, view.Error = st.status, errText(st.err)
@@ -65,7 +65,7 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 			if st.status == StatusCompleted || st.status == StatusInvalid {
 				st.status = StatusInvalid
 				if st.delta == nil && c.Refine != nil {
-					st.delta = &pendingDelta{op: normalOp(c.Refine.Op), drop: c.Refine.DropFilters, set: c.Refine.SetFilters,
+					st.delta = &pendingDelta{op: c.Refine.Op, drop: c.Refine.DropFilters, set: c.Refine.SetFilters,
 						limit: c.Refine.Limit, nearest: c.Refine.Nearest, because: fmt.Sprintf("check %q: %s", c.Name, msg)}
 				}
 			}
@@ -155,12 +155,4 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// normalOp upper-cases a refine op; an empty op is MODIFY.
-func normalOp(op string) string {
-	if op == "" {
-		return OpModify
-	}
-	return strings.ToUpper(op)
 }

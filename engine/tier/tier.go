@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -53,17 +53,19 @@ type Group struct {
 	Records []string `json:"records"` // record IDs
 }
 
-// Filter applies mode to records: enrichment, keep, warn. records is not
-// modified. A nil mode keeps everything unflagged. Condition errors are
-// returned with the record that caused them.
-func Filter(rs *rules.Ruleset, mode *rules.Mode, query string, records []sdk.Record) (Result, error) {
+// Filter applies the policy's mode to records: enrichment from its tier
+// table, keep, warn. records is not modified. A nil mode keeps everything
+// unflagged. Condition errors are returned with the record that caused
+// them.
+func Filter(p *engine.Policy, query string, records []sdk.Record) (Result, error) {
 	res := Result{Kept: make([]sdk.Record, 0, len(records))}
+	mode := p.Mode
 	env := cond.ItemEnv{Query: query}
 	if mode != nil {
 		env.Mode = mode.Name
 	}
 	for _, rec := range records {
-		rec, typ := Enrich(rs, rec)
+		rec, typ := Enrich(p.Tiers, rec)
 		if mode != nil {
 			env.Item = item(rec, typ)
 			keep, err := mode.Keep.Eval(&env)
@@ -92,25 +94,23 @@ func Filter(rs *rules.Ruleset, mode *rules.Mode, query string, records []sdk.Rec
 
 // CheckEmpty returns a *NoValidSourcesError when mode requires records and
 // none were kept.
-func CheckEmpty(mode *rules.Mode, kept, dropped int) error {
-	if mode != nil && mode.OnEmpty == "error" && kept == 0 {
+func CheckEmpty(mode *engine.Mode, kept, dropped int) error {
+	if mode != nil && mode.Required && kept == 0 {
 		return &NoValidSourcesError{Mode: mode.Name, Dropped: dropped}
 	}
 	return nil
 }
 
-// Enrich returns rec with its tier resolved (a tier set by the source is
-// kept) and the metadata fields set, and the tier type.
-func Enrich(rs *rules.Ruleset, rec sdk.Record) (sdk.Record, string) {
+// Enrich returns rec with its tier resolved from tiers (a tier set by the
+// source is kept) and the metadata fields set, and the tier type.
+func Enrich(tiers map[string]engine.Tier, rec sdk.Record) (sdk.Record, string) {
 	typ := UnknownType
-	if rs != nil {
-		if t := rs.Tier(rec.Source); t != nil {
-			if rec.Tier == 0 {
-				rec.Tier = t.Tier
-			}
-			if t.Type != "" {
-				typ = t.Type
-			}
+	if t, ok := tiers[rec.Source]; ok {
+		if rec.Tier == 0 {
+			rec.Tier = t.Tier
+		}
+		if t.Type != "" {
+			typ = t.Type
 		}
 	}
 	fields := make(map[string]any, len(rec.Fields)+3)
@@ -146,7 +146,7 @@ func item(rec sdk.Record, typ string) cond.Item {
 
 // Compare groups records by the mode's compared tiers, in the mode's order;
 // records of other tiers are left out.
-func Compare(mode *rules.Mode, records []sdk.Record) []Group {
+func Compare(mode *engine.Mode, records []sdk.Record) []Group {
 	if mode == nil || len(mode.Compare) == 0 {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
@@ -40,11 +41,13 @@ mode "monitor" {
 }
 `
 
-func load(t testing.TB) *rules.Ruleset {
+// policy is the run policy of modesHCL in mode.
+func policy(t testing.TB, mode string) *engine.Policy {
 	t.Helper()
 	rs, diags := rules.Parse("modes.hcl", []byte(modesHCL))
 	require.False(t, diags.HasErrors(), diags.Error())
-	return rs
+	p := engine.NewPlanner(rs).Policy(mode)
+	return &p
 }
 
 func records() []sdk.Record {
@@ -67,7 +70,6 @@ func ids(recs []sdk.Record) []string {
 }
 
 func TestFilterModes(t *testing.T) {
-	rs := load(t)
 	tests := []struct {
 		mode          string
 		kept          []string
@@ -84,7 +86,7 @@ func TestFilterModes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			in := records()
-			res, err := Filter(rs, rs.Mode(tt.mode), "q", in)
+			res, err := Filter(policy(t, tt.mode), "q", in)
 			require.NoError(t, err)
 			assert.Equal(t, tt.kept, ids(res.Kept))
 			assert.Equal(t, tt.flagged, res.Flagged)
@@ -105,43 +107,40 @@ func TestFilterModes(t *testing.T) {
 }
 
 func TestEnrichKeepsSourceTier(t *testing.T) {
-	rec, typ := Enrich(load(t), sdk.Record{ID: "f", Source: "PTT", Tier: 2})
+	rec, typ := Enrich(policy(t, "").Tiers, sdk.Record{ID: "f", Source: "PTT", Tier: 2})
 	assert.Equal(t, 2, rec.Tier)
 	assert.Equal(t, "social", typ)
-	rec, typ = Enrich(load(t), sdk.Record{ID: "x", Source: "nowhere"})
+	rec, typ = Enrich(policy(t, "").Tiers, sdk.Record{ID: "x", Source: "nowhere"})
 	assert.Equal(t, 0, rec.Tier)
 	assert.Equal(t, UnknownType, typ)
 	assert.Equal(t, UnknownType, rec.Fields[FieldType])
 }
 
 func TestStrictNoValidSources(t *testing.T) {
-	rs := load(t)
-	res, err := Filter(rs, rs.Mode("strict"), "q", []sdk.Record{{ID: "d", Source: "PTT"}, {ID: "e", Source: "x"}})
+	res, err := Filter(policy(t, "strict"), "q", []sdk.Record{{ID: "d", Source: "PTT"}, {ID: "e", Source: "x"}})
 	require.NoError(t, err)
-	err = CheckEmpty(rs.Mode("strict"), len(res.Kept), res.Dropped)
+	err = CheckEmpty(policy(t, "strict").Mode, len(res.Kept), res.Dropped)
 	var nv *NoValidSourcesError
 	require.True(t, errors.As(err, &nv))
 	assert.Equal(t, "strict", nv.Mode)
 	assert.Equal(t, 2, nv.Dropped)
 	assert.Contains(t, err.Error(), "no valid sources")
-	assert.NoError(t, CheckEmpty(rs.Mode("discovery"), 0, 0), "discovery never errors on empty")
+	assert.NoError(t, CheckEmpty(policy(t, "discovery").Mode, 0, 0), "discovery never errors on empty")
 }
 
 func TestCompare(t *testing.T) {
-	rs := load(t)
-	res, err := Filter(rs, rs.Mode("monitor"), "q", records())
+	res, err := Filter(policy(t, "monitor"), "q", records())
 	require.NoError(t, err)
-	assert.Equal(t, []Group{{Tier: 1, Records: []string{"a"}}, {Tier: 5, Records: []string{"d"}}}, Compare(rs.Mode("monitor"), res.Kept))
-	assert.Nil(t, Compare(rs.Mode("strict"), res.Kept))
+	assert.Equal(t, []Group{{Tier: 1, Records: []string{"a"}}, {Tier: 5, Records: []string{"d"}}}, Compare(policy(t, "monitor").Mode, res.Kept))
+	assert.Nil(t, Compare(policy(t, "strict").Mode, res.Kept))
 }
 
 func BenchmarkFilterDiscovery(b *testing.B) {
-	rs := load(b)
-	mode := rs.Mode("discovery")
+	p := policy(b, "discovery")
 	recs := records()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Filter(rs, mode, "q", recs); err != nil {
+		if _, err := Filter(p, "q", recs); err != nil {
 			b.Fatal(err)
 		}
 	}

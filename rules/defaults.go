@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"slices"
+	"time"
+)
+
+// Loop limits used where the loop block leaves them unset.
+const (
+	DefaultMaxPasses     = 3
+	DefaultTTL           = 60 * time.Second
+	DefaultRefinePerStep = 3
+	DefaultRefineTotal   = 10
+	DefaultWorkers       = 4
+	// DefaultMaxRecords is how many records a step holds and shows the
+	// agents; the rest are counted, not held.
+	DefaultMaxRecords = 1000
+)
+
+// resolveDefaults sets, once for every ruleset, the defaults a run would
+// otherwise have to infer: every loop limit the rules leave unset.
+func (r *Ruleset) resolveDefaults() {
+	l := &r.Loop
+	if l.MaxPasses <= 0 {
+		l.MaxPasses = DefaultMaxPasses
+	}
+	if l.TTL <= 0 {
+		l.TTL = DefaultTTL
+	}
+	if l.RefinePerStep <= 0 {
+		l.RefinePerStep = DefaultRefinePerStep
+	}
+	if l.RefineTotal <= 0 {
+		l.RefineTotal = DefaultRefineTotal
+	}
+	if l.Workers <= 0 {
+		l.Workers = DefaultWorkers
+	}
+	if l.MaxRecords <= 0 {
+		l.MaxRecords = DefaultMaxRecords
+	}
+}
+
+// Runs returns what the hypothesis runs with the defaults applied: its
+// action; the agent role, which is the declared one, else for an agent
+// step the agent's name when that is a role and the writer otherwise; and
+// the agent called for that role, the named one else the role's own.
+// The hypothesis keeps what was written, which lint and the plan show.
+func (h *Hypothesis) Runs() (action, role, agent string) {
+	role = h.Role
+	if role == "" && (h.Action == "agent" || h.Agent != "") {
+		role = "writer"
+		if slices.Contains(Roles, h.Agent) {
+			role = h.Agent
+		}
+	}
+	if role != "" {
+		agent = h.Agent
+		if agent == "" {
+			agent = role
+		}
+	}
+	return h.Action, role, agent
+}
