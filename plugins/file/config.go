@@ -8,53 +8,33 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
+	sdkconfig "github.com/nous-dev/nous/sdk/config"
 )
 
 // config is the file source's configuration, the rules file's config map.
 type config struct {
-	Path   string            `json:"path"`   // a file, a glob, or a directory
-	Format string            `json:"format"` // json, jsonl or csv; default from each file's extension
-	Kind   string            `json:"kind"`   // Record.Kind when a row has none; default "document"
-	Source string            `json:"source"` // Record.Source when a row has none; default "file"
-	Fields map[string]string `json:"fields"` // record field → column name, e.g. {title = "summary"}
+	Path   string            `json:"path" config:"required" doc:"a file, a glob such as data/*.jsonl, or a directory"`
+	Format string            `json:"format" enum:"json,jsonl,csv" doc:"default: from each file's extension"`
+	Kind   string            `json:"kind" default:"document"`
+	Source string            `json:"source" default:"file" doc:"record source name, looked up in the tier table"`
+	Fields map[string]string `json:"fields" want:"a map of record field to column name" doc:"record field → column name"`
 
 	shown string // Path as a reader sees it, see shownPath
 }
-
-// configSchema is the JSON Schema of config, shown by `nous plugins`.
-const configSchema = `{
-  "type": "object",
-  "required": ["path"],
-  "properties": {
-    "path": {"type": "string", "description": "a file, a glob such as data/*.jsonl, or a directory"},
-    "format": {"enum": ["json", "jsonl", "csv"], "description": "default: from each file's extension"},
-    "kind": {"type": "string", "default": "document"},
-    "source": {"type": "string", "default": "file", "description": "record source name, looked up in the tier table"},
-    "fields": {"type": "object", "additionalProperties": {"type": "string"}, "description": "record field → column name"}
-  },
-  "additionalProperties": false
-}`
 
 // decodeConfig decodes raw and fills defaults. Unknown keys are warnings;
 // wrong types, unknown formats and unknown mapped fields are errors.
 func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 	var cfg config
-	diags, ok := pluginconfig.Decode("file", raw,
-		pluginconfig.Key{Name: "path", Into: &cfg.Path, Want: "a string"},
-		pluginconfig.Key{Name: "format", Into: &cfg.Format, Want: "a string"},
-		pluginconfig.Key{Name: "kind", Into: &cfg.Kind, Want: "a string"},
-		pluginconfig.Key{Name: "source", Into: &cfg.Source, Want: "a string"},
-		pluginconfig.Key{Name: "fields", Into: &cfg.Fields, Want: "a map of record field to column name"},
-	)
+	diags, ok := sdkconfig.Decode("file", raw, &cfg)
 	if !ok {
 		return cfg, diags
 	}
 	errorf := func(path, format string, args ...any) {
-		diags = append(diags, pluginconfig.Error(path, "file: "+fmt.Sprintf(format, args...), ""))
+		diags = append(diags, sdkconfig.Error(path, "file: "+fmt.Sprintf(format, args...), ""))
 	}
-	if strings.TrimSpace(cfg.Path) == "" && !diags.HasErrors() {
+	if cfg.Path != "" && strings.TrimSpace(cfg.Path) == "" {
 		errorf("path", "config needs path (a file, glob or directory)")
 	}
 	cfg.Format = strings.ToLower(strings.TrimSpace(cfg.Format))
@@ -87,12 +67,6 @@ func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 		default:
 			columns[col] = f
 		}
-	}
-	if cfg.Kind == "" {
-		cfg.Kind = sdk.KindDocument
-	}
-	if cfg.Source == "" {
-		cfg.Source = "file"
 	}
 	return cfg, diags
 }

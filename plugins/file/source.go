@@ -14,8 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
+	sdkconfig "github.com/nous-dev/nous/sdk/config"
 )
 
 // Version is the file source's version.
@@ -44,7 +44,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 		SDKVersion:   sdk.Version,
 		Kinds:        []string{sdk.KindDocument, sdk.KindIssue},
 		Filters:      append([]string(nil), filterKeys...),
-		ConfigSchema: json.RawMessage(configSchema),
+		ConfigSchema: sdkconfig.Schema[config](),
 	}, nil
 }
 
@@ -54,7 +54,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 // for rules that are not files.
 func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
 	cfg, diags := decodeConfig(raw)
-	cfg.Path = pluginconfig.RelativeTo(sdk.ConfigDir(ctx), cfg.Path)
+	cfg.Path = sdkconfig.RelativeTo(sdk.ConfigDir(ctx), cfg.Path)
 	cfg.shown = shownPath(cfg.Path)
 	if !diags.HasErrors() {
 		if _, err := resolve(cfg); err != nil {

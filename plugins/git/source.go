@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/nous-dev/nous/sdk"
+	sdkconfig "github.com/nous-dev/nous/sdk/config"
 )
 
 // Version is the git source's version.
@@ -65,7 +66,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 		SDKVersion:   sdk.Version,
 		Kinds:        []string{sdk.KindCommit},
 		Filters:      append([]string(nil), filterKeys...),
-		ConfigSchema: json.RawMessage(configSchema),
+		ConfigSchema: sdkconfig.Schema[config](),
 	}, nil
 }
 

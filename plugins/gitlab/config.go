@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
-	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 )
 
 // DefaultBaseURL is used when neither the config nor GITLAB_URL names an instance.
@@ -24,17 +24,22 @@ const (
 
 // Config is the gitlab source's configuration, the rules file's config map.
 type Config struct {
-	BaseURL  string      `json:"base_url"`
-	Token    string      `json:"token"`
-	Projects ProjectList `json:"projects"`
-	Auth     string      `json:"auth"`
+	BaseURL  string      `json:"base_url" want:"a URL string" doc:"GitLab instance URL; default GITLAB_URL, then https://gitlab.com"`
+	Token    string      `json:"token" config:"secret" doc:"access token; default GITLAB_TOKEN"`
+	Projects ProjectList `json:"projects" doc:"default projects: group/sub/project paths or numeric IDs"`
+	Auth     string      `json:"auth" want:"\"private-token\" or \"oauth\"" enum:"private-token,oauth" doc:"how the token is sent; default private-token"`
 	// MaxResponseBytes bounds every response body (default 64 MiB).
-	MaxResponseBytes int64 `json:"max_response_bytes"`
+	MaxResponseBytes httpclient.BodyLimit `json:"max_response_bytes"`
 }
 
 // ProjectList is a list of projects given as `group/sub/project` paths or
 // numeric IDs; JSON numbers and strings are both accepted.
 type ProjectList []string
+
+// ConfigSchema is the JSON Schema of a project list.
+func (ProjectList) ConfigSchema() json.RawMessage {
+	return json.RawMessage(`{"type":"array","items":{"type":["string","integer"]}}`)
+}
 
 // UnmarshalJSON accepts a list of strings and numbers, or a single one.
 func (p *ProjectList) UnmarshalJSON(data []byte) error {
@@ -69,13 +74,7 @@ func (p *ProjectList) UnmarshalJSON(data []byte) error {
 // when the diagnostics hold no error.
 func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.Diagnostics) {
 	var cfg Config
-	diags, ok := pluginconfig.Decode("gitlab", raw,
-		pluginconfig.Key{Name: "base_url", Into: &cfg.BaseURL, Want: "a URL string"},
-		pluginconfig.Key{Name: "token", Into: &cfg.Token, Want: "a string", Secret: true},
-		pluginconfig.Key{Name: "projects", Into: &cfg.Projects}, // ProjectList says what is wrong
-		pluginconfig.Key{Name: "auth", Into: &cfg.Auth, Want: `"private-token" or "oauth"`},
-		httpclient.MaxBodyKey(&cfg.MaxResponseBytes),
-	)
+	diags, ok := config.Decode("gitlab", raw, &cfg)
 	if !ok {
 		return cfg, diags
 	}
@@ -95,19 +94,19 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 	diags = append(diags, httpclient.CheckMaxBody("gitlab", &cfg.MaxResponseBytes)...)
 
 	if err := checkBaseURL(cfg.BaseURL); err != nil {
-		diags = append(diags, pluginconfig.Error("base_url", "gitlab: invalid base_url", err.Error()))
+		diags = append(diags, config.Error("base_url", "gitlab: invalid base_url", err.Error()))
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
-		diags = append(diags, pluginconfig.Error("token", "gitlab: no token",
+		diags = append(diags, config.Error("token", "gitlab: no token",
 			`set config key "token" (e.g. token = env("GITLAB_TOKEN")) or the GITLAB_TOKEN environment variable`))
 	}
 	if cfg.Auth != AuthPrivateToken && cfg.Auth != AuthOAuth {
-		diags = append(diags, pluginconfig.Error("auth", fmt.Sprintf("gitlab: unknown auth %q", cfg.Auth),
+		diags = append(diags, config.Error("auth", fmt.Sprintf("gitlab: unknown auth %q", cfg.Auth),
 			`want "private-token" (default) or "oauth"`))
 	}
 	for i, p := range cfg.Projects {
 		if strings.TrimSpace(p) == "" {
-			diags = append(diags, pluginconfig.Error("projects", fmt.Sprintf("gitlab: projects[%d] is empty", i), "want a `group/project` path or a numeric ID"))
+			diags = append(diags, config.Error("projects", fmt.Sprintf("gitlab: projects[%d] is empty", i), "want a `group/project` path or a numeric ID"))
 		}
 	}
 	return cfg, diags

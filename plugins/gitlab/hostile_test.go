@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/sdktest"
@@ -118,5 +119,5 @@ func TestMaxResponseBytesConfig(t *testing.T) {
 	}
 	cfg, diags := parseConfig(json.RawMessage(`{"token":"t"}`), func(string) string { return "" })
 	require.False(t, diags.HasErrors())
-	assert.Equal(t, int64(64<<20), cfg.MaxResponseBytes, "the default")
+	assert.Equal(t, httpclient.BodyLimit(64<<20), cfg.MaxResponseBytes, "the default")
 }

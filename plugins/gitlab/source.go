@@ -19,9 +19,9 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
-	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -65,18 +65,6 @@ func New(opts ...Option) *Source {
 	return s
 }
 
-// configSchema is the JSON schema of Config, for lint and `nous plugins`.
-const configSchema = `{
-  "type": "object",
-  "properties": {
-    "base_url": {"type": "string", "description": "GitLab instance URL; default GITLAB_URL, then https://gitlab.com"},
-    "token":    {"type": "string", "description": "access token; default GITLAB_TOKEN"},
-    "projects": {"type": "array", "items": {"type": ["string", "integer"]}, "description": "default projects: group/sub/project paths or numeric IDs"},
-    "auth":     {"enum": ["private-token", "oauth"], "description": "how the token is sent; default private-token"},
-    "max_response_bytes": {"type": "integer", "minimum": 1, "description": "bound on one response body in bytes; default 67108864 (64 MiB)"}
-  }
-}`
-
 // Describe says what the source returns and which filters it understands.
 func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 	return sdk.SourceInfo{
@@ -85,7 +73,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 		SDKVersion:   sdk.Version,
 		Kinds:        []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPipeline},
 		Filters:      append([]string(nil), Filters...),
-		ConfigSchema: json.RawMessage(configSchema),
+		ConfigSchema: config.Schema[Config](),
 	}, nil
 }
 
@@ -100,7 +88,7 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 	client, err := s.newClient(cfg)
 	if err != nil {
 		red := redact.New(cfg.Token)
-		return append(diags, pluginconfig.Error("base_url", "gitlab: cannot build the client", red.String(err.Error()))), nil
+		return append(diags, config.Error("base_url", "gitlab: cannot build the client", red.String(err.Error()))), nil
 	}
 	s.mu.Lock()
 	s.client, s.cfg = client, cfg
@@ -121,7 +109,7 @@ func (s *Source) newClient(cfg Config) (*gl.Client, error) {
 	// Always the hardened client (a copy: the GitLab client wraps its
 	// transport); a test's client keeps its transport under the same policy.
 	opts = append(opts, gl.WithHTTPClient(httpclient.Harden(s.httpClient, httpclient.Options{
-		MaxBody:    cfg.MaxResponseBytes,
+		MaxBody:    int64(cfg.MaxResponseBytes),
 		MaxBodyKey: httpclient.MaxBodyConfigKey,
 	})))
 	if cfg.Auth == AuthOAuth {

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
-	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -35,18 +35,18 @@ const (
 // Config is the openai agent's configuration. Unset fields come from the
 // environment, then from the defaults.
 type Config struct {
-	BaseURL         string   `json:"base_url"`
-	APIKey          string   `json:"api_key"`
-	Model           string   `json:"model"`
-	Temperature     *float64 `json:"temperature,omitempty"`
-	MaxTokens       int      `json:"max_tokens,omitempty"`
-	Stream          bool     `json:"stream"`
-	Timeout         Duration `json:"timeout"`
-	MaxRetries      int      `json:"max_retries"`
-	ResponseFormat  string   `json:"response_format"`
-	MaxContextChars int      `json:"max_context_chars"`
+	BaseURL         string   `json:"base_url" want:"a URL string" doc:"OpenAI-compatible API root, e.g. http://localhost:11434/v1 (env NOUS_OPENAI_BASE_URL, OPENAI_BASE_URL)"`
+	APIKey          string   `json:"api_key" config:"secret" doc:"bearer token (env NOUS_OPENAI_API_KEY, OPENAI_API_KEY); optional for local servers"`
+	Model           string   `json:"model" doc:"model name (env NOUS_OPENAI_MODEL)"`
+	Temperature     *float64 `json:"temperature,omitempty" min:"0" max:"2"`
+	MaxTokens       int      `json:"max_tokens,omitempty" min:"1"`
+	Stream          bool     `json:"stream" want:"a boolean" doc:"stream the answer as server-sent events"`
+	Timeout         Duration `json:"timeout" want:"a duration like \"90s\" or a number of seconds" doc:"per call, retries included: \"90s\" or seconds"`
+	MaxRetries      int      `json:"max_retries" min:"0" doc:"retries on 408, 409, 429 and 5xx"`
+	ResponseFormat  string   `json:"response_format" enum:"json_schema,json_object,none"`
+	MaxContextChars int      `json:"max_context_chars" min:"1" doc:"bound on the context records rendered into the prompt"`
 	// MaxResponseBytes bounds a response body, streamed or not (default 64 MiB).
-	MaxResponseBytes int64 `json:"max_response_bytes"`
+	MaxResponseBytes httpclient.BodyLimit `json:"max_response_bytes"`
 }
 
 // String describes the configuration with the API key hidden, so a
@@ -92,6 +92,11 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// ConfigSchema is the JSON Schema of a duration.
+func (Duration) ConfigSchema() json.RawMessage {
+	return json.RawMessage(`{"type":["string","number"]}`)
+}
+
 // MarshalJSON writes the duration as a Go duration string.
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
 
@@ -110,55 +115,15 @@ func envConfig(getenv func(string) string) Config {
 	return cfg
 }
 
-const configSchema = `{"type":"object","additionalProperties":false,"properties":{` +
-	`"base_url":{"type":"string","description":"OpenAI-compatible API root, e.g. http://localhost:11434/v1 (env NOUS_OPENAI_BASE_URL, OPENAI_BASE_URL)"},` +
-	`"api_key":{"type":"string","writeOnly":true,"description":"bearer token (env NOUS_OPENAI_API_KEY, OPENAI_API_KEY); optional for local servers"},` +
-	`"model":{"type":"string","description":"model name (env NOUS_OPENAI_MODEL)"},` +
-	`"temperature":{"type":"number","minimum":0,"maximum":2},` +
-	`"max_tokens":{"type":"integer","minimum":1},` +
-	`"stream":{"type":"boolean","description":"stream the answer as server-sent events"},` +
-	`"timeout":{"type":["string","number"],"description":"per call, retries included: \"90s\" or seconds"},` +
-	`"max_retries":{"type":"integer","minimum":0,"description":"retries on 408, 409, 429 and 5xx"},` +
-	`"response_format":{"type":"string","enum":["json_schema","json_object","none"]},` +
-	`"max_context_chars":{"type":"integer","minimum":1,"description":"bound on the context records rendered into the prompt"},` +
-	`"max_response_bytes":{"type":"integer","minimum":1,"description":"bound on one response body in bytes; default 67108864 (64 MiB)"}}}`
-
 // parseConfig decodes raw over base and reports every problem found.
 func parseConfig(base Config, raw json.RawMessage) (Config, sdk.Diagnostics) {
 	cfg := base
-	diags, ok := pluginconfig.Decode("openai", raw,
-		pluginconfig.Key{Name: "base_url", Into: keepUnlessEmpty(&cfg.BaseURL), Want: "a URL string"},
-		pluginconfig.Key{Name: "api_key", Into: keepUnlessEmpty(&cfg.APIKey), Want: "a string", Secret: true},
-		pluginconfig.Key{Name: "model", Into: keepUnlessEmpty(&cfg.Model), Want: "a string"},
-		pluginconfig.Key{Name: "temperature", Into: &cfg.Temperature, Want: "a number"},
-		pluginconfig.Key{Name: "max_tokens", Into: &cfg.MaxTokens, Want: "an integer"},
-		pluginconfig.Key{Name: "stream", Into: &cfg.Stream, Want: "a boolean"},
-		pluginconfig.Key{Name: "timeout", Into: &cfg.Timeout, Want: `a duration like "90s" or a number of seconds`},
-		pluginconfig.Key{Name: "max_retries", Into: &cfg.MaxRetries, Want: "an integer"},
-		pluginconfig.Key{Name: "response_format", Into: keepUnlessEmpty(&cfg.ResponseFormat), Want: "a string"},
-		pluginconfig.Key{Name: "max_context_chars", Into: &cfg.MaxContextChars, Want: "an integer"},
-		httpclient.MaxBodyKey(&cfg.MaxResponseBytes),
-	)
+	diags, ok := config.Decode("openai", raw, &cfg)
 	if !ok {
 		return base, diags
 	}
 	diags = append(diags, httpclient.CheckMaxBody("openai", &cfg.MaxResponseBytes)...)
 	return cfg, append(diags, validate(&cfg)...)
-}
-
-// keepUnlessEmpty decodes a string into dst unless it is empty: env("X")
-// of an unset variable gives "", which leaves the environment's value.
-func keepUnlessEmpty(dst *string) func(json.RawMessage) error {
-	return func(raw json.RawMessage) error {
-		var v string
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		if v != "" {
-			*dst = v
-		}
-		return nil
-	}
 }
 
 // validate checks values and normalises the base URL.

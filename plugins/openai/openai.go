@@ -21,6 +21,7 @@ import (
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -107,7 +108,7 @@ func (a *Agent) httpClient(cfg Config) *http.Client {
 	return httpclient.Harden(a.custom, httpclient.Options{
 		ResponseHeader: phaseBound,
 		Idle:           phaseBound,
-		MaxBody:        cfg.MaxResponseBytes,
+		MaxBody:        int64(cfg.MaxResponseBytes),
 		MaxBodyKey:     httpclient.MaxBodyConfigKey,
 	})
 }
@@ -120,7 +121,7 @@ func (a *Agent) Describe(context.Context) (sdk.AgentInfo, error) {
 		SDKVersion:   sdk.Version,
 		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleWriter},
 		Models:       []string{a.cfg.Load().Model},
-		ConfigSchema: json.RawMessage(configSchema),
+		ConfigSchema: config.Schema[Config](),
 	}, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 )
 
 // Version is the template agent's version.
@@ -37,7 +38,7 @@ func (a *Agent) Describe(context.Context) (sdk.AgentInfo, error) {
 		SDKVersion:   sdk.Version,
 		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleWriter},
 		Models:       []string{"template"},
-		ConfigSchema: json.RawMessage(configSchema),
+		ConfigSchema: config.Schema[Config](),
 	}, nil
 }
 

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
-	"github.com/nous-dev/nous/plugins/internal/pluginconfig"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -63,16 +63,6 @@ func New(opts ...Option) *Source {
 	return s
 }
 
-const configSchema = `{
-  "type": "object",
-  "properties": {
-    "base_url": {"type": "string", "description": "YouTrack URL (Cloud https://x.youtrack.cloud, Server https://host/youtrack); default YOUTRACK_URL"},
-    "token":    {"type": "string", "description": "permanent token; default YOUTRACK_TOKEN"},
-    "projects": {"type": "array", "items": {"type": "string"}, "description": "default project short names"},
-    "max_response_bytes": {"type": "integer", "minimum": 1, "description": "bound on one response body in bytes; default 67108864 (64 MiB)"}
-  }
-}`
-
 // Describe says what the source returns and which filters it understands.
 func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 	return sdk.SourceInfo{
@@ -81,7 +71,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 		SDKVersion:   sdk.Version,
 		Kinds:        []string{sdk.KindIssue},
 		Filters:      append([]string(nil), Filters...),
-		ConfigSchema: json.RawMessage(configSchema),
+		ConfigSchema: config.Schema[Config](),
 	}, nil
 }
 
@@ -93,10 +83,10 @@ func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnost
 	if diags.HasErrors() {
 		return diags, nil
 	}
-	hc := httpclient.Harden(s.httpClient, httpclient.Options{MaxBody: cfg.MaxResponseBytes, MaxBodyKey: httpclient.MaxBodyConfigKey})
+	hc := httpclient.Harden(s.httpClient, httpclient.Options{MaxBody: int64(cfg.MaxResponseBytes), MaxBodyKey: httpclient.MaxBodyConfigKey})
 	client, err := NewClient(cfg.BaseURL, cfg.Token, hc, s.policy)
 	if err != nil {
-		return append(diags, pluginconfig.Error("base_url", "youtrack: invalid base_url", redact.New(cfg.Token).String(err.Error()))), nil
+		return append(diags, config.Error("base_url", "youtrack: invalid base_url", redact.New(cfg.Token).String(err.Error()))), nil
 	}
 	s.mu.Lock()
 	s.client, s.cfg = client, cfg
