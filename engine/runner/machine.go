@@ -12,7 +12,7 @@ const (
 	opPass   op = iota // begin pass number pass
 	opSkip             // record node as skipped, blocked by upstream by
 	opCheck            // check the deadline and cancellation; answer with boundary
-	opStart            // launch node; inline: run it here and answer with returned, else on a worker
+	opStart            // launch node; inline: run it here, else on a worker that answers with returned
 	opWait             // wait for a worker; answer with returned
 	opSettle           // validate and record node's result; answer with settled
 	opAssess           // assess the pass; answer with assessed
@@ -33,13 +33,15 @@ type command struct {
 // walk, as a pure state machine. Its driver feeds it events (a worker
 // returned, a step settled with an outcome, the deadline passed, a pass
 // was assessed, refinements applied) and carries out the commands it
-// answers with; every side effect (plugin and agent calls, the clock,
-// logs, progress, the trace and the history) is the driver's. The core
-// decides the same way for the same events, so a recorded run replays.
+// answers with, which each event appends to the driver's queue q; every
+// side effect (plugin and agent calls, the clock, logs, progress, the
+// trace and the history) is the driver's. The core decides the same way
+// for the same events, so a recorded run replays.
 type machine struct {
 	walk      *graph.Walk // the steps, by node
 	workers   int
 	maxPasses int
+	light     func(node int) bool // runs without I/O: inline, never on a worker
 
 	pass     int
 	running  []int  // launched and not settled, in launch order
@@ -49,42 +51,42 @@ type machine struct {
 	fatal    bool   // a step failed in a way no refinement can help
 }
 
-func newMachine(walk *graph.Walk, workers, maxPasses int) *machine {
-	return &machine{walk: walk, workers: workers, maxPasses: maxPasses}
+func newMachine(walk *graph.Walk, workers, maxPasses int, light func(node int) bool) *machine {
+	return &machine{walk: walk, workers: workers, maxPasses: maxPasses, light: light}
 }
 
 // begin starts the first pass.
-func (m *machine) begin() []command {
+func (m *machine) begin(q []command) []command {
 	m.pass = 1
-	return m.schedule([]command{{op: opPass, pass: 1}})
+	return m.schedule(append(q, command{op: opPass, pass: 1}))
 }
 
 // schedule decides what the pass does next: skip what a failure blocks,
 // then start what is ready (after a boundary check), else wait for a
 // worker, else end the pass.
-func (m *machine) schedule(cmds []command) []command {
+func (m *machine) schedule(q []command) []command {
 	for s, ok := m.walk.Skip(); ok; s, ok = m.walk.Skip() {
-		cmds = append(cmds, command{op: opSkip, node: s.Node, by: s.By})
+		q = append(q, command{op: opSkip, node: s.Node, by: s.By})
 	}
 	switch {
 	case m.stop == "" && !m.fatal && len(m.running) < m.workers && m.walk.Ready():
-		return append(cmds, command{op: opCheck})
+		return append(q, command{op: opCheck})
 	case len(m.running) > 0:
-		return append(cmds, command{op: opWait})
+		return append(q, command{op: opWait})
 	}
-	return append(cmds, command{op: opAssess})
+	return append(q, command{op: opAssess})
 }
 
 // boundary is the answer to opCheck: why the run must stop, or "".
 // Without a reason it starts every ready step the workers allow, in
-// node order; a lone step with nothing to overlap runs inline.
-func (m *machine) boundary(stop string) []command {
+// node order. A light step, or a lone step with nothing to overlap, runs
+// inline: a worker would only add a goroutine hand-off.
+func (m *machine) boundary(q []command, stop string) []command {
 	if stop != "" {
 		m.stop = stop
-		return m.schedule(nil)
+		return m.schedule(q)
 	}
-	idle := len(m.running) == 0
-	var cmds []command
+	idle, first := len(m.running) == 0, len(q)
 	for len(m.running) < m.workers {
 		n, ok := m.walk.Start()
 		if !ok {
@@ -94,50 +96,54 @@ func (m *machine) boundary(stop string) []command {
 		for len(m.back) <= n {
 			m.back = append(m.back, false)
 		}
-		m.back[n] = false
-		cmds = append(cmds, command{op: opStart, node: n})
+		inline := m.light(n)
+		m.back[n] = inline
+		q = append(q, command{op: opStart, node: n, inline: inline})
 	}
-	if idle && len(cmds) == 1 {
-		cmds[0].inline = true
-		return cmds
+	if idle && len(q) == first+1 {
+		q[first].inline, m.back[q[first].node] = true, true
 	}
-	return append(cmds, command{op: opWait})
+	return m.collect(q)
 }
 
-// returned is told that node's worker (or inline run) is done. Results
-// settle in launch order, so the trace and history do not depend on how
-// the workers interleave.
-func (m *machine) returned(n int) []command {
+// returned is told that node's worker is done.
+func (m *machine) returned(q []command, n int) []command {
 	m.back[n] = true
-	var cmds []command
+	return m.collect(q)
+}
+
+// collect settles the steps whose results are back, in launch order, so
+// the trace and history do not depend on how the workers interleave; with
+// none back it waits for a worker.
+func (m *machine) collect(q []command) []command {
+	first := len(q)
 	for len(m.running) > 0 && m.back[m.running[0]] {
-		cmds = append(cmds, command{op: opSettle, node: m.running[0]})
+		q = append(q, command{op: opSettle, node: m.running[0]})
 		m.running = m.running[1:]
 	}
-	m.settling = len(cmds)
-	if len(cmds) == 0 {
-		return m.schedule(nil)
+	if m.settling = len(q) - first; m.settling == 0 {
+		return m.schedule(q)
 	}
-	return cmds
+	return q
 }
 
 // settled is told node's outcome after validation, whether it is fatal to
 // the run, and why the run must stop ("" to go on).
-func (m *machine) settled(n int, outcome graph.State, fatal bool, stop string) []command {
+func (m *machine) settled(q []command, n int, outcome graph.State, fatal bool, stop string) []command {
 	m.walk.Finish(n, outcome)
 	m.fatal = m.fatal || fatal
 	if m.stop == "" {
 		m.stop = stop
 	}
 	if m.settling--; m.settling > 0 {
-		return nil
+		return q
 	}
-	return m.schedule(nil)
+	return m.schedule(q)
 }
 
 // assessed is told the pass's convergence and whether the TTL has run
 // out; it ends the run or asks for refinements.
-func (m *machine) assessed(converged, clean, expired bool) []command {
+func (m *machine) assessed(q []command, converged, clean, expired bool) []command {
 	t := ""
 	switch {
 	case m.fatal:
@@ -154,17 +160,17 @@ func (m *machine) assessed(converged, clean, expired bool) []command {
 		t = history.TTLExpired
 	}
 	if t != "" {
-		return []command{{op: opFinish, termination: t}}
+		return append(q, command{op: opFinish, termination: t})
 	}
-	return []command{{op: opRefine}}
+	return append(q, command{op: opRefine})
 }
 
 // refined is told whether a refinement applied (the walk already holds
 // what it changed) and, if none did, the termination that says why.
-func (m *machine) refined(applied bool, refusal string) []command {
+func (m *machine) refined(q []command, applied bool, refusal string) []command {
 	if !applied {
-		return []command{{op: opFinish, termination: refusal}}
+		return append(q, command{op: opFinish, termination: refusal})
 	}
 	m.pass++
-	return m.schedule([]command{{op: opPass, pass: m.pass}})
+	return m.schedule(append(q, command{op: opPass, pass: m.pass}))
 }

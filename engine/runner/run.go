@@ -59,7 +59,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		r.steps = append(r.steps, st)
 		r.byID[h.ID] = st
 	}
-	r.m = newMachine(graph.NewWalk(), r.loop.Workers, r.loop.MaxPasses)
+	r.m = newMachine(graph.NewWalk(), r.loop.Workers, r.loop.MaxPasses, r.light)
 	r.none = -1
 	r.sync()
 	id := e.opts.ExecutionID
@@ -86,12 +86,11 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.planned()
 	var (
 		p    *history.Pass
-		done = make(chan int, r.loop.Workers) // at most Workers steps run at once
+		done chan int // from the workers; made when the first starts
 	)
-	for cmds := r.m.begin(); len(cmds) > 0; {
-		c := cmds[0]
-		cmds = cmds[1:]
-		switch c.op {
+	q := r.m.begin(make([]command, 0, 8*len(r.steps)+4))
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; c.op {
 		case opPass:
 			r.hist.Passes = append(r.hist.Passes, history.Pass{Number: c.pass, StartedAt: r.e.opts.Clock(), Steps: []history.StepRun{}, Refinements: []history.Refinement{}})
 			p = &r.hist.Passes[len(r.hist.Passes)-1]
@@ -99,27 +98,29 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 		case opSkip:
 			r.skip(p, r.nodes[c.node], r.nodes[c.by])
 		case opCheck:
-			cmds = append(cmds, r.m.boundary(r.boundary(ctx))...)
+			q = r.m.boundary(q, r.boundary(ctx))
 		case opStart:
 			st := r.nodes[c.node]
 			r.launch(p, st)
 			if c.inline {
 				r.runGuarded(ctx, p.Number, st)
-				cmds = append(cmds, r.m.returned(c.node)...)
 				continue
+			}
+			if done == nil {
+				done = make(chan int, r.loop.Workers) // at most Workers steps run at once
 			}
 			go func() {
 				r.runGuarded(ctx, p.Number, st)
 				done <- c.node
 			}()
 		case opWait:
-			cmds = append(cmds, r.m.returned(<-done)...)
+			q = r.m.returned(q, <-done)
 		case opSettle:
-			cmds = append(cmds, r.settle(ctx, p, r.nodes[c.node])...)
+			q = r.settle(ctx, q, p, r.nodes[c.node])
 		case opAssess:
 			p.Convergence = r.assess()
 			p.EndedAt = r.e.opts.Clock()
-			cmds = append(cmds, r.m.assessed(p.Convergence.Converged, len(p.Convergence.Failed) == 0, time.Now().After(r.deadline))...)
+			q = r.m.assessed(q, p.Convergence.Converged, len(p.Convergence.Failed) == 0, time.Now().After(r.deadline))
 		case opRefine:
 			applied := r.refine(p)
 			r.sync()
@@ -127,7 +128,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 			if !applied {
 				refusal = r.refusedTermination(p)
 			}
-			cmds = append(cmds, r.m.refined(applied, refusal)...)
+			q = r.m.refined(q, applied, refusal)
 		case opFinish:
 			r.hist.Termination = c.termination
 			return r.finish(ctx)
@@ -158,6 +159,13 @@ func (r *run) sync() {
 			}
 		}
 	}
+}
+
+// light reports whether the step at node calls no plugin or agent, so
+// running it on a worker would only add a goroutine hand-off.
+func (r *run) light(node int) bool {
+	a := r.nodes[node].action()
+	return a != "retrieve" && a != "agent"
 }
 
 // nodeOf is the node of the step with the given ID. An ID that names no
@@ -327,7 +335,7 @@ func actionLabel(st *stepState) string {
 
 // settle records a finished step, validates it, checks the TTL and tells
 // the decision core the outcome.
-func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) []command {
+func (r *run) settle(ctx context.Context, q []command, p *history.Pass, st *stepState) []command {
 	st.out, st.status, st.err = st.resOut, st.resStatus, st.resErr
 	r.endRun(st)
 	if st.err != nil {
@@ -344,7 +352,7 @@ func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) []comm
 	if log := r.e.opts.Logger; log.Enabled(ctx, slog.LevelDebug) {
 		log.Debug("step finished", "pass", p.Number, "step", st.id, "status", st.status, "records", len(st.out.Records), "error", st.run.Error)
 	}
-	return r.m.settled(st.node, walkState(st), fatal, r.boundary(ctx))
+	return r.m.settled(q, st.node, walkState(st), fatal, r.boundary(ctx))
 }
 
 // endRun stamps the end of st's current run and its duration.
