@@ -47,8 +47,10 @@ type node struct {
 	tolerated int // upstreams Tolerated
 }
 
-// NewWalk returns a walk with no nodes.
-func NewWalk() *Walk { return &Walk{cursor: -1} }
+// NewWalk returns a walk with no nodes and room for n.
+func NewWalk(n int) *Walk {
+	return &Walk{nodes: make([]node, 0, n), ready: make(minHeap, 0, n), cursor: -1}
+}
 
 // Walk returns a walk over g's nodes, each one's upstreams in node order.
 // Later changes to the walk do not change g.
@@ -90,7 +92,10 @@ func (w *Walk) Upstreams(n int) []int { return w.nodes[n].up }
 // its number, the next after the existing nodes.
 func (w *Walk) Add(up ...int) int {
 	n := len(w.nodes)
-	w.nodes = append(w.nodes, node{up: make([]int, 0, len(up))})
+	w.nodes = append(w.nodes, node{})
+	if len(up) > 0 {
+		w.nodes[n].up = make([]int, 0, len(up))
+	}
 	for _, u := range up {
 		w.link(n, u)
 	}

@@ -98,7 +98,7 @@ func TestWalk(t *testing.T) {
 func TestWalkGrowsAndResets(t *testing.T) {
 	// 0 → 1; 0 is held (it awaits a refinement), then the refinement adds
 	// a sibling 2 of 0 that 1 waits for too, and 0 is done after all.
-	w := NewWalk()
+	w := NewWalk(0)
 	require.Equal(t, 0, w.Add())
 	require.Equal(t, 1, w.Add(0))
 	assert.Equal(t, []string{"start 0"}, drive(w, map[int]State{0: Held}))
@@ -150,7 +150,7 @@ func checkWalk(t *testing.T, seed uint64) {
 
 func walkLog(t *testing.T, seed uint64) []string {
 	rng := rand.New(rand.NewPCG(seed, seed>>32))
-	w := NewWalk()
+	w := NewWalk(0)
 	var (
 		ups     [][]int
 		outcome []State
@@ -234,7 +234,7 @@ func FuzzWalk(f *testing.F) {
 func BenchmarkWalkChain3(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		w := NewWalk()
+		w := NewWalk(0)
 		w.Add(w.Add(w.Add()))
 		for {
 			n, ok := w.Start()

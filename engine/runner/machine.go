@@ -52,7 +52,7 @@ type machine struct {
 }
 
 func newMachine(walk *graph.Walk, workers, maxPasses int, light func(node int) bool) *machine {
-	return &machine{walk: walk, workers: workers, maxPasses: maxPasses, light: light}
+	return &machine{walk: walk, workers: workers, maxPasses: maxPasses, light: light, running: make([]int, 0, workers)}
 }
 
 // begin starts the first pass.
@@ -93,8 +93,8 @@ func (m *machine) boundary(q []command, stop string) []command {
 			break
 		}
 		m.running = append(m.running, n)
-		for len(m.back) <= n {
-			m.back = append(m.back, false)
+		if n >= len(m.back) { // the walk grew
+			m.back = append(m.back, make([]bool, m.walk.Len()-len(m.back))...)
 		}
 		inline := m.light(n)
 		m.back[n] = inline
@@ -119,7 +119,7 @@ func (m *machine) collect(q []command) []command {
 	first := len(q)
 	for len(m.running) > 0 && m.back[m.running[0]] {
 		q = append(q, command{op: opSettle, node: m.running[0]})
-		m.running = m.running[1:]
+		m.running = append(m.running[:0], m.running[1:]...)
 	}
 	if m.settling = len(q) - first; m.settling == 0 {
 		return m.schedule(q)

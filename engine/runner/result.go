@@ -242,11 +242,17 @@ func (r *run) status(ctx context.Context, res *Result, err error) string {
 // fallbackReport summarises the run when no writer composed a report.
 func fallbackReport(res *Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", res.Query)
+	b.Grow(64 * (len(res.Steps) + 1))
+	b.WriteString("# ")
+	b.WriteString(res.Query)
+	b.WriteString("\n\n")
 	for _, s := range res.Steps {
-		fmt.Fprintf(&b, "- %s %s: %s", s.ID, s.Description, s.Status)
+		for _, part := range [...]string{"- ", s.ID, " ", s.Description, ": ", s.Status} {
+			b.WriteString(part)
+		}
 		if s.Output != "" {
-			fmt.Fprintf(&b, " — %s", summary(s.Output, 160))
+			b.WriteString(" — ")
+			b.WriteString(summary(s.Output, 160))
 		}
 		b.WriteByte('\n')
 	}

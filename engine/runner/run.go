@@ -43,12 +43,23 @@ type run struct {
 }
 
 func newRun(e *Executor, plan *engine.Plan) *run {
+	hyps := plan.Reasoning.Hypotheses
 	r := &run{
 		e: e, plan: plan, loop: plan.Policy.Limits,
-		byID: map[string]*stepState{}, trace: trace.New(e.opts.Clock), start: e.opts.Clock(),
+		steps: make([]*stepState, 0, len(hyps)), byID: make(map[string]*stepState, len(hyps)), trace: trace.New(e.opts.Clock), start: e.opts.Clock(),
 	}
-	for i, h := range plan.Reasoning.Hypotheses {
-		st := &stepState{id: h.ID, hyp: h, deps: append([]string(nil), h.Dependencies...), status: StatusPending}
+	// One allocation for the steps and one for their dependency lists;
+	// each list is capped, so a refinement's append copies it out.
+	states := make([]stepState, len(hyps))
+	ndeps := 0
+	for _, h := range hyps {
+		ndeps += len(h.Dependencies)
+	}
+	deps := make([]string, 0, ndeps)
+	for i, h := range hyps {
+		deps = append(deps, h.Dependencies...)
+		st := &states[i]
+		*st = stepState{id: h.ID, hyp: h, deps: deps[len(deps)-len(h.Dependencies) : len(deps) : len(deps)], status: StatusPending}
 		if i < len(plan.Steps) && plan.Steps[i].ID == h.ID {
 			st.step = plan.Steps[i]
 			st.plans = append([]int(nil), plan.Steps[i].Plans...)
@@ -59,7 +70,8 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		r.steps = append(r.steps, st)
 		r.byID[h.ID] = st
 	}
-	r.m = newMachine(graph.NewWalk(), r.loop.Workers, r.loop.MaxPasses, r.light)
+	r.m = newMachine(graph.NewWalk(len(hyps)), r.loop.Workers, r.loop.MaxPasses, r.light)
+	r.nodes = make([]*stepState, 0, len(hyps))
 	r.none = -1
 	r.sync()
 	id := e.opts.ExecutionID
@@ -243,7 +255,7 @@ func (r *run) planned() {
 	commit := make([]string, 0, len(r.steps)+1)
 	hasWriter := false
 	for _, st := range r.steps {
-		commit = append(commit, "step:"+st.id)
+		commit = append(commit, st.commitment())
 		hasWriter = hasWriter || st.role() == "writer"
 	}
 	if hasWriter {
@@ -316,7 +328,7 @@ func (r *run) launch(p *history.Pass, st *stepState) {
 		params["attempt"] = st.attempts
 	}
 	st.entry = r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: actionLabel(st),
-		Parameters: params, Fulfills: []string{"step:" + st.id}})
+		Parameters: params, Fulfills: st.fulfills()})
 	if st.role() != "" { // only prompts read the summaries
 		st.traceSummary, st.corrections = r.trace.Summary(10, false), r.trace.Summary(10, true)
 	}

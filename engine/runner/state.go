@@ -85,7 +85,8 @@ type stepState struct {
 	// parallel steps interleave
 	traceSummary, corrections string
 
-	node int // in the run's walk
+	node   int      // in the run's walk
+	commit []string // its commitment, "step:ID", made once for the trace
 }
 
 // pendingDelta is the refinement validation asked for on an invalid step.
@@ -146,4 +147,16 @@ func (s *stepState) view(filters map[string][]string) cond.Step {
 		}
 	}
 	return v
+}
+
+// commitment is the trace commitment the step fulfils: "step:ID".
+func (s *stepState) commitment() string { return s.fulfills()[0] }
+
+// fulfills is the step's trace commitments, made once: trace entries
+// share it (capped, so an append copies it out).
+func (s *stepState) fulfills() []string {
+	if s.commit == nil {
+		s.commit = []string{"step:" + s.id}
+	}
+	return s.commit[:1:1]
 }

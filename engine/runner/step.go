@@ -158,9 +158,26 @@ func (r *run) stepFilters(st *stepState) map[string][]string {
 
 // summary shortens s to one line of at most n runes.
 func summary(s string, n int) string {
+	if len(s) <= n && singleSpaced(s) {
+		return s // already short and single-spaced: nothing to copy
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if rs := []rune(s); len(rs) > n {
 		return string(rs[:n-1]) + "…"
 	}
 	return s
+}
+
+// singleSpaced reports whether s is ASCII words separated by single spaces, as
+// strings.Join(strings.Fields(s), " ") would leave it.
+func singleSpaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80 || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		case c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' '):
+			return false
+		}
+	}
+	return true
 }
