@@ -1,68 +1,42 @@
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 )
 
 // Config is the plugin's configuration, the `config = { … }` of its source
-// block in the rules file.
+// block in the rules file. Its tags declare each key once: config.Decode
+// reads the block by them, and config.Schema reports them to nous.
 type Config struct {
-	Path      string `json:"path"`       // the JSON-lines file, relative to where nous runs
-	TimeField string `json:"time_field"` // the key holding each record's time; default "time"
-	Source    string `json:"source"`     // the records' source (for the tier table); default "jsonl"
-	Tier      int    `json:"tier"`       // the records' tier; 0 leaves it to the tier table
+	Path      string `json:"path" config:"required" doc:"JSON-lines file to serve, relative to the rules file"`
+	TimeField string `json:"time_field" default:"time" doc:"key holding each record's time"`
+	Source    string `json:"source" default:"jsonl" doc:"the records' source, for the tier table"`
+	Tier      int    `json:"tier" min:"0" doc:"the records' tier; 0 leaves it to the tier table"`
 }
 
-// configSchema is the JSON Schema of Config, reported by Describe.
-const configSchema = `{
-  "type": "object",
-  "required": ["path"],
-  "properties": {
-    "path":       {"type": "string", "description": "JSON-lines file to serve"},
-    "time_field": {"type": "string", "default": "time"},
-    "source":     {"type": "string", "default": "jsonl"},
-    "tier":       {"type": "integer", "minimum": 0}
-  },
-  "additionalProperties": false
-}`
-
-// parseConfig decodes raw into a Config with defaults applied. Every problem
-// is a diagnostic naming the key, so lint can show them all at once.
-func parseConfig(raw json.RawMessage) (Config, sdk.Diagnostics) {
-	cfg := Config{TimeField: "time", Source: "jsonl"}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = []byte("{}")
+// parseConfig decodes raw into a Config and checks what the tags cannot
+// say: that path names a file and tier is not negative. Every problem is a
+// diagnostic at its key, so lint shows them all at once.
+func parseConfig(ctx context.Context, raw json.RawMessage) (Config, sdk.Diagnostics) {
+	var cfg Config
+	diags, ok := config.Decode("jsonl", raw, &cfg)
+	if !ok || diags.HasErrors() {
+		return cfg, diags
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return cfg, sdk.Diagnostics{{
-			Severity: sdk.SeverityError,
-			Summary:  "Invalid configuration",
-			Detail:   fmt.Sprintf("%v (want an object with path, time_field, source, tier)", err),
-		}}
-	}
-	var diags sdk.Diagnostics
-	switch {
-	case cfg.Path == "":
-		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: "Missing path", Detail: "config.path names the JSON-lines file to serve", Path: "path"})
-	default:
-		if info, err := os.Stat(cfg.Path); err != nil {
-			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: "Cannot read the file", Detail: err.Error(), Path: "path"})
-		} else if info.IsDir() {
-			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: "Path is a directory", Detail: cfg.Path + " is a directory; want a JSON-lines file", Path: "path"})
-		}
-	}
-	if cfg.TimeField == "" {
-		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: "Empty time_field", Detail: "omit time_field for the default \"time\"", Path: "time_field"})
+	cfg.Path = config.RelativeTo(sdk.ConfigDir(ctx), cfg.Path)
+	if info, err := os.Stat(cfg.Path); err != nil {
+		diags = append(diags, config.Error("path", "Cannot read the file", err.Error()))
+	} else if info.IsDir() {
+		diags = append(diags, config.Error("path", "Path is a directory", cfg.Path+" is a directory; want a JSON-lines file"))
 	}
 	if cfg.Tier < 0 {
-		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: "Negative tier", Detail: fmt.Sprintf("tier is %d; want 0 (unknown) or more", cfg.Tier), Path: "tier"})
+		diags = append(diags, config.Error("tier", "Negative tier", fmt.Sprintf("tier is %d; want 0 (unknown) or more", cfg.Tier)))
 	}
 	return cfg, diags
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/config"
 )
 
 // version is this plugin's own version, reported by Describe.
@@ -49,14 +50,14 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 		SDKVersion:   sdk.Version,
 		Kinds:        kinds,
 		Filters:      []string{filterKind, filterAuthor, filterQuery},
-		ConfigSchema: json.RawMessage(configSchema),
+		ConfigSchema: config.Schema[Config](),
 	}, nil
 }
 
 // Configure checks the configuration and every line of the file, and keeps
 // the configuration when it has no errors.
 func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
-	cfg, diags := parseConfig(raw)
+	cfg, diags := parseConfig(ctx, raw)
 	if diags.HasErrors() {
 		return diags, nil
 	}

@@ -154,8 +154,9 @@ func TestConfigureDiagnostics(t *testing.T) {
 		config string
 		want   []sdk.Diagnostic
 	}{
-		{"missing path", `{}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Missing path", Detail: "config.path names the JSON-lines file to serve", Path: "path"}}},
-		{"unknown key", `{"path":"testdata/notes.jsonl","paht":"x"}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Invalid configuration", Detail: `json: unknown field "paht" (want an object with path, time_field, source, tier)`}}},
+		{"missing path", `{}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "jsonl: config needs path", Detail: "JSON-lines file to serve, relative to the rules file", Path: "path"}}},
+		{"unknown key", `{"path":"testdata/notes.jsonl","paht":"x"}`, []sdk.Diagnostic{{Severity: sdk.SeverityWarning, Summary: `jsonl: unknown config key "paht" is ignored`, Detail: "known keys: path, source, tier, time_field", Path: "paht"}}},
+		{"wrong type", `{"path":["a.jsonl"]}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: `jsonl: config path: want a string, got ["a.jsonl"]`, Path: "path"}}},
 		{"missing file", `{"path":"` + filepath.Join(dir, "nope.jsonl") + `"}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Cannot read the file", Detail: "stat " + filepath.Join(dir, "nope.jsonl") + ": no such file or directory", Path: "path"}}},
 		{"directory", `{"path":"` + dir + `"}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Path is a directory", Detail: dir + " is a directory; want a JSON-lines file", Path: "path"}}},
 		{"negative tier", `{"path":"testdata/notes.jsonl","tier":-1}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Negative tier", Detail: "tier is -1; want 0 (unknown) or more", Path: "tier"}}},
@@ -253,4 +254,20 @@ func FuzzDecodeLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestConfigurePathIsRelativeToTheRulesFile(t *testing.T) {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := sdktest.Source(t, NewSource())
+	diags, err := src.Configure(sdk.WithConfigDir(context.Background(), dir), json.RawMessage(`{"path":"notes.jsonl"}`))
+	if err != nil || len(diags) != 0 {
+		t.Fatalf("Configure: %v %+v", err, diags)
+	}
+	recs, err := sdktest.Collect(context.Background(), src, sdk.FetchRequest{})
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("Collect: %v, %d records", err, len(recs))
+	}
 }
