@@ -21,23 +21,18 @@ const (
 // otherwise have to infer: every loop limit the rules leave unset.
 func (r *Ruleset) resolveDefaults() {
 	l := &r.Loop
-	if l.MaxPasses <= 0 {
-		l.MaxPasses = DefaultMaxPasses
-	}
-	if l.TTL <= 0 {
-		l.TTL = DefaultTTL
-	}
-	if l.RefinePerStep <= 0 {
-		l.RefinePerStep = DefaultRefinePerStep
-	}
-	if l.RefineTotal <= 0 {
-		l.RefineTotal = DefaultRefineTotal
-	}
-	if l.Workers <= 0 {
-		l.Workers = DefaultWorkers
-	}
-	if l.MaxRecords <= 0 {
-		l.MaxRecords = DefaultMaxRecords
+	orDefault(&l.MaxPasses, DefaultMaxPasses)
+	orDefault(&l.TTL, DefaultTTL)
+	orDefault(&l.RefinePerStep, DefaultRefinePerStep)
+	orDefault(&l.RefineTotal, DefaultRefineTotal)
+	orDefault(&l.Workers, DefaultWorkers)
+	orDefault(&l.MaxRecords, DefaultMaxRecords)
+}
+
+// orDefault sets *v to d when it is unset (not positive).
+func orDefault[T int | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
 	}
 }
 
