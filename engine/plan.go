@@ -32,12 +32,12 @@ type Hypothesis struct {
 	ID           string   `json:"id"`
 	Description  string   `json:"description"`
 	Dependencies []string `json:"dependencies"`
-	Intent       string   `json:"intent"`       // the intent type it was planned for
-	IntentIndex  int      `json:"intent_index"` // that intent's index in Reasoning.Intents
-	Name         string   `json:"name"`         // the hypothesis name in the intent template
-	Action       string   `json:"action,omitempty"`
+	Intent       string   `json:"intent"`           // the intent type it was planned for
+	IntentIndex  int      `json:"intent_index"`     // that intent's index in Reasoning.Intents
+	Name         string   `json:"name"`             // the hypothesis name in the intent template
+	Action       Action   `json:"action,omitempty"` // as declared; Step has it with the defaults
 	Agent        string   `json:"agent,omitempty"`
-	Role         string   `json:"role,omitempty"` // agent role: analyst, critic, writer, clarification
+	Role         Role     `json:"role,omitempty"` // as declared: analyst, critic, writer, clarification
 }
 
 // DependencyMap is the dependency graph: edges run from a hypothesis to the

@@ -57,7 +57,7 @@ func (b *builder) hypotheses() {
 			nodes[i] = id
 			hyps[i] = Hypothesis{
 				ID: id, Description: h.Description, Dependencies: depIDs[lo:hi:hi],
-				Intent: a.Type, IntentIndex: ai, Name: h.Name, Action: h.Action, Agent: h.Agent, Role: h.Role,
+				Intent: a.Type, IntentIndex: ai, Name: h.Name, Action: Action(h.Action), Agent: h.Agent, Role: Role(h.Role),
 			}
 			steps[i] = a.tpl.steps[j]
 			steps[i].ID = id

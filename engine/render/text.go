@@ -51,10 +51,10 @@ func Text(w io.Writer, p *engine.Plan) error {
 		switch {
 		case h.Agent != "":
 			notes = append(notes, "agent "+h.Agent)
-		case h.Action == "agent" && h.Role != "":
-			notes = append(notes, "agent "+h.Role)
-		case h.Action != "":
-			notes = append(notes, h.Action)
+		case h.Action == engine.ActionAgent && h.Role != engine.RoleNone:
+			notes = append(notes, "agent "+string(h.Role))
+		case h.Action != engine.ActionNone:
+			notes = append(notes, string(h.Action))
 		}
 		notes = append(notes, h.Intent+"."+h.Name)
 		out.printf("  [%s]\n", strings.Join(notes, "; "))

@@ -228,7 +228,7 @@ func buildPlan(rs *rules.Ruleset, query, mode string, entities map[string][]stri
 	p := &engine.Plan{Query: query, Mode: mode, Policy: engine.NewPlanner(rs).Policy(mode)}
 	p.Reasoning.Entities = entities
 	for _, s := range specs {
-		h := engine.Hypothesis{ID: s.id, Description: s.desc, Dependencies: s.deps, Intent: "test", Name: s.id, Action: s.action}
+		h := engine.Hypothesis{ID: s.id, Description: s.desc, Dependencies: s.deps, Intent: "test", Name: s.id, Action: engine.Action(s.action)}
 		if s.deps == nil {
 			h.Dependencies = []string{}
 		}

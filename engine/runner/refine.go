@@ -192,7 +192,7 @@ func (r *run) addSearch(st *stepState, queries []string) string {
 	g := &stepState{
 		id: id, status: StatusPending, search: slices.Clone(queries), sources: r.planSources(), origin: st.id, deps: []string{},
 		hyp: engine.Hypothesis{ID: id, Description: "Search for missing evidence: " + strings.Join(queries, "; "),
-			Dependencies: []string{}, Intent: st.hyp.Intent, Name: st.hyp.Name + "_search", Action: string(engine.ActionRetrieve)},
+			Dependencies: []string{}, Intent: st.hyp.Intent, Name: st.hyp.Name + "_search", Action: engine.ActionRetrieve},
 		step: engine.Step{ID: id, Action: engine.ActionRetrieve},
 	}
 	r.steps = append(r.steps, g)
