@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/host"
 )
 
 // CheckConfig starts a separate process for the source or agent named name,
@@ -31,7 +32,7 @@ func (m *Manager) CheckConfig(ctx context.Context, kind Kind, name string) (sdk.
 		return nil, m.redact.Error(err)
 	}
 	diags, err := callConfigure(ctx, s, p)
-	if errors.Is(err, sdk.ErrNotServed) {
+	if errors.Is(err, host.ErrNotServed) {
 		return nil, s.notServed()
 	}
 	if err != nil {

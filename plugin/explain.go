@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/host"
 )
 
 // go-plugin's start errors are terse and name its internals; these patterns
@@ -40,10 +40,10 @@ func (e *versionError) Error() string {
 
 // explainStart rewrites an error from starting a plugin process. log holds
 // what the process printed on stderr before it failed.
-func explainStart(who string, err error, log *pluginLog, host []int) error {
+func explainStart(who string, err error, log *pluginLog, versions []int) error {
 	msg := err.Error()
-	if v, ok := sdk.MismatchedProtocol(err); ok {
-		return &versionError{Who: who, Plugin: v, Host: host}
+	if v, ok := host.MismatchedProtocol(err); ok {
+		return &versionError{Who: who, Plugin: v, Host: versions}
 	}
 	if m := reCoreVersion.FindStringSubmatch(msg); m != nil {
 		v, _ := strconv.Atoi(m[1])
@@ -58,15 +58,15 @@ func explainStart(who string, err error, log *pluginLog, host []int) error {
 		if first, ok := log.firstStdout(); ok {
 			line = first.String() // whole size known, clipped for the message
 		}
-		return fmt.Errorf("%s (is it a nous plugin built with sdk.Serve?)", stdoutPollution(who, line))
+		return fmt.Errorf("%s (is it a nous plugin built with plugin.Serve?)", stdoutPollution(who, line))
 	}
 	switch {
 	case strings.Contains(msg, "plugin exited before we could connect"):
 		return fmt.Errorf("plugin %s exited before the handshake: %s", who, log.crashNote())
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):
-		return fmt.Errorf("plugin %s did not complete the handshake in time (is it a nous plugin built with sdk.Serve?): %s", who, log.crashNote())
+		return fmt.Errorf("plugin %s did not complete the handshake in time (is it a nous plugin built with plugin.Serve?): %s", who, log.crashNote())
 	case reNoAPIVersions.MatchString(msg):
-		return fmt.Errorf("plugin %s sent a malformed handshake (%s); is it a nous plugin built with sdk.Serve?", who, msg)
+		return fmt.Errorf("plugin %s sent a malformed handshake (%s); is it a nous plugin built with plugin.Serve?", who, msg)
 	}
 	return fmt.Errorf("starting plugin %s: %w", who, err)
 }

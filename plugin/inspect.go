@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/host"
 )
 
 // Found is an external plugin binary in the search path.
@@ -145,14 +146,14 @@ func describe(ctx context.Context, p *process) (*sdk.SourceInfo, *sdk.AgentInfo,
 		errs = append(errs, err)
 	} else if si, err := p.source.Describe(ctx); err == nil {
 		src = &si
-	} else if !errors.Is(err, sdk.ErrNotServed) {
+	} else if !errors.Is(err, host.ErrNotServed) {
 		errs = append(errs, err)
 	}
 	if err := p.dispense(KindAgent); err != nil {
 		errs = append(errs, err)
 	} else if ai, err := p.agent.Describe(ctx); err == nil {
 		agent = &ai
-	} else if !errors.Is(err, sdk.ErrNotServed) {
+	} else if !errors.Is(err, host.ErrNotServed) {
 		errs = append(errs, err)
 	}
 	if src == nil && agent == nil && len(errs) == 0 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/host"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -372,7 +373,7 @@ func (m *Manager) configure(ctx context.Context, s *slot, p *process) error {
 	}
 	diags, err := callConfigure(ctx, s, p)
 	switch {
-	case errors.Is(err, sdk.ErrNotServed):
+	case errors.Is(err, host.ErrNotServed):
 		return s.notServed()
 	case err != nil && !p.alive():
 		return m.crashed(s, p, "Configure")

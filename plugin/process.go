@@ -13,6 +13,7 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/host"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -52,8 +53,8 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 	log := &pluginLog{logger: cfg.logger}
 	run := newRunner(cfg.launch, cfg.sealed, log)
 	client := goplugin.NewClient(&goplugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake,
-		VersionedPlugins: sdk.ClientPlugins(),
+		HandshakeConfig:  host.Handshake,
+		VersionedPlugins: host.VersionedPlugins(),
 		// Our runner starts the process: from the sealed copy, in its own
 		// process group, reading its stdout and stderr itself.
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
@@ -108,9 +109,9 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 
 // dispense connects the service of kind.
 func (p *process) dispense(kind Kind) error {
-	name := sdk.PluginSource
+	name := host.PluginSource
 	if kind == KindAgent {
-		name = sdk.PluginAgent
+		name = host.PluginAgent
 	}
 	raw, err := p.rpc.Dispense(name)
 	if err != nil {
@@ -199,7 +200,7 @@ func (p *process) end(hard bool) {
 // supportedVersions lists the protocol versions this host speaks, ascending.
 func supportedVersions() []int {
 	vs := make([]int, 0, 1)
-	for v := range sdk.ClientPlugins() {
+	for v := range host.VersionedPlugins() {
 		vs = append(vs, v)
 	}
 	slices.Sort(vs)

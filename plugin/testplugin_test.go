@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/host"
+	sdkplugin "github.com/nous-dev/nous/sdk/plugin"
 )
 
 // The test binary doubles as every plugin the tests need: started as
@@ -52,21 +54,21 @@ func pluginMode(args []string) (string, bool) {
 func servePlugin(mode string) {
 	switch mode {
 	case "echo":
-		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}, Agent: &echoAgent{}})
+		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}, Agent: &echoAgent{}})
 	case "source-only":
-		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}})
+		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}})
 	case "nogroup":
-		sdk.Serve(sdk.ServeConfig{Source: plainSource{&echoSource{}}})
+		sdkplugin.Serve(sdkplugin.Config{Source: plainSource{&echoSource{}}})
 	case "banner":
 		// The classic mistake: a greeting on stdout before the handshake.
 		fmt.Println("echo plugin v1.2.3 starting")
-		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}})
+		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}})
 	case "oldproto", "newproto":
 		v := sdk.ProtocolVersion - 1
 		if mode == "newproto" {
 			v = sdk.ProtocolVersion + 1
 		}
-		hs := sdk.Handshake
+		hs := host.Handshake
 		hs.ProtocolVersion = uint(v)
 		goplugin.Serve(&goplugin.ServeConfig{
 			HandshakeConfig: hs,
@@ -82,14 +84,14 @@ func servePlugin(mode string) {
 		os.Exit(3)
 	case "ident":
 		// Says which binary runs: the trailer a test appended to its copy.
-		sdk.Serve(sdk.ServeConfig{Source: identSource{&echoSource{}}})
+		sdkplugin.Serve(sdkplugin.Config{Source: identSource{&echoSource{}}})
 	case "spawner":
 		// Starts a child that would sleep for an hour, then serves.
-		sdk.Serve(sdk.ServeConfig{Source: &spawnerSource{echoSource: &echoSource{}, child: spawnSleeper()}})
+		sdkplugin.Serve(sdkplugin.Config{Source: &spawnerSource{echoSource: &echoSource{}, child: spawnSleeper()}})
 	case "bigbanner":
 		// A 200 KB line on stdout before the handshake.
 		fmt.Println(strings.Repeat("x", bigBanner))
-		sdk.Serve(sdk.ServeConfig{Source: &echoSource{}})
+		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}})
 	default:
 		fmt.Fprintf(os.Stderr, "unknown test plugin mode %q\n", mode)
 		os.Exit(2)

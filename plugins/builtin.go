@@ -12,24 +12,24 @@ import (
 	"github.com/nous-dev/nous/plugins/openai"
 	"github.com/nous-dev/nous/plugins/template"
 	"github.com/nous-dev/nous/plugins/youtrack"
-	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/plugin"
 )
 
 // builtins maps a built-in plugin name to its constructor.
-var builtins = map[string]func() sdk.ServeConfig{
-	"openai":   func() sdk.ServeConfig { return sdk.ServeConfig{Agent: openai.New()} },
-	"template": func() sdk.ServeConfig { return sdk.ServeConfig{Agent: template.New()} },
-	"git":      func() sdk.ServeConfig { return sdk.ServeConfig{Source: git.New()} },
-	"gitlab":   func() sdk.ServeConfig { return sdk.ServeConfig{Source: gitlab.New()} },
-	"youtrack": func() sdk.ServeConfig { return sdk.ServeConfig{Source: youtrack.New()} },
-	"file":     func() sdk.ServeConfig { return sdk.ServeConfig{Source: file.New()} },
+var builtins = map[string]func() plugin.Config{
+	"openai":   func() plugin.Config { return plugin.Config{Agent: openai.New()} },
+	"template": func() plugin.Config { return plugin.Config{Agent: template.New()} },
+	"git":      func() plugin.Config { return plugin.Config{Source: git.New()} },
+	"gitlab":   func() plugin.Config { return plugin.Config{Source: gitlab.New()} },
+	"youtrack": func() plugin.Config { return plugin.Config{Source: youtrack.New()} },
+	"file":     func() plugin.Config { return plugin.Config{Source: file.New()} },
 }
 
 // Lookup returns a new instance of the built-in plugin name.
-func Lookup(name string) (sdk.ServeConfig, bool) {
+func Lookup(name string) (plugin.Config, bool) {
 	c, ok := builtins[name]
 	if !ok {
-		return sdk.ServeConfig{}, false
+		return plugin.Config{}, false
 	}
 	return c(), true
 }

@@ -1,14 +1,19 @@
-// Package sdk is what a nous plugin author imports: the Source and Agent
-// interfaces, the record type, error kinds, and Serve.
+// Package sdk is what a nous plugin author implements and uses: the Source,
+// Grounder and Agent interfaces, records, requests and responses, error
+// kinds, diagnostics and the agent roles' inputs and outputs. It imports no
+// gRPC: serving is package sdk/plugin's job, and a plugin's main.go is a
+// few lines:
 //
-// A plugin's main.go is a few lines:
+//	package main
 //
-//	func main() { sdk.Serve(sdk.ServeConfig{Source: mysource.New()}) }
+//	import "github.com/nous-dev/nous/sdk/plugin"
 //
-// Serve speaks the nous plugin protocol (sdk/internal/proto, gRPC through
-// hashicorp/go-plugin); errors keep their ErrorKind across it and the
-// caller's deadline reaches the plugin's context. Package sdk/sdktest runs
-// an implementation over the same protocol inside a test.
+//	func main() { plugin.Serve(plugin.Config{Source: mysource.New()}) }
+//
+// Serve speaks the nous plugin protocol (gRPC through hashicorp/go-plugin);
+// errors keep their ErrorKind across it and the caller's deadline reaches
+// the plugin's context. Package sdk/sdktest runs an implementation over
+// the same protocol inside a test.
 //
 // Return failures as an *Error with a kind (Errorf(KindNotFound, …)) so
 // the engine can tell a missing project from an outage; the Err sentinels
@@ -17,9 +22,7 @@
 // emit fails once the host has Limit records or has ended the call,
 // and Fetch then returns that error. A Source that also implements Grounder
 // tells the engine which of a question's terms (paths, authors, refs,
-// projects, labels, states) it knows; one without it knows none. A plugin that holds a token hides it
-// from its errors, logs and records with package sdk/redact.
-//
-// The host side uses Handshake and ClientPlugins to start plugins with
-// go-plugin and dispense them as Source and Agent values.
+// projects, labels, states) it knows; one without it knows none. A plugin
+// that holds a token hides it from its errors, logs and records with
+// package sdk/redact.
 package sdk

@@ -72,3 +72,11 @@ type Coverage struct {
 	// Name is what the source holds, for the report: "hashicorp/hcl".
 	Name string `json:"name,omitempty"`
 }
+
+// Bounds of a Ground call. A question has a handful of terms; the bounds
+// keep a runaway caller or plugin from costing more than a fetch.
+const (
+	MaxGroundTerms = 256 // terms in one GroundRequest
+	MaxTermBytes   = 256 // bytes in a term's kind or value
+	MaxCanonical   = 64  // canonical forms of one GroundedTerm
+)

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/nous-dev/nous/plugins"
-	"github.com/nous-dev/nous/sdk"
+	sdkplugin "github.com/nous-dev/nous/sdk/plugin"
 	"github.com/spf13/cobra"
 )
 
@@ -26,7 +26,7 @@ func (a *app) pluginServeCommand() *cobra.Command {
 			if !ok {
 				return usageError("no built-in plugin %q; built-ins are: %s", args[0], strings.Join(plugins.Names(), ", "))
 			}
-			sdk.Serve(cfg) // exits the process
+			sdkplugin.Serve(cfg) // exits the process
 			return nil
 		},
 	})

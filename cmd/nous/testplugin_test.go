@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/sdk"
+	sdkplugin "github.com/nous-dev/nous/sdk/plugin"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,7 +33,7 @@ func testPluginMode(arg0 string) (string, bool) {
 func serveTestPlugin(mode string) {
 	switch mode {
 	case "crashing":
-		sdk.Serve(sdk.ServeConfig{Source: crashingSource{}})
+		sdkplugin.Serve(sdkplugin.Config{Source: crashingSource{}})
 	default:
 		fmt.Fprintf(os.Stderr, "unknown test plugin mode %q\n", mode)
 		os.Exit(2)

@@ -3,8 +3,8 @@
 // and put the binary in ./.nous/plugins or ~/.nous/plugins.
 package main
 
-import "github.com/nous-dev/nous/sdk"
+import "github.com/nous-dev/nous/sdk/plugin"
 
 func main() {
-	sdk.Serve(sdk.ServeConfig{Source: NewSource()})
+	plugin.Serve(plugin.Config{Source: NewSource()})
 }

@@ -1,5 +1,5 @@
 // Package sdktest runs a nous plugin implementation in-process over the
-// real plugin protocol: the same go-plugin server Serve runs, the same gRPC
+// real plugin protocol: the same go-plugin server plugin.Serve runs, the same gRPC
 // messages, the same client the nous host uses. A test talks to the
 // returned sdk.Source or sdk.Agent exactly as nous would.
 //
@@ -25,20 +25,21 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/internal/host2plugin"
 )
 
 // Source serves impl over the plugin protocol for the life of the test and
 // returns the host's view of it.
 func Source(t testing.TB, impl sdk.Source) sdk.Source {
 	t.Helper()
-	return dispense(t, sdk.ServeConfig{Source: impl}, sdk.PluginSource).(sdk.Source)
+	return dispense(t, impl, nil, host2plugin.PluginSource).(sdk.Source)
 }
 
 // Agent serves impl over the plugin protocol for the life of the test and
 // returns the host's view of it.
 func Agent(t testing.TB, impl sdk.Agent) sdk.Agent {
 	t.Helper()
-	return dispense(t, sdk.ServeConfig{Agent: impl}, sdk.PluginAgent).(sdk.Agent)
+	return dispense(t, nil, impl, host2plugin.PluginAgent).(sdk.Agent)
 }
 
 // Collect fetches from src and returns every record it emitted, in order,
@@ -63,18 +64,18 @@ func Ground(ctx context.Context, src sdk.Source, req sdk.GroundRequest) (sdk.Gro
 	return g.Ground(ctx, req)
 }
 
-// dispense starts a go-plugin server for cfg in test mode, attaches a
+// dispense starts a go-plugin server for src or agent in test mode, attaches a
 // go-plugin client to it and dispenses name. Everything stops at cleanup.
-func dispense(t testing.TB, cfg sdk.ServeConfig, name string) any {
+func dispense(t testing.TB, src sdk.Source, agent sdk.Agent, name string) any {
 	t.Helper()
 	logs := newTestLog(t)
 	t.Cleanup(logs.stop) // runs last: cleanups run in reverse
-	cfg.Logger = hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: logs, Level: hclog.Info})
+	logger := hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: logs, Level: hclog.Info})
 
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
-	serve := cfg.PluginConfig()
+	serve := host2plugin.ServeConfig(src, agent, logger)
 	serve.Test = &plugin.ServeTestConfig{Context: ctx, ReattachConfigCh: reattach, CloseCh: closed}
 	go plugin.Serve(serve)
 
@@ -87,14 +88,14 @@ func dispense(t testing.TB, cfg sdk.ServeConfig, name string) any {
 	}
 	rc.ReattachFunc = func() (runner.AttachedRunner, error) { return inProcess{done: closed}, nil }
 	// A reattached client skips version negotiation, so pick the set here.
-	plugins, ok := sdk.ClientPlugins()[rc.ProtocolVersion]
+	plugins, ok := host2plugin.ClientPlugins()[rc.ProtocolVersion]
 	if !ok {
 		cancel()
 		t.Fatalf("sdktest: the plugin speaks protocol %d, this sdk speaks %d", rc.ProtocolVersion, sdk.ProtocolVersion)
 	}
 
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake,
+		HandshakeConfig:  host2plugin.Handshake,
 		Plugins:          plugins,
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},

@@ -1,0 +1,110 @@
+package host2plugin
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/internal/fromproto"
+	pb "github.com/nous-dev/nous/sdk/internal/proto"
+	"github.com/nous-dev/nous/sdk/internal/toproto"
+	"google.golang.org/grpc"
+)
+
+// agentServer serves an sdk.Agent over gRPC, in the plugin process.
+type agentServer struct {
+	pb.UnimplementedAgentServer
+	impl   sdk.Agent
+	logger hclog.Logger
+}
+
+func (s *agentServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (_ *pb.AgentInfo, err error) {
+	defer recoverCall(s.logger, "Describe", &err)
+	info, err := s.impl.Describe(ctx)
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	if info.SDKVersion == "" {
+		info.SDKVersion = sdk.Version
+	}
+	return toproto.AgentInfo(info), nil
+}
+
+func (s *agentServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
+	return serveConfigure(ctx, s.logger, s.impl, req)
+}
+
+// configurer is what Source and Agent share: Configure.
+type configurer interface {
+	Configure(ctx context.Context, config json.RawMessage) (sdk.Diagnostics, error)
+}
+
+// serveConfigure answers a Configure call for a Source or an Agent.
+func serveConfigure(ctx context.Context, logger hclog.Logger, impl configurer, req *pb.ConfigureRequest) (_ *pb.ConfigureResponse, err error) {
+	defer recoverCall(logger, "Configure", &err)
+	diags, err := impl.Configure(sdk.WithConfigDir(ctx, req.GetConfigDir()), fromproto.RawJSON(req.GetConfig()))
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	return &pb.ConfigureResponse{Diagnostics: toproto.Diagnostics(diags)}, nil
+}
+
+func (s *agentServer) Invoke(ctx context.Context, req *pb.InvokeRequest) (_ *pb.InvokeResponse, err error) {
+	defer recoverCall(s.logger, "Invoke", &err)
+	ir, err := fromproto.InvokeRequest(req)
+	if err != nil {
+		return nil, statusOf(sdk.Errorf(sdk.KindBadRequest, "invoke request: %w", err))
+	}
+	resp, err := s.impl.Invoke(ctx, ir)
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	return toproto.InvokeResponse(resp), nil
+}
+
+// agentClient is the host's view of an agent plugin: an sdk.Agent whose
+// calls go over gRPC. It is safe for concurrent use.
+type agentClient struct {
+	client pb.AgentClient
+	opts   []grpc.CallOption
+}
+
+func (c *agentClient) Describe(ctx context.Context) (sdk.AgentInfo, error) {
+	resp, err := c.client.Describe(ctx, &pb.DescribeRequest{}, c.opts...)
+	if err != nil {
+		return sdk.AgentInfo{}, callError(ctx, "agent describe", err)
+	}
+	return fromproto.AgentInfo(resp), nil
+}
+
+func (c *agentClient) Configure(ctx context.Context, config json.RawMessage) (sdk.Diagnostics, error) {
+	return callConfigure(ctx, c.client, "agent", config, c.opts)
+}
+
+// configureClient is the Configure method the generated Source and Agent
+// clients share.
+type configureClient interface {
+	Configure(ctx context.Context, in *pb.ConfigureRequest, opts ...grpc.CallOption) (*pb.ConfigureResponse, error)
+}
+
+// callConfigure sends config to a source or agent plugin ("source", "agent").
+func callConfigure(ctx context.Context, c configureClient, kind string, config json.RawMessage, opts []grpc.CallOption) (sdk.Diagnostics, error) {
+	resp, err := c.Configure(ctx, &pb.ConfigureRequest{Config: config, ConfigDir: sdk.ConfigDir(ctx)}, opts...)
+	if err != nil {
+		return nil, callError(ctx, kind+" configure", err)
+	}
+	return fromproto.Diagnostics(resp.GetDiagnostics()), nil
+}
+
+func (c *agentClient) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
+	preq, err := toproto.InvokeRequest(req)
+	if err != nil {
+		return sdk.InvokeResponse{}, sdk.Errorf(sdk.KindBadRequest, "invoke request: %w", err)
+	}
+	resp, err := c.client.Invoke(ctx, preq, c.opts...)
+	if err != nil {
+		return sdk.InvokeResponse{}, callError(ctx, "invoke", err)
+	}
+	return fromproto.InvokeResponse(resp), nil
+}

@@ -1,7 +1,0 @@
-//go:build !linux
-
-package sdk
-
-// directStderr does nothing outside Linux; there
-// os.Stderr goes through go-plugin's stdio stream.
-func directStderr() {}
