@@ -5,13 +5,20 @@ import (
 	"testing"
 
 	"github.com/nous-dev/nous/rules"
+	"github.com/stretchr/testify/require"
 )
+
+// noRules is a ruleset that declares nothing: the defaults alone.
+func noRules(b *testing.B) *rules.Ruleset {
+	rs, diags := rules.Parse("empty.hcl", nil)
+	require.False(b, diags.HasErrors(), diags.Error())
+	return rs
+}
 
 // BenchmarkNoopChain3 is the executor's own overhead: a 3-step chain of
 // no-op steps, one pass, no plugin calls.
 func BenchmarkNoopChain3(b *testing.B) {
-	rs, _ := rules.Parse("empty.hcl", nil)
-	plan := buildPlan(rs, "q", "discovery", nil,
+	plan := buildPlan(noRules(b), "q", "discovery", nil,
 		stepSpec{id: "h0", desc: "a"},
 		stepSpec{id: "h1", desc: "b", deps: []string{"h0"}},
 		stepSpec{id: "h2", desc: "c", deps: []string{"h1"}},
@@ -30,8 +37,7 @@ func BenchmarkNoopChain3(b *testing.B) {
 // BenchmarkNoopFanIn is the executor's overhead on a 2-into-1 fan-in of
 // no-op steps: two independent steps, then one that waits for both.
 func BenchmarkNoopFanIn(b *testing.B) {
-	rs := &rules.Ruleset{}
-	plan := buildPlan(rs, "q", "discovery", nil,
+	plan := buildPlan(noRules(b), "q", "discovery", nil,
 		stepSpec{id: "h0", desc: "a"},
 		stepSpec{id: "h1", desc: "b"},
 		stepSpec{id: "h2", desc: "c", deps: []string{"h0", "h1"}},
