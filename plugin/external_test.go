@@ -100,6 +100,6 @@ func TestExternalExamplePluginBadConfig(t *testing.T) {
 	err := m.Fetch(context.Background(), "events", sdk.FetchRequest{}, collect(new([]sdk.Record)))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, sdk.ErrBadConfig)
-	assert.Contains(t, err.Error(), "plugin events ("+bin+") rejected its config: config.path: Missing path")
+	assert.Contains(t, err.Error(), "plugin events ("+bin+") rejected its config: config.path: jsonl: config needs path")
 	assert.Contains(t, err.Error(), "config.tier: Negative tier")
 }

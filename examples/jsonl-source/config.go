@@ -26,14 +26,16 @@ type Config struct {
 func parseConfig(ctx context.Context, raw json.RawMessage) (Config, sdk.Diagnostics) {
 	var cfg Config
 	diags, ok := config.Decode("jsonl", raw, &cfg)
-	if !ok || diags.HasErrors() {
+	if !ok {
 		return cfg, diags
 	}
-	cfg.Path = config.RelativeTo(sdk.ConfigDir(ctx), cfg.Path)
-	if info, err := os.Stat(cfg.Path); err != nil {
-		diags = append(diags, config.Error("path", "Cannot read the file", err.Error()))
-	} else if info.IsDir() {
-		diags = append(diags, config.Error("path", "Path is a directory", cfg.Path+" is a directory; want a JSON-lines file"))
+	if cfg.Path != "" { // else Decode said what is wrong with it
+		cfg.Path = config.RelativeTo(sdk.ConfigDir(ctx), cfg.Path)
+		if info, err := os.Stat(cfg.Path); err != nil {
+			diags = append(diags, config.Error("path", "Cannot read the file", err.Error()))
+		} else if info.IsDir() {
+			diags = append(diags, config.Error("path", "Path is a directory", cfg.Path+" is a directory; want a JSON-lines file"))
+		}
 	}
 	if cfg.Tier < 0 {
 		diags = append(diags, config.Error("tier", "Negative tier", fmt.Sprintf("tier is %d; want 0 (unknown) or more", cfg.Tier)))

@@ -159,6 +159,10 @@ func TestConfigureDiagnostics(t *testing.T) {
 		{"wrong type", `{"path":["a.jsonl"]}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: `jsonl: config path: want a string, got ["a.jsonl"]`, Path: "path"}}},
 		{"missing file", `{"path":"` + filepath.Join(dir, "nope.jsonl") + `"}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Cannot read the file", Detail: "stat " + filepath.Join(dir, "nope.jsonl") + ": no such file or directory", Path: "path"}}},
 		{"directory", `{"path":"` + dir + `"}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Path is a directory", Detail: dir + " is a directory; want a JSON-lines file", Path: "path"}}},
+		{"missing path and negative tier", `{"tier":-1}`, []sdk.Diagnostic{
+			{Severity: sdk.SeverityError, Summary: "jsonl: config needs path", Detail: "JSON-lines file to serve, relative to the rules file", Path: "path"},
+			{Severity: sdk.SeverityError, Summary: "Negative tier", Detail: "tier is -1; want 0 (unknown) or more", Path: "tier"},
+		}},
 		{"negative tier", `{"path":"testdata/notes.jsonl","tier":-1}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Negative tier", Detail: "tier is -1; want 0 (unknown) or more", Path: "tier"}}},
 		{"two objects on a line", `{"path":"testdata/two.jsonl"}`, []sdk.Diagnostic{{Severity: sdk.SeverityError, Summary: "Bad line in the file", Detail: `testdata/two.jsonl:1: unexpected text after the object: "{\"id\":\"b\"}"`, Path: "path"}}},
 		{"bad lines", `{"path":"` + bad + `"}`, []sdk.Diagnostic{
