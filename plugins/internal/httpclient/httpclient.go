@@ -89,7 +89,9 @@ func newTransport(o Options) *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = (&net.Dialer{Timeout: o.Dial, KeepAlive: 30 * time.Second}).DialContext
 	t.TLSHandshakeTimeout = o.TLSHandshake
-	t.ResponseHeaderTimeout = o.ResponseHeader // the guard's own timer says why; this is a backstop
+	// A backstop only: the guard's own timer fires first and says why. Equal
+	// timers raced, and the transport's terser error won on a loaded machine.
+	t.ResponseHeaderTimeout = 2 * o.ResponseHeader
 	t.IdleConnTimeout = 90 * time.Second
 	t.ExpectContinueTimeout = time.Second
 	return t
