@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const module = "github.com/nous-dev/nous"
+
+// goList maps each package of the module to its imports (or, with deps, to
+// every package it depends on), as `go list` reports them.
+func goList(t *testing.T, deps bool) map[string][]string {
+	t.Helper()
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	args := []string{"list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module + "/..."}
+	if deps {
+		args = []string{"list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", module + "/..."}
+	}
+	if _, err := os.Stat(gobin); err != nil {
+		t.Skipf("no go command at %s: %v", gobin, err)
+	}
+	cmd := exec.Command(gobin, args...)
+	cmd.Dir = "../.." // the module root
+	out, err := cmd.Output()
+	require.NoError(t, err, "go list")
+	pkgs := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<22)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		pkgs[strings.TrimPrefix(fields[0], module+"/")] = fields[1:]
+	}
+	require.NoError(t, sc.Err())
+	require.Contains(t, pkgs, "engine/runner", "go list found the module's packages")
+	return pkgs
+}
+
+// under reports whether pkg is dir or below it.
+func under(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
+
+// own is the module-relative path of imp, or "" outside the module.
+func own(imp string) string {
+	if rel, ok := strings.CutPrefix(imp, module+"/"); ok {
+		return rel
+	}
+	if imp == module {
+		return "."
+	}
+	return ""
+}
+
+// TestLayers checks the import graph the README's Layout section draws:
+// data flows one way, rules → plan → run, and the light packages stay light.
+func TestLayers(t *testing.T) {
+	imports := goList(t, false)
+	rules := []struct {
+		name  string
+		from  func(pkg string) bool
+		allow func(imp string) bool // imp is module-relative
+	}{
+		{"the engine never imports the plugin host or the plugins",
+			func(p string) bool { return under(p, "engine") },
+			func(i string) bool { return !under(i, "plugin") && !under(i, "plugins") }},
+		{"the runner imports no rules package but the condition language",
+			func(p string) bool { return under(p, "engine/runner") },
+			func(i string) bool { return !under(i, "rules") || i == "rules/cond" }},
+		{"rules import nothing of the engine but its graph algorithms",
+			func(p string) bool { return under(p, "rules") },
+			func(i string) bool { return !under(i, "engine") || i == "engine/graph" }},
+		{"the graph and the condition language are leaves",
+			func(p string) bool { return p == "engine/graph" || p == "rules/cond" },
+			func(i string) bool { return false }},
+		{"sdk imports nothing of nous but sdk",
+			func(p string) bool { return under(p, "sdk") },
+			func(i string) bool { return under(i, "sdk") }},
+		{"plugins are built like any author's: on sdk alone",
+			func(p string) bool { return under(p, "plugins") },
+			func(i string) bool { return under(i, "sdk") || under(i, "plugins") }},
+		{"the plugin host knows the protocol only through sdk/host",
+			func(p string) bool { return under(p, "plugin") },
+			func(i string) bool { return under(i, "plugin") || i == "sdk" || i == "sdk/host" || i == "sdk/redact" }},
+	}
+	for _, r := range rules {
+		t.Run(r.name, func(t *testing.T) {
+			for _, pkg := range slices.Sorted(maps.Keys(imports)) {
+				if !r.from(pkg) || strings.HasSuffix(pkg, "_test") {
+					continue
+				}
+				for _, imp := range imports[pkg] {
+					if rel := own(imp); rel != "" && rel != pkg && !r.allow(rel) {
+						assert.Failf(t, "wrong-way import", "%s imports %s", pkg, rel)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLightPackagesPullNoTransport keeps gRPC, protobuf and go-plugin out of
+// what rules, redaction, time ranges and the author's types depend on.
+func TestLightPackagesPullNoTransport(t *testing.T) {
+	deps := goList(t, true)
+	heavy := []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin"}
+	for _, pkg := range []string{"sdk", "sdk/redact", "sdk/timerange", "sdk/config", "rules", "rules/cond"} {
+		require.Contains(t, deps, pkg)
+		for _, d := range deps[pkg] {
+			for _, h := range heavy {
+				assert.False(t, under(d, h), "%s depends on %s", pkg, d)
+			}
+		}
+	}
+}
