@@ -95,7 +95,7 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 			}
 		}
 	}
-	res := &Result{ExecutionID: r.hist.ExecutionID, Query: r.plan.Query, Mode: r.plan.Mode, Plan: r.plan, History: r.hist, Steps: []StepResult{}, Records: []sdk.Record{}}
+	res := &Result{ExecutionID: r.hist.ExecutionID, Query: r.plan.Query, Mode: r.plan.Mode, Plan: r.plan, History: r.hist, Steps: make([]StepResult, 0, len(r.steps)), Records: []sdk.Record{}}
 	r.collect(res)
 	r.answers(res)
 	err := r.runError(ctx, res)

@@ -104,7 +104,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 	for i := 0; i < len(q); i++ {
 		switch c := q[i]; c.op {
 		case opPass:
-			r.hist.Passes = append(r.hist.Passes, history.Pass{Number: c.pass, StartedAt: r.e.opts.Clock(), Steps: []history.StepRun{}, Refinements: []history.Refinement{}})
+			r.hist.Passes = append(r.hist.Passes, history.Pass{Number: c.pass, StartedAt: r.e.opts.Clock(), Steps: make([]history.StepRun, 0, len(r.steps)), Refinements: []history.Refinement{}})
 			p = &r.hist.Passes[len(r.hist.Passes)-1]
 			r.notify(Event{Kind: "pass", Pass: c.pass})
 		case opSkip:
@@ -121,10 +121,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 			if done == nil {
 				done = make(chan int, r.loop.Workers) // at most Workers steps run at once
 			}
-			go func() {
-				r.runGuarded(ctx, p.Number, st)
-				done <- c.node
-			}()
+			go r.work(ctx, p.Number, c.node, done)
 		case opWait:
 			q = r.m.returned(q, <-done)
 		case opSettle:
@@ -277,6 +274,12 @@ func (r *run) boundary(ctx context.Context) string {
 		return history.TTLExpired
 	}
 	return ""
+}
+
+// work runs the step at node on a worker goroutine and reports it done.
+func (r *run) work(ctx context.Context, pass, node int, done chan<- int) {
+	r.runGuarded(ctx, pass, r.nodes[node])
+	done <- node
 }
 
 // runGuarded runs st, turning a panic (a bug) into a failed step.

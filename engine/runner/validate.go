@@ -22,6 +22,9 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 		st.delta = &pendingDelta{op: OpAdd, search: q, because: msg}
 		r.finding(p, st, history.Finding{Check: "analyst", Step: st.id, Severity: history.SeverityFail, Message: msg, OnFail: "refine"})
 	}
+	if len(r.plan.Policy.Checks) == 0 {
+		return // no view to build
+	}
 	env := cond.StepEnv{Pass: p.Number, Query: r.plan.Query, Mode: r.plan.Mode}
 	view := st.view(r.stepFilters(st))
 	for _, c := range r.plan.Policy.Checks {
@@ -115,7 +118,7 @@ func (r *run) finding(p *history.Pass, st *stepState, f history.Finding) {
 
 // assess derives the convergence assessment from the step states.
 func (r *run) assess() history.Assessment {
-	a := history.Assessment{Completed: []string{}, NeedRefine: []string{}, Failed: []string{}, Pending: []string{}}
+	a := history.Assessment{Completed: make([]string, 0, len(r.steps)), NeedRefine: []string{}, Failed: []string{}, Pending: []string{}}
 	for _, st := range r.steps {
 		switch st.status {
 		case StatusCompleted, StatusRemoved:
