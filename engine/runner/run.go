@@ -260,7 +260,7 @@ func (r *run) planned() {
 	}
 	r.trace.Add(trace.Entry{
 		Stage: trace.Planning, Thought: fmt.Sprintf("Execute %d step(s) in %s mode", len(r.steps), r.plan.Mode),
-		Action: "plan", Parameters: map[string]any{"max_passes": r.loop.MaxPasses, "ttl": r.loop.TTL.String(), "workers": r.loop.Workers},
+		Action: "plan", Parameters: map[string]any{"max_passes": r.loop.MaxPasses, "ttl": r.hist.Configuration.TTL, "workers": r.loop.Workers},
 		Evidence: []string{fmt.Sprintf("%d retrieval plan(s)", len(r.plan.Retrieval.Plans))}, Commitments: commit, Outcome: trace.Success,
 	})
 }

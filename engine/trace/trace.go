@@ -6,6 +6,7 @@ package trace
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -109,7 +110,11 @@ func (t *Trace) Update(id string, u Update) error {
 	if u.Error != "" {
 		e.Error = u.Error
 	}
-	e.Evidence = append(e.Evidence, u.Evidence...)
+	if e.Evidence == nil {
+		e.Evidence = slices.Clip(u.Evidence) // no copy; capped, so a later append copies
+	} else {
+		e.Evidence = append(e.Evidence, u.Evidence...)
+	}
 	e.Fulfills = append(e.Fulfills, u.Fulfills...)
 	e.Attachments = append(e.Attachments, u.Attachments...)
 	e.Corrections = append(e.Corrections, u.Corrections...)
