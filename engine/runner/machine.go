@@ -20,6 +20,35 @@ const (
 	opFinish           // finish the run, ended by termination
 )
 
+// effects carries out the decision core's commands: every side effect of
+// a run happens behind it, and each answer is the event the core is told
+// next. A durable workflow would implement it with activities; replaying
+// a recorded run implements it with the recorded answers.
+type effects interface {
+	pass(n int)                             // opPass
+	skip(node, by int)                      // opSkip
+	boundary() string                       // opCheck: why the run must stop now, or ""
+	start(node int, inline bool)            // opStart: inline runs the step before returning
+	wait() int                              // opWait: the node a worker finished
+	settle(node int) outcome                // opSettle
+	assess() assessment                     // opAssess
+	refine() (applied bool, refusal string) // opRefine: the walk already holds what changed
+}
+
+// outcome is what settling a step tells the core.
+type outcome struct {
+	state graph.State // where the step now stands in the walk
+	fatal bool        // no refinement can help: the run fails
+	stop  string      // why the run must stop (ttl, cancelled), or ""
+}
+
+// assessment is what assessing a pass tells the core.
+type assessment struct {
+	converged bool // nothing left to refine or run
+	clean     bool // no step failed or was skipped
+	expired   bool // the TTL ran out
+}
+
 // command is one thing the decision core decided.
 type command struct {
 	op          op
@@ -30,13 +59,12 @@ type command struct {
 }
 
 // machine is a run's decision core: the loop of passes over the plan's
-// walk, as a pure state machine. Its driver feeds it events (a worker
-// returned, a step settled with an outcome, the deadline passed, a pass
-// was assessed, refinements applied) and carries out the commands it
-// answers with, which each event appends to the driver's queue q; every
-// side effect (plugin and agent calls, the clock, logs, progress, the
-// trace and the history) is the driver's. The core decides the same way
-// for the same events, so a recorded run replays.
+// walk, as a pure state machine. Each event (a worker returned, a step
+// settled with an outcome, the boundary was checked, a pass was assessed,
+// refinements applied) appends the commands it leads to onto the queue q;
+// drive carries them out through effects, which does every side effect.
+// The core decides the same way for the same events, so a recorded run
+// replays.
 type machine struct {
 	walk      *graph.Walk // the steps, by node
 	workers   int
@@ -53,6 +81,38 @@ type machine struct {
 
 func newMachine(walk *graph.Walk, workers, maxPasses int, light func(node int) bool) *machine {
 	return &machine{walk: walk, workers: workers, maxPasses: maxPasses, light: light, running: make([]int, 0, workers)}
+}
+
+// drive runs the loop to its end, carrying out every command through fx,
+// and returns the termination; room sizes the command queue.
+func (m *machine) drive(fx effects, room int) string {
+	q := m.begin(make([]command, 0, room))
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; c.op {
+		case opPass:
+			fx.pass(c.pass)
+		case opSkip:
+			fx.skip(c.node, c.by)
+		case opCheck:
+			q = m.boundary(q, fx.boundary())
+		case opStart:
+			fx.start(c.node, c.inline)
+		case opWait:
+			q = m.returned(q, fx.wait())
+		case opSettle:
+			o := fx.settle(c.node)
+			q = m.settled(q, c.node, o.state, o.fatal, o.stop)
+		case opAssess:
+			a := fx.assess()
+			q = m.assessed(q, a.converged, a.clean, a.expired)
+		case opRefine:
+			applied, refusal := fx.refine()
+			q = m.refined(q, applied, refusal)
+		case opFinish:
+			return c.termination
+		}
+	}
+	panic("runner: the decision core stopped without finishing the run") // a bug: every path ends in opFinish
 }
 
 // begin starts the first pass.

@@ -140,3 +140,112 @@ func TestMachine(t *testing.T) {
 		})
 	}
 }
+
+// world is a scripted run: each step's outcome per pass, workers that
+// return in reverse launch order, and a refinement that resets the held
+// steps. It logs every call and records every answer it gives.
+type world struct {
+	m        *machine
+	outcomes map[int][]graph.State // by node, one per run of it
+	runs     map[int]int
+	running  []int
+	log      []string
+	answers  []any
+}
+
+func (w *world) note(format string, args ...any) { w.log = append(w.log, fmt.Sprintf(format, args...)) }
+func (w *world) answer(a any) any                { w.answers = append(w.answers, a); return a }
+
+func (w *world) pass(n int)        { w.note("pass %d", n) }
+func (w *world) skip(node, by int) { w.note("skip %d by %d", node, by) }
+func (w *world) boundary() string  { w.note("check"); return w.answer("").(string) }
+func (w *world) start(node int, inline bool) {
+	w.note("start %d inline=%v", node, inline)
+	if !inline {
+		w.running = append(w.running, node)
+	}
+}
+
+func (w *world) wait() int {
+	n := w.running[len(w.running)-1]
+	w.running = w.running[:len(w.running)-1]
+	w.note("wait")
+	return w.answer(n).(int)
+}
+
+func (w *world) settle(node int) outcome {
+	w.note("settle %d", node)
+	o := outcome{state: w.outcomes[node][w.runs[node]]}
+	w.runs[node]++
+	return w.answer(o).(outcome)
+}
+
+func (w *world) assess() assessment {
+	w.note("assess")
+	held := false
+	for n := range w.m.walk.Len() {
+		held = held || w.m.walk.State(n) == graph.Held
+	}
+	return w.answer(assessment{converged: !held}).(assessment)
+}
+
+func (w *world) refine() (bool, string) {
+	w.note("refine")
+	for n := range w.m.walk.Len() {
+		if w.m.walk.State(n) == graph.Held {
+			w.m.walk.Reset(n)
+		}
+	}
+	w.answer(true)
+	return true, ""
+}
+
+// replay answers with a recorded run's answers instead of doing anything.
+type replay struct {
+	m       *machine
+	answers []any
+	log     []string
+}
+
+func (r *replay) next() any { a := r.answers[0]; r.answers = r.answers[1:]; return a }
+func (r *replay) note(format string, args ...any) {
+	r.log = append(r.log, fmt.Sprintf(format, args...))
+}
+func (r *replay) pass(n int)                  { r.note("pass %d", n) }
+func (r *replay) skip(node, by int)           { r.note("skip %d by %d", node, by) }
+func (r *replay) boundary() string            { r.note("check"); return r.next().(string) }
+func (r *replay) start(node int, inline bool) { r.note("start %d inline=%v", node, inline) }
+func (r *replay) wait() int                   { r.note("wait"); return r.next().(int) }
+func (r *replay) settle(node int) outcome     { r.note("settle %d", node); return r.next().(outcome) }
+func (r *replay) assess() assessment          { r.note("assess"); return r.next().(assessment) }
+func (r *replay) refine() (applied bool, _ string) { // the walk changes as the recorded refinement changed it
+	r.note("refine")
+	for n := range r.m.walk.Len() {
+		if r.m.walk.State(n) == graph.Held {
+			r.m.walk.Reset(n)
+		}
+	}
+	return r.next().(bool), ""
+}
+
+func TestMachineReplaysARecordedRun(t *testing.T) {
+	// 0 and 1 feed 2, which feeds 3; 1 is held in pass 1 and refined, 3 fails.
+	build := func() *machine {
+		return newMachine(walkOf(4, graph.Edge{From: 0, To: 2}, graph.Edge{From: 1, To: 2}, graph.Edge{From: 2, To: 3}), 2, 3,
+			func(int) bool { return false })
+	}
+	live := &world{m: build(), runs: map[int]int{}, outcomes: map[int][]graph.State{
+		0: {graph.Done}, 1: {graph.Held, graph.Done}, 2: {graph.Done}, 3: {graph.Failed},
+	}}
+	termination := live.m.drive(live, 4)
+	assert.Equal(t, history.Stalled, termination)
+	assert.Equal(t, []string{
+		"pass 1", "check", "start 0 inline=false", "start 1 inline=false", "wait", "wait", "settle 0", "settle 1", "assess", "refine",
+		"pass 2", "check", "start 1 inline=true", "settle 1", "check", "start 2 inline=true", "settle 2", "check", "start 3 inline=true", "settle 3", "assess",
+	}, live.log)
+
+	again := &replay{m: build(), answers: live.answers}
+	assert.Equal(t, termination, again.m.drive(again, 4))
+	assert.Equal(t, live.log, again.log, "the same answers give the same run")
+	assert.Empty(t, again.answers, "every recorded answer used")
+}

@@ -88,62 +88,14 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	return r
 }
 
-// execute drives the run's decision core: it carries out each command the
-// machine decides and answers with what came of it.
 func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.deadline = time.Now().Add(r.loop.TTL)
 	if r.e.opts.LogDir != "" {
 		r.openLogs()
 	}
 	r.planned()
-	var (
-		p    *history.Pass
-		done chan int // from the workers; made when the first starts
-	)
-	q := r.m.begin(make([]command, 0, 8*len(r.steps)+4))
-	for i := 0; i < len(q); i++ {
-		switch c := q[i]; c.op {
-		case opPass:
-			r.hist.Passes = append(r.hist.Passes, history.Pass{Number: c.pass, StartedAt: r.e.opts.Clock(), Steps: make([]history.StepRun, 0, len(r.steps)), Refinements: []history.Refinement{}})
-			p = &r.hist.Passes[len(r.hist.Passes)-1]
-			r.notify(Event{Kind: "pass", Pass: c.pass})
-		case opSkip:
-			r.skip(p, r.nodes[c.node], r.nodes[c.by])
-		case opCheck:
-			q = r.m.boundary(q, r.boundary(ctx))
-		case opStart:
-			st := r.nodes[c.node]
-			r.launch(p, st)
-			if c.inline {
-				r.runGuarded(ctx, p.Number, st)
-				continue
-			}
-			if done == nil {
-				done = make(chan int, r.loop.Workers) // at most Workers steps run at once
-			}
-			go r.work(ctx, p.Number, c.node, done)
-		case opWait:
-			q = r.m.returned(q, <-done)
-		case opSettle:
-			q = r.settle(ctx, q, p, r.nodes[c.node])
-		case opAssess:
-			p.Convergence = r.assess()
-			p.EndedAt = r.e.opts.Clock()
-			q = r.m.assessed(q, p.Convergence.Converged, len(p.Convergence.Failed) == 0, time.Now().After(r.deadline))
-		case opRefine:
-			applied := r.refine(p)
-			r.sync()
-			refusal := ""
-			if !applied {
-				refusal = r.refusedTermination(p)
-			}
-			q = r.m.refined(q, applied, refusal)
-		case opFinish:
-			r.hist.Termination = c.termination
-			return r.finish(ctx)
-		}
-	}
-	panic("runner: the decision core stopped without finishing the run") // a bug: every path ends in opFinish
+	r.hist.Termination = r.m.drive(&driver{r: r, ctx: ctx}, 4*len(r.steps)+4)
+	return r.finish(ctx)
 }
 
 // sync brings the walk up to date with the steps: steps added, the
@@ -276,12 +228,6 @@ func (r *run) boundary(ctx context.Context) string {
 	return ""
 }
 
-// work runs the step at node on a worker goroutine and reports it done.
-func (r *run) work(ctx context.Context, pass, node int, done chan<- int) {
-	r.runGuarded(ctx, pass, r.nodes[node])
-	done <- node
-}
-
 // runGuarded runs st, turning a panic (a bug) into a failed step.
 func (r *run) runGuarded(ctx context.Context, pass int, st *stepState) {
 	defer func() {
@@ -348,9 +294,9 @@ func actionLabel(st *stepState) string {
 	return "noop"
 }
 
-// settle records a finished step, validates it, checks the TTL and tells
-// the decision core the outcome.
-func (r *run) settle(ctx context.Context, q []command, p *history.Pass, st *stepState) []command {
+// settle records a finished step, validates it, checks the TTL and
+// returns what the decision core needs to know of it.
+func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) outcome {
 	st.out, st.status, st.err = st.resOut, st.resStatus, st.resErr
 	r.endRun(st)
 	if st.err != nil {
@@ -367,7 +313,7 @@ func (r *run) settle(ctx context.Context, q []command, p *history.Pass, st *step
 	if log := r.e.opts.Logger; log.Enabled(ctx, slog.LevelDebug) {
 		log.Debug("step finished", "pass", p.Number, "step", st.id, "status", st.status, "records", len(st.out.Records), "error", st.run.Error)
 	}
-	return r.m.settled(q, st.node, walkState(st), fatal, r.boundary(ctx))
+	return outcome{state: walkState(st), fatal: fatal, stop: r.boundary(ctx)}
 }
 
 // endRun stamps the end of st's current run and its duration.

@@ -1,0 +1,68 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/nous-dev/nous/engine/history"
+)
+
+// driver carries out the decision core's commands for one run: every side
+// effect of the run happens here or below (the steps' plugin and agent
+// calls, the clock, logs, progress, the trace and the history).
+type driver struct {
+	r    *run
+	ctx  context.Context
+	p    *history.Pass // the pass under way
+	done chan int      // from the workers; made when the first starts
+}
+
+func (d *driver) pass(n int) {
+	r := d.r
+	r.hist.Passes = append(r.hist.Passes, history.Pass{Number: n, StartedAt: r.e.opts.Clock(), Steps: make([]history.StepRun, 0, len(r.steps)), Refinements: []history.Refinement{}})
+	d.p = &r.hist.Passes[len(r.hist.Passes)-1]
+	r.notify(Event{Kind: "pass", Pass: n})
+}
+
+func (d *driver) skip(node, by int) { d.r.skip(d.p, d.r.nodes[node], d.r.nodes[by]) }
+
+func (d *driver) boundary() string { return d.r.boundary(d.ctx) }
+
+func (d *driver) start(node int, inline bool) {
+	st := d.r.nodes[node]
+	d.r.launch(d.p, st)
+	if inline {
+		d.r.runGuarded(d.ctx, d.p.Number, st)
+		return
+	}
+	if d.done == nil {
+		d.done = make(chan int, d.r.loop.Workers) // at most Workers steps run at once
+	}
+	go d.work(d.p.Number, node)
+}
+
+// work runs the step at node on a worker goroutine and reports it done.
+func (d *driver) work(pass, node int) {
+	d.r.runGuarded(d.ctx, pass, d.r.nodes[node])
+	d.done <- node
+}
+
+func (d *driver) wait() int { return <-d.done }
+
+func (d *driver) settle(node int) outcome { return d.r.settle(d.ctx, d.p, d.r.nodes[node]) }
+
+func (d *driver) assess() assessment {
+	p := d.p
+	p.Convergence = d.r.assess()
+	p.EndedAt = d.r.e.opts.Clock()
+	return assessment{converged: p.Convergence.Converged, clean: len(p.Convergence.Failed) == 0, expired: time.Now().After(d.r.deadline)}
+}
+
+func (d *driver) refine() (applied bool, refusal string) {
+	applied = d.r.refine(d.p)
+	d.r.sync()
+	if !applied {
+		refusal = d.r.refusedTermination(d.p)
+	}
+	return applied, refusal
+}
