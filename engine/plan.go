@@ -14,9 +14,10 @@ type Plan struct {
 
 	// Steps carries, per hypothesis and in the same order, what the run
 	// needs beyond what the plan shows, and Policy what it needs of the
-	// rules. Neither is serialised nor rendered: redact.Value leaves them.
-	Steps  []Step `json:"-" redact:"-"`
-	Policy Policy `json:"-" redact:"-"`
+	// rules (shared by the planner's plans in the same mode; a run needs
+	// it). Neither is serialised nor rendered: redact.Value leaves them.
+	Steps  []Step  `json:"-" redact:"-"`
+	Policy *Policy `json:"-" redact:"-"`
 }
 
 // Reasoning is the reasoning structure.

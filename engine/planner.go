@@ -21,8 +21,8 @@ type Planner struct {
 	detectors []*template // intents with a detect block, in declaration order
 	fallback  *template   // nil when the rules define no fallback template
 	crossDeps []crossDep
-	policy    Policy           // without the mode, which each plan chooses
-	modes     map[string]*Mode // by name
+	policies  map[string]*Policy // by mode name
+	undefined *Policy            // for a mode the rules do not define
 
 	// Precomputed identifiers, so small plans format no numbers.
 	stepIDs, planIDs, queryIDs []string
@@ -60,11 +60,14 @@ func NewPlanner(rs *rules.Ruleset) *Planner {
 	p := &Planner{
 		rules:     rs,
 		templates: make(map[string]*template, len(rs.Intents)),
-		policy:    compilePolicy(rs),
-		modes:     make(map[string]*Mode, len(rs.Modes)),
+		policies:  make(map[string]*Policy, len(rs.Modes)),
 	}
+	pol := compilePolicy(rs)
+	p.undefined = &pol
 	for _, m := range rs.Modes {
-		p.modes[m.Name] = compileMode(m)
+		mp := pol
+		mp.Mode = compileMode(m)
+		p.policies[m.Name] = &mp
 	}
 	for _, in := range rs.Intents {
 		t := compileTemplate(in)
@@ -95,18 +98,19 @@ func NewPlanner(rs *rules.Ruleset) *Planner {
 // Rules returns the ruleset the planner was built from.
 func (p *Planner) Rules() *rules.Ruleset { return p.rules }
 
-// Policy returns what a run in mode needs of the rules; the mode is nil
-// when the rules do not define it.
-func (p *Planner) Policy(mode string) Policy {
-	pol := p.policy
-	pol.Mode = p.modes[mode]
-	return pol
+// Policy returns what a run in mode needs of the rules; its Mode is nil
+// when the rules do not define mode. It is shared: do not modify it.
+func (p *Planner) Policy(mode string) *Policy {
+	if pol := p.policies[mode]; pol != nil {
+		return pol
+	}
+	return p.undefined
 }
 
 // CheckMode returns an error when the rules define no mode named name;
 // "" asks the planner to choose and is always accepted.
 func (p *Planner) CheckMode(name string) error {
-	if name == "" || p.modes[name] != nil {
+	if name == "" || p.policies[name] != nil {
 		return nil
 	}
 	names := make([]string, len(p.rules.Modes))

@@ -50,7 +50,7 @@ func (g *intake) flush() error {
 	if g.err != nil || len(g.batch) == 0 {
 		return g.err
 	}
-	res, err := tier.Filter(&g.r.plan.Policy, g.r.plan.Query, g.batch)
+	res, err := tier.Filter(g.r.plan.Policy, g.r.plan.Query, g.batch)
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func TestDefaultPromptsRender(t *testing.T) {
 }
 
 func TestBuiltInPromptWithoutBlock(t *testing.T) {
-	r := newRun(New(nil, nil, Options{}), &engine.Plan{Query: "why?", Mode: "discovery"})
+	r := newRun(New(nil, nil, Options{}), &engine.Plan{Query: "why?", Mode: "discovery", Policy: engine.NewPlanner(&rules.Ruleset{}).Policy("discovery")})
 	got, err := r.instructions(sdk.RoleCritic, promptData{Query: "why?", Mode: "discovery"})
 	require.NoError(t, err)
 	assert.Equal(t, `You are the critic. Review the draft for the question "why?" in discovery mode and answer with JSON matching the schema.`, got)

@@ -46,8 +46,7 @@ func policy(t testing.TB, mode string) *engine.Policy {
 	t.Helper()
 	rs, diags := rules.Parse("modes.hcl", []byte(modesHCL))
 	require.False(t, diags.HasErrors(), diags.Error())
-	p := engine.NewPlanner(rs).Policy(mode)
-	return &p
+	return engine.NewPlanner(rs).Policy(mode)
 }
 
 func records() []sdk.Record {
