@@ -42,3 +42,15 @@ func BenchmarkPlanFromQuery(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewPlanner compiles the default rules for planning: templates,
+// dependency lists and the run policy of every mode, once per command.
+func BenchmarkNewPlanner(b *testing.B) {
+	rs := defaultPlanner(b).Rules()
+	b.ReportAllocs()
+	for b.Loop() {
+		if engine.NewPlanner(rs) == nil {
+			b.Fatal("no planner")
+		}
+	}
+}
