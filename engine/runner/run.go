@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -211,9 +212,9 @@ func (r *run) planned() {
 		commit = append(commit, "report")
 	}
 	r.trace.Add(trace.Entry{
-		Stage: trace.Planning, Thought: fmt.Sprintf("Execute %d step(s) in %s mode", len(r.steps), r.plan.Mode),
+		Stage: trace.Planning, Thought: "Execute " + strconv.Itoa(len(r.steps)) + " step(s) in " + r.plan.Mode + " mode",
 		Action: "plan", Parameters: map[string]any{"max_passes": r.loop.MaxPasses, "ttl": r.hist.Configuration.TTL, "workers": r.loop.Workers},
-		Evidence: []string{fmt.Sprintf("%d retrieval plan(s)", len(r.plan.Retrieval.Plans))}, Commitments: commit, Outcome: trace.Success,
+		Evidence: []string{strconv.Itoa(len(r.plan.Retrieval.Plans)) + " retrieval plan(s)"}, Commitments: commit, Outcome: trace.Success,
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nous-dev/nous/engine/history"
@@ -31,7 +32,7 @@ func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
 	case "agent":
 		out, err = r.agentStep(ctx, pass, st, in, omitted)
 	case "":
-		out = output{Records: in, Omitted: omitted, Text: fmt.Sprintf("passed %d record(s) through", len(in))}
+		out = output{Records: in, Omitted: omitted, Text: "passed " + strconv.Itoa(len(in)) + " record(s) through"}
 	default:
 		err = fmt.Errorf("step %s: unknown action %q (want retrieve, filter, rank, aggregate, stats or agent)", st.id, a)
 	}
@@ -100,7 +101,7 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 	st.run.Partial = r.partial(st)
 	p.Steps = append(p.Steps, st.run)
 
-	u := trace.Update{Outcome: trace.Success, Evidence: append([]string{fmt.Sprintf("%d record(s)", len(st.out.Records))}, st.out.Notes...)}
+	u := trace.Update{Outcome: trace.Success, Evidence: append([]string{strconv.Itoa(len(st.out.Records)) + " record(s)"}, st.out.Notes...)}
 	switch st.status {
 	case StatusFailed:
 		u.Outcome, u.Error = trace.Failed, st.run.Error
