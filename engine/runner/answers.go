@@ -17,9 +17,12 @@ var counting = regexp.MustCompile(`(?i)\b(how\s+many|number\s+of|count)\b`)
 
 // answers fills res.Answers: one per accepted intent, in plan order.
 func (r *run) answers(res *Result) {
-	byID := make(map[string]StepResult, len(res.Steps))
-	for _, s := range res.Steps {
-		byID[s.ID] = s
+	if len(r.plan.Reasoning.Intents) == 0 {
+		return
+	}
+	byID := make(map[string]*StepResult, len(res.Steps))
+	for i := range res.Steps {
+		byID[res.Steps[i].ID] = &res.Steps[i]
 	}
 	for i, in := range r.plan.Reasoning.Intents {
 		res.Answers = append(res.Answers, r.answer(i, in.Type, byID))
@@ -27,12 +30,12 @@ func (r *run) answers(res *Result) {
 }
 
 // answer assembles intent idx's answer from its steps.
-func (r *run) answer(idx int, intent string, results map[string]StepResult) Answer {
+func (r *run) answer(idx int, intent string, results map[string]*StepResult) Answer {
 	steps := r.intentSteps(idx)
 	a := Answer{Intent: intent, Status: ResultSuccess, Records: []string{}}
 	for _, st := range steps {
 		a.Steps = append(a.Steps, st.id)
-		if sr := results[st.id]; sr.Outside != "" && a.Outside == "" {
+		if sr := results[st.id]; sr != nil && sr.Outside != "" && a.Outside == "" {
 			a.Outside, a.AskedSince, a.AskedUntil = sr.Outside, sr.AskedSince, sr.AskedUntil
 		}
 	}

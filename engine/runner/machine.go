@@ -17,7 +17,7 @@ const (
 	opSettle           // validate and record node's result; answer with settled
 	opAssess           // assess the pass; answer with assessed
 	opRefine           // apply the refinements validation asked for; answer with refined
-	opFinish           // finish the run, ended by termination
+	opFinish           // finish the run, ended as end says
 )
 
 // effects carries out the decision core's commands: every side effect of
@@ -49,13 +49,13 @@ type assessment struct {
 	expired   bool // the TTL ran out
 }
 
-// command is one thing the decision core decided.
+// command is one thing the decision core decided. It holds no pointers,
+// so the queue of them costs the garbage collector nothing.
 type command struct {
-	op          op
-	node, by    int
-	pass        int
-	inline      bool   // opStart: nothing to overlap with, so no worker
-	termination string // opFinish
+	op       op
+	node, by int
+	pass     int
+	inline   bool // opStart: nothing to overlap with, so no worker
 }
 
 // machine is a run's decision core: the loop of passes over the plan's
@@ -77,6 +77,7 @@ type machine struct {
 	settling int    // settles asked for and not yet answered
 	stop     string // termination forced at a boundary (ttl, cancelled)
 	fatal    bool   // a step failed in a way no refinement can help
+	end      string // the termination, once opFinish is decided
 }
 
 func newMachine(walk *graph.Walk, workers, maxPasses int, light func(node int) bool) *machine {
@@ -109,7 +110,7 @@ func (m *machine) drive(fx effects, room int) string {
 			applied, refusal := fx.refine()
 			q = m.refined(q, applied, refusal)
 		case opFinish:
-			return c.termination
+			return m.end
 		}
 	}
 	panic("runner: the decision core stopped without finishing the run") // a bug: every path ends in opFinish
@@ -220,7 +221,8 @@ func (m *machine) assessed(q []command, converged, clean, expired bool) []comman
 		t = history.TTLExpired
 	}
 	if t != "" {
-		return append(q, command{op: opFinish, termination: t})
+		m.end = t
+		return append(q, command{op: opFinish})
 	}
 	return append(q, command{op: opRefine})
 }
@@ -229,7 +231,8 @@ func (m *machine) assessed(q []command, converged, clean, expired bool) []comman
 // what it changed) and, if none did, the termination that says why.
 func (m *machine) refined(q []command, applied bool, refusal string) []command {
 	if !applied {
-		return append(q, command{op: opFinish, termination: refusal})
+		m.end = refusal
+		return append(q, command{op: opFinish})
 	}
 	m.pass++
 	return m.schedule(append(q, command{op: opPass, pass: m.pass}))

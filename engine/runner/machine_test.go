@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// show renders commands compactly: "pass 1", "check", "start 0 inline",
-// "skip 2 by 1", "finish converged".
-func show(cmds []command) string {
+// show renders m's commands compactly: "pass 1", "check", "start 0
+// inline", "skip 2 by 1", "finish converged".
+func show(m *machine, cmds []command) string {
 	out := make([]string, len(cmds))
 	for i, c := range cmds {
 		switch c.op {
@@ -36,7 +36,7 @@ func show(cmds []command) string {
 		case opRefine:
 			out[i] = "refine"
 		case opFinish:
-			out[i] = "finish " + c.termination
+			out[i] = "finish " + m.end
 		}
 	}
 	return strings.Join(out, ", ")
@@ -135,7 +135,7 @@ func TestMachine(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMachine(tt.walk, tt.workers, 3, func(n int) bool { return tt.light[n] })
 			for i, s := range tt.steps {
-				assert.Equal(t, s.want, show(s.event(m)), "step %d", i)
+				assert.Equal(t, s.want, show(m, s.event(m)), "step %d", i)
 			}
 		})
 	}

@@ -268,7 +268,7 @@ func (r *run) skip(p *history.Pass, st, dep *stepState) {
 func (r *run) launch(p *history.Pass, st *stepState) {
 	st.status = StatusRunning
 	st.err, st.resErr = nil, nil
-	st.out, st.resOut = output{}, output{}
+	st.out = output{}
 	st.resStatus = ""
 	now := r.e.opts.Clock()
 	st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
@@ -298,7 +298,7 @@ func actionLabel(st *stepState) string {
 // settle records a finished step, validates it, checks the TTL and
 // returns what the decision core needs to know of it.
 func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) outcome {
-	st.out, st.status, st.err = st.resOut, st.resStatus, st.resErr
+	st.status, st.err = st.resStatus, st.resErr
 	r.endRun(st)
 	if st.err != nil {
 		st.err = r.redactErr(st.err)

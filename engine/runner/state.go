@@ -75,9 +75,8 @@ type stepState struct {
 	sources  []string          // gap search: the sources asked
 	searched []string          // queries already added for this step
 
-	out       output
-	resOut    output // written by the worker
-	resStatus string
+	out       output // written by the step's own run (see runStep)
+	resStatus string // the run's verdict, taken when the step settles
 	resErr    error
 	run       history.StepRun
 	entry     string // trace entry of the current run

@@ -12,8 +12,9 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// runStep runs st's action on a worker goroutine. It writes only st's
-// res* fields, which the coordinator reads once the step is settled.
+// runStep runs st's action, inline or on a worker goroutine. It writes
+// only st's out and res* fields: no one reads a running step's output,
+// and the coordinator takes the res* fields when it settles the step.
 func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
 	in, omitted := r.inputs(st)
 	var (
@@ -36,7 +37,7 @@ func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
 	default:
 		err = fmt.Errorf("step %s: unknown action %q (want retrieve, filter, rank, aggregate, stats or agent)", st.id, a)
 	}
-	st.resOut = out
+	st.out = out
 	switch {
 	case err != nil:
 		st.resStatus, st.resErr = StatusFailed, err
