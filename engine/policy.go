@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	texttemplate "text/template"
 	"time"
@@ -86,7 +85,7 @@ type Check struct {
 
 // Refine is the refinement a failed check asks for.
 type Refine struct {
-	Op          string // ADD | MODIFY | REMOVE | REPLACE, MODIFY when the rules name none
+	Op          string // ADD | MODIFY | REMOVE | REPLACE (decoding makes an unnamed op MODIFY)
 	DropFilters []string
 	SetFilters  map[string][]string
 	Limit       int
@@ -157,11 +156,7 @@ func compilePolicy(rs *rules.Ruleset) Policy {
 	for i, c := range rs.Checks {
 		p.Checks[i] = Check{Name: c.Name, Applies: c.Applies, Assert: c.Assert, Message: c.Message, OnFail: c.OnFail}
 		if r := c.Refine; r != nil {
-			op := strings.ToUpper(r.Op)
-			if op == "" {
-				op = "MODIFY"
-			}
-			p.Checks[i].Refine = &Refine{Op: op, DropFilters: r.DropFilters, SetFilters: r.SetFilters, Limit: r.Limit, Nearest: r.Nearest}
+			p.Checks[i].Refine = &Refine{Op: r.Op, DropFilters: r.DropFilters, SetFilters: r.SetFilters, Limit: r.Limit, Nearest: r.Nearest}
 		}
 	}
 	for _, a := range rs.Agents {

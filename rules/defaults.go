@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"slices"
+	"cmp"
 	"time"
 )
 
@@ -37,23 +37,17 @@ func orDefault[T int | time.Duration](v *T, d T) {
 }
 
 // Runs returns what the hypothesis runs with the defaults applied: its
-// action; the agent role, which is the declared one, else for an agent
-// step the agent's name when that is a role and the writer otherwise; and
-// the agent called for that role, the named one else the role's own.
-// The hypothesis keeps what was written, which lint and the plan show.
+// action; its agent role, the writer for an agent step that names none
+// (decoding already made an agent named after a role that role); and the
+// agent called for that role, the named one else the role's own. The
+// hypothesis keeps what was written, which lint and the plan show.
 func (h *Hypothesis) Runs() (action, role, agent string) {
 	role = h.Role
 	if role == "" && (h.Action == "agent" || h.Agent != "") {
 		role = "writer"
-		if slices.Contains(Roles, h.Agent) {
-			role = h.Agent
-		}
 	}
 	if role != "" {
-		agent = h.Agent
-		if agent == "" {
-			agent = role
-		}
+		agent = cmp.Or(h.Agent, role)
 	}
 	return h.Action, role, agent
 }
