@@ -107,6 +107,15 @@ func TestLayers(t *testing.T) {
 	}
 }
 
+// TestGraphIsStandardLibraryOnly keeps the graph algorithms importable by
+// rules, the planner and the runner alike.
+func TestGraphIsStandardLibraryOnly(t *testing.T) {
+	for _, imp := range goList(t, false)["engine/graph"] {
+		first, _, _ := strings.Cut(imp, "/")
+		assert.NotContains(t, first, ".", "engine/graph imports %s", imp)
+	}
+}
+
 // TestLightPackagesPullNoTransport keeps gRPC, protobuf and go-plugin out of
 // what rules, redaction, time ranges and the author's types depend on.
 func TestLightPackagesPullNoTransport(t *testing.T) {
