@@ -3,12 +3,12 @@ package rules
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/rules/cond"
 	sdkredact "github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -20,11 +20,7 @@ func (d *decoder) compile() (*Ruleset, hcl.Diagnostics) {
 	d.runJobs()
 	rs := d.rs
 	for _, e := range rs.Entities {
-		e.Patterns = slices.DeleteFunc(e.Patterns, func(re *regexp.Regexp) bool { return re == nil })
-		e.prefilters = e.prefilters[:0]
-		for _, re := range e.Patterns {
-			e.prefilters = append(e.prefilters, newPrefilter(re))
-		}
+		e.Patterns = slices.DeleteFunc(e.Patterns, func(re *cond.Regexp) bool { return re == nil })
 	}
 	rs.index = index{
 		sources: indexBy(rs.Sources, func(s *Source) string { return s.Name }),

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"text/template"
 
@@ -75,10 +74,10 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 // compilePatterns schedules the compilation of an entity's patterns; the
 // slot of an invalid one stays nil and is dropped in compile.
 func (d *decoder) compilePatterns(e *Entity, patterns []string, ranges []hcl.Range) {
-	e.Patterns = make([]*regexp.Regexp, len(patterns))
+	e.Patterns = make([]*cond.Regexp, len(patterns))
 	for i, pattern := range patterns {
 		d.later(func() hcl.Diagnostics {
-			re, err := regexp.Compile(pattern)
+			re, err := d.conds.Regexp(pattern)
 			if err != nil {
 				return hcl.Diagnostics{Error(CheckRegexp, ranges[i], "Invalid entity pattern", fmt.Sprintf("Entity %q: %v.", e.Name, err))}
 			}

@@ -3,6 +3,8 @@ package rules
 import (
 	"slices"
 	"strings"
+
+	"github.com/nous-dev/nous/rules/cond"
 )
 
 // Extract appends to dst the entity's values found in query and returns the
@@ -26,18 +28,10 @@ func (e *Entity) ExtractOutside(query string, taken []Span, dst []string) []stri
 		return dst
 	}
 	start := len(dst)
-	folded := ""
-	for i, re := range e.Patterns {
-		if i < len(e.prefilters) && e.prefilters[i] != nil {
-			if folded == "" {
-				folded = fold(query)
-			}
-			if !e.prefilters[i].mayMatch(folded) {
-				continue
-			}
-		}
+	text := cond.NewText(query)
+	for _, re := range e.Patterns {
 		from, to := re.SubexpIndex("from"), re.SubexpIndex("to")
-		for _, m := range re.FindAllStringSubmatchIndex(query, -1) {
+		for _, m := range re.FindAll(text) {
 			var v string
 			lo, hi := m[0], m[1]
 			if from > 0 || to > 0 {

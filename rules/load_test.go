@@ -3,7 +3,6 @@ package rules
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -26,8 +25,8 @@ var testEnv = WithEnv(map[string]string{"GITLAB_TOKEN": "glpat-secret", "GITLAB_
 // parsed files are ignored.
 var sameRules = cmp.Options{
 	cmpopts.IgnoreTypes(hcl.Range{}),
-	cmpopts.IgnoreUnexported(Ruleset{}, Retrieval{}, Entity{}), // prefilters derive from Patterns
-	cmp.Comparer(func(a, b *regexp.Regexp) bool { return a.String() == b.String() }),
+	cmpopts.IgnoreUnexported(Ruleset{}, Retrieval{}),
+	cmp.Comparer(func(a, b *cond.Regexp) bool { return a.String() == b.String() }),
 	cmp.Comparer(func(a, b *cond.Condition) bool {
 		return (a == nil) == (b == nil) && (a == nil || a.Source == b.Source && cmp.Equal(a.Constant, b.Constant))
 	}),

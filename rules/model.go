@@ -2,7 +2,6 @@ package rules
 
 import (
 	"maps"
-	"regexp"
 	"slices"
 	"text/template"
 	"time"
@@ -192,8 +191,8 @@ type Dependency struct {
 // Entity extracts entity values from the raw query (see Entity.Extract).
 type Entity struct {
 	Name     string
-	Patterns []*regexp.Regexp // value is capture group 1 when present, else the whole match
-	Ignore   []string         // values dropped from the matches, compared case-insensitively
+	Patterns []*cond.Regexp // value is capture group 1 when present, else the whole match
+	Ignore   []string       // values dropped from the matches, compared case-insensitively
 	// Finder names a built-in extractor run instead of patterns (see
 	// Finders); its matches are masked from the query before the pattern
 	// entities run, so "Q1 2024" is a date and not also a project "Q1".
@@ -202,8 +201,6 @@ type Entity struct {
 	// confirm each value as; empty keeps values as written.
 	Ground string
 	Range  hcl.Range
-
-	prefilters []prefilter // per pattern: literals a match must contain
 }
 
 // Finders are the built-in extractors an entity can name: "dates" finds

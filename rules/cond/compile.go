@@ -49,6 +49,7 @@ type Compiler struct {
 	// Both maps are used by the goroutine that calls Condition only.
 	configs map[reflect.Type]*sync.Pool
 	entries map[exprKey]*compiledExpr
+	regexps *regexps
 }
 
 type exprKey struct {
@@ -62,6 +63,7 @@ type compiledExpr struct {
 	src     string
 	env     any
 	configs *sync.Pool
+	regexps *regexps
 
 	limits   Limits
 	machines *sync.Pool
@@ -75,7 +77,8 @@ type compiledExpr struct {
 // NewCompiler returns a compiler of conditions bounded by limits.
 func NewCompiler(limits Limits) *Compiler {
 	return &Compiler{limits: limits, machines: newMachines(limits.MemoryBudget),
-		configs: map[reflect.Type]*sync.Pool{}, entries: map[exprKey]*compiledExpr{}}
+		configs: map[reflect.Type]*sync.Pool{}, entries: map[exprKey]*compiledExpr{},
+		regexps: &regexps{entries: map[string]*regexpEntry{}}}
 }
 
 // Condition returns the condition src against env (a value of QueryEnv,
@@ -133,12 +136,13 @@ func (x *Compiler) get(env any, src string) *compiledExpr {
 			for name := range cfg.Disabled {
 				delete(cfg.Builtins, name)
 			}
+			installMatches(cfg)
 			cfg.Check()
 			return cfg
 		}}
 		x.configs[key.env] = configs
 	}
-	e := &compiledExpr{src: src, env: env, configs: configs, limits: x.limits, machines: x.machines}
+	e := &compiledExpr{src: src, env: env, configs: configs, regexps: x.regexps, limits: x.limits, machines: x.machines}
 	x.entries[key] = e
 	return e
 }
@@ -173,14 +177,19 @@ func limitReached(err error) bool {
 }
 
 // compile is what expr.Compile does once it has its configuration, with
-// the checked functions bound to a meter of this program's own.
+// the checked functions bound to a meter of this program's own, and each
+// matches with a constant pattern calling the load's shared Regexp.
 func (e *compiledExpr) compile() (*program, error) {
 	cfg := e.configs.Get().(*conf.Config)
 	defer e.configs.Put(cfg)
 	m := &meter{limit: e.limits.MaxBytes}
 	m.install(cfg, e.src)
-	tree, err := parseCheck(e.src, cfg)
+	tree, err := parser.ParseWithConfig(e.src, cfg)
 	if err != nil {
+		return nil, err
+	}
+	found := hidePatterns(&tree.Node, e.regexps)
+	if err := check(tree, cfg); err != nil {
 		return nil, err
 	}
 	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {
@@ -190,33 +199,30 @@ func (e *compiledExpr) compile() (*program, error) {
 		}
 		return nil, err
 	}
+	root := tree.Node
+	swaps := callRegexps(&tree.Node, found)
 	p, err := compiler.Compile(tree, cfg)
+	putBack(swaps, found)
 	if err != nil {
 		return nil, err
 	}
-	return newProgram(p, m), nil
+	return newProgram(p, m, root), nil
 }
 
-// parseCheck is checker.ParseCheck without its waste: that type-checks a
-// tree three times when a patcher is configured (once per pass of its
-// visitor loop, then for the result), and every check compiles each
-// constant regexp of a matches anew. Here the tree is checked once, or
-// twice when the patcher has something to patch (it reads the types).
-func parseCheck(src string, cfg *conf.Config) (*parser.Tree, error) {
-	tree, err := parser.ParseWithConfig(src, cfg)
-	if err != nil {
-		return nil, err
-	}
+// check is checker.ParseCheck's checking without its waste: that
+// type-checks a tree three times when a patcher is configured (once per
+// pass of its visitor loop, then for the result). Here the tree is checked
+// once, or twice when the patcher has something to patch (it reads the
+// types).
+func check(tree *parser.Tree, cfg *conf.Config) error {
 	for _, v := range cfg.Visitors {
 		if patches(tree.Node) {
 			_, _ = checker.Check(tree, cfg)
 			ast.Walk(&tree.Node, v)
 		}
 	}
-	if _, err := checker.Check(tree, cfg); err != nil {
-		return nil, err
-	}
-	return tree, nil
+	_, err := checker.Check(tree, cfg)
+	return err
 }
 
 // usesVariables reports whether an expression reads anything from its

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/conf"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -18,8 +19,9 @@ import (
 
 // TestCompilerCompilesAsExprDoes guards the reuse of expr's configuration:
 // every condition must compile to the same program, or fail with the same
-// error, as expr.Compile with the same options, including when one
-// configuration compiles many sources in a row.
+// error, as expr.Compile with the same options (and the same calls for
+// constant patterns), including when one configuration compiles many
+// sources in a row.
 func TestCompilerCompilesAsExprDoes(t *testing.T) {
 	sources := defaultConditions(t)
 	require.NotEmpty(t, sources)
@@ -34,7 +36,11 @@ func TestCompilerCompilesAsExprDoes(t *testing.T) {
 	limits := testLimits()
 	x := NewCompiler(limits)
 	for _, s := range sources {
-		install := func(c *conf.Config) { (&meter{limit: limits.MaxBytes}).install(c, s.src) }
+		install := func(c *conf.Config) {
+			(&meter{limit: limits.MaxBytes}).install(c, s.src)
+			installMatches(c)
+			c.Visitors = append(c.Visitors, constPatterns{x})
+		}
 		want, wantErr := expr.Compile(s.src, append(exprOptions(s.env, limits.MaxNodes), install)...)
 		got, _, gotErr := x.get(s.env, s.src).result()
 		if wantErr != nil {
@@ -43,6 +49,24 @@ func TestCompilerCompilesAsExprDoes(t *testing.T) {
 		}
 		require.NoError(t, gotErr, s.src)
 		assert.Equal(t, want.Disassemble(), got.Disassemble(), s.src)
+	}
+}
+
+// constPatterns is the Compiler's rewrite of matches with a constant
+// pattern, as an expr patcher.
+type constPatterns struct{ x *Compiler }
+
+func (p constPatterns) Visit(node *ast.Node) {
+	b, ok := (*node).(*ast.BinaryNode)
+	if !ok || b.Operator != "matches" {
+		return
+	}
+	lit, ok := b.Right.(*ast.StringNode)
+	if !ok {
+		return
+	}
+	if re, err := p.x.Regexp(lit.Value); err == nil {
+		callRegexps(node, map[*ast.BinaryNode]constMatch{b: {re: re, pattern: lit}})
 	}
 }
 

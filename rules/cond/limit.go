@@ -415,12 +415,18 @@ type program struct {
 	meter   *meter
 	sem     chan struct{}
 	loops   bool // it runs closures over collections: the time limit applies
+	node    ast.Node
 }
 
-func newProgram(p *vm.Program, m *meter) *program {
-	loop := loops(p.Node())
-	return &program{Program: p, metered: loop || calls(p.Node(), checkedName), meter: m, sem: make(chan struct{}, 1), loops: loop}
+// newProgram returns p, compiled from the tree node.
+func newProgram(p *vm.Program, m *meter, node ast.Node) *program {
+	loop := loops(node)
+	return &program{Program: p, metered: loop || calls(node, checkedName), meter: m, sem: make(chan struct{}, 1), loops: loop, node: node}
 }
+
+// Node returns the tree the program was compiled from, as its source says
+// (p.Program's may hold the calls constant patterns compile to).
+func (p *program) Node() ast.Node { return p.node }
 
 // evaluate runs p against env on a pooled VM. A program that loops runs on
 // its own goroutine and is abandoned once it outlasts timeout: expr's VM

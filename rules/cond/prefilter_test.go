@@ -1,10 +1,12 @@
-package rules
+package cond
 
 import (
+	"reflect"
 	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestPrefilterLiterals(t *testing.T) {
@@ -30,8 +32,9 @@ func TestPrefilterLiterals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern, func(t *testing.T) {
-			p := newPrefilter(regexp.MustCompile(tt.pattern))
-			assert.Equal(t, tt.want, p)
+			r, err := CompileRegexp(tt.pattern)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, r.filter)
 		})
 	}
 }
@@ -43,17 +46,19 @@ func TestPrefilterNeverHidesAMatch(t *testing.T) {
 	queries := []string{"Since V1.2", "commits By Alice", "touch the README", "UNDER docs", "On Branch main", "nothing", "in branch x"}
 	for _, pat := range patterns {
 		re := regexp.MustCompile(pat)
-		p := newPrefilter(re)
+		r, err := CompileRegexp(pat)
+		require.NoError(t, err)
 		for _, q := range queries {
 			if re.MatchString(q) {
-				assert.True(t, p.mayMatch(fold(q)), "%s on %q", pat, q)
+				assert.True(t, r.filter.mayMatch(fold(q)), "%s on %q", pat, q)
 			}
 		}
 	}
 }
 
 // FuzzPrefilter checks the prefilter's one promise on arbitrary patterns and
-// queries: it never hides a match.
+// queries, that it never hides a match, and that Regexp with all its
+// shortcuts finds what regexp finds.
 func FuzzPrefilter(f *testing.F) {
 	f.Add(`(?i)\b(?:since|after)\s+(v?\d+\.\d+)`, "Since v1.2")
 	f.Add(`\b[Bb]y\s+([A-Z]\w+)`, "commits By Alice")
@@ -61,13 +66,30 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add(`(?i)ǅ|ſ`, "S")
 	f.Add(`(?i)since`, "ſince")
 	f.Add(`(?i)kind`, "\u212aind")
+	f.Add(`(?i)\b(open|closed|in-progress)\b`, "Open bugs, closed-ones and in-progress")
+	f.Add(`(?i)\b(?:commit(?:s|ted)?|merged?|merge requests?)\b`, "MERGE REQUESTS merged")
+	f.Add(`(?i)\b(?:how (?:do|can) i|docs)\b`, "How can I read the docs?")
+	f.Add(`(?i)\b(?:projects?|repo(?:sitory)?)[:=\s]+([A-Za-z0-9][\w.-]*)`, "the Repo: nous and project x")
+	f.Add(`(?i)\bin(?:to)?\s+(?:the\s+)?([A-Za-z][\w./-]*)\s+(?:today|last)\b`, "pushed into the api last week, in x today")
+	f.Add(`^\s*(hi|hello)\b`, "hello there")
+	f.Add(`\b(?:a|ab)\b|c??d`, "ab d cd")
 	f.Fuzz(func(t *testing.T, pattern, query string) {
 		re, err := regexp.Compile(pattern)
 		if err != nil {
 			return
 		}
-		if re.MatchString(query) && !newPrefilter(re).mayMatch(fold(query)) {
-			t.Fatalf("prefilter %q of %q hides its match in %q", newPrefilter(re), pattern, query)
+		r, err := CompileRegexp(pattern)
+		if err != nil {
+			t.Fatalf("CompileRegexp(%q): %v", pattern, err)
+		}
+		if re.MatchString(query) && !r.filter.mayMatch(fold(query)) {
+			t.Fatalf("prefilter %q of %q hides its match in %q", r.filter, pattern, query)
+		}
+		if got, want := r.MatchString(query), re.MatchString(query); got != want {
+			t.Fatalf("%q on %q: MatchString is %v, regexp says %v", pattern, query, got, want)
+		}
+		if got, want := r.FindAll(NewText(query)), re.FindAllStringSubmatchIndex(query, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q on %q: FindAll is %v, regexp says %v", pattern, query, got, want)
 		}
 	})
 }

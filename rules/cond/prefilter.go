@@ -1,7 +1,6 @@
-package rules
+package cond
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -18,15 +17,11 @@ type prefilter [][]string
 // maxExact bounds the strings an exact set is expanded to.
 const maxExact = 16
 
-// newPrefilter derives the literal sets every match of re satisfies; nil
-// when it has none (e.g. it can match an empty string or only character
-// classes).
-func newPrefilter(re *regexp.Regexp) prefilter {
-	tree, err := syntax.Parse(re.String(), syntax.Perl)
-	if err != nil {
-		return nil
-	}
-	return required(tree.Simplify())
+// newPrefilter derives the literal sets every match of the simplified
+// pattern tree satisfies; nil when it has none (e.g. it can match an empty
+// string or only character classes).
+func newPrefilter(tree *syntax.Regexp) prefilter {
+	return required(tree)
 }
 
 // mayMatch reports whether folded (the query through fold) contains a
@@ -42,7 +37,7 @@ func (p prefilter) mayMatch(folded string) bool {
 
 // required returns the literal sets every match of re satisfies.
 func required(re *syntax.Regexp) prefilter {
-	if set, ok := exact(re); ok {
+	if set, ok := exact(re, loose); ok {
 		if set = necessary(set); set != nil {
 			return prefilter{set}
 		}
@@ -67,7 +62,7 @@ func required(re *syntax.Regexp) prefilter {
 			run = nil
 		}
 		for _, sub := range re.Sub {
-			if set, ok := exact(sub); ok {
+			if set, ok := exact(sub, loose); ok {
 				if joined, ok := cross(run, set); ok && run != nil {
 					run = joined
 				} else {
@@ -100,14 +95,36 @@ func required(re *syntax.Regexp) prefilter {
 	return nil
 }
 
-// exact returns the folded strings re matches, when they are few: a
-// zero-width assertion matches "" (it consumes nothing).
-func exact(re *syntax.Regexp) ([]string, bool) {
+// exactMode is what exact may assume of the strings it returns.
+type exactMode int
+
+const (
+	// loose strings over-approximate: a zero-width assertion matches ""
+	// (it consumes nothing) and a case-sensitive literal is folded too (a
+	// query that contains it contains its fold). For a prefilter.
+	loose exactMode = iota
+	// unasserted strings are loose strings of a pattern without
+	// assertions: a match is one of them, though not every one matches.
+	unasserted
+	// caseless strings are exactly what the pattern matches, folded: it has
+	// no assertions and ignores case everywhere, so a folded text matches
+	// where it holds one of them.
+	caseless
+)
+
+// exact returns the folded strings re matches, when they are few, in the
+// order leftmost-first matching prefers them.
+func exact(re *syntax.Regexp, mode exactMode) ([]string, bool) {
 	switch re.Op {
-	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpNoWordBoundary,
-		syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+	case syntax.OpEmptyMatch:
 		return []string{""}, true
+	case syntax.OpWordBoundary, syntax.OpNoWordBoundary,
+		syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+		return []string{""}, mode == loose
 	case syntax.OpLiteral:
+		if mode == caseless && re.Flags&syntax.FoldCase == 0 && slices.ContainsFunc(re.Rune, hasCase) {
+			return nil, false
+		}
 		return []string{fold(string(re.Rune))}, true
 	case syntax.OpCharClass:
 		var set []string
@@ -117,6 +134,9 @@ func exact(re *syntax.Regexp) ([]string, bool) {
 				return nil, false
 			}
 			for r := lo; r <= hi; r++ {
+				if mode == caseless && !foldClosed(re.Rune, r) {
+					return nil, false
+				}
 				if s := fold(string(r)); !slices.Contains(set, s) {
 					set = append(set, s)
 				}
@@ -124,17 +144,20 @@ func exact(re *syntax.Regexp) ([]string, bool) {
 		}
 		return set, len(set) > 0 && len(set) <= maxExact
 	case syntax.OpCapture:
-		return exact(re.Sub[0])
+		return exact(re.Sub[0], mode)
 	case syntax.OpQuest:
-		set, ok := exact(re.Sub[0])
+		set, ok := exact(re.Sub[0], mode)
 		if !ok || slices.Contains(set, "") {
 			return set, ok
+		}
+		if re.Flags&syntax.NonGreedy != 0 {
+			return append([]string{""}, set...), true
 		}
 		return append(set, ""), true
 	case syntax.OpConcat:
 		set := []string{""}
 		for _, sub := range re.Sub {
-			s, ok := exact(sub)
+			s, ok := exact(sub, mode)
 			if !ok {
 				return nil, false
 			}
@@ -146,7 +169,7 @@ func exact(re *syntax.Regexp) ([]string, bool) {
 	case syntax.OpAlternate:
 		var set []string
 		for _, sub := range re.Sub {
-			s, ok := exact(sub)
+			s, ok := exact(sub, mode)
 			if !ok {
 				return nil, false
 			}
@@ -244,4 +267,26 @@ func foldRune(r rune) rune {
 		return unicode.ToLower(least)
 	}
 	return least
+}
+
+// hasCase reports whether r has other cases (folding changes what it matches).
+func hasCase(r rune) bool { return unicode.SimpleFold(r) != r }
+
+// foldClosed reports whether the character class ranges hold every case of r.
+func foldClosed(ranges []rune, r rune) bool {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if !inRanges(ranges, f) {
+			return false
+		}
+	}
+	return true
+}
+
+func inRanges(ranges []rune, r rune) bool {
+	for i := 0; i < len(ranges); i += 2 {
+		if ranges[i] <= r && r <= ranges[i+1] {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,312 @@
+package cond
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Regexp is a regular expression compiled for questions: what it matches is
+// what regexp matches, with less work. A literal prefilter rejects a text
+// that lacks the literals every match contains; a pattern that is a few
+// caseless strings between zero-width assertions ("(?i)\b(?:bugs?|issues?)\b")
+// is matched by searching for those strings; a pattern whose matches all
+// start with a few strings is tried only where they occur. The shortcuts
+// read an ASCII text; others go to regexp after the prefilter.
+type Regexp struct {
+	re     *regexp.Regexp
+	filter prefilter
+	// words is the pattern as caseless strings between assertions; nil
+	// when it is not one.
+	words *words
+	// starts is where a match can start; nil when that cannot be told.
+	starts *starts
+}
+
+// words is a pattern that matches at i when the assertions before hold at
+// i, one of set is at i in the folded text and the assertions after hold
+// at its end.
+type words struct {
+	before, after syntax.EmptyOp
+	set           []string // folded, in the order leftmost-first prefers them
+	group         bool     // capture group 1 is the string (the only group)
+}
+
+// starts is a pattern whose matches start where the assertions before hold
+// and one of set is in the folded text; anchored is the rest of the pattern
+// matched from there.
+type starts struct {
+	before   syntax.EmptyOp
+	set      []string // folded
+	anchored *regexp.Regexp
+}
+
+// CompileRegexp compiles pattern (RE2 syntax, as regexp.Compile).
+func CompileRegexp(pattern string) (*Regexp, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	tree, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	tree = tree.Simplify()
+	r := &Regexp{re: re, filter: newPrefilter(tree), words: newWords(tree, re.NumSubexp())}
+	if r.words == nil {
+		r.starts = newStarts(tree)
+	}
+	return r, nil
+}
+
+// String returns the source text of the pattern.
+func (r *Regexp) String() string { return r.re.String() }
+
+// SubexpIndex returns the index of the capture group named name, or -1.
+func (r *Regexp) SubexpIndex(name string) int { return r.re.SubexpIndex(name) }
+
+// Text is a string with its case fold, computed once for every pattern run
+// over it.
+type Text struct {
+	s, folded string
+	ascii     bool
+}
+
+// NewText returns s ready for matching.
+func NewText(s string) Text {
+	t := Text{s: s, ascii: true}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			t.ascii = false
+			break
+		}
+	}
+	t.folded = fold(s)
+	return t
+}
+
+// MatchString reports whether s holds a match.
+func (r *Regexp) MatchString(s string) bool { return r.Match(NewText(s)) }
+
+// Match reports whether t holds a match.
+func (r *Regexp) Match(t Text) bool {
+	if r.filter != nil && !r.filter.mayMatch(t.folded) {
+		return false
+	}
+	if t.ascii && r.words != nil {
+		_, _, ok := r.words.find(t, 0)
+		return ok
+	}
+	return r.re.MatchString(t.s)
+}
+
+// FindAll returns the successive non-overlapping matches in t, as
+// regexp.FindAllStringSubmatchIndex(t, -1) does.
+func (r *Regexp) FindAll(t Text) [][]int {
+	if r.filter != nil && !r.filter.mayMatch(t.folded) {
+		return nil
+	}
+	switch {
+	case t.ascii && r.words != nil:
+		var all [][]int
+		for at := 0; ; {
+			lo, hi, ok := r.words.find(t, at)
+			if !ok {
+				return all
+			}
+			m := []int{lo, hi}
+			if r.words.group {
+				m = append(m, lo, hi)
+			}
+			all = append(all, m)
+			at = hi
+		}
+	case t.ascii && r.starts != nil:
+		return r.starts.findAll(t)
+	}
+	return r.re.FindAllStringSubmatchIndex(t.s, -1)
+}
+
+// newWords reads tree as caseless strings between assertions; nil when it
+// is not that, or it has a capture group other than one around them.
+func newWords(tree *syntax.Regexp, groups int) *words {
+	subs := []*syntax.Regexp{tree}
+	if tree.Op == syntax.OpConcat {
+		subs = tree.Sub
+	}
+	w := &words{}
+	i := 0
+	for ; i < len(subs) && assertion(subs[i]) != 0; i++ {
+		w.before |= assertion(subs[i])
+	}
+	j := len(subs)
+	for ; j > i && assertion(subs[j-1]) != 0; j-- {
+		w.after |= assertion(subs[j-1])
+	}
+	if j == i {
+		return nil
+	}
+	body := subs[i]
+	if j > i+1 {
+		body = &syntax.Regexp{Op: syntax.OpConcat, Sub: subs[i:j]}
+	}
+	w.group = body.Op == syntax.OpCapture
+	if groups != 0 && (groups != 1 || !w.group) {
+		return nil
+	}
+	set, ok := exact(body, caseless)
+	if !ok || slices.Contains(set, "") {
+		return nil
+	}
+	w.set = set
+	return w
+}
+
+// find returns the leftmost match at or after at: the first string, in
+// preference order, at the least position where it holds.
+func (w *words) find(t Text, at int) (lo, hi int, ok bool) {
+	lo = -1
+	for _, s := range w.set {
+		for from := at; from <= len(t.folded)-len(s); from++ {
+			k := strings.Index(t.folded[from:], s)
+			if k < 0 || (lo >= 0 && from+k >= lo) {
+				break
+			}
+			i := from + k
+			if holds(t.s, i, w.before) && holds(t.s, i+len(s), w.after) {
+				lo, hi = i, i+len(s)
+				break
+			}
+			from = i
+		}
+	}
+	return lo, hi, lo >= 0
+}
+
+// newStarts finds where tree's matches start: at one of a few strings
+// after its leading assertions; nil when they do not start so.
+func newStarts(tree *syntax.Regexp) *starts {
+	if tree.Op != syntax.OpConcat {
+		return nil
+	}
+	s := &starts{}
+	i := 0
+	for ; i < len(tree.Sub) && assertion(tree.Sub[i]) != 0; i++ {
+		s.before |= assertion(tree.Sub[i])
+	}
+	if i == len(tree.Sub) {
+		return nil
+	}
+	set, ok := exact(tree.Sub[i], unasserted)
+	if !ok || slices.Contains(set, "") {
+		return nil
+	}
+	// The rest is matched from the start of a slice of the text: only
+	// assertions of the text's end may stay in it.
+	if beginning(tree.Sub[i:]) {
+		return nil
+	}
+	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: tree.Flags,
+		Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, tree.Sub[i:]...)}
+	anchored, err := regexp.Compile(rest.String())
+	if err != nil {
+		return nil
+	}
+	s.set, s.anchored = set, anchored
+	return s
+}
+
+// beginning reports whether any of subs asserts something of the text
+// before the position it is at (a word boundary, a line or text start).
+func beginning(subs []*syntax.Regexp) bool {
+	for _, sub := range subs {
+		switch sub.Op {
+		case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpBeginText:
+			return true
+		}
+		if beginning(sub.Sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// findAll runs the anchored rest wherever a match can start.
+func (s *starts) findAll(t Text) [][]int {
+	var all [][]int
+	for at := 0; at < len(t.s); {
+		i := s.next(t, at)
+		if i < 0 {
+			break
+		}
+		m := s.anchored.FindStringSubmatchIndex(t.s[i:])
+		if m == nil {
+			at = i + 1
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += i
+			}
+		}
+		all = append(all, m)
+		at = m[1]
+	}
+	return all
+}
+
+// next is the least position at or after at where a match can start.
+func (s *starts) next(t Text, at int) int {
+	best := -1
+	for _, lit := range s.set {
+		for from := at; from <= len(t.folded)-len(lit); from++ {
+			k := strings.Index(t.folded[from:], lit)
+			if k < 0 || (best >= 0 && from+k >= best) {
+				break
+			}
+			i := from + k
+			if holds(t.s, i, s.before) {
+				best = i
+				break
+			}
+			from = i
+		}
+	}
+	return best
+}
+
+// assertion is the zero-width assertion re is; 0 when it is not one.
+func assertion(re *syntax.Regexp) syntax.EmptyOp {
+	switch re.Op {
+	case syntax.OpWordBoundary:
+		return syntax.EmptyWordBoundary
+	case syntax.OpNoWordBoundary:
+		return syntax.EmptyNoWordBoundary
+	case syntax.OpBeginLine:
+		return syntax.EmptyBeginLine
+	case syntax.OpEndLine:
+		return syntax.EmptyEndLine
+	case syntax.OpBeginText:
+		return syntax.EmptyBeginText
+	case syntax.OpEndText:
+		return syntax.EmptyEndText
+	}
+	return 0
+}
+
+// holds reports whether the assertions hold at byte i of the ASCII text s.
+func holds(s string, i int, ops syntax.EmptyOp) bool {
+	if ops == 0 {
+		return true
+	}
+	before, after := rune(-1), rune(-1)
+	if i > 0 {
+		before = rune(s[i-1])
+	}
+	if i < len(s) {
+		after = rune(s[i])
+	}
+	return syntax.EmptyOpContext(before, after)&ops == ops
+}
