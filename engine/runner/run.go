@@ -89,6 +89,8 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	return r
 }
 
+// execute runs the loop of passes (the decision core, driven through a
+// driver that does its side effects) and then the finalization.
 func (r *run) execute(ctx context.Context) (*Result, error) {
 	r.deadline = time.Now().Add(r.loop.TTL)
 	if r.e.opts.LogDir != "" {
