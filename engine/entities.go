@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/sdk/timerange"
 )
 
@@ -12,8 +13,9 @@ import (
 // pattern entity's value that overlaps a finder's match is dropped, so a
 // date phrase ("Q1 2024", "in 2025") is not also read as a project or a
 // path. The result is never nil.
-func (p *Planner) extractEntities(query string) map[string][]string {
+func (p *Planner) extractEntities(text cond.Text) map[string][]string {
 	out := make(map[string][]string)
+	query := text.String()
 	if query == "" {
 		return out
 	}
@@ -37,7 +39,7 @@ func (p *Planner) extractEntities(query string) map[string][]string {
 		if e.Finder != "" {
 			continue
 		}
-		if values := e.ExtractOutside(query, taken, nil); len(values) > 0 {
+		if values := e.ExtractOutside(text, taken, nil); len(values) > 0 {
 			out[e.Name] = values
 		}
 	}

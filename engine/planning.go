@@ -25,12 +25,13 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 	b := builder{p: p, plan: &Plan{Query: req.Query, Diagnostics: []Diagnostic{}}}
 	b.acc = b.accBuf[:0]
 
+	text := cond.NewText(req.Query) // folded once for entities and conditions
 	entities := req.Entities
 	if entities == nil {
-		entities = p.extractEntities(req.Query)
+		entities = p.extractEntities(text)
 	}
 	b.plan.Reasoning.Entities = entities
-	b.env = &cond.QueryEnv{Query: req.Query, Entities: entities, Mode: req.Mode}
+	b.env = cond.NewQueryEnv(text, entities, req.Mode)
 
 	intents := req.Intents
 	if len(intents) == 0 {

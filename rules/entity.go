@@ -15,20 +15,21 @@ import (
 // (case-insensitive) and values already appended by this call are dropped,
 // so values keep first-seen order without duplicates.
 func (e *Entity) Extract(query string, dst []string) []string {
-	return e.ExtractOutside(query, nil, dst)
+	return e.ExtractOutside(cond.NewText(query), nil, dst)
 }
 
 // Span is a byte range [Start, End) of a query.
 type Span struct{ Start, End int }
 
-// ExtractOutside is Extract, dropping values that overlap any of taken:
-// spans another extractor already claimed ("Q1" inside the date "Q1 2024").
-func (e *Entity) ExtractOutside(query string, taken []Span, dst []string) []string {
+// ExtractOutside is Extract over text, dropping values that overlap any of
+// taken: spans another extractor already claimed ("Q1" inside the date
+// "Q1 2024").
+func (e *Entity) ExtractOutside(text cond.Text, taken []Span, dst []string) []string {
+	query := text.String()
 	if query == "" {
 		return dst
 	}
 	start := len(dst)
-	text := cond.NewText(query)
 	for _, re := range e.Patterns {
 		from, to := re.SubexpIndex("from"), re.SubexpIndex("to")
 		for _, m := range re.FindAll(text) {

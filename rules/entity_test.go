@@ -3,6 +3,7 @@ package rules
 import (
 	"testing"
 
+	"github.com/nous-dev/nous/rules/cond"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -95,7 +96,7 @@ entity "dates" { finder = "dates" }
 	assert.Equal(t, []string{"Q1", "ABC"}, projects.Extract(q, nil))
 	taken := []Span{{Start: 20, End: 27}} // "Q1 2024"
 	assert.Equal(t, "Q1 2024", q[taken[0].Start:taken[0].End])
-	assert.Equal(t, []string{"ABC"}, projects.ExtractOutside(q, taken, nil), "a value inside a taken span is dropped")
+	assert.Equal(t, []string{"ABC"}, projects.ExtractOutside(cond.NewText(q), taken, nil), "a value inside a taken span is dropped")
 }
 
 func TestEntityFinderAndGroundErrors(t *testing.T) {

@@ -249,10 +249,14 @@ func envDescription(env any) string {
 	t := reflect.TypeOf(env)
 	names := ""
 	for i := range t.NumField() {
-		if i > 0 {
+		name := t.Field(i).Tag.Get("expr")
+		if name == "" {
+			continue // not a variable
+		}
+		if names != "" {
 			names += ", "
 		}
-		names += t.Field(i).Tag.Get("expr")
+		names += name
 	}
 	return fmt.Sprintf("%s: %s", t.Name(), names)
 }

@@ -9,6 +9,14 @@ type QueryEnv struct {
 	IntentTypes []string            `expr:"intent_types"` // accepted intent types, in order
 	Entities    map[string][]string `expr:"entities"`     // extracted or given entity values
 	Mode        string              `expr:"mode"`         // the requested mode, if any
+
+	text Text // Query with its fold, when built by NewQueryEnv
+}
+
+// NewQueryEnv returns the environment of the question text: the constant
+// patterns its conditions match read text's fold, computed once.
+func NewQueryEnv(text Text, entities map[string][]string, mode string) *QueryEnv {
+	return &QueryEnv{Query: text.s, Entities: entities, Mode: mode, text: text}
 }
 
 // ItemEnv is the environment of mode.keep and mode.warn, evaluated per record.

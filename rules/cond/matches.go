@@ -49,7 +49,7 @@ const matchesConst = "$matches"
 
 var (
 	regexpType      = reflect.TypeFor[*Regexp]()
-	matchesFuncType = reflect.TypeFor[func(any, *Regexp) bool]()
+	matchesFuncType = reflect.TypeFor[func(any, *Regexp, any) bool]()
 )
 
 // installMatches declares the function constant matches compile to.
@@ -57,11 +57,15 @@ func installMatches(c *conf.Config) {
 	c.Functions[matchesConst] = &builtin.Function{Name: matchesConst, Func: callMatches, Types: []reflect.Type{matchesFuncType}}
 }
 
-// callMatches is expr's OpMatchesConst over a Regexp.
+// callMatches is expr's OpMatchesConst over a Regexp, given the
+// environment: the question of a QueryEnv is folded once for all patterns.
 func callMatches(args ...any) (any, error) {
 	re := args[1].(*Regexp)
 	switch s := args[0].(type) {
 	case string:
+		if env, ok := args[2].(*QueryEnv); ok && env.text.s == s {
+			return re.Match(env.text), nil
+		}
 		return re.MatchString(s), nil
 	case []byte:
 		return re.re.Match(s), nil
@@ -152,7 +156,8 @@ func (c *matchesCaller) Visit(node *ast.Node) {
 	callee.SetType(matchesFuncType)
 	re := &ast.ConstantNode{Value: m.re}
 	re.SetType(regexpType)
-	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{b.Left, re}}
+	env := &ast.IdentifierNode{Value: "$env"}
+	call := &ast.CallNode{Callee: callee, Arguments: []ast.Node{b.Left, re, env}}
 	call.SetNature(*b.Nature())
 	call.SetLocation(b.Location())
 	c.swaps = append(c.swaps, swap{node, b})

@@ -24,11 +24,40 @@ func newPrefilter(tree *syntax.Regexp) prefilter {
 	return required(tree)
 }
 
+// screen is a prefilter arranged to reject fast: its most selective sets
+// first, the one-byte literals of a set looked for in one pass.
+type screen []screenSet
+
+type screenSet struct {
+	bytes string   // the set's one-byte literals
+	lits  []string // the others
+}
+
+// screen returns p arranged for mayMatch.
+func (p prefilter) screen() screen {
+	sets := slices.Clone(p)
+	slices.SortStableFunc(sets, func(a, b []string) int { return shortest(b) - shortest(a) })
+	var c screen
+	for _, set := range sets {
+		var cs screenSet
+		for _, lit := range set {
+			if len(lit) == 1 {
+				cs.bytes += lit
+			} else {
+				cs.lits = append(cs.lits, lit)
+			}
+		}
+		c = append(c, cs)
+	}
+	return c
+}
+
 // mayMatch reports whether folded (the query through fold) contains a
 // literal of every set.
-func (p prefilter) mayMatch(folded string) bool {
-	for _, set := range p {
-		if !slices.ContainsFunc(set, func(lit string) bool { return strings.Contains(folded, lit) }) {
+func (c screen) mayMatch(folded string) bool {
+	for _, set := range c {
+		if !strings.ContainsAny(folded, set.bytes) &&
+			!slices.ContainsFunc(set.lits, func(lit string) bool { return strings.Contains(folded, lit) }) {
 			return false
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // read an ASCII text; others go to regexp after the prefilter.
 type Regexp struct {
 	re     *regexp.Regexp
-	filter prefilter
+	filter screen
 	// words is the pattern as caseless strings between assertions; nil
 	// when it is not one.
 	words *words
@@ -30,7 +30,8 @@ type Regexp struct {
 // at its end.
 type words struct {
 	before, after syntax.EmptyOp
-	set           []string // folded, in the order leftmost-first prefers them
+	set           []string // folded, in the order leftmost-first prefers them; ASCII
+	firsts        string   // the first bytes of set
 	group         bool     // capture group 1 is the string (the only group)
 }
 
@@ -39,7 +40,8 @@ type words struct {
 // matched from there.
 type starts struct {
 	before   syntax.EmptyOp
-	set      []string // folded
+	set      []string // folded; ASCII
+	firsts   string   // the first bytes of set
 	anchored *regexp.Regexp
 }
 
@@ -54,7 +56,7 @@ func CompileRegexp(pattern string) (*Regexp, error) {
 		return nil, err
 	}
 	tree = tree.Simplify()
-	r := &Regexp{re: re, filter: newPrefilter(tree), words: newWords(tree, re.NumSubexp())}
+	r := &Regexp{re: re, filter: newPrefilter(tree).screen(), words: newWords(tree, re.NumSubexp())}
 	if r.words == nil {
 		r.starts = newStarts(tree)
 	}
@@ -74,17 +76,12 @@ type Text struct {
 	ascii     bool
 }
 
+// String returns the text.
+func (t Text) String() string { return t.s }
+
 // NewText returns s ready for matching.
 func NewText(s string) Text {
-	t := Text{s: s, ascii: true}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			t.ascii = false
-			break
-		}
-	}
-	t.folded = fold(s)
-	return t
+	return Text{s: s, folded: fold(s), ascii: isASCII(s)}
 }
 
 // MatchString reports whether s holds a match.
@@ -160,29 +157,29 @@ func newWords(tree *syntax.Regexp, groups int) *words {
 	if !ok || slices.Contains(set, "") {
 		return nil
 	}
-	w.set = set
+	w.set, w.firsts = ascii(set)
 	return w
 }
 
-// find returns the leftmost match at or after at: the first string, in
-// preference order, at the least position where it holds.
+// find returns the leftmost match at or after at: at the least position
+// where a string holds, the first string in preference order.
 func (w *words) find(t Text, at int) (lo, hi int, ok bool) {
-	lo = -1
-	for _, s := range w.set {
-		for from := at; from <= len(t.folded)-len(s); from++ {
-			k := strings.Index(t.folded[from:], s)
-			if k < 0 || (lo >= 0 && from+k >= lo) {
-				break
+	for i := at; i < len(t.folded); i++ {
+		k := strings.IndexAny(t.folded[i:], w.firsts)
+		if k < 0 {
+			break
+		}
+		i += k
+		if !holds(t.s, i, w.before) {
+			continue
+		}
+		for _, s := range w.set {
+			if strings.HasPrefix(t.folded[i:], s) && holds(t.s, i+len(s), w.after) {
+				return i, i + len(s), true
 			}
-			i := from + k
-			if holds(t.s, i, w.before) && holds(t.s, i+len(s), w.after) {
-				lo, hi = i, i+len(s)
-				break
-			}
-			from = i
 		}
 	}
-	return lo, hi, lo >= 0
+	return 0, 0, false
 }
 
 // newStarts finds where tree's matches start: at one of a few strings
@@ -214,7 +211,8 @@ func newStarts(tree *syntax.Regexp) *starts {
 	if err != nil {
 		return nil
 	}
-	s.set, s.anchored = set, anchored
+	s.set, s.firsts = ascii(set)
+	s.anchored = anchored
 	return s
 }
 
@@ -259,22 +257,43 @@ func (s *starts) findAll(t Text) [][]int {
 
 // next is the least position at or after at where a match can start.
 func (s *starts) next(t Text, at int) int {
-	best := -1
-	for _, lit := range s.set {
-		for from := at; from <= len(t.folded)-len(lit); from++ {
-			k := strings.Index(t.folded[from:], lit)
-			if k < 0 || (best >= 0 && from+k >= best) {
-				break
-			}
-			i := from + k
-			if holds(t.s, i, s.before) {
-				best = i
-				break
-			}
-			from = i
+	for i := at; i < len(t.folded); i++ {
+		k := strings.IndexAny(t.folded[i:], s.firsts)
+		if k < 0 {
+			break
+		}
+		i += k
+		if holds(t.s, i, s.before) && slices.ContainsFunc(s.set, func(lit string) bool { return strings.HasPrefix(t.folded[i:], lit) }) {
+			return i
 		}
 	}
-	return best
+	return -1
+}
+
+// ascii returns the strings of set an ASCII text can hold, and their
+// first bytes.
+func ascii(set []string) ([]string, string) {
+	var out []string
+	var firsts []byte
+	for _, s := range set {
+		if !isASCII(s) {
+			continue
+		}
+		out = append(out, s)
+		if !slices.Contains(firsts, s[0]) {
+			firsts = append(firsts, s[0])
+		}
+	}
+	return out, string(firsts)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // assertion is the zero-width assertion re is; 0 when it is not one.
