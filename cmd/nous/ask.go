@@ -191,12 +191,12 @@ func progressPrinter(w io.Writer) func(runner.Event) {
 			fmt.Fprintf(w, "  … %-5s %s\n", ev.Step, ev.Description)
 		case "end":
 			mark := "✓"
-			switch ev.Status {
-			case runner.StatusFailed:
+			switch engine.Status(ev.Status) {
+			case engine.StatusFailed:
 				mark = "✗"
-			case runner.StatusSkipped:
+			case engine.StatusSkipped:
 				mark = "-"
-			case runner.StatusInvalid:
+			case engine.StatusInvalid:
 				mark = "↻"
 			}
 			line := fmt.Sprintf("  %s %-5s %s", mark, ev.Step, ev.Status)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
@@ -203,7 +204,7 @@ check "needs_a_hundred" {
 	require.Len(t, last, 1)
 	assert.False(t, last[0].Applied)
 	assert.Equal(t, "refinement would not change the step", last[0].Refused)
-	assert.Equal(t, "failed", doc.Result.Steps[0].Status)
+	assert.Equal(t, engine.StatusFailed, doc.Result.Steps[0].Status)
 	assert.Contains(t, stderr, "run failed (refine_limit)")
 }
 
@@ -215,7 +216,7 @@ func TestAskTTLStopsLoop(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, history.TTLExpired, doc.History.Termination)
 	assert.Equal(t, 1, code)
-	assert.Equal(t, "skipped", doc.Result.Steps[0].Status)
+	assert.Equal(t, engine.StatusSkipped, doc.Result.Steps[0].Status)
 }
 
 func TestAskStrictModeNoValidSources(t *testing.T) {
@@ -341,9 +342,9 @@ func TestAskCrashingAgentKeepsHistory(t *testing.T) {
 	assert.Equal(t, runner.ResultFailed, doc.Result.Status)
 	steps := doc.History.Passes[0].Steps
 	require.Len(t, steps, 3)
-	assert.Equal(t, "completed", steps[0].Status)
-	assert.Equal(t, "completed", steps[1].Status)
-	assert.Equal(t, "failed", steps[2].Status)
+	assert.Equal(t, engine.StatusCompleted, steps[0].Status)
+	assert.Equal(t, engine.StatusCompleted, steps[1].Status)
+	assert.Equal(t, engine.StatusFailed, steps[2].Status)
 	assert.Contains(t, steps[2].Error, `agent "analyst"`)
 	assert.Contains(t, doc.Result.Report, "h2 Format commit summary for user: failed")
 }
@@ -354,10 +355,10 @@ func TestProgressPrinter(t *testing.T) {
 	for _, ev := range []runner.Event{
 		{Kind: "pass", Pass: 1},
 		{Kind: "start", Step: "h0", Description: "Retrieve commit data"},
-		{Kind: "end", Step: "h0", Status: runner.StatusInvalid},
+		{Kind: "end", Step: "h0", Status: string(engine.StatusInvalid)},
 		{Kind: "refine", Step: "h0", Status: "MODIFY", Detail: "retrieval returned no records"},
-		{Kind: "end", Step: "h1", Status: runner.StatusFailed, Detail: "boom"},
-		{Kind: "end", Step: "h2", Status: runner.StatusSkipped},
+		{Kind: "end", Step: "h1", Status: string(engine.StatusFailed), Detail: "boom"},
+		{Kind: "end", Step: "h2", Status: string(engine.StatusSkipped)},
 		{Kind: "done", Status: "partial", Detail: "max_passes"},
 	} {
 		p(ev)

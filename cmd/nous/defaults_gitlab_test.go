@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/stretchr/testify/assert"
@@ -124,7 +125,7 @@ func TestDefaultsWithGitLabAnswerIssueQuestionsFromGitLabIssues(t *testing.T) {
 	assert.Equal(t, runner.ResultSuccess, doc.Result.Status, doc.Result.Error)
 	h0 := doc.Result.Steps[0]
 	assert.Equal(t, "Retrieve issue data from YouTrack", h0.Description, "plans keep the seed documents' names")
-	assert.Equal(t, "completed", h0.Status)
+	assert.Equal(t, engine.StatusCompleted, h0.Status)
 	assert.Equal(t, 2, h0.Records, "the open status reached GitLab: the closed issue is left out")
 	var titles []string
 	for _, r := range doc.Result.Records {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/stretchr/testify/assert"
@@ -54,7 +55,7 @@ func TestDefaultsWithoutATrackerSayHowToConfigureOne(t *testing.T) {
 				var doc report.Document
 				require.NoError(t, json.Unmarshal([]byte(out), &doc))
 				assert.Equal(t, runner.ResultFailed, doc.Result.Status, "no source answers a bug count")
-				assert.Equal(t, "failed", doc.Result.Steps[0].Status)
+				assert.Equal(t, engine.StatusFailed, doc.Result.Steps[0].Status)
 				assert.Contains(t, doc.Result.Steps[0].Error, youtrackNotConfigured)
 			}
 		})

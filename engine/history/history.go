@@ -4,7 +4,11 @@
 // With a log directory it also writes the run as per-run JSON files.
 package history
 
-import "time"
+import (
+	"time"
+
+	"github.com/nous-dev/nous/engine"
+)
 
 // History is the execution history of one run.
 type History struct {
@@ -59,7 +63,7 @@ type StepRun struct {
 	Name       string              `json:"name,omitempty"`
 	Action     string              `json:"action,omitempty"`
 	Role       string              `json:"role,omitempty"`
-	Status     string              `json:"status"`
+	Status     engine.Status       `json:"status"`
 	Attempt    int                 `json:"attempt"` // refinements applied before this run
 	Filters    map[string][]string `json:"filters,omitempty"`
 	Records    int                 `json:"records"`

@@ -76,10 +76,10 @@ func twoIntents() *runner.Result {
 		Constraints: []engine.Constraint{{Key: "paths", Value: "hclwrite/", Phrase: "hclwrite", Source: "gitlab"}, {Key: "statuses", Value: "open"}}}
 	return scenario(q, runner.ResultSuccess, interp,
 		[]runner.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: runner.StatusCompleted, Records: 3},
-			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 3},
-			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: runner.StatusCompleted, Records: 1},
-			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 1},
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: engine.StatusCompleted, Records: 3},
+			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: engine.StatusCompleted, Records: 3},
+			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: engine.StatusCompleted, Records: 1},
+			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: engine.StatusCompleted, Records: 1},
 		}, hclRecords, nil,
 		runner.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl touching hclwrite/, 2024-01-01 – 2024-12-31", Result: "3 commits by 2 authors",
 			Status: runner.ResultSuccess, Count: 3, Authors: 2, Step: "h1", Steps: []string{"h0", "h1"}, Confidence: "High",
@@ -105,9 +105,9 @@ func emptyPeriod() *runner.Result {
 	nearest.Fields[runner.FieldOutside] = runner.OutsideBefore
 	return scenario(q, runner.ResultPartial, &engine.Interpretation{Now: at, Grounded: true, Dates: week, Constraints: []engine.Constraint{}, Sources: hclSources[:1]},
 		[]runner.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: runner.StatusCompleted, Records: 1,
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: engine.StatusCompleted, Records: 1,
 				Outside: runner.OutsideBefore, AskedSince: week.Since, AskedUntil: week.Until},
-			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 1},
+			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: engine.StatusCompleted, Records: 1},
 		}, []sdk.Record{nearest},
 		[]string{`No commits between 2026-11-02 and 2026-11-08; showing the most recent before that: 2efc266 "Merge pull request #739 from wata727/skip_marked_values" on 2026-03-31.`},
 		runner.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl, 2026-11-02 – 2026-11-08",
@@ -128,10 +128,10 @@ func partialAnswer() *runner.Result {
 		Unapplied:   []engine.Constraint{{Key: "authors", Value: "Radek Simko", Source: "youtrack", Reason: `source "youtrack" cannot filter by authors`}}}
 	return scenario(q, runner.ResultPartial, interp,
 		[]runner.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: runner.StatusCompleted, Records: 2},
-			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 2},
-			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: runner.StatusCompleted, Records: 1},
-			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: runner.StatusFailed, Error: `agent "writer" (writer): connection refused`},
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Intent: "query_commits", Action: "retrieve", Status: engine.StatusCompleted, Records: 2},
+			{ID: "h1", Description: "Format commit summary for user", Intent: "query_commits", Action: "agent", Role: "writer", Status: engine.StatusCompleted, Records: 2},
+			{ID: "h2", Description: "Retrieve issue data from YouTrack", Intent: "query_issues", Action: "retrieve", Status: engine.StatusCompleted, Records: 1},
+			{ID: "h3", Description: "Format issue summary for user", Intent: "query_issues", Action: "agent", Role: "writer", Status: engine.StatusFailed, Error: `agent "writer" (writer): connection refused`},
 		}, []sdk.Record{hclRecords[0], hclRecords[1], hclRecords[3]},
 		[]string{`The author filter "Radek Simko" could not be applied: source "youtrack" cannot filter by authors.`},
 		runner.Answer{Intent: "query_commits", Understood: "Commits in hashicorp/hcl touching hclwrite/ by Radek Simko", Result: "2 commits by 1 author",
@@ -157,10 +157,10 @@ func counting() *runner.Result {
 	}
 	return scenario(q, runner.ResultSuccess, &engine.Interpretation{Now: at, Grounded: true, Dates: half, Constraints: []engine.Constraint{}, Sources: hclSources[:1]},
 		[]runner.StepResult{
-			{ID: "h0", Description: "Identify relevant data sources (commits, issues, metrics)", Intent: "query_analytics", Action: "retrieve", Status: runner.StatusCompleted, Records: 3},
-			{ID: "h1", Description: "Aggregate data from multiple sources", Intent: "query_analytics", Action: "aggregate", Status: runner.StatusCompleted, Records: 3},
-			{ID: "h2", Description: "Calculate statistics and trends", Intent: "query_analytics", Action: "stats", Status: runner.StatusCompleted, Records: 3},
-			{ID: "h3", Description: "Generate analytics report with visualizations", Intent: "query_analytics", Action: "agent", Role: "writer", Status: runner.StatusCompleted, Records: 3},
+			{ID: "h0", Description: "Identify relevant data sources (commits, issues, metrics)", Intent: "query_analytics", Action: "retrieve", Status: engine.StatusCompleted, Records: 3},
+			{ID: "h1", Description: "Aggregate data from multiple sources", Intent: "query_analytics", Action: "aggregate", Status: engine.StatusCompleted, Records: 3},
+			{ID: "h2", Description: "Calculate statistics and trends", Intent: "query_analytics", Action: "stats", Status: engine.StatusCompleted, Records: 3},
+			{ID: "h3", Description: "Generate analytics report with visualizations", Intent: "query_analytics", Action: "agent", Role: "writer", Status: engine.StatusCompleted, Records: 3},
 		}, recs, nil,
 		runner.Answer{Intent: "query_analytics", Understood: "Number of commits in hashicorp/hcl", Result: "3 commits by 2 authors between 2025-01-01 and 2025-06-30",
 			Status: runner.ResultSuccess, Counting: true, Count: 3, Authors: 2, Step: "h3", Steps: []string{"h0", "h1", "h2", "h3"}, Records: ids, SourcesUsed: ids, Confidence: "High",

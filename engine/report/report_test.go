@@ -42,8 +42,8 @@ func result() *runner.Result {
 		Answer: &sdk.WriterOutput{FinalReport: "…", SourcesUsed: []string{"c1", "c2"}, ConfidenceLevel: "High"},
 		Review: &sdk.CriticOutput{Status: "PASS", Critique: "cites every record"},
 		Steps: []runner.StepResult{
-			{ID: "h0", Description: "Retrieve commit data from GitLab", Status: runner.StatusCompleted, Records: 2},
-			{ID: "h1", Description: "Format | summary", Status: runner.StatusCompleted, Records: 2},
+			{ID: "h0", Description: "Retrieve commit data from GitLab", Status: engine.StatusCompleted, Records: 2},
+			{ID: "h1", Description: "Format | summary", Status: engine.StatusCompleted, Records: 2},
 		},
 		Records: []sdk.Record{
 			{ID: "c1", Source: "git", Title: "fix payments", URL: "https://example.test/c1", Tier: 1},

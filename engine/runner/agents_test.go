@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
@@ -85,9 +86,9 @@ func TestCrashingAgentKeepsHistory(t *testing.T) {
 	}
 	res, err := New(gitSource(commits(2)), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
 	require.NoError(t, err)
-	assert.Equal(t, StatusCompleted, res.Steps[0].Status)
-	assert.Equal(t, StatusCompleted, res.Steps[1].Status)
-	assert.Equal(t, StatusFailed, res.Steps[2].Status)
+	assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status)
+	assert.Equal(t, engine.StatusCompleted, res.Steps[1].Status)
+	assert.Equal(t, engine.StatusFailed, res.Steps[2].Status)
 	assert.Contains(t, res.Steps[2].Error, "exited unexpectedly")
 	assert.Equal(t, ResultFailed, res.Status, "a run whose writer produced no report answers nothing")
 	require.NotEmpty(t, res.Caveats)
@@ -125,7 +126,7 @@ func TestMalformedAgentOutput(t *testing.T) {
 		calls := agents.requests(sdk.RoleWriter)
 		require.Len(t, calls, 2, "one retry")
 		assert.Contains(t, calls[1].Instructions, "Your previous answer was rejected")
-		assert.Equal(t, StatusFailed, res.Steps[2].Status)
+		assert.Equal(t, engine.StatusFailed, res.Steps[2].Status)
 		assert.Contains(t, res.Steps[2].Error, `agent "writer" (writer): output rejected after a retry: does not match the writer schema: "final_report" must be a string; unknown field "mood"`)
 	})
 	t.Run("retry succeeds", func(t *testing.T) {
@@ -199,7 +200,7 @@ func TestAgentTimeoutFromRules(t *testing.T) {
 	slow := &deadlineAgents{next: agents}
 	res, err := New(gitSource(commits(1)), slow, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs2, "discovery"))
 	require.NoError(t, err)
-	assert.Equal(t, StatusFailed, res.Steps[2].Status)
+	assert.Equal(t, engine.StatusFailed, res.Steps[2].Status)
 	assert.Contains(t, res.Steps[2].Error, "context deadline exceeded")
 	d, ok := slow.deadline(sdk.RoleWriter)
 	require.True(t, ok, "the writer call had a deadline")
@@ -268,7 +269,7 @@ func TestPromptTemplateErrorFailsStep(t *testing.T) {
 	rs := loadRules(t, "prompt \"critic\" {\n  template = \"{{.Input.NoSuchField}}\"\n}\n")
 	res, err := New(gitSource(commits(1)), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
 	require.NoError(t, err)
-	assert.Equal(t, StatusFailed, res.Steps[2].Status)
+	assert.Equal(t, engine.StatusFailed, res.Steps[2].Status)
 	assert.Contains(t, res.Steps[2].Error, `prompt "critic"`)
 	assert.Contains(t, res.Steps[2].Error, "NoSuchField")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -139,7 +140,7 @@ func (r *run) intentOf(st *stepState) int {
 // the planned steps that depend on it).
 func answerSteps(steps []*stepState) (writer, records *stepState) {
 	for _, st := range steps {
-		if st.status != StatusCompleted {
+		if st.status != engine.StatusCompleted {
 			continue
 		}
 		if st.out.Answer != nil && (writer == nil || writer.origin != "" || st.origin == "") {
@@ -162,7 +163,7 @@ func (r *run) answerStatus(steps []*stepState, recs, writer *stepState, a Answer
 			problem = true // a source of the intent failed
 		}
 		switch st.status {
-		case StatusCompleted, StatusRemoved:
+		case engine.StatusCompleted, engine.StatusRemoved:
 			done++
 		default:
 			problem = true
@@ -338,7 +339,7 @@ func union(a, b []string) []string {
 // firstError is the error of the first step that failed.
 func firstError(steps []*stepState) string {
 	for _, st := range steps {
-		if st.status == StatusFailed && st.err != nil {
+		if st.status == engine.StatusFailed && st.err != nil {
 			return st.id + ": " + st.err.Error()
 		}
 	}

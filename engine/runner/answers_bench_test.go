@@ -23,7 +23,7 @@ func BenchmarkAnswers10k(b *testing.B) {
 	}
 	issues := []sdk.Record{rec("HCL-1", sdk.KindIssue, "Ann", 5, nil)}
 	for _, st := range r.steps {
-		st.status = StatusCompleted
+		st.status = engine.StatusCompleted
 		st.out.Records = recs
 		if st.hyp.IntentIndex == 1 {
 			st.out.Records = issues

@@ -199,7 +199,7 @@ func TestComposeOpensWithCaveats(t *testing.T) {
 			{Understood: "Commits in x", Result: "no commits", Report: "# Report: q\n\n## Summary\n\nNone.\n\n```\n# not a heading\n```\n"},
 			{Understood: "Help: how?", Steps: []string{"h9"}},
 		},
-		Steps: []StepResult{{ID: "h9", Description: "Format helpful response", Status: StatusFailed, Error: "agent down"}},
+		Steps: []StepResult{{ID: "h9", Description: "Format helpful response", Status: engine.StatusFailed, Error: "agent down"}},
 	}
 	want := "Caveat: no commits between 2024-01-01 and 2024-12-31; the answer shows the most recent before it\n\n" +
 		"Caveat: source \"youtrack\" is not configured\n\n" +

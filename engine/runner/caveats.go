@@ -54,7 +54,7 @@ func (r *run) failures(res *Result) []string {
 		if st.role() != sdk.RoleWriter || res.Answer != nil || res.Status == ResultCancelled {
 			continue
 		}
-		why := st.status
+		why := string(st.status)
 		if st.err != nil {
 			why += ": " + sentence(r.redactErr(st.err).Error())
 		}
@@ -67,7 +67,7 @@ func (r *run) failures(res *Result) []string {
 // anyAnswered reports whether a source answered a retrieval of the run.
 func (r *run) anyAnswered() bool {
 	for _, st := range r.steps {
-		if st.action() == "retrieve" && st.status == StatusCompleted && len(st.out.Answered) > 0 {
+		if st.action() == "retrieve" && st.status == engine.StatusCompleted && len(st.out.Answered) > 0 {
 			return true
 		}
 	}
@@ -93,7 +93,7 @@ func (r *run) noAnswer() string {
 func (r *run) periodCaveats(res *Result) []string {
 	var out []string
 	for _, st := range r.steps {
-		if st.nearest == "" || st.status != StatusCompleted {
+		if st.nearest == "" || st.status != engine.StatusCompleted {
 			continue
 		}
 		rg, ok := r.askedPeriod(st)
@@ -254,7 +254,7 @@ func (r *run) cutsIn(source string, earliest time.Time) bool {
 func (r *run) stepCaveats(res *Result, pending []string) []string {
 	var out []string
 	for _, s := range res.Steps {
-		if s.Status == StatusFailed && len(out) < 3 {
+		if s.Status == engine.StatusFailed && len(out) < 3 {
 			out = append(out, fmt.Sprintf("Step %s (%s) failed: %s.", s.ID, s.Description, sentence(s.Error)))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +28,7 @@ func TestComposeRejectedRecordsDuration(t *testing.T) {
 	steps := res.History.Passes[0].Steps
 	require.NotEmpty(t, steps)
 	final := steps[len(steps)-1]
-	require.Equal(t, StatusCompleted, final.Status, "the writer composed the rejected draft")
+	require.Equal(t, engine.StatusCompleted, final.Status, "the writer composed the rejected draft")
 	assert.Positive(t, final.DurationMS)
 	assert.Equal(t, final.EndedAt.Sub(final.StartedAt).Milliseconds(), final.DurationMS)
 	for _, s := range steps {
@@ -47,6 +48,6 @@ func TestComposeRejectedPanicFailsStep(t *testing.T) {
 	res, err := New(gitSource(commits(1)), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
 	require.NoError(t, err)
 	writer := res.Steps[len(res.Steps)-1]
-	assert.Equal(t, StatusFailed, writer.Status)
+	assert.Equal(t, engine.StatusFailed, writer.Status)
 	assert.Contains(t, writer.Error, "panicked: writer bug")
 }

@@ -149,7 +149,7 @@ func TestEmptyPeriodWithNothingBefore(t *testing.T) {
 	require.Len(t, src.requests(), 2, "looked before once, and no more")
 	assert.Empty(t, res.Records)
 	assert.Equal(t, OutsideBefore, res.Steps[0].Outside)
-	assert.Equal(t, StatusCompleted, res.Steps[0].Status, "an empty answer is an answer")
+	assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status, "an empty answer is an answer")
 	assert.Equal(t, ResultPartial, res.Status)
 	assert.Equal(t, []string{"No matching records between 2026-11-02 and 2026-11-08, and none before."}, res.Caveats)
 	last := res.History.Passes[len(res.History.Passes)-1].Validation.Findings

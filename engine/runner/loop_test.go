@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk"
@@ -124,9 +125,9 @@ func TestCancellationKeepsPartialHistory(t *testing.T) {
 	assert.Equal(t, history.Cancelled, res.History.Termination)
 	require.Len(t, res.History.Passes, 1)
 	require.Len(t, res.History.Passes[0].Steps, 3)
-	assert.Equal(t, StatusFailed, res.History.Passes[0].Steps[0].Status)
+	assert.Equal(t, engine.StatusFailed, res.History.Passes[0].Steps[0].Status)
 	assert.Contains(t, res.History.Passes[0].Steps[0].Error, "context canceled")
-	assert.Equal(t, StatusSkipped, res.Steps[2].Status)
+	assert.Equal(t, engine.StatusSkipped, res.Steps[2].Status)
 }
 
 func TestDeterministic(t *testing.T) {
@@ -176,7 +177,7 @@ func TestUnrunnableAndEmptyPlans(t *testing.T) {
 	res, err := New(gitSource(nil), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), cyclic)
 	require.NoError(t, err)
 	assert.Equal(t, history.Stalled, res.History.Termination, "a cycle the planner did not break cannot hang the loop")
-	assert.Equal(t, StatusSkipped, res.Steps[0].Status)
+	assert.Equal(t, engine.StatusSkipped, res.Steps[0].Status)
 	assert.Equal(t, "not run: loop ended (stalled)", res.Steps[0].Error)
 
 	res, err = New(gitSource(nil), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), buildPlan(rs, "hello", "discovery", nil))
@@ -192,6 +193,6 @@ func TestBadPlanIndexFailsStep(t *testing.T) {
 	plan.Steps[0].Plans = []int{7}
 	res, err := New(gitSource(commits(1)), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), plan)
 	require.NoError(t, err)
-	assert.Equal(t, StatusFailed, res.Steps[0].Status)
+	assert.Equal(t, engine.StatusFailed, res.Steps[0].Status)
 	assert.Equal(t, "retrieval plan index 7 out of range", res.Steps[0].Error)
 }

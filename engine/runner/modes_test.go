@@ -30,7 +30,7 @@ func TestStrictModeNoValidSources(t *testing.T) {
 	assert.Equal(t, ResultFailed, res.Status)
 	assert.Equal(t, history.Failed, res.History.Termination)
 	assert.Contains(t, res.Error, "no valid sources")
-	assert.Equal(t, StatusFailed, res.Steps[0].Status)
+	assert.Equal(t, engine.StatusFailed, res.Steps[0].Status)
 }
 
 func TestDiscoveryFlagsAndMonitorGroups(t *testing.T) {

@@ -27,7 +27,7 @@ const (
 func (r *run) refine(p *history.Pass) bool {
 	applied := false
 	for _, st := range slices.Clone(r.steps) {
-		if st.status != StatusInvalid {
+		if st.status != engine.StatusInvalid {
 			continue
 		}
 		d := st.delta
@@ -45,7 +45,7 @@ func (r *run) refine(p *history.Pass) bool {
 		}
 		if ref.Refused != "" {
 			if d.review == nil && len(d.search) == 0 { // a writer step stays invalid: the writer composes what it has at the end
-				st.status, st.err = StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
+				st.status, st.err = engine.StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
 			}
 			r.correction(st, ref, trace.Failed)
 			p.Refinements = append(p.Refinements, ref)
@@ -70,22 +70,22 @@ func (r *run) apply(st *stepState, d *pendingDelta) string {
 	}
 	switch d.op {
 	case OpRemove:
-		st.status = StatusRemoved
+		st.status = engine.StatusRemoved
 		st.out = output{}
 		return ""
 	case OpAdd:
 		// The step keeps what it produced; a sibling with the delta runs
 		// next to it and every pending dependent waits for both.
-		st.status = StatusCompleted
+		st.status = engine.StatusCompleted
 		added := &stepState{
 			id: st.id + ".r" + strconv.Itoa(st.attempts), hyp: st.hyp, step: st.step, deps: slices.Clone(st.deps),
-			plans: slices.Clone(st.plans), status: StatusPending, origin: st.id,
+			plans: slices.Clone(st.plans), status: engine.StatusPending, origin: st.id,
 		}
 		added.hyp.ID = added.id
 		added.hyp.Dependencies = slices.Clone(st.deps)
 		applyFilters(added, d)
 		for _, other := range r.steps {
-			if other.status == StatusPending && slices.Contains(other.deps, st.id) {
+			if other.status == engine.StatusPending && slices.Contains(other.deps, st.id) {
 				other.deps = append(other.deps, added.id)
 			}
 		}
@@ -96,7 +96,7 @@ func (r *run) apply(st *stepState, d *pendingDelta) string {
 		st.replace = true
 		st.drop, st.set = nil, nil
 	}
-	st.status = StatusPending
+	st.status = engine.StatusPending
 	applyFilters(st, d)
 	if d.review != nil {
 		st.review, st.draft = d.review, st.out.Draft
@@ -190,7 +190,7 @@ func (r *run) changes(st *stepState, d *pendingDelta) bool {
 func (r *run) addSearch(st *stepState, queries []string) string {
 	id := st.id + ".s" + strconv.Itoa(st.attempts)
 	g := &stepState{
-		id: id, status: StatusPending, search: slices.Clone(queries), sources: r.planSources(), origin: st.id, deps: []string{},
+		id: id, status: engine.StatusPending, search: slices.Clone(queries), sources: r.planSources(), origin: st.id, deps: []string{},
 		hyp: engine.Hypothesis{ID: id, Description: "Search for missing evidence: " + strings.Join(queries, "; "),
 			Dependencies: []string{}, Intent: st.hyp.Intent, Name: st.hyp.Name + "_search", Action: engine.ActionRetrieve},
 		step: engine.Step{ID: id, Action: engine.ActionRetrieve},
@@ -199,6 +199,6 @@ func (r *run) addSearch(st *stepState, queries []string) string {
 	r.byID[id] = g
 	st.deps = append(st.deps, id)
 	st.searched = append(st.searched, queries...)
-	st.status = StatusPending
+	st.status = engine.StatusPending
 	return id
 }

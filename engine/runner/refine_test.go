@@ -86,7 +86,7 @@ func TestRefinementLimitsStopTheLoop(t *testing.T) {
 		require.Len(t, refs, 2)
 		assert.True(t, refs[0].Applied)
 		assert.Equal(t, "refinement limit reached: 1 in total", refs[1].Refused)
-		assert.Equal(t, StatusFailed, res.Steps[1].Status)
+		assert.Equal(t, engine.StatusFailed, res.Steps[1].Status)
 		assert.Contains(t, res.Steps[1].Error, "refinement limit reached: 1 in total")
 	})
 	t.Run("unchanging delta", func(t *testing.T) {
@@ -96,8 +96,8 @@ func TestRefinementLimitsStopTheLoop(t *testing.T) {
 		assert.Equal(t, history.RefineLimit, res.History.Termination)
 		require.Len(t, res.History.Passes, 2, "dates dropped once; dropping them again would change nothing")
 		assert.Equal(t, "refinement would not change the step", res.History.Passes[1].Refinements[0].Refused)
-		assert.Equal(t, StatusFailed, res.Steps[0].Status)
-		assert.Equal(t, StatusSkipped, res.Steps[2].Status)
+		assert.Equal(t, engine.StatusFailed, res.Steps[0].Status)
+		assert.Equal(t, engine.StatusSkipped, res.Steps[2].Status)
 		assert.Equal(t, ResultFailed, res.Status)
 	})
 }
@@ -123,8 +123,8 @@ func TestRefinementOps(t *testing.T) {
 		check        func(t *testing.T, res *Result, src *fakeSources)
 	}{
 		{"REMOVE", `op = "REMOVE"`, func(t *testing.T, res *Result, src *fakeSources) {
-			assert.Equal(t, StatusRemoved, res.Steps[0].Status)
-			assert.Equal(t, StatusCompleted, res.Steps[2].Status, "dependents run without the removed step")
+			assert.Equal(t, engine.StatusRemoved, res.Steps[0].Status)
+			assert.Equal(t, engine.StatusCompleted, res.Steps[2].Status, "dependents run without the removed step")
 			assert.Len(t, src.requests(), 1)
 		}},
 		{"REPLACE", "op = \"REPLACE\"\n    set_filters = { projects = [\"acme/all\"] }", func(t *testing.T, res *Result, src *fakeSources) {
@@ -141,7 +141,7 @@ func TestRefinementOps(t *testing.T) {
 			assert.Equal(t, "Retrieve commit data from GitLab dates:last week", reqs[1].Req.Query)
 			require.Len(t, res.Steps, 4)
 			assert.Equal(t, "h0.r1", res.Steps[3].ID)
-			assert.Equal(t, StatusCompleted, res.Steps[0].Status, "the target keeps its output")
+			assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status, "the target keeps its output")
 			assert.Equal(t, []history.Refinement{{Op: OpAdd, Step: "h0", NewStep: "h0.r1", DropFilters: []string{"projects"}, Limit: 7,
 				Justification: `check "retrieval_found_data": retrieval returned no records`, Applied: true}}, res.History.Passes[0].Refinements)
 			assert.Contains(t, res.Report, "records: c1")
@@ -224,7 +224,7 @@ func TestAnalystGapSearchGivesUp(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, history.RefineLimit, res.History.Termination, "the same search twice would change nothing")
 	assert.Equal(t, "refinement would not change the step", res.History.Passes[1].Refinements[0].Refused)
-	assert.Equal(t, StatusCompleted, res.Steps[2].Status, "the writer composes with what there is")
+	assert.Equal(t, engine.StatusCompleted, res.Steps[2].Status, "the writer composes with what there is")
 	assert.Contains(t, res.Report, "# Report")
 	assert.Equal(t, ResultPartial, res.Status)
 }
@@ -250,6 +250,6 @@ loop {
 	require.NoError(t, err)
 	assert.Len(t, agents.requests(sdk.RoleWriter), 3, "asked again twice, then the per-step limit")
 	assert.Equal(t, history.RefineLimit, res.History.Termination)
-	assert.Equal(t, StatusFailed, res.Steps[2].Status)
+	assert.Equal(t, engine.StatusFailed, res.Steps[2].Status)
 	assert.Contains(t, res.Steps[2].Error, "refinement limit reached: 2 per step")
 }

@@ -56,16 +56,16 @@ type Result struct {
 
 // StepResult is a step's final state.
 type StepResult struct {
-	ID          string `json:"id"`
-	Description string `json:"description"`
-	Intent      string `json:"intent,omitempty"`
-	Action      string `json:"action,omitempty"`
-	Role        string `json:"role,omitempty"`
-	Status      string `json:"status"`
-	Records     int    `json:"records"`
-	Attempts    int    `json:"attempts"`
-	Output      string `json:"output,omitempty"`
-	Error       string `json:"error,omitempty"`
+	ID          string        `json:"id"`
+	Description string        `json:"description"`
+	Intent      string        `json:"intent,omitempty"`
+	Action      string        `json:"action,omitempty"`
+	Role        string        `json:"role,omitempty"`
+	Status      engine.Status `json:"status"`
+	Records     int           `json:"records"`
+	Attempts    int           `json:"attempts"`
+	Output      string        `json:"output,omitempty"`
+	Error       string        `json:"error,omitempty"`
 	// Partial says why a completed step's evidence is incomplete: a source
 	// failed beside others that answered, or its stream ended in an error
 	// after some records (which the step keeps).
@@ -88,8 +88,8 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 		r.composeRejected(ctx)
 	}
 	for _, st := range r.steps {
-		if st.status == StatusPending || st.status == StatusInvalid {
-			st.status = StatusSkipped
+		if st.status == engine.StatusPending || st.status == engine.StatusInvalid {
+			st.status = engine.StatusSkipped
 			if st.err == nil {
 				st.err = fmt.Errorf("not run: loop ended (%s)", r.hist.Termination)
 			}
@@ -125,12 +125,12 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 // composeRejected lets the writer compose from the last rejected draft.
 func (r *run) composeRejected(ctx context.Context) {
 	for _, st := range r.steps {
-		if st.status != StatusInvalid || (st.out.Review == nil && len(st.out.Search) == 0) || st.role() != sdk.RoleWriter || r.boundary(ctx) != "" {
+		if st.status != engine.StatusInvalid || (st.out.Review == nil && len(st.out.Search) == 0) || st.role() != sdk.RoleWriter || r.boundary(ctx) != "" {
 			continue
 		}
 		p := &r.hist.Passes[len(r.hist.Passes)-1]
 		st.review, st.draft = st.out.Review, st.out.Draft
-		st.status = StatusRunning
+		st.status = engine.StatusRunning
 		st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
 			Attempt: st.attempts, StartedAt: r.e.opts.Clock(), StartSeq: int(r.seq.Add(1))}
 		st.entry = r.trace.Add(trace.Entry{Stage: trace.Finalization, Thought: "Compose from what the loop has: the last draft, rejected or missing evidence",
@@ -139,9 +139,9 @@ func (r *run) composeRejected(ctx context.Context) {
 		if st.review != nil {
 			out.Verdict, out.Review = st.review.Status, st.review
 		}
-		st.out, st.status, st.err = out, StatusCompleted, nil
+		st.out, st.status, st.err = out, engine.StatusCompleted, nil
 		if err != nil {
-			st.status, st.err = StatusFailed, r.redactErr(err)
+			st.status, st.err = engine.StatusFailed, r.redactErr(err)
 		}
 		r.endRun(st)
 		r.recordStep(p, st)
@@ -173,7 +173,7 @@ func (r *run) collect(res *Result) {
 		sr.Partial = r.partial(st)
 		r.markOutside(&sr, st)
 		res.Steps = append(res.Steps, sr)
-		if st.status != StatusCompleted {
+		if st.status != engine.StatusCompleted {
 			continue
 		}
 		if st.out.Answer != nil {
@@ -218,9 +218,9 @@ func (r *run) status(ctx context.Context, res *Result, err error) string {
 	if err != nil {
 		return ResultFailed
 	}
-	completed, last := 0, ""
+	completed, last := 0, engine.Status("")
 	for _, s := range res.Steps {
-		if s.Status == StatusCompleted || s.Status == StatusRemoved {
+		if s.Status == engine.StatusCompleted || s.Status == engine.StatusRemoved {
 			completed++
 		}
 		last = s.Status
@@ -228,7 +228,7 @@ func (r *run) status(ctx context.Context, res *Result, err error) string {
 	switch {
 	case len(res.Steps) > 0 && completed == 0:
 		return ResultFailed
-	case completed < len(res.Steps) || last == StatusFailed || r.hist.Termination != history.Converged:
+	case completed < len(res.Steps) || last == engine.StatusFailed || r.hist.Termination != history.Converged:
 		return ResultPartial
 	}
 	for _, a := range res.Answers {
@@ -247,7 +247,7 @@ func fallbackReport(res *Result) string {
 	b.WriteString(res.Query)
 	b.WriteString("\n\n")
 	for _, s := range res.Steps {
-		for _, part := range [...]string{"- ", s.ID, " ", s.Description, ": ", s.Status} {
+		for _, part := range [...]string{"- ", s.ID, " ", s.Description, ": ", string(s.Status)} {
 			b.WriteString(part)
 		}
 		if s.Output != "" {
@@ -314,7 +314,7 @@ func (r *run) finalHistory(res *Result) {
 		for _, sr := range p.Steps {
 			s.StepRuns++
 			s.AgentCalls += sr.AgentCalls
-			if sr.Status == StatusFailed {
+			if sr.Status == engine.StatusFailed {
 				s.StepsFailed++
 			}
 		}

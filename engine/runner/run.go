@@ -60,7 +60,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	for i, h := range hyps {
 		deps = append(deps, h.Dependencies...)
 		st := &states[i]
-		*st = stepState{id: h.ID, hyp: h, deps: deps[len(deps)-len(h.Dependencies) : len(deps) : len(deps)], status: StatusPending}
+		*st = stepState{id: h.ID, hyp: h, deps: deps[len(deps)-len(h.Dependencies) : len(deps) : len(deps)], status: engine.StatusPending}
 		if i < len(plan.Steps) && plan.Steps[i].ID == h.ID {
 			st.step = plan.Steps[i]
 			st.plans = append([]int(nil), plan.Steps[i].Plans...)
@@ -149,18 +149,18 @@ func (r *run) nodeOf(id string) int {
 // walkState is where a step with st's status stands in the walk.
 func walkState(st *stepState) graph.State {
 	switch st.status {
-	case StatusCompleted, StatusRemoved:
+	case engine.StatusCompleted, engine.StatusRemoved:
 		return graph.Done
-	case StatusFailed:
+	case engine.StatusFailed:
 		if tolerable(st) {
 			return graph.Tolerated
 		}
 		return graph.Failed
-	case StatusInvalid:
+	case engine.StatusInvalid:
 		return graph.Held
-	case StatusSkipped:
+	case engine.StatusSkipped:
 		return graph.Skipped
-	case StatusRunning:
+	case engine.StatusRunning:
 		return graph.Running
 	}
 	return graph.Pending
@@ -235,7 +235,7 @@ func (r *run) boundary(ctx context.Context) string {
 func (r *run) runGuarded(ctx context.Context, pass int, st *stepState) {
 	defer func() {
 		if v := recover(); v != nil {
-			st.resStatus, st.resErr = StatusFailed, panicError(st, v)
+			st.resStatus, st.resErr = engine.StatusFailed, panicError(st, v)
 		}
 	}()
 	r.runStep(ctx, pass, st)
@@ -250,25 +250,25 @@ func panicError(st *stepState, v any) error {
 // dependents while another of their dependencies answers: a retrieval
 // whose sources failed. Strict mode's "no valid sources" ends the run.
 func tolerable(dep *stepState) bool {
-	return dep.status == StatusFailed && dep.action() == "retrieve" && !IsNoValidSources(dep.err)
+	return dep.status == engine.StatusFailed && dep.action() == "retrieve" && !IsNoValidSources(dep.err)
 }
 
 // skip records st as skipped because its dependency dep failed or was
 // skipped.
 func (r *run) skip(p *history.Pass, st, dep *stepState) {
-	st.status = StatusSkipped
+	st.status = engine.StatusSkipped
 	st.err = fmt.Errorf("dependency %s %s", dep.id, dep.status)
 	r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: st.action(),
 		Parameters: map[string]any{"step": st.id}, Outcome: trace.Skipped, Error: st.err.Error()})
 	p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name,
-		Action: st.action(), Role: st.role(), Status: StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
+		Action: st.action(), Role: st.role(), Status: engine.StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
 		StartedAt: r.e.opts.Clock(), EndedAt: r.e.opts.Clock()})
-	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: StatusSkipped, Detail: st.err.Error()})
+	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: string(engine.StatusSkipped), Detail: st.err.Error()})
 }
 
 // launch marks st running and records its start.
 func (r *run) launch(p *history.Pass, st *stepState) {
-	st.status = StatusRunning
+	st.status = engine.StatusRunning
 	st.err, st.resErr = nil, nil
 	st.out = output{}
 	st.resStatus = ""
@@ -305,10 +305,10 @@ func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) outcom
 	if st.err != nil {
 		st.err = r.redactErr(st.err)
 	}
-	if st.status == StatusCompleted || st.status == StatusInvalid {
+	if st.status == engine.StatusCompleted || st.status == engine.StatusInvalid {
 		r.validate(p, st)
 	}
-	fatal := st.status == StatusFailed && IsNoValidSources(st.err)
+	fatal := st.status == engine.StatusFailed && IsNoValidSources(st.err)
 	if fatal {
 		r.fatal = st.err // strict mode with nothing left: no refinement can help
 	}

@@ -9,17 +9,6 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// Step statuses.
-const (
-	StatusPending   = "pending"
-	StatusRunning   = "running"
-	StatusCompleted = "completed"
-	StatusFailed    = "failed"
-	StatusSkipped   = "skipped"
-	StatusInvalid   = "invalid" // ran, but validation asks for a refinement
-	StatusRemoved   = "removed" // removed by a REMOVE refinement
-)
-
 // output is what a step produced.
 type output struct {
 	Records []sdk.Record // the records held: at most loop.max_records
@@ -57,7 +46,7 @@ type stepState struct {
 	step   engine.Step // what it runs; zero for a step the plan does not describe
 	deps   []string
 	plans  []int // retrieval plans run by this step
-	status string
+	status engine.Status
 	err    error
 
 	// refinement state
@@ -75,8 +64,8 @@ type stepState struct {
 	sources  []string          // gap search: the sources asked
 	searched []string          // queries already added for this step
 
-	out       output // written by the step's own run (see runStep)
-	resStatus string // the run's verdict, taken when the step settles
+	out       output        // written by the step's own run (see runStep)
+	resStatus engine.Status // the run's verdict, taken when the step settles
 	resErr    error
 	run       history.StepRun
 	entry     string // trace entry of the current run
@@ -135,7 +124,7 @@ func (s *stepState) refined() bool {
 func (s *stepState) view(filters map[string][]string) cond.Step {
 	v := cond.Step{
 		ID: s.id, Intent: s.hyp.Intent, Name: s.hyp.Name, Action: s.action(), Agent: s.hyp.Agent,
-		Role: s.role(), Status: s.status, Output: s.out.Text, Verdict: s.out.Verdict,
+		Role: s.role(), Status: string(s.status), Output: s.out.Text, Verdict: s.out.Verdict,
 		Filters: filters, Attempts: s.attempts, Records: make([]cond.Item, len(s.out.Records)), Error: errText(s.err),
 	}
 	for i, r := range s.out.Records {

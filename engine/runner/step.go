@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk"
@@ -40,11 +41,11 @@ func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
 	st.out = out
 	switch {
 	case err != nil:
-		st.resStatus, st.resErr = StatusFailed, err
+		st.resStatus, st.resErr = engine.StatusFailed, err
 	case (out.Verdict == sdk.VerdictReject || len(out.Search) > 0) && st.role() == sdk.RoleWriter:
-		st.resStatus = StatusInvalid // the critic sent the draft back, or the analyst asked for more data
+		st.resStatus = engine.StatusInvalid // the critic sent the draft back, or the analyst asked for more data
 	default:
-		st.resStatus = StatusCompleted
+		st.resStatus = engine.StatusCompleted
 	}
 }
 
@@ -55,7 +56,7 @@ func (r *run) inputs(st *stepState) ([]sdk.Record, tally) {
 	h := newHeld(r.loop.MaxRecords)
 	for _, d := range st.deps {
 		dep := r.byID[d]
-		if dep == nil || dep.status != StatusCompleted {
+		if dep == nil || dep.status != engine.StatusCompleted {
 			continue
 		}
 		h.merge(dep.out.Records, dep.out.Omitted)
@@ -80,7 +81,7 @@ func omittedText(t tally) string {
 func (r *run) inputText(st *stepState) string {
 	var parts []string
 	for _, d := range st.deps {
-		if dep := r.byID[d]; dep != nil && dep.status == StatusCompleted && dep.out.Text != "" {
+		if dep := r.byID[d]; dep != nil && dep.status == engine.StatusCompleted && dep.out.Text != "" {
 			parts = append(parts, dep.out.Text)
 		}
 	}
@@ -104,11 +105,11 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 
 	u := trace.Update{Outcome: trace.Success, Evidence: append([]string{strconv.Itoa(len(st.out.Records)) + " record(s)"}, st.out.Notes...)}
 	switch st.status {
-	case StatusFailed:
+	case engine.StatusFailed:
 		u.Outcome, u.Error = trace.Failed, st.run.Error
-	case StatusInvalid:
+	case engine.StatusInvalid:
 		u.Outcome = trace.Partial
-	case StatusCompleted:
+	case engine.StatusCompleted:
 		if st.run.Partial != "" {
 			u.Outcome, u.Error = trace.Partial, st.run.Partial
 		}
@@ -116,20 +117,20 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 	if st.out.Verdict != "" {
 		u.Evidence = append(u.Evidence, "critic verdict "+st.out.Verdict)
 	}
-	if st.out.Answer != nil && st.status == StatusCompleted {
+	if st.out.Answer != nil && st.status == engine.StatusCompleted {
 		u.Fulfills = []string{"report"}
 	}
 	for _, rec := range st.out.Records[:min(len(st.out.Records), 5)] {
 		u.Attachments = append(u.Attachments, map[string]any{"type": "record", "id": rec.ID, "source": rec.Source})
 	}
 	_ = r.trace.Update(st.entry, u)
-	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: st.status, Detail: st.run.Error})
+	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: string(st.status), Detail: st.run.Error})
 }
 
 // partial says why completed step st has only part of its evidence: the
 // failures of its source calls, each a sentence; "" when none failed.
 func (r *run) partial(st *stepState) string {
-	if st.status != StatusCompleted || len(st.out.Failed) == 0 {
+	if st.status != engine.StatusCompleted || len(st.out.Failed) == 0 {
 		return ""
 	}
 	texts := make([]string, len(st.out.Failed))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
@@ -65,7 +66,7 @@ func TestStreamCutShortIsPartial(t *testing.T) {
 			if tt.records == 0 {
 				return
 			}
-			assert.Equal(t, StatusCompleted, res.Steps[0].Status)
+			assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status)
 			assert.Contains(t, res.Steps[0].Partial, tt.caveat, "the step says it is partial")
 			assert.Equal(t, res.Steps[0].Partial, res.History.Passes[0].Steps[0].Partial)
 			for _, e := range res.Trace {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/rules/cond"
@@ -30,7 +31,7 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 	for _, c := range r.plan.Policy.Checks {
 		// A failed check may have changed the status or error; the rest
 		// of the view (records above all) is built once per step.
-		view.Status, view.Error = st.status, errText(st.err)
+		view.Status, view.Error = string(st.status), errText(st.err)
 		env.Step = view
 		env.Validation = cond.Validation{Failed: p.Validation.Failed, Warnings: p.Validation.Warnings, Passed: p.Validation.Passed}
 		applies, err := c.Applies.Eval(&env)
@@ -65,15 +66,15 @@ func (r *run) validate(p *history.Pass, st *stepState) {
 					break
 				}
 			}
-			if st.status == StatusCompleted || st.status == StatusInvalid {
-				st.status = StatusInvalid
+			if st.status == engine.StatusCompleted || st.status == engine.StatusInvalid {
+				st.status = engine.StatusInvalid
 				if st.delta == nil && c.Refine != nil {
 					st.delta = &pendingDelta{op: c.Refine.Op, drop: c.Refine.DropFilters, set: c.Refine.SetFilters,
 						limit: c.Refine.Limit, nearest: c.Refine.Nearest, because: fmt.Sprintf("check %q: %s", c.Name, msg)}
 				}
 			}
 		case "fail":
-			st.status, st.err = StatusFailed, fmt.Errorf("check %q: %s", c.Name, msg)
+			st.status, st.err = engine.StatusFailed, fmt.Errorf("check %q: %s", c.Name, msg)
 		default:
 			f.Severity = history.SeverityWarn
 		}
@@ -121,11 +122,11 @@ func (r *run) assess() history.Assessment {
 	a := history.Assessment{Completed: make([]string, 0, len(r.steps)), NeedRefine: []string{}, Failed: []string{}, Pending: []string{}}
 	for _, st := range r.steps {
 		switch st.status {
-		case StatusCompleted, StatusRemoved:
+		case engine.StatusCompleted, engine.StatusRemoved:
 			a.Completed = append(a.Completed, st.id)
-		case StatusInvalid:
+		case engine.StatusInvalid:
 			a.NeedRefine = append(a.NeedRefine, st.id)
-		case StatusFailed, StatusSkipped:
+		case engine.StatusFailed, engine.StatusSkipped:
 			a.Failed = append(a.Failed, st.id)
 		default:
 			a.Pending = append(a.Pending, st.id)

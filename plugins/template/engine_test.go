@@ -38,7 +38,7 @@ func TestWithTheExecutor(t *testing.T) {
 	assert.Contains(t, res.Report, "## Sources")
 	assert.NotEmpty(t, res.Answer.SourcesUsed)
 	for _, st := range res.Steps {
-		assert.NotEqual(t, "failed", st.Status, "step %s: %s", st.ID, st.Error)
+		assert.NotEqual(t, engine.StatusFailed, st.Status, "step %s: %s", st.ID, st.Error)
 	}
 
 	first, err := json.Marshal(res)
