@@ -20,6 +20,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
+var queryEnvType = reflect.TypeFor[QueryEnv]()
+
 // impureBuiltins are expr builtins that read the clock or the OS time zone
 // database; conditions must be pure and deterministic.
 var impureBuiltins = []string{"now", "date", "timezone"}
@@ -206,7 +208,11 @@ func (e *compiledExpr) compile() (*program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newProgram(p, m, root), nil
+	prog := newProgram(p, m, root)
+	if reflect.TypeOf(e.env) == queryEnvType {
+		prog.query = queryMatch(root, found)
+	}
+	return prog, nil
 }
 
 // check is checker.ParseCheck's checking without its waste: that

@@ -416,6 +416,9 @@ type program struct {
 	sem     chan struct{}
 	loops   bool // it runs closures over collections: the time limit applies
 	node    ast.Node
+	// query is the pattern of a condition that only matches it against
+	// the question, evaluated without a VM on a *QueryEnv.
+	query *Regexp
 }
 
 // newProgram returns p, compiled from the tree node.
@@ -433,6 +436,9 @@ func (p *program) Node() ast.Node { return p.node }
 // cannot be interrupted, but an abandoned run is bounded by the memory
 // budget and its meter, which fails its next check at once.
 func (p *program) evaluate(env any, machines *sync.Pool, timeout time.Duration) (any, error) {
+	if q, ok := env.(*QueryEnv); ok && p.query != nil {
+		return q.match(p.query), nil
+	}
 	if !p.metered {
 		return p.run(env, machines)
 	}

@@ -63,8 +63,8 @@ func callMatches(args ...any) (any, error) {
 	re := args[1].(*Regexp)
 	switch s := args[0].(type) {
 	case string:
-		if env, ok := args[2].(*QueryEnv); ok && env.text.s == s {
-			return re.Match(env.text), nil
+		if env, ok := args[2].(*QueryEnv); ok && env.Query == s {
+			return env.match(re), nil
 		}
 		return re.MatchString(s), nil
 	case []byte:
@@ -74,6 +74,28 @@ func callMatches(args ...any) (any, error) {
 		return false, nil
 	}
 	return nil, fmt.Errorf("interface conversion: interface {} is %T, not []uint8", args[0])
+}
+
+// match reports whether re matches the question, folded once when the
+// environment was built by NewQueryEnv.
+func (q *QueryEnv) match(re *Regexp) bool {
+	if q.text.s == q.Query {
+		return re.Match(q.text)
+	}
+	return re.MatchString(q.Query)
+}
+
+// queryMatch returns the Regexp of a condition that is only a constant
+// matches of the question (query matches '…'): it needs no VM.
+func queryMatch(root ast.Node, found map[*ast.BinaryNode]constMatch) *Regexp {
+	b, ok := root.(*ast.BinaryNode)
+	if !ok {
+		return nil
+	}
+	if id, ok := b.Left.(*ast.IdentifierNode); !ok || id.Value != "query" {
+		return nil
+	}
+	return found[b].re
 }
 
 // constMatch is a matches whose pattern is a constant, compiled.

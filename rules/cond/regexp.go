@@ -31,7 +31,7 @@ type Regexp struct {
 type words struct {
 	before, after syntax.EmptyOp
 	set           []string // folded, in the order leftmost-first prefers them; ASCII
-	firsts        string   // the first bytes of set
+	firsts        *byteSet // the first bytes of set
 	group         bool     // capture group 1 is the string (the only group)
 }
 
@@ -41,7 +41,7 @@ type words struct {
 type starts struct {
 	before   syntax.EmptyOp
 	set      []string // folded; ASCII
-	firsts   string   // the first bytes of set
+	firsts   *byteSet // the first bytes of set
 	anchored *regexp.Regexp
 }
 
@@ -165,7 +165,7 @@ func newWords(tree *syntax.Regexp, groups int) *words {
 // where a string holds, the first string in preference order.
 func (w *words) find(t Text, at int) (lo, hi int, ok bool) {
 	for i := at; i < len(t.folded); i++ {
-		k := strings.IndexAny(t.folded[i:], w.firsts)
+		k := w.firsts.index(t.folded[i:])
 		if k < 0 {
 			break
 		}
@@ -258,7 +258,7 @@ func (s *starts) findAll(t Text) [][]int {
 // next is the least position at or after at where a match can start.
 func (s *starts) next(t Text, at int) int {
 	for i := at; i < len(t.folded); i++ {
-		k := strings.IndexAny(t.folded[i:], s.firsts)
+		k := s.firsts.index(t.folded[i:])
 		if k < 0 {
 			break
 		}
@@ -272,19 +272,29 @@ func (s *starts) next(t Text, at int) int {
 
 // ascii returns the strings of set an ASCII text can hold, and their
 // first bytes.
-func ascii(set []string) ([]string, string) {
+func ascii(set []string) ([]string, *byteSet) {
 	var out []string
-	var firsts []byte
+	firsts := &byteSet{}
 	for _, s := range set {
-		if !isASCII(s) {
-			continue
-		}
-		out = append(out, s)
-		if !slices.Contains(firsts, s[0]) {
-			firsts = append(firsts, s[0])
+		if isASCII(s) {
+			out = append(out, s)
+			firsts[s[0]] = true
 		}
 	}
-	return out, string(firsts)
+	return out, firsts
+}
+
+// byteSet is a set of bytes.
+type byteSet [256]bool
+
+// index returns the index of the first byte of s in the set, or -1.
+func (b *byteSet) index(s string) int {
+	for i := 0; i < len(s); i++ {
+		if b[s[i]] {
+			return i
+		}
+	}
+	return -1
 }
 
 func isASCII(s string) bool {
