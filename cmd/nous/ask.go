@@ -69,17 +69,17 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 			if err != nil {
 				return err
 			}
-			if err := engine.NewPlanner(rs).CheckMode(mode); err != nil {
+			red := a.redactor(rs)
+			deps := ask.Deps{Rules: rs, Clock: clock, Redactor: red, Logger: a.engineLogger(red), Warnings: a.stderr, LogDir: logDir}
+			if a.stderrIsTerminal() {
+				deps.Progress = progressPrinter(a.stderr)
+			}
+			svc := ask.New(deps)
+			if err := svc.CheckMode(mode); err != nil {
 				return usageError("--mode: %v", err)
 			}
-			red := a.redactor(rs)
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
-				deps := ask.Deps{Rules: rs, Sources: m, Agents: m, Clock: clock, Redactor: red,
-					Logger: a.engineLogger(red), Warnings: a.stderr, LogDir: logDir}
-				if a.stderrIsTerminal() {
-					deps.Progress = progressPrinter(a.stderr)
-				}
-				res, runErr := ask.New(deps).Answer(ctx, ask.Request{Query: query, Mode: mode})
+				res, runErr := svc.Answer(ctx, m, ask.Request{Query: query, Mode: mode})
 				if res == nil {
 					return askError(a.stderr, runErr)
 				}

@@ -20,18 +20,18 @@ import (
 // source that does not answer in time is noted and its terms kept as written.
 const groundTimeout = 20 * time.Second
 
-// Sources are the plugins' sources: they fetch records and ground terms.
-type Sources interface {
+// Plugins are what an answer calls out to: sources that fetch records and
+// ground terms, and agents.
+type Plugins interface {
 	engine.Sources
 	engine.Grounding
+	engine.Agents
 }
 
-// Deps are what answering takes from outside: the rules, the plugins and
-// the run's clock, redaction, logs and progress.
+// Deps are what answering takes from outside but the plugins: the rules
+// and the run's clock, redaction, logs and progress.
 type Deps struct {
 	Rules    *rules.Ruleset
-	Sources  Sources
-	Agents   engine.Agents
 	Clock    func() time.Time // time.Now when nil
 	Redactor *redact.Redactor // masks secrets in errors, logs and the result
 	Logger   *slog.Logger     // the engine's logs; none when nil
@@ -46,7 +46,7 @@ type Request struct {
 	Mode  string // a tier mode; empty lets the mode rules choose
 }
 
-// Service answers questions with one ruleset and one set of plugins.
+// Service answers questions with one ruleset.
 type Service struct {
 	deps    Deps
 	planner *engine.Planner
@@ -79,11 +79,15 @@ func (e *PlanError) Error() string {
 
 func (e *PlanError) Unwrap() error { return e.Err }
 
-// Answer plans req, grounds it against the sources, runs the plan and
-// composes the report. A question that cannot be planned is a *PlanError
+// CheckMode reports whether the rules define mode ("" always passes), so a
+// caller can refuse a bad mode before it starts any plugin.
+func (s *Service) CheckMode(mode string) error { return s.planner.CheckMode(mode) }
+
+// Answer plans req, grounds it against p's sources, runs the plan through
+// p and composes the report. A question that cannot be planned is a *PlanError
 // and a nil result; a run that ended in error returns its result and the
 // error, masked.
-func (s *Service) Answer(ctx context.Context, req Request) (*runner.Result, error) {
+func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.Result, error) {
 	d := s.deps
 	ereq := engine.Request{Query: req.Query, Mode: req.Mode}
 	// Rule problems are reported before any plugin is asked anything.
@@ -95,14 +99,14 @@ func (s *Service) Answer(ctx context.Context, req Request) (*runner.Result, erro
 		return nil, &PlanError{Diagnostics: errs}
 	}
 	gctx, cancel := context.WithTimeout(ctx, groundTimeout)
-	plan, err = s.planner.Interpret(gctx, ereq, d.Sources, d.Clock())
+	plan, err = s.planner.Interpret(gctx, ereq, p, d.Clock())
 	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("interpreting the question: %w", d.Redactor.Error(err))
 	}
-	agents := newFallbackAgents(d.Agents, d.Rules, d.Warnings)
+	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress}
-	res, err := runner.New(d.Sources, agents, opts).Run(ctx, plan)
+	res, err := runner.New(p, agents, opts).Run(ctx, plan)
 	res.Caveats = append(res.Caveats, agents.caveats()...)
 	res.Report = runner.Compose(res) // the report opens with every caveat
 	return res, d.Redactor.Error(err)

@@ -102,9 +102,9 @@ func TestAnswer(t *testing.T) {
 			}
 			var warn bytes.Buffer
 			var events int
-			svc := ask.New(ask.Deps{Rules: rs, Sources: p, Agents: p, Clock: func() time.Time { return now },
+			svc := ask.New(ask.Deps{Rules: rs, Clock: func() time.Time { return now },
 				Warnings: &warn, Progress: func(runner.Event) { events++ }})
-			res, err := svc.Answer(context.Background(), ask.Request{Query: "how many open issues are there?", Mode: tt.mode})
+			res, err := svc.Answer(context.Background(), p, ask.Request{Query: "how many open issues are there?", Mode: tt.mode})
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantStatus, res.Status, res.Error)
 			assert.NotEmpty(t, res.Report)
@@ -122,8 +122,8 @@ func TestAnswer(t *testing.T) {
 
 func TestAnswerDoesNotRunAPlanWithErrors(t *testing.T) {
 	p := newInProcess(t)
-	svc := ask.New(ask.Deps{Rules: defaultRules(t), Sources: p, Agents: p})
-	res, err := svc.Answer(context.Background(), ask.Request{Query: "what changed?", Mode: "nosuchmode"})
+	svc := ask.New(ask.Deps{Rules: defaultRules(t)})
+	res, err := svc.Answer(context.Background(), p, ask.Request{Query: "what changed?", Mode: "nosuchmode"})
 	assert.Nil(t, res)
 	var pe *ask.PlanError
 	require.ErrorAs(t, err, &pe)
@@ -142,9 +142,9 @@ func (failingGround) Ground(context.Context, string, sdk.GroundRequest) (sdk.Gro
 
 func TestAnswerMasksSecrets(t *testing.T) {
 	p := failingGround{newInProcess(t)}
-	svc := ask.New(ask.Deps{Rules: defaultRules(t), Sources: p, Agents: p, Clock: func() time.Time { return now },
+	svc := ask.New(ask.Deps{Rules: defaultRules(t), Clock: func() time.Time { return now },
 		Redactor: redact.New("s3cr3t-token")})
-	res, err := svc.Answer(context.Background(), ask.Request{Query: "how many open issues are there?"})
+	res, err := svc.Answer(context.Background(), p, ask.Request{Query: "how many open issues are there?"})
 	require.NoError(t, err, "a source that cannot ground is noted, not an error")
 	out, err := json.Marshal(res)
 	require.NoError(t, err)
@@ -157,11 +157,11 @@ func TestAnswerMasksSecrets(t *testing.T) {
 // all in-process: plan, ground, run and compose.
 func BenchmarkAnswer(b *testing.B) {
 	p := newInProcess(b)
-	svc := ask.New(ask.Deps{Rules: defaultRules(b), Sources: p, Agents: p, Clock: func() time.Time { return now }})
+	svc := ask.New(ask.Deps{Rules: defaultRules(b), Clock: func() time.Time { return now }})
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := svc.Answer(ctx, ask.Request{Query: "what is the status of the project?"})
+		res, err := svc.Answer(ctx, p, ask.Request{Query: "what is the status of the project?"})
 		if err != nil || res.Status != runner.ResultSuccess {
 			b.Fatal(err, res.Status)
 		}
