@@ -62,14 +62,3 @@ func BenchmarkLevels10kNodes20kEdges(b *testing.B) {
 		}
 	}
 }
-
-func BenchmarkTopoOrder10kNodes20kEdges(b *testing.B) {
-	g := randomGraph(10_000, 20_000)
-	g.BreakCycles()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := g.TopoOrder(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -97,42 +97,35 @@ func TestBreakCycles(t *testing.T) {
 	}
 }
 
-func TestTopoOrderAndLevels(t *testing.T) {
+func TestLevels(t *testing.T) {
 	tests := []struct {
 		name   string
 		n      int
 		edges  []Edge
-		order  []int
 		levels [][]int
 	}{
-		{name: "empty", n: 0, order: []int{}, levels: [][]int{}},
-		{name: "chain", n: 3, edges: []Edge{{0, 1}, {1, 2}}, order: []int{0, 1, 2}, levels: [][]int{{0}, {1}, {2}}},
-		{name: "parallel start", n: 3, edges: []Edge{{0, 2}, {1, 2}}, order: []int{0, 1, 2}, levels: [][]int{{0, 1}, {2}}},
+		{name: "empty", n: 0, levels: [][]int{}},
+		{name: "chain", n: 3, edges: []Edge{{0, 1}, {1, 2}}, levels: [][]int{{0}, {1}, {2}}},
+		{name: "parallel start", n: 3, edges: []Edge{{0, 2}, {1, 2}}, levels: [][]int{{0, 1}, {2}}},
 		{
 			name: "two independent chains keep node order", n: 6,
 			edges:  []Edge{{0, 1}, {1, 2}, {3, 4}, {4, 5}},
-			order:  []int{0, 1, 2, 3, 4, 5},
 			levels: [][]int{{0, 3}, {1, 4}, {2, 5}},
 		},
 		{
 			name: "backward edge reorders", n: 3,
 			edges:  []Edge{{2, 0}},
-			order:  []int{1, 2, 0},
 			levels: [][]int{{1, 2}, {0}},
 		},
 		{
 			name: "longest path decides the level", n: 4,
 			edges:  []Edge{{0, 3}, {0, 1}, {1, 2}, {2, 3}},
-			order:  []int{0, 1, 2, 3},
 			levels: [][]int{{0}, {1}, {2}, {3}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := build(tt.n, tt.edges...)
-			order, err := g.TopoOrder()
-			require.NoError(t, err)
-			assert.Equal(t, tt.order, order)
 			levels, err := g.Levels()
 			require.NoError(t, err)
 			assert.Equal(t, tt.levels, levels)
@@ -142,7 +135,7 @@ func TestTopoOrderAndLevels(t *testing.T) {
 
 func TestOrderOfCyclicGraphFails(t *testing.T) {
 	g := build(3, Edge{0, 1}, Edge{1, 2}, Edge{2, 0})
-	_, err := g.TopoOrder()
+	_, err := g.Levels()
 	var ce *CycleError
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, []Cycle{cyc(0, 1, 2, 0)}, ce.Cycles)

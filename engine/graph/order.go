@@ -35,28 +35,6 @@ func (g *Graph) indegrees() []int {
 	return in
 }
 
-// TopoOrder returns the nodes so that every edge points forward: the order
-// a walk in which every node succeeds starts them. Among nodes that are
-// ready at the same time the lowest-numbered comes first, so an order that
-// already respects the edges is returned unchanged. A cyclic graph gives a
-// *CycleError.
-func (g *Graph) TopoOrder() ([]int, error) {
-	w := g.Walk()
-	order := make([]int, 0, len(g.adj))
-	for {
-		u, ok := w.Start()
-		if !ok {
-			break
-		}
-		w.Finish(u, Done)
-		order = append(order, u)
-	}
-	if len(order) < len(g.adj) {
-		return nil, g.cycleError()
-	}
-	return order, nil
-}
-
 // Levels groups nodes by the length of the longest path reaching them: level
 // 0 has no predecessors, and every node's predecessors sit in earlier levels,
 // so the nodes of one level can run in parallel. Nodes keep their order within
