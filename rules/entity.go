@@ -31,8 +31,12 @@ func (e *Entity) ExtractOutside(text cond.Text, taken []Span, dst []string) []st
 	}
 	start := len(dst)
 	for _, re := range e.Patterns {
+		matches := re.FindAll(text)
+		if len(matches) == 0 {
+			continue
+		}
 		from, to := re.SubexpIndex("from"), re.SubexpIndex("to")
-		for _, m := range re.FindAll(text) {
+		for _, m := range matches {
 			var v string
 			lo, hi := m[0], m[1]
 			if from > 0 || to > 0 {

@@ -68,6 +68,7 @@ func callMatches(args ...any) (any, error) {
 		}
 		return re.MatchString(s), nil
 	case []byte:
+		re.prepare()
 		return re.re.Match(s), nil
 	}
 	if runtime.IsNil(args[0]) {

@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -16,6 +17,11 @@ import (
 // start with a few strings is tried only where they occur. The shortcuts
 // read an ASCII text; others go to regexp after the prefilter.
 type Regexp struct {
+	pattern string
+	tree    *syntax.Regexp // parsed at load, to report a bad pattern there
+	// The rest is prepared on first use: a question needs only the
+	// patterns whose literals it holds.
+	once   sync.Once
 	re     *regexp.Regexp
 	filter screen
 	// words is the pattern as caseless strings between assertions; nil
@@ -45,29 +51,44 @@ type starts struct {
 	anchored *regexp.Regexp
 }
 
-// CompileRegexp compiles pattern (RE2 syntax, as regexp.Compile).
+// CompileRegexp compiles pattern (RE2 syntax, as regexp.Compile), failing
+// as regexp.Compile does.
 func CompileRegexp(pattern string) (*Regexp, error) {
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return nil, err
-	}
 	tree, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	tree = tree.Simplify()
-	r := &Regexp{re: re, filter: newPrefilter(tree).screen(), words: newWords(tree, re.NumSubexp())}
-	if r.words == nil {
-		r.starts = newStarts(tree)
-	}
-	return r, nil
+	return &Regexp{pattern: pattern, tree: tree}, nil
+}
+
+// nothing matches nothing: the regexp of a pattern that parsed but did not
+// compile, which regexp.Compile never does.
+var nothing = regexp.MustCompile(`[^\x00-\x{10FFFF}]`)
+
+// prepare compiles the regexp and its shortcuts.
+func (r *Regexp) prepare() {
+	r.once.Do(func() {
+		var err error
+		if r.re, err = regexp.Compile(r.pattern); err != nil {
+			r.re = nothing
+		}
+		tree := r.tree.Simplify()
+		r.tree = nil
+		r.filter = newPrefilter(tree).screen()
+		if r.words = newWords(tree, r.re.NumSubexp()); r.words == nil {
+			r.starts = newStarts(tree)
+		}
+	})
 }
 
 // String returns the source text of the pattern.
-func (r *Regexp) String() string { return r.re.String() }
+func (r *Regexp) String() string { return r.pattern }
 
 // SubexpIndex returns the index of the capture group named name, or -1.
-func (r *Regexp) SubexpIndex(name string) int { return r.re.SubexpIndex(name) }
+func (r *Regexp) SubexpIndex(name string) int {
+	r.prepare()
+	return r.re.SubexpIndex(name)
+}
 
 // Text is a string with its case fold, computed once for every pattern run
 // over it.
@@ -89,6 +110,7 @@ func (r *Regexp) MatchString(s string) bool { return r.Match(NewText(s)) }
 
 // Match reports whether t holds a match.
 func (r *Regexp) Match(t Text) bool {
+	r.prepare()
 	if r.filter != nil && !r.filter.mayMatch(t.folded) {
 		return false
 	}
@@ -102,6 +124,7 @@ func (r *Regexp) Match(t Text) bool {
 // FindAll returns the successive non-overlapping matches in t, as
 // regexp.FindAllStringSubmatchIndex(t, -1) does.
 func (r *Regexp) FindAll(t Text) [][]int {
+	r.prepare()
 	if r.filter != nil && !r.filter.mayMatch(t.folded) {
 		return nil
 	}
