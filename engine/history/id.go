@@ -10,7 +10,10 @@ import (
 // 8 random hex digits. The random part keeps runs that start in the same
 // second, or share a fixed clock, apart.
 func NewID(start time.Time) string {
-	var b [4]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	return "run-" + start.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+	var r [4]byte
+	_, _ = rand.Read(r[:]) // crypto/rand.Read never fails on supported platforms
+	var b [len("run-20060102T150405Z-") + 2*len(r)]byte
+	id := start.UTC().AppendFormat(append(b[:0], "run-"...), "20060102T150405Z")
+	id = append(id, '-')
+	return string(hex.AppendEncode(id, r[:])) // one allocation: the string
 }

@@ -126,15 +126,15 @@ func applyFilters(st *stepState, d *pendingDelta) {
 
 // correction records a refinement in the trace.
 func (r *run) correction(st *stepState, ref history.Refinement, outcome trace.Outcome) {
-	params := map[string]any{"op": ref.Op, "step": st.id}
+	params := trace.Params{{Key: "op", Value: ref.Op}, {Key: "step", Value: st.id}}
 	if len(ref.DropFilters) > 0 {
-		params["drop_filters"] = strings.Join(ref.DropFilters, ",")
+		params = append(params, trace.Param{Key: "drop_filters", Value: strings.Join(ref.DropFilters, ",")})
 	}
 	if ref.Nearest != "" {
-		params["nearest"] = ref.Nearest
+		params = append(params, trace.Param{Key: "nearest", Value: ref.Nearest})
 	}
 	if ref.NewStep != "" {
-		params["new_step"] = ref.NewStep
+		params = append(params, trace.Param{Key: "new_step", Value: ref.NewStep})
 	}
 	e := trace.Entry{Stage: trace.Correction, Thought: fmt.Sprintf("%s %s: %s", ref.Op, st.id, ref.Justification),
 		Action: "refine", Parameters: params, Outcome: outcome, Corrections: []string{ref.Justification}}

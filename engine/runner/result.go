@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,7 +112,7 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 		res.Report = Compose(res)
 	}
 	r.finalTrace(res)
-	res.Trace = r.trace.Entries()
+	res.Trace = r.trace.Close()
 	r.finalHistory(res)
 	if r.logs != nil {
 		if lerr := r.logs.LogSummary(r.hist); lerr != nil {
@@ -134,7 +135,7 @@ func (r *run) composeRejected(ctx context.Context) {
 		st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
 			Attempt: st.attempts, StartedAt: r.e.opts.Clock(), StartSeq: int(r.seq.Add(1))}
 		st.entry = r.trace.Add(trace.Entry{Stage: trace.Finalization, Thought: "Compose from what the loop has: the last draft, rejected or missing evidence",
-			Action: "agent:writer", Parameters: map[string]any{"step": st.id}, Fulfills: []string{"step:" + st.id}})
+			Action: "agent:writer", Parameters: r.param(trace.Param{Key: "step", Value: st.id}), Fulfills: []string{commitPrefix + st.id}})
 		out, err := r.composeFinal(ctx, p.Number, st)
 		if st.review != nil {
 			out.Verdict, out.Review = st.review.Status, st.review
@@ -266,12 +267,17 @@ func fallbackReport(res *Result) string {
 			b.WriteByte('\n')
 		}
 	}
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	s := b.String()
+	if t := strings.TrimRight(s, "\n"); len(t) != len(s)-1 {
+		return t + "\n"
+	}
+	return s // ends in one newline already: no copy
+
 }
 
 func (r *run) finalTrace(res *Result) {
 	res.Pending = r.trace.PendingCommitments()
-	e := trace.Entry{Stage: trace.Finalization, Thought: fmt.Sprintf("Run %s after %d pass(es): %s", res.Status, len(r.hist.Passes), r.hist.Termination),
+	e := trace.Entry{Stage: trace.Finalization, Thought: "Run " + res.Status + " after " + strconv.Itoa(len(r.hist.Passes)) + " pass(es): " + r.hist.Termination,
 		Action: "finalize", Outcome: trace.Success}
 	if len(res.Pending) > 0 {
 		e.Outcome = trace.Partial

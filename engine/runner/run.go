@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,8 @@ type run struct {
 	deadline time.Time // on the real clock
 	seq      atomic.Int64
 
+	params []trace.Param // backing the trace entries' parameters are cut from
+
 	refinedTotal int
 	fatal        error // ends the run (no valid sources)
 	hasRetrieve  bool
@@ -49,18 +52,24 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		e: e, plan: plan, loop: plan.Policy.Limits,
 		steps: make([]*stepState, 0, len(hyps)), byID: make(map[string]*stepState, len(hyps)), trace: trace.New(e.opts.Clock), start: e.opts.Clock(),
 	}
-	// One allocation for the steps and one for their dependency lists;
-	// each list is capped, so a refinement's append copies it out.
+	r.trace.Grow(len(hyps) + 2) // the plan, a launch per step, the end
+	// One allocation for the steps, one for their dependency lists and two
+	// for their commitments; each list is capped, so a refinement's append
+	// copies it out.
 	states := make([]stepState, len(hyps))
-	ndeps := 0
+	ndeps, ncommit := 0, 0
 	for _, h := range hyps {
 		ndeps += len(h.Dependencies)
+		ncommit += len(commitPrefix) + len(h.ID)
 	}
 	deps := make([]string, 0, ndeps)
+	commits := commitments(hyps, ncommit)
 	for i, h := range hyps {
 		deps = append(deps, h.Dependencies...)
-		st := &states[i]
-		*st = stepState{id: h.ID, hyp: h, deps: deps[len(deps)-len(h.Dependencies) : len(deps) : len(deps)], status: engine.StatusPending}
+		st := &states[i] // set field by field: the zeroed state is large
+		st.id, st.hyp, st.status = h.ID, h, engine.StatusPending
+		st.deps = deps[len(deps)-len(h.Dependencies) : len(deps) : len(deps)]
+		st.commit = commits[i : i+1 : i+1]
 		if i < len(plan.Steps) && plan.Steps[i].ID == h.ID {
 			st.step = plan.Steps[i]
 			st.plans = append([]int(nil), plan.Steps[i].Plans...)
@@ -75,6 +84,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	r.nodes = make([]*stepState, 0, len(hyps))
 	r.none = -1
 	r.sync()
+	r.params = make([]trace.Param, 0, 2*len(hyps)+3) // the plan's 3, a launch's 2
 	id := e.opts.ExecutionID
 	if id == "" {
 		id = history.NewID(r.start)
@@ -87,6 +97,35 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		},
 	}
 	return r
+}
+
+// commitments are the hypotheses' trace commitments, "step:ID", cut from
+// one string of n bytes.
+func commitments(hyps []engine.Hypothesis, n int) []string {
+	var b strings.Builder
+	b.Grow(n)
+	for _, h := range hyps {
+		b.WriteString(commitPrefix)
+		b.WriteString(h.ID)
+	}
+	all, out, at := b.String(), make([]string, len(hyps)), 0
+	for i, h := range hyps {
+		end := at + len(commitPrefix) + len(h.ID)
+		out[i], at = all[at:end], end
+	}
+	return out
+}
+
+// param returns ps in room cut from the run's backing, so the trace's
+// parameters cost an allocation per run, not one per entry. Only the
+// coordinator records in the trace.
+func (r *run) param(ps ...trace.Param) trace.Params {
+	if cap(r.params)-len(r.params) < len(ps) {
+		r.params = make([]trace.Param, 0, max(2*cap(r.params), len(ps)))
+	}
+	n := len(r.params)
+	r.params = append(r.params, ps...)
+	return r.params[n:len(r.params):len(r.params)] // capped: an append copies it out
 }
 
 // execute runs the loop of passes (the decision core, driven through a
@@ -215,7 +254,7 @@ func (r *run) planned() {
 	}
 	r.trace.Add(trace.Entry{
 		Stage: trace.Planning, Thought: "Execute " + strconv.Itoa(len(r.steps)) + " step(s) in " + r.plan.Mode + " mode",
-		Action: "plan", Parameters: map[string]any{"max_passes": r.loop.MaxPasses, "ttl": r.hist.Configuration.TTL, "workers": r.loop.Workers},
+		Action: "plan", Parameters: r.param(trace.Param{Key: "max_passes", Value: r.loop.MaxPasses}, trace.Param{Key: "ttl", Value: r.hist.Configuration.TTL}, trace.Param{Key: "workers", Value: r.loop.Workers}),
 		Evidence: []string{strconv.Itoa(len(r.plan.Retrieval.Plans)) + " retrieval plan(s)"}, Commitments: commit, Outcome: trace.Success,
 	})
 }
@@ -259,7 +298,7 @@ func (r *run) skip(p *history.Pass, st, dep *stepState) {
 	st.status = engine.StatusSkipped
 	st.err = fmt.Errorf("dependency %s %s", dep.id, dep.status)
 	r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: st.action(),
-		Parameters: map[string]any{"step": st.id}, Outcome: trace.Skipped, Error: st.err.Error()})
+		Parameters: r.param(trace.Param{Key: "step", Value: st.id}), Outcome: trace.Skipped, Error: st.err.Error()})
 	p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name,
 		Action: st.action(), Role: st.role(), Status: engine.StatusSkipped, Error: st.err.Error(), Attempt: st.attempts,
 		StartedAt: r.e.opts.Clock(), EndedAt: r.e.opts.Clock()})
@@ -275,9 +314,9 @@ func (r *run) launch(p *history.Pass, st *stepState) {
 	now := r.e.opts.Clock()
 	st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
 		Attempt: st.attempts, StartedAt: now, StartSeq: int(r.seq.Add(1))}
-	params := map[string]any{"step": st.id, "pass": p.Number}
+	params := r.param(trace.Param{Key: "step", Value: st.id}, trace.Param{Key: "pass", Value: p.Number})
 	if st.attempts > 0 {
-		params["attempt"] = st.attempts
+		params = append(params, trace.Param{Key: "attempt", Value: st.attempts})
 	}
 	st.entry = r.trace.Add(trace.Entry{Stage: trace.Execution, Thought: st.hyp.Description, Action: actionLabel(st),
 		Parameters: params, Fulfills: st.fulfills()})

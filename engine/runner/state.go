@@ -137,6 +137,9 @@ func (s *stepState) view(filters map[string][]string) cond.Step {
 	return v
 }
 
+// commitPrefix starts a step's trace commitment: "step:ID".
+const commitPrefix = "step:"
+
 // commitment is the trace commitment the step fulfils: "step:ID".
 func (s *stepState) commitment() string { return s.fulfills()[0] }
 
@@ -144,7 +147,7 @@ func (s *stepState) commitment() string { return s.fulfills()[0] }
 // share it (capped, so an append copies it out).
 func (s *stepState) fulfills() []string {
 	if s.commit == nil {
-		s.commit = []string{"step:" + s.id}
+		s.commit = []string{commitPrefix + s.id}
 	}
 	return s.commit[:1:1]
 }

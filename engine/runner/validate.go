@@ -102,7 +102,7 @@ func (r *run) criticFinding(p *history.Pass, st *stepState, rv *sdk.CriticOutput
 func (r *run) finding(p *history.Pass, st *stepState, f history.Finding) {
 	p.Validation.Add(f)
 	e := trace.Entry{Stage: trace.Verification, Thought: fmt.Sprintf("%s on %s: %s", f.Check, st.id, f.Severity),
-		Action: "check:" + f.Check, Parameters: map[string]any{"step": st.id}, Outcome: trace.Success}
+		Action: "check:" + f.Check, Parameters: r.param(trace.Param{Key: "step", Value: st.id}), Outcome: trace.Success}
 	if f.Message != "" {
 		e.Evidence = []string{f.Message}
 	}
@@ -136,6 +136,10 @@ func (r *run) assess() history.Assessment {
 		a.Completeness = float64(len(a.Completed)) / float64(n)
 	}
 	a.Converged = len(a.NeedRefine) == 0 && len(a.Pending) == 0
+	if a.Converged && len(a.Failed) == 0 {
+		a.Reason = "every step completed and passed validation"
+		return a
+	}
 	var why []string
 	if len(a.NeedRefine) > 0 {
 		why = append(why, fmt.Sprintf("%d step(s) need refinement (%s)", len(a.NeedRefine), strings.Join(a.NeedRefine, ", ")))
@@ -145,9 +149,6 @@ func (r *run) assess() history.Assessment {
 	}
 	if len(a.Failed) > 0 {
 		why = append(why, fmt.Sprintf("%d step(s) failed or skipped (%s)", len(a.Failed), strings.Join(a.Failed, ", ")))
-	}
-	if len(why) == 0 {
-		why = append(why, "every step completed and passed validation")
 	}
 	a.Reason = strings.Join(why, "; ")
 	return a

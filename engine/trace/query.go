@@ -32,7 +32,7 @@ func (t *Trace) Summary(maxEntries int, correctionsOnly bool) string {
 	b.WriteString(strconv.Itoa(len(t.entries)))
 	b.WriteString(" entries):\n")
 	for j := len(picked) - 1; j >= 0; j-- {
-		writeLine(&b, t.entries[picked[j]])
+		writeLine(&b, &t.entries[picked[j]])
 	}
 	return b.String()
 }

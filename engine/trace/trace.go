@@ -5,7 +5,6 @@ package trace
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -42,7 +41,7 @@ type Entry struct {
 	Stage       Stage            `json:"stage"`
 	Thought     string           `json:"thought"`
 	Action      string           `json:"action,omitempty"`
-	Parameters  map[string]any   `json:"parameters,omitempty"`
+	Parameters  Params           `json:"parameters,omitempty"`
 	Evidence    []string         `json:"evidence,omitempty"`
 	Outcome     Outcome          `json:"outcome"`
 	Error       string           `json:"error,omitempty"`
@@ -62,14 +61,14 @@ type Update struct {
 	Fulfills    []string
 	Attachments []map[string]any
 	Corrections []string
-	Parameters  map[string]any // merged into the entry's parameters
+	Parameters  Params // merged into the entry's parameters: a key it has takes the new value
 }
 
 // Trace is an append-only list of entries.
 type Trace struct {
 	mu      sync.Mutex
 	clock   func() time.Time
-	entries []*Entry
+	entries []Entry
 }
 
 // New returns an empty trace stamped by clock (time.Now when nil).
@@ -77,7 +76,15 @@ func New(clock func() time.Time) *Trace {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Trace{clock: clock, entries: make([]*Entry, 0, 32)}
+	return &Trace{clock: clock}
+}
+
+// Grow makes room for n more entries, so adding them does not copy the
+// ones before.
+func (t *Trace) Grow(n int) {
+	t.mu.Lock()
+	t.entries = slices.Grow(t.entries, n)
+	t.mu.Unlock()
 }
 
 // Add records e and returns its entry ID (e1, e2, …). An empty outcome is pending.
@@ -85,14 +92,12 @@ func (t *Trace) Add(e Entry) string {
 	if e.Outcome == "" {
 		e.Outcome = Pending
 	}
-	ts := t.clock()
-	p := &e // one allocation; the slice holds pointers so growth copies little
-	p.Timestamp = ts
+	e.Timestamp = t.clock()
 	t.mu.Lock()
-	p.ID = "e" + strconv.Itoa(len(t.entries)+1)
-	t.entries = append(t.entries, p)
+	e.ID = "e" + strconv.Itoa(len(t.entries)+1)
+	t.entries = append(t.entries, e)
 	t.mu.Unlock()
-	return p.ID
+	return e.ID
 }
 
 // Update applies u to the entry id.
@@ -103,7 +108,7 @@ func (t *Trace) Update(id string, u Update) error {
 	if err != nil {
 		return err
 	}
-	e := t.entries[i]
+	e := &t.entries[i]
 	if u.Outcome != "" {
 		e.Outcome = u.Outcome
 	}
@@ -119,11 +124,7 @@ func (t *Trace) Update(id string, u Update) error {
 	e.Attachments = append(e.Attachments, u.Attachments...)
 	e.Corrections = append(e.Corrections, u.Corrections...)
 	if len(u.Parameters) > 0 {
-		// A new map: copies handed out by Entries share the old one.
-		params := make(map[string]any, len(e.Parameters)+len(u.Parameters))
-		maps.Copy(params, e.Parameters)
-		maps.Copy(params, u.Parameters)
-		e.Parameters = params
+		e.Parameters = e.Parameters.merge(u.Parameters)
 	}
 	return nil
 }
@@ -143,10 +144,17 @@ func (t *Trace) index(id string) (int, error) {
 func (t *Trace) Entries() []Entry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]Entry, len(t.entries))
-	for i, e := range t.entries {
-		out[i] = *e
-	}
+	return slices.Clone(t.entries)
+}
+
+// Close ends the trace and returns its entries in the order they were
+// added. They are handed over, not copied: the trace no longer holds them
+// and is empty afterwards.
+func (t *Trace) Close() []Entry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := t.entries
+	t.entries = nil
 	return out
 }
 

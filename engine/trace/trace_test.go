@@ -16,12 +16,12 @@ func fixedClock() time.Time { return fixed }
 
 func TestAddAndUpdate(t *testing.T) {
 	tr := New(fixedClock)
-	id := tr.Add(Entry{Stage: Execution, Thought: "search", Action: "retrieve", Parameters: map[string]any{"q": "x"}})
+	id := tr.Add(Entry{Stage: Execution, Thought: "search", Action: "retrieve", Parameters: Params{{"q", "x"}}})
 	assert.Equal(t, "e1", id)
 	require.NoError(t, tr.Update(id, Update{
 		Outcome: Success, Evidence: []string{"3 records"},
 		Attachments: []map[string]any{{"type": "record", "id": "a"}},
-		Parameters:  map[string]any{"limit": 5},
+		Parameters:  Params{{"limit", 5}},
 	}))
 	assert.Equal(t, "e2", tr.Add(Entry{Stage: Planning, Thought: "p"}))
 
@@ -29,7 +29,7 @@ func TestAddAndUpdate(t *testing.T) {
 	require.Len(t, got, 2)
 	assert.Equal(t, Success, got[0].Outcome)
 	assert.Equal(t, []string{"3 records"}, got[0].Evidence)
-	assert.Equal(t, map[string]any{"q": "x", "limit": 5}, got[0].Parameters)
+	assert.Equal(t, Params{{"q", "x"}, {"limit", 5}}, got[0].Parameters)
 	assert.Equal(t, fixed, got[0].Timestamp)
 	assert.Equal(t, Pending, got[1].Outcome, "an entry without outcome is pending")
 	assert.Equal(t, []map[string]any{{"type": "record", "id": "a"}}, tr.Attachments())
@@ -94,7 +94,7 @@ func TestConcurrentUse(t *testing.T) {
 
 func BenchmarkAdd(b *testing.B) {
 	tr := New(nil)
-	params := map[string]any{"source": "git"}
+	params := Params{{"source", "git"}}
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.Add(Entry{Stage: Execution, Thought: "retrieve commits", Action: "retrieve", Parameters: params, Outcome: Success})
