@@ -77,6 +77,8 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add(`(?i)\b(?:projects?|repo(?:sitory)?)[:=\s]+([A-Za-z0-9][\w.-]*)`, "the Repo: nous and project x")
 	f.Add(`(?i)\bin(?:to)?\s+(?:the\s+)?([A-Za-z][\w./-]*)\s+(?:today|last)\b`, "pushed into the api last week, in x today")
 	f.Add(`^\s*(hi|hello)\b`, "hello there")
+	f.Add(`(?i)\b([A-Za-z0-9][\w.-]*)\s+(?:project|repo(?:sitory)?)\b`, "the nous Repo and the payments project.")
+	f.Add(`\w+ing$`, "going, doing")
 	f.Add(`\b(?:a|ab)\b|c??d`, "ab d cd")
 	f.Fuzz(func(t *testing.T, pattern, query string) {
 		re, err := regexp.Compile(pattern)

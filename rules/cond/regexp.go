@@ -29,6 +29,9 @@ type Regexp struct {
 	words *words
 	// starts is where a match can start; nil when that cannot be told.
 	starts *starts
+	// ends is the strings every match ends with (then only assertions);
+	// nil when there are none to tell.
+	ends *ends
 }
 
 // words is a pattern that matches at i when the assertions before hold at
@@ -77,6 +80,9 @@ func (r *Regexp) prepare() {
 		r.filter = newPrefilter(tree).screen()
 		if r.words = newWords(tree, r.re.NumSubexp()); r.words == nil {
 			r.starts = newStarts(tree)
+		}
+		if r.words == nil && r.starts == nil {
+			r.ends = newEnds(tree)
 		}
 	})
 }
@@ -145,6 +151,14 @@ func (r *Regexp) FindAll(t Text) [][]int {
 		}
 	case t.ascii && r.starts != nil:
 		return r.starts.findAll(t)
+	case t.ascii && r.ends != nil:
+		// No match reads past the last end but for the one byte an
+		// assertion there looks at.
+		end := r.ends.last(t)
+		if end < 0 {
+			return nil
+		}
+		return r.re.FindAllStringSubmatchIndex(t.s[:min(end+1, len(t.s))], -1)
 	}
 	return r.re.FindAllStringSubmatchIndex(t.s, -1)
 }
@@ -327,6 +341,45 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// ends is the strings that end every match of a pattern, each followed
+// by zero-width assertions only.
+type ends struct {
+	set []string // folded; ASCII
+}
+
+// newEnds finds the strings tree's matches end with; nil when they do
+// not end so.
+func newEnds(tree *syntax.Regexp) *ends {
+	if tree.Op != syntax.OpConcat {
+		return nil
+	}
+	j := len(tree.Sub)
+	for j > 0 && assertion(tree.Sub[j-1]) != 0 {
+		j--
+	}
+	if j == 0 {
+		return nil
+	}
+	set, ok := exact(tree.Sub[j-1], unasserted)
+	if !ok || slices.Contains(set, "") {
+		return nil
+	}
+	set, _ = ascii(set)
+	return &ends{set: set}
+}
+
+// last is the greatest end of one of the strings in t; -1 when t holds
+// none of them.
+func (e *ends) last(t Text) int {
+	end := -1
+	for _, s := range e.set {
+		if i := strings.LastIndex(t.folded, s); i >= 0 {
+			end = max(end, i+len(s))
+		}
+	}
+	return end
 }
 
 // assertion is the zero-width assertion re is; 0 when it is not one.
