@@ -85,9 +85,10 @@ func newMachine(walk *graph.Walk, workers, maxPasses int, light func(node int) b
 }
 
 // drive runs the loop to its end, carrying out every command through fx,
-// and returns the termination; room sizes the command queue.
-func (m *machine) drive(fx effects, room int) string {
-	q := m.begin(make([]command, 0, room))
+// and returns the termination.
+func (m *machine) drive(fx effects) string {
+	var room [16]command // on the stack: the queue starts over whenever it is drained, so it rarely outgrows this
+	q := m.begin(room[:0])
 	for i := 0; i < len(q); i++ {
 		switch c := q[i]; c.op {
 		case opPass:
@@ -111,6 +112,9 @@ func (m *machine) drive(fx effects, room int) string {
 			q = m.refined(q, applied, refusal)
 		case opFinish:
 			return m.end
+		}
+		if i == len(q)-1 { // drained: start over at the front
+			q, i = q[:0], -1
 		}
 	}
 	panic("runner: the decision core stopped without finishing the run") // a bug: every path ends in opFinish

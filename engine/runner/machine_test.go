@@ -237,7 +237,7 @@ func TestMachineReplaysARecordedRun(t *testing.T) {
 	live := &world{m: build(), runs: map[int]int{}, outcomes: map[int][]graph.State{
 		0: {graph.Done}, 1: {graph.Held, graph.Done}, 2: {graph.Done}, 3: {graph.Failed},
 	}}
-	termination := live.m.drive(live, 4)
+	termination := live.m.drive(live)
 	assert.Equal(t, history.Stalled, termination)
 	assert.Equal(t, []string{
 		"pass 1", "check", "start 0 inline=false", "start 1 inline=false", "wait", "wait", "settle 0", "settle 1", "assess", "refine",
@@ -245,7 +245,7 @@ func TestMachineReplaysARecordedRun(t *testing.T) {
 	}, live.log)
 
 	again := &replay{m: build(), answers: live.answers}
-	assert.Equal(t, termination, again.m.drive(again, 4))
+	assert.Equal(t, termination, again.m.drive(again))
 	assert.Equal(t, live.log, again.log, "the same answers give the same run")
 	assert.Empty(t, again.answers, "every recorded answer used")
 }

@@ -81,8 +81,9 @@ func (r *run) apply(st *stepState, d *pendingDelta) string {
 			id: st.id + ".r" + strconv.Itoa(st.attempts), hyp: st.hyp, step: st.step, deps: slices.Clone(st.deps),
 			plans: slices.Clone(st.plans), status: engine.StatusPending, origin: st.id,
 		}
-		added.hyp.ID = added.id
-		added.hyp.Dependencies = slices.Clone(st.deps)
+		hyp := *st.hyp
+		hyp.ID, hyp.Dependencies = added.id, slices.Clone(st.deps)
+		added.hyp = &hyp
 		applyFilters(added, d)
 		for _, other := range r.steps {
 			if other.status == engine.StatusPending && slices.Contains(other.deps, st.id) {
@@ -191,9 +192,9 @@ func (r *run) addSearch(st *stepState, queries []string) string {
 	id := st.id + ".s" + strconv.Itoa(st.attempts)
 	g := &stepState{
 		id: id, status: engine.StatusPending, search: slices.Clone(queries), sources: r.planSources(), origin: st.id, deps: []string{},
-		hyp: engine.Hypothesis{ID: id, Description: "Search for missing evidence: " + strings.Join(queries, "; "),
+		hyp: &engine.Hypothesis{ID: id, Description: "Search for missing evidence: " + strings.Join(queries, "; "),
 			Dependencies: []string{}, Intent: st.hyp.Intent, Name: st.hyp.Name + "_search", Action: engine.ActionRetrieve},
-		step: engine.Step{ID: id, Action: engine.ActionRetrieve},
+		step: &engine.Step{ID: id, Action: engine.ActionRetrieve},
 	}
 	r.steps = append(r.steps, g)
 	r.byID[id] = g

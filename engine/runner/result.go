@@ -132,8 +132,7 @@ func (r *run) composeRejected(ctx context.Context) {
 		p := &r.hist.Passes[len(r.hist.Passes)-1]
 		st.review, st.draft = st.out.Review, st.out.Draft
 		st.status = engine.StatusRunning
-		st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
-			Attempt: st.attempts, StartedAt: r.e.opts.Clock(), StartSeq: int(r.seq.Add(1))}
+		r.startRun(st)
 		st.entry = r.trace.Add(trace.Entry{Stage: trace.Finalization, Thought: "Compose from what the loop has: the last draft, rejected or missing evidence",
 			Action: "agent:writer", Parameters: r.param(trace.Param{Key: "step", Value: st.id}), Fulfills: []string{commitPrefix + st.id}})
 		out, err := r.composeFinal(ctx, p.Number, st)

@@ -67,11 +67,12 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	for i, h := range hyps {
 		deps = append(deps, h.Dependencies...)
 		st := &states[i] // set field by field: the zeroed state is large
-		st.id, st.hyp, st.status = h.ID, h, engine.StatusPending
+		st.id, st.hyp, st.status = h.ID, &hyps[i], engine.StatusPending
 		st.deps = deps[len(deps)-len(h.Dependencies) : len(deps) : len(deps)]
+		st.step = &noStep
 		st.commit = commits[i : i+1 : i+1]
 		if i < len(plan.Steps) && plan.Steps[i].ID == h.ID {
-			st.step = plan.Steps[i]
+			st.step = &plan.Steps[i]
 			st.plans = append([]int(nil), plan.Steps[i].Plans...)
 		}
 		if st.action() == "retrieve" {
@@ -136,7 +137,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 		r.openLogs()
 	}
 	r.planned()
-	r.hist.Termination = r.m.drive(&driver{r: r, ctx: ctx}, 4*len(r.steps)+4)
+	r.hist.Termination = r.m.drive(&driver{r: r, ctx: ctx})
 	return r.finish(ctx)
 }
 
@@ -311,9 +312,7 @@ func (r *run) launch(p *history.Pass, st *stepState) {
 	st.err, st.resErr = nil, nil
 	st.out = output{}
 	st.resStatus = ""
-	now := r.e.opts.Clock()
-	st.run = history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
-		Attempt: st.attempts, StartedAt: now, StartSeq: int(r.seq.Add(1))}
+	r.startRun(st)
 	params := r.param(trace.Param{Key: "step", Value: st.id}, trace.Param{Key: "pass", Value: p.Number})
 	if st.attempts > 0 {
 		params = append(params, trace.Param{Key: "attempt", Value: st.attempts})
@@ -353,16 +352,19 @@ func (r *run) settle(ctx context.Context, p *history.Pass, st *stepState) outcom
 	}
 	r.recordStep(p, st)
 	if log := r.e.opts.Logger; log.Enabled(ctx, slog.LevelDebug) {
-		log.Debug("step finished", "pass", p.Number, "step", st.id, "status", st.status, "records", len(st.out.Records), "error", st.run.Error)
+		log.Debug("step finished", "pass", p.Number, "step", st.id, "status", st.status, "records", len(st.out.Records), "error", errText(st.err))
 	}
 	return outcome{state: walkState(st), fatal: fatal, stop: r.boundary(ctx)}
 }
 
-// endRun stamps the end of st's current run and its duration.
+// startRun stamps the start of st's current run.
+func (r *run) startRun(st *stepState) {
+	st.started, st.startSeq = r.e.opts.Clock(), int(r.seq.Add(1))
+}
+
+// endRun stamps the end of st's current run.
 func (r *run) endRun(st *stepState) {
-	st.run.EndedAt = r.e.opts.Clock()
-	st.run.EndSeq = int(r.seq.Add(1))
-	st.run.DurationMS = st.run.EndedAt.Sub(st.run.StartedAt).Milliseconds()
+	st.ended, st.endSeq = r.e.opts.Clock(), int(r.seq.Add(1))
 }
 
 func (r *run) notify(ev Event) {

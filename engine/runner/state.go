@@ -2,9 +2,9 @@ package runner
 
 import (
 	"slices"
+	"time"
 
 	"github.com/nous-dev/nous/engine"
-	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/sdk"
 )
@@ -42,8 +42,8 @@ type sourceFailure struct {
 // stepState is one step of the plan as the loop sees it.
 type stepState struct {
 	id     string
-	hyp    engine.Hypothesis
-	step   engine.Step // what it runs; zero for a step the plan does not describe
+	hyp    *engine.Hypothesis // the plan's; a refinement's step gets its own
+	step   *engine.Step       // what it runs (the plan's); noStep for a step the plan does not describe
 	deps   []string
 	plans  []int // retrieval plans run by this step
 	status engine.Status
@@ -67,8 +67,11 @@ type stepState struct {
 	out       output        // written by the step's own run (see runStep)
 	resStatus engine.Status // the run's verdict, taken when the step settles
 	resErr    error
-	run       history.StepRun
-	entry     string // trace entry of the current run
+	// the current run's start and end, on the injected clock and in the
+	// run's order of starts and ends (see history.StepRun)
+	started, ended   time.Time
+	startSeq, endSeq int
+	entry            string // trace entry of the current run
 	// trace summaries taken at launch, so prompts do not depend on how
 	// parallel steps interleave
 	traceSummary, corrections string
@@ -76,6 +79,9 @@ type stepState struct {
 	node   int      // in the run's walk
 	commit []string // its commitment, "step:ID", made once for the trace
 }
+
+// noStep is what a step the plan does not describe runs: nothing.
+var noStep engine.Step
 
 // pendingDelta is the refinement validation asked for on an invalid step.
 type pendingDelta struct {

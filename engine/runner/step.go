@@ -90,28 +90,22 @@ func (r *run) inputText(st *stepState) string {
 
 // recordStep writes st's run into the pass, the trace and the progress view.
 func (r *run) recordStep(p *history.Pass, st *stepState) {
-	st.run.Status = st.status
-	st.run.Records = len(st.out.Records)
-	st.run.Dropped, st.run.Flagged = st.out.Dropped, st.out.Flagged
-	st.run.Verdict = st.out.Verdict
-	st.run.AgentCalls = st.out.Calls
-	st.run.Output = summary(st.out.Text, 200)
-	st.run.Filters = r.stepFilters(st)
-	if st.err != nil {
-		st.run.Error = st.err.Error()
-	}
-	st.run.Partial = r.partial(st)
-	p.Steps = append(p.Steps, st.run)
+	p.Steps = append(p.Steps, history.StepRun{ID: st.id, Intent: st.hyp.Intent, Name: st.hyp.Name, Action: st.action(), Role: st.role(),
+		Status: st.status, Attempt: st.attempts, Filters: r.stepFilters(st), Records: len(st.out.Records),
+		Dropped: st.out.Dropped, Flagged: st.out.Flagged, Verdict: st.out.Verdict, Output: summary(st.out.Text, 200),
+		Error: errText(st.err), Partial: r.partial(st), AgentCalls: st.out.Calls,
+		StartedAt: st.started, EndedAt: st.ended, DurationMS: st.ended.Sub(st.started).Milliseconds(), StartSeq: st.startSeq, EndSeq: st.endSeq})
+	sr := &p.Steps[len(p.Steps)-1]
 
 	u := trace.Update{Outcome: trace.Success, Evidence: append([]string{strconv.Itoa(len(st.out.Records)) + " record(s)"}, st.out.Notes...)}
 	switch st.status {
 	case engine.StatusFailed:
-		u.Outcome, u.Error = trace.Failed, st.run.Error
+		u.Outcome, u.Error = trace.Failed, sr.Error
 	case engine.StatusInvalid:
 		u.Outcome = trace.Partial
 	case engine.StatusCompleted:
-		if st.run.Partial != "" {
-			u.Outcome, u.Error = trace.Partial, st.run.Partial
+		if sr.Partial != "" {
+			u.Outcome, u.Error = trace.Partial, sr.Partial
 		}
 	}
 	if st.out.Verdict != "" {
@@ -124,7 +118,7 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 		u.Attachments = append(u.Attachments, map[string]any{"type": "record", "id": rec.ID, "source": rec.Source})
 	}
 	_ = r.trace.Update(st.entry, u)
-	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: string(st.status), Detail: st.run.Error})
+	r.notify(Event{Kind: "end", Pass: p.Number, Step: st.id, Description: st.hyp.Description, Status: string(st.status), Detail: sr.Error})
 }
 
 // partial says why completed step st has only part of its evidence: the
