@@ -126,14 +126,19 @@ func listedRecords(ev evidence, maxItems int) []sdk.Record {
 
 // evidenceSteps explains how the draft was built from ev.
 func evidenceSteps(ev evidence, maxItems int) []string {
-	kinds := make([]string, 0, len(ev.groups))
-	for _, g := range ev.groups {
-		kinds = append(kinds, fmt.Sprintf("%d %s", len(g.records), g.kind))
+	counts := countsOf(ev)
+	kinds := make([]string, 0, len(counts.kinds))
+	for _, k := range counts.kinds {
+		kinds = append(kinds, fmt.Sprintf("%d %s", k.n, k.name))
+	}
+	projects := plural(len(ev.projects), "project", "projects")
+	if ev.partial() {
+		projects += fmt.Sprintf(" in the newest %d records", len(ev.records))
 	}
 	steps := []string{
 		"Grouped the evidence by kind: " + strings.Join(kinds, ", ") + ".",
 		fmt.Sprintf("Listed up to %d records per kind, newest first, each cited by ID with its author and date, and their URLs under Sources.", maxItems),
-		fmt.Sprintf("Tallied %s and %s.", plural(len(ev.authors), "author", "authors"), plural(len(ev.projects), "project", "projects")),
+		fmt.Sprintf("Tallied %s and %s.", counts.authorPhrase(), projects),
 	}
 	if span := timeSpan(ev); span != "" {
 		steps = append(steps, "The evidence spans "+span+".")

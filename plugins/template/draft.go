@@ -32,35 +32,40 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 		return b.String()
 	}
 	fmt.Fprintf(&b, "## %s\n\n%s\n\n", heading, overview(l, ev))
-	if len(ev.authors) > 0 {
-		fmt.Fprintf(&b, "- %s: %s\n", l.TopAuthors, formatTallies(ev.authors))
+	if authors := ev.authorTallies(); len(authors) > 0 {
+		fmt.Fprintf(&b, "- %s: %s\n", l.TopAuthors, formatTallies(authors))
 	}
 	if len(ev.projects) > 0 {
-		fmt.Fprintf(&b, "- %s: %s\n", l.Projects, formatTallies(ev.projects))
+		// The engine does not count projects: they are the listed records'.
+		heading := l.Projects
+		if ev.partial() {
+			heading = fmt.Sprintf(l.ProjectsSample, len(ev.records))
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", heading, formatTallies(ev.projects))
 	}
 	if span := timeSpan(ev); span != "" {
 		fmt.Fprintf(&b, "- %s: %s\n", l.TimeSpan, span)
 	}
 	if t := in.Temporal; t != nil && (!t.Since.IsZero() || !t.Until.IsZero()) {
-		fmt.Fprintf(&b, "- %s: %s – %s ("+l.InPeriod+")\n", l.RequestedPeriod, dayOr(t.Since, "…"), lastDayOr(t.Until, "…"),
-			inPeriod(ev.records, *t), len(ev.records))
+		fmt.Fprintf(&b, "- %s: %s – %s (%s)\n", l.RequestedPeriod, dayOr(t.Since, "…"), lastDayOr(t.Until, "…"), ev.inPeriodPhrase(l, *t))
 	}
 	// When every record is flagged, say so once instead of on every line.
 	allFlagged := allFlagged(ev.records)
 	if allFlagged {
-		fmt.Fprintf(&b, "- %s: "+l.AllFlagged+"\n", l.SourceTiers, len(ev.records), sourceTypes(ev.records))
+		fmt.Fprintf(&b, "- %s: "+ev.sampled(l.AllFlagged, l.AllFlaggedSample)+"\n", l.SourceTiers, len(ev.records), sourceTypes(ev.records))
 	}
 	var listed []sdk.Record
 	for _, g := range ev.groups {
-		fmt.Fprintf(&b, "\n### %s (%d)\n\n", l.kindHeading(g.kind), len(g.records))
-		for i, r := range g.records {
-			if i == maxItems {
-				fmt.Fprintf(&b, "- "+l.More+"\n", len(g.records)-maxItems)
-				break
-			}
+		n := ev.holds(g.kind)
+		fmt.Fprintf(&b, "\n### %s (%d)\n\n", l.kindHeading(g.kind), n)
+		shown := g.records[:min(len(g.records), maxItems)]
+		for _, r := range shown {
 			b.WriteString("- " + recordLine(r, !allFlagged) + "\n")
-			listed = append(listed, r)
 		}
+		if more := n - len(shown); more > 0 {
+			fmt.Fprintf(&b, "- "+l.More+"\n", more)
+		}
+		listed = append(listed, shown...)
 	}
 	listed = append(listed, nearestSection(&b, l, ev, maxItems)...)
 	b.WriteString(sourcesSection(l, listed))

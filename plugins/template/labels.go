@@ -6,6 +6,9 @@ type labels struct {
 	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed      string
 	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence   string
 	RequestedPeriod, InPeriod, SourceTiers, AllFlagged, WithoutURL, FromSource string
+	// Counts of the listed records when the engine held more: they say
+	// they are of a sample ("the newest %d records").
+	ProjectsSample, InPeriodSample, AllFlaggedSample string
 	// Empty periods: the heading of the nearest activity, "no commits in the
 	// requested period (…)" (%[1]s the kinds, %[2]s the period), what is
 	// nearest before or after it, and the confidence reasons.
@@ -21,7 +24,9 @@ var labelSets = map[string]*labels{
 		More: "… and %d more", NoURL: "no URL", Report: "Report", Confidence: "Confidence",
 		RequestedPeriod: "Requested period", InPeriod: "%d of %d records fall in it",
 		SourceTiers: "Source tiers", AllFlagged: "all %d records come from unknown or tier ≥ 3 sources: %s",
-		WithoutURL: "Cited without a URL", FromSource: "%s (%s)",
+		ProjectsSample: "Projects in the newest %d records", InPeriodSample: "%d of the newest %d records fall in it",
+		AllFlaggedSample: "all of the newest %d records come from unknown or tier ≥ 3 sources: %s",
+		WithoutURL:       "Cited without a URL", FromSource: "%s (%s)",
 		Nearest: "Nearest activity outside the requested period", NoneInPeriod: "No %[1]s in the requested period (%[2]s)",
 		NearestBefore: "the most recent before it is %s", NearestAfter: "the oldest after it is %s",
 		EmptyPeriod: "nothing in the requested period: the records shown are the nearest activity outside it",
@@ -38,7 +43,9 @@ var labelSets = map[string]*labels{
 		More: "… 另有 %d 筆", NoURL: "無網址", Report: "報告", Confidence: "可信度",
 		RequestedPeriod: "查詢期間", InPeriod: "%d／%d 筆在此期間",
 		SourceTiers: "來源等級", AllFlagged: "全部 %d 筆來自未知或第 3 級以上的來源：%s",
-		WithoutURL: "無網址的引用", FromSource: "%s（%s）",
+		ProjectsSample: "最新 %d 筆記錄的專案", InPeriodSample: "最新 %[2]d 筆中 %[1]d 筆在此期間",
+		AllFlaggedSample: "最新 %d 筆全部來自未知或第 3 級以上的來源：%s",
+		WithoutURL:       "無網址的引用", FromSource: "%s（%s）",
 		Nearest: "查詢期間外最接近的活動", NoneInPeriod: "查詢期間（%[2]s）內沒有%[1]s",
 		NearestBefore: "之前最近的一筆是 %s", NearestAfter: "之後最早的一筆是 %s",
 		EmptyPeriod: "查詢期間內沒有資料：所列記錄是期間外最接近的活動",

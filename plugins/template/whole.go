@@ -101,3 +101,35 @@ func (ev evidence) with(whole *sdk.Evidence) evidence {
 func (ev evidence) partial() bool {
 	return ev.whole != nil && ev.whole.Total > len(ev.records)
 }
+
+// authorTallies are the authors to name, most records first: the whole
+// set's when the context shows only some.
+func (ev evidence) authorTallies() []tally {
+	if ev.partial() {
+		return tallies(ev.whole.Authors)
+	}
+	return ev.authors
+}
+
+// sampled is format, or sample (which says its counts are of the listed
+// records) when the context shows only some of the records.
+func (ev evidence) sampled(format, sample string) string {
+	if ev.partial() {
+		return sample
+	}
+	return format
+}
+
+// inPeriodPhrase says how many records fall in the asked period t: of the
+// whole set when its span lies inside t, else of the listed records,
+// saying they are the newest.
+func (ev evidence) inPeriodPhrase(l *labels, t sdk.TimeRange) string {
+	if !ev.partial() {
+		return fmt.Sprintf(l.InPeriod, inPeriod(ev.records, t), len(ev.records))
+	}
+	w := ev.whole
+	if !w.Earliest.IsZero() && !w.Earliest.Before(t.Since) && (t.Until.IsZero() || w.Latest.Before(t.Until)) {
+		return fmt.Sprintf(l.InPeriod, w.Total, w.Total)
+	}
+	return fmt.Sprintf(l.InPeriodSample, inPeriod(ev.records, t), len(ev.records))
+}
