@@ -1,7 +1,8 @@
 // Package cond is the condition language of nous rules: expr conditions
 // compiled once against a typed environment (QueryEnv, ItemEnv, StepEnv),
 // bounded in size, memory, bytes built and time, and evaluated on pooled
-// VMs.
+// VMs; and the regular expressions conditions and entities share (Regexp),
+// compiled once per load and run with literal shortcuts.
 package cond
 
 import (

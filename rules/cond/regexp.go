@@ -14,8 +14,9 @@ import (
 // that lacks the literals every match contains; a pattern that is a few
 // caseless strings between zero-width assertions ("(?i)\b(?:bugs?|issues?)\b")
 // is matched by searching for those strings; a pattern whose matches all
-// start with a few strings is tried only where they occur. The shortcuts
-// read an ASCII text; others go to regexp after the prefilter.
+// start with a few strings is tried only where they occur, and one whose
+// matches all end with a few strings only up to the last of them. The
+// shortcuts read an ASCII text; others go to regexp after the prefilter.
 type Regexp struct {
 	pattern string
 	tree    *syntax.Regexp // parsed at load, to report a bad pattern there
