@@ -93,8 +93,10 @@ entity "authors" {
     "\\b([A-Z][\\w-]+(?:\\s+[A-Z][\\w-]+)?)'s\\s+(?:commits|changes|work|pushes)",
     "\\b([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+)",
   ]
-  ignore = ["I", "We", "You", "They", "He", "She", "It", "The", "This", "That", "GitLab", "YouTrack", "GitHub",
-    "anyone", "someone", "somebody", "anybody", "everyone", "nobody", "who", "people", "we", "they", "you", "it"]
+  ignore = [
+    "I", "We", "You", "They", "He", "She", "It", "The", "This", "That", "GitLab", "YouTrack", "GitHub",
+    "anyone", "someone", "somebody", "anybody", "everyone", "nobody", "who", "people", "we", "they", "you", "it",
+  ]
   ground = "author"
 }
 

@@ -103,16 +103,16 @@ intent "query_analytics" {
     source      = "gitlab"
     priority    = 9
     # Unless the question is only about issues ("how many open bugs?").
-    when = "query == '' || query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushe?d?|merged?|changed?|changes|contributors?|authors?)\\\\b' || !(query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b')"
-    filters     = ["projects", "dates", "paths", "authors", "revisions", "topics"]
+    when    = "query == '' || query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushe?d?|merged?|changed?|changes|contributors?|authors?)\\\\b' || !(query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b')"
+    filters = ["projects", "dates", "paths", "authors", "revisions", "topics"]
   }
   retrieve "issue_metrics" {
     description = "Retrieve issue metrics from YouTrack"
     source      = "youtrack"
     priority    = 9
     # Only when the question is about issues ("how many commits?" is not).
-    when = "query == '' || query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"
-    filters     = ["projects", "dates"]
+    when    = "query == '' || query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"
+    filters = ["projects", "dates"]
   }
 }
 
