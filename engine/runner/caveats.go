@@ -28,7 +28,7 @@ func (r *run) judge(res *Result) {
 	partial = append(partial, r.sourceCaveats()...)
 	partial = append(partial, r.coverageCaveats()...)
 	res.Caveats = append(failed, partial...)
-	pending := r.trace.PendingCommitments()
+	pending := res.Pending
 	switch {
 	case res.Status == ResultCancelled:
 	case len(failed) > 0:

@@ -15,9 +15,14 @@ type driver struct {
 	ctx  context.Context
 	p    *history.Pass // the pass under way
 	done chan int      // from the workers; made when the first starts
+	// checked: the boundary was checked when the last step settled and
+	// nothing has run since, so the next check would read the clock for
+	// the same answer
+	checked bool
 }
 
 func (d *driver) pass(n int) {
+	d.checked = false
 	r := d.r
 	r.hist.Passes = append(r.hist.Passes, history.Pass{Number: n, StartedAt: r.e.opts.Clock(), Steps: make([]history.StepRun, 0, len(r.steps)), Refinements: []history.Refinement{}})
 	d.p = &r.hist.Passes[len(r.hist.Passes)-1]
@@ -26,9 +31,16 @@ func (d *driver) pass(n int) {
 
 func (d *driver) skip(node, by int) { d.r.skip(d.p, d.r.nodes[node], d.r.nodes[by]) }
 
-func (d *driver) boundary() string { return d.r.boundary(d.ctx) }
+func (d *driver) boundary() string {
+	if d.checked {
+		d.checked = false
+		return ""
+	}
+	return d.r.boundary(d.ctx)
+}
 
 func (d *driver) start(node int, inline bool) {
+	d.checked = false
 	st := d.r.nodes[node]
 	d.r.launch(d.p, st)
 	if inline {
@@ -47,9 +59,16 @@ func (d *driver) work(pass, node int) {
 	d.done <- node
 }
 
-func (d *driver) wait() int { return <-d.done }
+func (d *driver) wait() int {
+	d.checked = false
+	return <-d.done
+}
 
-func (d *driver) settle(node int) outcome { return d.r.settle(d.ctx, d.p, d.r.nodes[node]) }
+func (d *driver) settle(node int) outcome {
+	o := d.r.settle(d.ctx, d.p, d.r.nodes[node])
+	d.checked = o.stop == ""
+	return o
+}
 
 func (d *driver) assess() assessment {
 	p := d.p

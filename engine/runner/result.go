@@ -101,6 +101,7 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 	r.answers(res)
 	err := r.runError(ctx, res)
 	res.Status = r.status(ctx, res, err)
+	res.Pending = r.trace.PendingCommitments()
 	r.judge(res)
 	if err != nil {
 		res.Error = r.redactErr(err).Error()
@@ -271,11 +272,9 @@ func fallbackReport(res *Result) string {
 		return t + "\n"
 	}
 	return s // ends in one newline already: no copy
-
 }
 
 func (r *run) finalTrace(res *Result) {
-	res.Pending = r.trace.PendingCommitments()
 	e := trace.Entry{Stage: trace.Finalization, Thought: "Run " + res.Status + " after " + strconv.Itoa(len(r.hist.Passes)) + " pass(es): " + r.hist.Termination,
 		Action: "finalize", Outcome: trace.Success}
 	if len(res.Pending) > 0 {
@@ -302,15 +301,14 @@ func (r *run) finalHistory(res *Result) {
 		h.FinalResult.Confidence, h.FinalResult.Sources = res.Answer.ConfidenceLevel, res.Answer.SourcesUsed
 	}
 	// Parallel steps finish in any order; the history lists them by
-	// dependency depth, then in plan order, so a step follows what it
-	// waited for and the same run reads (and serialises) the same every time.
-	order, depth := make(map[string]int, len(r.steps)), r.depths()
-	for i, st := range r.steps {
-		order[st.id] = i
-	}
+	// dependency depth, then in plan order (nodes are added in plan order),
+	// so a step follows what it waited for and the same run reads (and
+	// serialises) the same every time.
+	depth := r.depths()
 	for i := range h.Passes {
 		slices.SortStableFunc(h.Passes[i].Steps, func(a, b history.StepRun) int {
-			return cmp.Or(cmp.Compare(depth[a.ID], depth[b.ID]), cmp.Compare(order[a.ID], order[b.ID]), cmp.Compare(a.Attempt, b.Attempt))
+			na, nb := r.byID[a.ID].node, r.byID[b.ID].node
+			return cmp.Or(cmp.Compare(depth[na], depth[nb]), cmp.Compare(na, nb), cmp.Compare(a.Attempt, b.Attempt))
 		})
 	}
 	s := &h.Statistics
@@ -344,16 +342,17 @@ func IsNoValidSources(err error) bool {
 	return errors.As(err, &nv)
 }
 
-// depths is each step's longest chain of dependencies (0: none), bounded
-// by the number of steps so a cycle the loop stalled on cannot hang it.
-func (r *run) depths() map[string]int {
-	d := make(map[string]int, len(r.steps))
+// depths is each step's longest chain of dependencies (0: none), by node,
+// bounded by the number of steps so a cycle the loop stalled on cannot
+// hang it. A dependency that names no step does not count.
+func (r *run) depths() []int {
+	d, w := make([]int, len(r.nodes)), r.m.walk
 	for range len(r.steps) {
 		changed := false
 		for _, st := range r.steps {
-			for _, dep := range st.deps {
-				if _, ok := r.byID[dep]; ok && d[dep]+1 > d[st.id] && d[dep] < len(r.steps) {
-					d[st.id], changed = d[dep]+1, true
+			for _, u := range w.Upstreams(st.node) {
+				if r.nodes[u] != nil && d[u]+1 > d[st.node] && d[u] < len(r.steps) {
+					d[st.node], changed = d[u]+1, true
 				}
 			}
 		}
