@@ -44,6 +44,10 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	}
 	out := s.newEmitter(ctx, q, shallow, emit)
 	defer out.close()
+	add := func(n *node) (bool, error) { return out.add(n.c, names[lowestBit(n.reach&^n.hidden)]) }
+	// past is set at the first shown commit older than since: nothing
+	// older is judged, the walk only goes on while commits are held.
+	past := false
 	for visited := 0; ; visited++ {
 		if visited%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -51,8 +55,14 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			}
 		}
 		n := w.next()
-		if n == nil {
+		if n == nil || (past && len(w.held) == 0) {
+			if done, err := w.release(true, add); err != nil || done {
+				return err
+			}
 			return out.flush()
+		}
+		if done, err := w.release(false, add); err != nil || done {
+			return err
 		}
 		c := n.c
 		if !n.shown() {
@@ -67,20 +77,25 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 			continue
 		}
 		when := c.Committer.When
-		if !q.since.IsZero() && when.Before(q.since) {
-			// Time order: every commit still queued is older too.
+		// Time order: every commit still queued is older too.
+		past = past || (!n.judged && !q.since.IsZero() && when.Before(q.since))
+		if past && len(w.held) == 0 {
 			return out.flush()
 		}
 		touches, err := follow(w, paths, n)
 		if err != nil {
 			return err
 		}
+		if n.judged || past {
+			continue
+		}
+		n.judged = true
 		if !touches || (!q.until.IsZero() && !when.Before(q.until)) ||
 			!q.matchesAuthor(c.Author.Name, c.Author.Email) || !q.matchesMessage(c.Message) {
 			continue
 		}
-		done, err := out.add(c, names[lowestBit(n.reach&^n.hidden)])
-		if err != nil || done {
+		w.hold(n)
+		if done, err := w.release(false, add); err != nil || done {
 			return err
 		}
 	}

@@ -10,6 +10,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
+// settleVisits is how many commits older than a held commit the walk
+// visits before emitting it; git's rev-list allows five for clock skew.
+const settleVisits = 16
+
 // walker visits commits newest first by committer time, like `git log`,
 // so a walk bounded by `since` can stop at the first older commit instead
 // of reading the whole history. Merges are handled by the time order: every
@@ -18,8 +22,15 @@ import (
 // Each queued commit carries two bit sets over the requested revision
 // ranges: reach (reachable from range i's tip) and hidden (reachable from
 // range i's excluded end). A commit is shown when some range reaches it
-// and does not hide it; the marks flow to parents, so, as in git, a commit
-// is complete when popped as long as no commit is older than its parent.
+// and does not hide it; the marks flow to parents.
+//
+// Dates do not order history exactly: a maintainer's scripted merges share
+// one second with their parents, and clocks skew. So a mark that reaches a
+// visited commit queues it again to pass the mark on, and when a range
+// excludes anything a shown commit is held until settleVisits older
+// commits have been visited: a hidden mark that arrives late still removes
+// it. Equal dates are thus exact; a commit dated before its parent is as
+// long as the skew spans fewer than settleVisits commits.
 type walker struct {
 	store storer.EncodedObjectStorer
 	queue nodeQueue
@@ -31,19 +42,30 @@ type walker struct {
 	// interesting counts queued nodes with a shown range: once it is zero
 	// only excluded history is left and the walk is over.
 	interesting int
+	// held are shown commits that match the query, in visit order, with
+	// the number of older commits visited since; settle is how many they
+	// wait for: 0 until some range excludes a commit.
+	held   []heldNode
+	settle int
 	// boundary is the newest shallow-clone boundary commit the walk met,
 	// nil if none.
 	boundary *object.Commit
 }
 
-// node is a queued commit and its range marks.
+// node is a commit of the walk and its range marks.
 type node struct {
-	c              *object.Commit
-	reach, hidden  uint64
-	queued, popped bool
+	c             *object.Commit
+	reach, hidden uint64
+	// queued: in the queue; judged: matched against the query already.
+	queued, judged bool
 }
 
 func (n *node) shown() bool { return n.reach&^n.hidden != 0 }
+
+type heldNode struct {
+	n     *node
+	older int
+}
 
 func newWalker(store storer.EncodedObjectStorer, shallow map[plumbing.Hash]bool) *walker {
 	return &walker{store: store, nodes: make(map[plumbing.Hash]*node), shallow: shallow}
@@ -54,17 +76,18 @@ func (w *walker) load(h plumbing.Hash) (*object.Commit, error) {
 	return object.GetCommit(w.store, h)
 }
 
-// push queues c with the marks reach and hidden, or adds them to c's
-// marks when it is queued already.
+// push adds the marks reach and hidden to c, queueing it when they are new
+// to it: a visited commit goes round again to pass them to its parents.
 func (w *walker) push(c *object.Commit, reach, hidden uint64) {
 	n, ok := w.nodes[c.Hash]
 	if !ok {
 		n = &node{c: c}
 		w.nodes[c.Hash] = n
-	}
-	if n.popped {
-		// Reached again after it was visited: only clock skew does this.
+	} else if n.reach|reach == n.reach && n.hidden|hidden == n.hidden {
 		return
+	}
+	if hidden != 0 {
+		w.settle = settleVisits
 	}
 	was := n.queued && n.shown()
 	n.reach |= reach
@@ -82,17 +105,42 @@ func (w *walker) push(c *object.Commit, reach, hidden uint64) {
 }
 
 // next returns the newest queued commit, nil when none is left or when
-// only excluded history is left.
+// only excluded history is left and no commit is held.
 func (w *walker) next() *node {
-	if w.queue.Len() == 0 || w.interesting == 0 {
+	if w.queue.Len() == 0 || (w.interesting == 0 && len(w.held) == 0) {
 		return nil
 	}
 	n := heap.Pop(&w.queue).(*node)
-	n.popped = true
+	n.queued = false
 	if n.shown() {
 		w.interesting--
 	}
+	when := n.c.Committer.When
+	for i := range w.held {
+		if when.Before(w.held[i].n.c.Committer.When) {
+			w.held[i].older++
+		}
+	}
 	return n
+}
+
+// hold keeps n, a commit that matches the query, until its marks settle.
+func (w *walker) hold(n *node) { w.held = append(w.held, heldNode{n: n}) }
+
+// release passes the held commits whose marks are final to emit, in visit
+// order (all of them when the walk is over), leaving out those a late mark
+// hid, and stops when emit reports done.
+func (w *walker) release(over bool, emit func(*node) (bool, error)) (bool, error) {
+	i := 0
+	for ; i < len(w.held) && (over || w.held[i].older >= w.settle); i++ {
+		if n := w.held[i].n; n.shown() {
+			if done, err := emit(n); err != nil || done {
+				return done, err
+			}
+		}
+	}
+	w.held = append(w.held[:0], w.held[i:]...)
+	return false, nil
 }
 
 // parents loads c's parents. A shallow clone's boundary commit has none
