@@ -29,7 +29,9 @@ func tiedRepo(tb testing.TB) string {
 	base := time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)
 	at := func(h int) time.Time { return base.Add(time.Duration(h) * time.Hour) }
 	who := "Alice Liddell <alice@example.com>"
-	edit := func(name string, i int) fileChange { return file(fmt.Sprintf("%s/f%d.txt", name, i), fmt.Sprintf("%s %d\n", name, i)) }
+	edit := func(name string, i int) fileChange {
+		return file(fmt.Sprintf("%s/f%d.txt", name, i), fmt.Sprintf("%s %d\n", name, i))
+	}
 
 	tip := s.commit("main", who, at(0), "c0 root", 0, nil, edit("root", 0))
 	s.lightTag("v0", tip)
