@@ -51,7 +51,12 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 			resp.Coverage.Earliest = hist.earliest
 		}
 		if hist.boundary != nil {
+			// Older commits than the newest boundary may be present through
+			// other boundaries, but only history after it is complete.
 			resp.Coverage.Truncated = truncatedNote(hist.boundary)
+			if hist.cut == "" {
+				resp.Coverage.Earliest = hist.boundary.Committer.When
+			}
 		}
 	}
 	for _, term := range req.Terms {
@@ -107,9 +112,11 @@ func (s *Source) indexes(ctx context.Context, tip plumbing.Hash) (*history, *tre
 	return hist, tr, nil
 }
 
-// truncatedNote says where a shallow clone's history ends.
+// truncatedNote says from where a shallow clone's history is complete:
+// its newest boundary. The note goes in parentheses in a caveat, so it
+// holds none.
 func truncatedNote(boundary *object.Commit) string {
-	return fmt.Sprintf("shallow clone: history ends at %s (%s)", boundary.Hash.String()[:minAbbrev], boundary.Committer.When.UTC().Format("2006-01-02"))
+	return fmt.Sprintf("shallow clone: complete only since its newest boundary, %s of %s", boundary.Hash.String()[:minAbbrev], boundary.Committer.When.UTC().Format("2006-01-02"))
 }
 
 // groundPath knows an exact repository path, or a bare name matching the
