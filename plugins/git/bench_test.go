@@ -23,6 +23,9 @@ var benchEnd = time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC)
 // benchSince selects roughly the newest 200 commits (one per hour).
 var benchSince = benchEnd.Add(-200 * time.Hour)
 
+// benchRange spans 2,000 mainline commits and their merged branches.
+const benchRange = "v0.20.0..v0.40.0"
+
 // benchPath is touched by about an eighth of the commits.
 const benchPath = "payments/ledger"
 
@@ -74,6 +77,15 @@ func BenchmarkGitSinceNoStatsGitLog(b *testing.B) {
 func BenchmarkGitSinceGitLog(b *testing.B) {
 	benchGitLog(b, fmt.Sprintf("--since=%d", benchSince.Unix()), "--numstat")
 }
+
+// BenchmarkGitRange fetches a tag range of about 2,300 commits, without
+// stats: the walk that marks and holds commits against the excluded tag.
+func BenchmarkGitRange(b *testing.B) {
+	benchFetch(b, false, sdk.FetchRequest{Filters: map[string][]string{"revisions": {benchRange}}})
+}
+
+// BenchmarkGitRangeGitLog is BenchmarkGitRange's `git log A..B`.
+func BenchmarkGitRangeGitLog(b *testing.B) { benchGitLog(b, benchRange) }
 
 // BenchmarkGitPath fetches every commit touching one directory over the
 // whole history, without stats.
