@@ -64,7 +64,7 @@ type GroundedTerm struct {
 
 // Coverage is the extent of what a source holds.
 type Coverage struct {
-	Earliest time.Time `json:"earliest,omitzero"` // oldest record it can return
+	Earliest time.Time `json:"earliest,omitzero"` // from when its history is complete (with Truncated: the boundary)
 	Latest   time.Time `json:"latest,omitzero"`   // newest record it can return
 	// Truncated says why the source's history is incomplete (a shallow
 	// clone's boundary); empty when it is complete or unknown.

@@ -225,7 +225,7 @@ func (r *run) coverageCaveats() []string {
 		}
 		text := fmt.Sprintf("The history of %s is truncated (%s)", name, sentence(cov.Truncated))
 		if !cov.Earliest.IsZero() {
-			text += ": nothing before " + day(cov.Earliest) + " is available"
+			text += ": its history before " + day(cov.Earliest) + " is incomplete"
 		}
 		out = append(out, text+".")
 	}

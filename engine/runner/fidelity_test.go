@@ -203,7 +203,7 @@ func TestCaveatsMakeTheRunPartial(t *testing.T) {
 			ResultPartial, []string{`The author filter "Zed" could not be applied: no source knows it.`}},
 		{"history truncated inside the period", &engine.Interpretation{Sources: []engine.SourceView{{Name: "git",
 			Coverage: sdk.Coverage{Name: "acme/pay", Earliest: since.AddDate(0, 0, 3), Truncated: "shallow clone"}}}},
-			ResultPartial, []string{"The history of acme/pay is truncated (shallow clone): nothing before 2026-11-05 is available."}},
+			ResultPartial, []string{"The history of acme/pay is truncated (shallow clone): its history before 2026-11-05 is incomplete."}},
 		{"history truncated before the period", &engine.Interpretation{Sources: []engine.SourceView{{Name: "git",
 			Coverage: sdk.Coverage{Earliest: since.AddDate(0, -1, 0), Truncated: "shallow clone"}}}},
 			ResultSuccess, nil},
