@@ -95,6 +95,9 @@ func (t *Trace) Add(e Entry) string {
 	e.Timestamp = t.clock()
 	t.mu.Lock()
 	e.ID = "e" + strconv.Itoa(len(t.entries)+1)
+	if len(t.entries) == cap(t.entries) { // double: entries are large, so copy them rarely
+		t.entries = slices.Grow(t.entries, max(len(t.entries), 8))
+	}
 	t.entries = append(t.entries, e)
 	t.mu.Unlock()
 	return e.ID

@@ -112,3 +112,18 @@ func BenchmarkSummary50(b *testing.B) {
 		_ = tr.Summary(50, false)
 	}
 }
+
+// BenchmarkRun64 is a run's trace: 64 entries added to a trace sized for
+// them, then handed over.
+func BenchmarkRun64(b *testing.B) {
+	params := Params{{"source", "git"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr := New(nil)
+		tr.Grow(64)
+		for range 64 {
+			tr.Add(Entry{Stage: Execution, Thought: "retrieve commits", Action: "retrieve", Parameters: params, Outcome: Success})
+		}
+		_ = tr.Close()
+	}
+}
