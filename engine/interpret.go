@@ -26,7 +26,7 @@ func (p *Planner) Interpret(ctx context.Context, req Request, g Grounding, now t
 	in := &Interpretation{Now: now, Constraints: []Constraint{}}
 	if g != nil && len(plan.Retrieval.Plans) > 0 {
 		gr := p.ground(ctx, plan, g)
-		in.Grounded, in.Sources, in.Unknown = true, gr.views, gr.unknown
+		in.Grounded, in.Sources, in.Unknown, in.Missing = true, gr.views, gr.unknown, gr.missing
 		if gr.changed {
 			again := req
 			again.Entities = gr.entities
@@ -106,6 +106,7 @@ type grounding struct {
 	views     []SourceView
 	entities  map[string][]string // the entities with grounded values
 	unknown   []Constraint        // candidates no source knows
+	missing   []Constraint        // paths no source has, kept as filters
 	satisfied []Constraint        // candidates a source is (a project naming the repository itself)
 	changed   bool
 }
@@ -120,7 +121,8 @@ type candidate struct {
 // entities, one call per source, and rewrites the entities: a value some
 // source knows is replaced by its canonical forms; a value no source knows
 // is dropped when at least one asked source can ground (answered anything
-// known or described its coverage); otherwise it is kept as written.
+// known or described its coverage), unless it is a path (missingPaths);
+// otherwise it is kept as written.
 func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding {
 	entities := plan.Reasoning.Entities
 	out := grounding{entities: make(map[string][]string, len(entities))}
@@ -153,6 +155,8 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 		known, canGround bool
 		canonical        []string
 		sources          []string // sources that know it
+		grounders        []string // sources that can ground and do not know it
+		note             string   // the first grounder's reason
 	}
 	verdicts := map[string]*verdict{}
 	for _, src := range order {
@@ -185,7 +189,14 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 				verdicts[k] = v
 			}
 			v.canGround = v.canGround || canGround
-			if known, canon := resolveTerms(c, answers); known {
+			known, canon := resolveTerms(c, answers)
+			if !known && canGround {
+				v.grounders = append(v.grounders, src)
+				if v.note == "" {
+					v.note = answers[0].Note
+				}
+			}
+			if known {
 				v.known = true
 				v.sources = append(v.sources, src)
 				for _, cv := range canon {
@@ -209,6 +220,27 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 	partOfKnown := func(phrase string) bool {
 		return slices.ContainsFunc(known, func(k string) bool { return strings.Contains(k, phrase) })
 	}
+	// A path-looking phrase no source has is asked about as a path: kept,
+	// said missing once, and not also an unknown project.
+	missing := map[string]bool{}
+	for _, e := range p.rules.Entities {
+		if e.Ground != sdk.TermPath {
+			continue
+		}
+		for _, val := range entities[e.Name] {
+			v := verdicts[e.Name+"\x00"+val]
+			phrase := strings.ToLower(val)
+			if v == nil || v.known || !looksLikePath(val) || !filtersBy(out.views, v.grounders, e.Name) || partOfKnown(phrase) || reported[phrase] {
+				continue
+			}
+			reported[phrase], missing[e.Name+"\x00"+val] = true, true
+			why := v.note
+			if why == "" {
+				why = fmt.Sprintf("no source of the plan has %q", val)
+			}
+			out.missing = append(out.missing, Constraint{Key: e.Name, Value: val, Source: strings.Join(v.grounders, ", "), Reason: why})
+		}
+	}
 	for _, e := range p.rules.Entities {
 		values := entities[e.Name]
 		if e.Ground == "" || len(values) == 0 {
@@ -218,7 +250,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 		for _, val := range values {
 			v := verdicts[e.Name+"\x00"+val]
 			switch {
-			case v == nil || (!v.known && !v.canGround):
+			case v == nil || (!v.known && !v.canGround) || missing[e.Name+"\x00"+val]:
 				kept = appendNew(kept, val)
 			case v.known && e.Ground == sdk.TermProject && !filtersBy(out.views, v.sources, e.Name):
 				// The source is the project named: nothing to filter.
@@ -315,4 +347,19 @@ func appendNew(list []string, v string) []string {
 		return list
 	}
 	return append(list, v)
+}
+
+// looksLikePath reports whether a candidate can only be a path: it has a
+// slash ("vm/vm.go", "docs/") or a file extension ("main.go").
+func looksLikePath(v string) bool {
+	if strings.Contains(v, "/") {
+		return true
+	}
+	dot := strings.LastIndexByte(v, '.')
+	if dot <= 0 || dot == len(v)-1 || len(v)-dot > 6 {
+		return false
+	}
+	ext := v[dot+1:]
+	return strings.IndexFunc(ext, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') }) < 0 &&
+		strings.ContainsFunc(ext, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' })
 }

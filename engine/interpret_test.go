@@ -244,3 +244,36 @@ func TestInterpretPartOfAKnownPathIsNotUnknown(t *testing.T) {
 	assert.Empty(t, plan.Interpretation.Unknown, "CHANGELOG (a project candidate) is part of the known path")
 	assert.Equal(t, []string{"CHANGELOG.md"}, filterValues(plan, "paths"))
 }
+
+// TestInterpretMissingPath: a path the question names that the source does
+// not have is still the question's subject: it stays a filter (the answer
+// is about it, and empty) and is reported missing, never dropped as an
+// unknown project; a real file or directory is grounded as before.
+func TestInterpretMissingPath(t *testing.T) {
+	for _, tt := range []struct {
+		query   string
+		paths   []string
+		missing []string
+	}{
+		{query: "who contributed to vm/nosuchfile.go?", paths: []string{"vm/nosuchfile.go"}, missing: []string{"vm/nosuchfile.go"}},
+		{query: "what changed in nosuch.go last week?", paths: []string{"nosuch.go"}, missing: []string{"nosuch.go"}},
+		{query: "who contributed to plumbing/format/packfile?", paths: []string{"plumbing/format/packfile"}},
+		{query: "which commits touched docs/?", paths: []string{"docs"}},
+		{query: "who contributed to README.md?", paths: []string{"README.md"}},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: tt.query}, hclRepo(), clock)
+			require.NoError(t, err)
+			in := plan.Interpretation
+			assert.Equal(t, tt.paths, filterValues(plan, "paths"))
+			var missing []string
+			for _, c := range in.Missing {
+				missing = append(missing, c.Value)
+				assert.Equal(t, "paths", c.Key)
+				assert.NotEmpty(t, c.Reason)
+			}
+			assert.Equal(t, tt.missing, missing, "missing")
+			assert.Empty(t, in.Unknown, "not dropped as an unknown project")
+		})
+	}
+}

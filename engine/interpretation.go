@@ -24,6 +24,10 @@ type Interpretation struct {
 	Unapplied []Constraint `json:"unapplied,omitempty"`
 	// Unknown are candidates no source of the plan knows; they were dropped.
 	Unknown []Constraint `json:"unknown,omitempty"`
+	// Missing are paths the question names that no source of the plan
+	// has: they stay filters, so the answer is about them (and empty but
+	// for history a path outlived), and the report says they are missing.
+	Missing []Constraint `json:"missing,omitempty"`
 	// Sources says, per source of the plan, what grounding learnt of it.
 	Sources []SourceView `json:"sources,omitempty"`
 	// Grounded reports whether the sources were asked at all.

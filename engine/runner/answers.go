@@ -179,7 +179,8 @@ func (r *run) answerStatus(steps []*stepState, recs, writer *stepState, a Answer
 }
 
 // unappliedOn reports whether a constraint of the question cannot be
-// applied by (or could not be grounded on) one of sources.
+// applied by (or could not be grounded on) one of sources, or names a
+// path no source has.
 func (r *run) unappliedOn(sources []string) bool {
 	in := r.plan.Interpretation
 	if in == nil {
@@ -190,8 +191,8 @@ func (r *run) unappliedOn(sources []string) bool {
 			return true
 		}
 	}
-	if len(in.Unknown) > 0 {
-		return true // a constraint no source knows was left out of every answer
+	if len(in.Unknown) > 0 || len(in.Missing) > 0 {
+		return true // a constraint no source knows was left out of every answer, or names nothing
 	}
 	for _, v := range in.Sources {
 		if v.Error != "" && slices.Contains(sources, v.Name) {

@@ -16,14 +16,16 @@ import (
 // res.Caveats. A run is failed when nothing answers the question: no
 // source answered any retrieval, or a writer was planned and no report
 // came out. It is partial when it answers a broadened question (an empty
-// period answered with the nearest activity), when a constraint of the
-// interpretation was not applied, when a source failed or is not
+// period answered with the nearest activity), when the question names a
+// path no source has, when a constraint of the interpretation was not
+// applied, when a source failed or is not
 // configured while others answered, or when a source's history is cut
 // short inside the asked period. Failures come first, then the partial
 // reasons in the order the report should read them.
 func (r *run) judge(res *Result) {
 	failed := r.failures(res)
-	partial := r.periodCaveats(res)
+	partial := r.missingCaveats()
+	partial = append(partial, r.periodCaveats(res)...)
 	partial = append(partial, r.constraintCaveats()...)
 	partial = append(partial, r.sourceCaveats()...)
 	partial = append(partial, r.coverageCaveats()...)
@@ -133,6 +135,20 @@ func (r *run) hasOtherFilters(st *stepState) bool {
 		}
 	}
 	return false
+}
+
+// missingCaveats say which paths the question names no source has: they
+// come first, as they explain an empty answer.
+func (r *run) missingCaveats() []string {
+	in := r.plan.Interpretation
+	if in == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range in.Missing {
+		out = append(out, fmt.Sprintf("No %s %q in the repository's tree: the answer is about that %[1]s only.", singular(c.Key), c.Value))
+	}
+	return out
 }
 
 // constraintCaveats say which constraints of the interpretation the

@@ -201,6 +201,8 @@ func TestCaveatsMakeTheRunPartial(t *testing.T) {
 			ResultPartial, []string{`The status filter "open" could not be applied: source "git" cannot filter by statuses.`}},
 		{"unknown constraint", &engine.Interpretation{Unknown: []engine.Constraint{{Key: "authors", Phrase: "Zed"}}},
 			ResultPartial, []string{`The author filter "Zed" could not be applied: no source knows it.`}},
+		{"missing path", &engine.Interpretation{Missing: []engine.Constraint{{Key: "paths", Value: "vm/nosuchfile.go", Reason: "no file or directory in the tree"}}},
+			ResultPartial, []string{`No path "vm/nosuchfile.go" in the repository's tree: the answer is about that path only.`}},
 		{"history truncated inside the period", &engine.Interpretation{Sources: []engine.SourceView{{Name: "git",
 			Coverage: sdk.Coverage{Name: "acme/pay", Earliest: since.AddDate(0, 0, 3), Truncated: "shallow clone"}}}},
 			ResultPartial, []string{"The history of acme/pay is truncated (shallow clone): its history before 2026-11-05 is incomplete."}},
