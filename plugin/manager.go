@@ -292,7 +292,7 @@ func (m *Manager) isClosed() bool {
 }
 
 // running returns the slot's process, starting and configuring it first if
-// it is not running. Concurrent callers wait for one start, each until its
+// it is not running; a plugin that rejected its config is not started again. Concurrent callers wait for one start, each until its
 // own ctx ends.
 func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
 	if err := s.notConfigured(); err != nil {
@@ -302,6 +302,9 @@ func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
 		return nil, err
 	}
 	defer s.release()
+	if s.rejected != nil {
+		return nil, s.rejected
+	}
 	if s.proc != nil && s.proc.usable() {
 		return s.proc, nil
 	}
@@ -315,7 +318,11 @@ func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
 	}
 	p, err := m.start(ctx, s)
 	if err != nil {
-		return nil, m.redact.Error(err)
+		err = m.redact.Error(err)
+		if errors.Is(err, sdk.ErrBadConfig) {
+			s.rejected = err // the same config is rejected again
+		}
+		return nil, err
 	}
 	s.proc = p
 	return p, nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -148,6 +149,22 @@ func TestConfigDiagnostics(t *testing.T) {
 
 	require.NoError(t, m.Fetch(context.Background(), "old", fetchN(1, ""), collect(new([]sdk.Record))), "warnings do not fail")
 	assert.Contains(t, logs.String(), "config warning: config.legacy: legacy is ignored")
+}
+
+// TestRejectedConfigIsRemembered: a plugin that rejects its config is not
+// started and configured again on every call (a Ground, then a Fetch), so
+// its config warnings are logged once and every call gets the same error.
+func TestRejectedConfigIsRemembered(t *testing.T) {
+	m, logs := newManager(t, plugin.Options{},
+		plugin.Spec{Name: "bad", Kind: plugin.KindSource, Ref: "builtin:echo", Config: json.RawMessage(`{"base_url":"ftp://x","legacy":true}`)})
+	first := m.Fetch(context.Background(), "bad", fetchN(1, ""), collect(new([]sdk.Record)))
+	require.ErrorIs(t, first, sdk.ErrBadConfig)
+	for range 2 {
+		err := m.Fetch(context.Background(), "bad", fetchN(1, ""), collect(new([]sdk.Record)))
+		require.ErrorIs(t, err, sdk.ErrBadConfig)
+		assert.Equal(t, first.Error(), err.Error())
+	}
+	assert.Equal(t, 1, strings.Count(logs.String(), "config warning: config.legacy: legacy is ignored"), logs.String())
 }
 
 func TestVersionMismatchSaysWhoSpeaksWhat(t *testing.T) {

@@ -17,6 +17,10 @@ type slot struct {
 
 	lock chan struct{} // a mutex a waiting call can give up on: held when full
 	proc *process
+	// rejected is the error of a plugin that refused its config: every
+	// later call fails with it rather than start and configure the plugin
+	// again (and log its config warnings again). Held with lock.
+	rejected error
 }
 
 // newSlot returns the slot of spec, with no process until its first call.

@@ -117,13 +117,14 @@ func (s *echoSource) Configure(_ context.Context, config json.RawMessage) (sdk.D
 	if err := json.Unmarshal(config, &s.config); err != nil {
 		return nil, sdk.Errorf(sdk.KindBadConfig, "config: %v", err)
 	}
+	var diags sdk.Diagnostics
 	if v, ok := s.config["base_url"].(string); ok && !strings.HasPrefix(v, "http") {
-		return sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "not a URL", Detail: fmt.Sprintf("got %q", v), Path: "base_url"}}, nil
+		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: "not a URL", Detail: fmt.Sprintf("got %q", v), Path: "base_url"})
 	}
 	if _, ok := s.config["legacy"]; ok {
-		return sdk.Diagnostics{{Severity: sdk.SeverityWarning, Summary: "legacy is ignored", Path: "legacy"}}, nil
+		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Summary: "legacy is ignored", Path: "legacy"})
 	}
-	return nil, nil
+	return diags, nil
 }
 
 // Fetch emits filters["n"] records (default req.Limit, else 1).
