@@ -72,13 +72,22 @@ type machine struct {
 	light     func(node int) bool // runs without I/O: inline, never on a worker
 
 	pass     int
-	running  []int  // launched and not settled, in launch order
-	back     []bool // by node: its worker returned
-	settling int    // settles asked for and not yet answered
+	running  []int   // launched and not settled, in launch order
+	held     []where // by node: where the result of its run is
+	settling int     // settles asked for and not yet answered
 	stop     string // termination forced at a boundary (ttl, cancelled)
 	fatal    bool   // a step failed in a way no refinement can help
 	end      string // the termination, once opFinish is decided
 }
+
+// where is where the result of a step's run is.
+type where uint8
+
+const (
+	away   where = iota // on a worker still running it
+	back                // its worker returned it
+	inHand              // it ran inline, so it was back as it started
+)
 
 func newMachine(walk *graph.Walk, workers, maxPasses int, light func(node int) bool) *machine {
 	return &machine{walk: walk, workers: workers, maxPasses: maxPasses, light: light, running: make([]int, 0, workers)}
@@ -127,8 +136,8 @@ func (m *machine) begin(q []command) []command {
 }
 
 // schedule decides what the pass does next: skip what a failure blocks,
-// then start what is ready (after a boundary check), else wait for a
-// worker, else end the pass.
+// then start what is ready (after a boundary check), else settle the
+// oldest running step once its result is back, else end the pass.
 func (m *machine) schedule(q []command) []command {
 	for s, ok := m.walk.Skip(); ok; s, ok = m.walk.Skip() {
 		q = append(q, command{op: opSkip, node: s.Node, by: s.By})
@@ -136,10 +145,12 @@ func (m *machine) schedule(q []command) []command {
 	switch {
 	case m.stop == "" && !m.fatal && len(m.running) < m.workers && m.walk.Ready():
 		return append(q, command{op: opCheck})
-	case len(m.running) > 0:
+	case len(m.running) == 0:
+		return append(q, command{op: opAssess})
+	case m.held[m.running[0]] == away:
 		return append(q, command{op: opWait})
 	}
-	return append(q, command{op: opAssess})
+	return m.collect(q)
 }
 
 // boundary is the answer to opCheck: why the run must stop, or "".
@@ -158,37 +169,44 @@ func (m *machine) boundary(q []command, stop string) []command {
 			break
 		}
 		m.running = append(m.running, n)
-		if n >= len(m.back) { // the walk grew
-			m.back = append(m.back, make([]bool, m.walk.Len()-len(m.back))...)
+		if n >= len(m.held) { // the walk grew
+			m.held = append(m.held, make([]where, m.walk.Len()-len(m.held))...)
 		}
 		inline := m.light(n)
-		m.back[n] = inline
+		m.held[n] = away
+		if inline {
+			m.held[n] = inHand
+		}
 		q = append(q, command{op: opStart, node: n, inline: inline})
 	}
 	if idle && len(q) == first+1 {
-		q[first].inline, m.back[q[first].node] = true, true
+		q[first].inline, m.held[q[first].node] = true, inHand
 	}
-	return m.collect(q)
+	return m.schedule(q)
 }
 
 // returned is told that node's worker is done.
 func (m *machine) returned(q []command, n int) []command {
-	m.back[n] = true
-	return m.collect(q)
+	m.held[n] = back
+	return m.schedule(q)
 }
 
-// collect settles the steps whose results are back, in launch order, so
-// the trace and history do not depend on how the workers interleave; with
-// none back it waits for a worker.
+// collect settles the oldest running step, whose result is back, and the
+// inline steps launched right after it. A worker's result is taken only
+// when it is the oldest, and what it makes ready starts before the next is
+// taken, so the order of starts and settles (and with it the trace and the
+// history) depends on the plan and the answers, never on which worker
+// happened to finish first.
 func (m *machine) collect(q []command) []command {
-	first := len(q)
-	for len(m.running) > 0 && m.back[m.running[0]] {
-		q = append(q, command{op: opSettle, node: m.running[0]})
-		m.running = append(m.running[:0], m.running[1:]...)
+	n := 1
+	for n < len(m.running) && m.held[m.running[n]] == inHand {
+		n++
 	}
-	if m.settling = len(q) - first; m.settling == 0 {
-		return m.schedule(q)
+	for _, node := range m.running[:n] {
+		q = append(q, command{op: opSettle, node: node})
 	}
+	m.running = append(m.running[:0], m.running[n:]...)
+	m.settling = n
 	return q
 }
 

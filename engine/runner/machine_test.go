@@ -84,15 +84,30 @@ func TestMachine(t *testing.T) {
 		{
 			name: "a fan-in runs its sources on workers and settles them in launch order", walk: walkOf(3, graph.Edge{From: 0, To: 2}, graph.Edge{From: 1, To: 2}), workers: 4,
 			steps: []step{
-				{begin, "pass 1, check"}, {ok, "start 0, start 1, wait"}, {back(1), "wait"}, {back(0), "settle 0, settle 1"},
-				{settled(0, graph.Done), ""}, {settled(1, graph.Done), "check"}, {ok, "start 2 inline, settle 2"},
+				{begin, "pass 1, check"}, {ok, "start 0, start 1, wait"}, {back(1), "wait"}, {back(0), "settle 0"},
+				{settled(0, graph.Done), "settle 1"}, {settled(1, graph.Done), "check"}, {ok, "start 2 inline, settle 2"},
+			},
+		},
+		{
+			// worker 1 returning first or last makes the same starts and settles
+			name: "a result readies its dependents before the next is taken", walk: walkOf(4, graph.Edge{From: 0, To: 2}, graph.Edge{From: 1, To: 3}), workers: 4,
+			steps: []step{
+				{begin, "pass 1, check"}, {ok, "start 0, start 1, wait"}, {back(1), "wait"}, {back(0), "settle 0"},
+				{settled(0, graph.Done), "check"}, {ok, "start 2, settle 1"}, {settled(1, graph.Done), "check"}, {ok, "start 3, wait"},
+			},
+		},
+		{
+			name: "a result readies its dependents before the next returns", walk: walkOf(4, graph.Edge{From: 0, To: 2}, graph.Edge{From: 1, To: 3}), workers: 4,
+			steps: []step{
+				{begin, "pass 1, check"}, {ok, "start 0, start 1, wait"}, {back(0), "settle 0"},
+				{settled(0, graph.Done), "check"}, {ok, "start 2, wait"}, {back(1), "settle 1"}, {settled(1, graph.Done), "check"}, {ok, "start 3, wait"},
 			},
 		},
 		{
 			name: "workers bound the steps running at once", walk: walkOf(3), workers: 2,
 			steps: []step{
 				{begin, "pass 1, check"}, {ok, "start 0, start 1, wait"}, {back(0), "settle 0"}, {settled(0, graph.Done), "check"},
-				{ok, "start 2, wait"}, {back(2), "wait"}, {back(1), "settle 1, settle 2"},
+				{ok, "start 2, wait"}, {back(2), "wait"}, {back(1), "settle 1"}, {settled(1, graph.Done), "settle 2"},
 			},
 		},
 		{
