@@ -75,9 +75,9 @@ type machine struct {
 	running  []int   // launched and not settled, in launch order
 	held     []where // by node: where the result of its run is
 	settling int     // settles asked for and not yet answered
-	stop     string // termination forced at a boundary (ttl, cancelled)
-	fatal    bool   // a step failed in a way no refinement can help
-	end      string // the termination, once opFinish is decided
+	stop     string  // termination forced at a boundary (ttl, cancelled)
+	fatal    bool    // a step failed in a way no refinement can help
+	end      string  // the termination, once opFinish is decided
 }
 
 // where is where the result of a step's run is.

@@ -29,8 +29,11 @@ check "retrieval_noted" {
 `)
 	run := func() string {
 		src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
-			"git":   func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { jitter(); return commits(3), nil },
-			"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { jitter(); return []sdk.Record{{ID: "p1", Source: "forum"}}, nil },
+			"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { jitter(); return commits(3), nil },
+			"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
+				jitter()
+				return []sdk.Record{{ID: "p1", Source: "forum"}}, nil
+			},
 		}}
 		agents := standardAgents()
 		for role, fn := range agents.roles {
