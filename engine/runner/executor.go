@@ -8,10 +8,12 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
 	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -68,6 +70,24 @@ func New(sources engine.Sources, agents engine.Agents, opts Options) *Executor {
 // cancellation, time-out or a fatal error it carries the partial history
 // and trace, and err says what ended the run.
 func (e *Executor) Run(ctx context.Context, plan *engine.Plan) (*Result, error) {
+	if err := runnable(plan); err != nil {
+		res := &Result{Status: ResultFailed, Error: err.Error(), Plan: plan, Steps: []StepResult{}, Records: []sdk.Record{}}
+		if plan != nil {
+			res.Query, res.Mode = plan.Query, plan.Mode
+		}
+		return res, err
+	}
 	r := newRun(e, plan)
 	return r.execute(ctx)
+}
+
+// runnable says why plan cannot run, or nil.
+func runnable(plan *engine.Plan) error {
+	switch {
+	case plan == nil:
+		return errors.New("runner: no plan to run")
+	case plan.Policy == nil:
+		return errors.New("runner: the plan has no policy; plans come from engine.Planner")
+	}
+	return nil
 }

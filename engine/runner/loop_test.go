@@ -187,6 +187,29 @@ func TestUnrunnableAndEmptyPlans(t *testing.T) {
 	assert.Equal(t, "# hello\n", res.Report)
 }
 
+func TestUnrunnablePlanFailsWithoutPanic(t *testing.T) {
+	noPolicy := buildPlan(loadRules(t, ""), "q", "discovery", nil, stepSpec{id: "h0", desc: "a"})
+	noPolicy.Policy = nil
+	tests := []struct {
+		name string
+		plan *engine.Plan
+		want string
+	}{
+		{"no plan", nil, "runner: no plan to run"},
+		{"a hand-built plan without a policy", noPolicy, "runner: the plan has no policy; plans come from engine.Planner"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := New(nil, nil, Options{}).Run(context.Background(), tt.plan)
+			require.EqualError(t, err, tt.want)
+			require.NotNil(t, res, "the result is never nil")
+			assert.Equal(t, ResultFailed, res.Status)
+			assert.Equal(t, tt.want, res.Error)
+			assert.Empty(t, res.Steps)
+		})
+	}
+}
+
 func TestBadPlanIndexFailsStep(t *testing.T) {
 	rs := loadRules(t, "")
 	plan := buildPlan(rs, "q", "discovery", nil, stepSpec{id: "h0", desc: "r", action: "retrieve"})
