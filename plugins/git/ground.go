@@ -119,8 +119,10 @@ func truncatedNote(boundary *object.Commit) string {
 	return fmt.Sprintf("shallow clone: complete only since its newest boundary, %s of %s", boundary.Hash.String()[:minAbbrev], boundary.Committer.When.UTC().Format("2006-01-02"))
 }
 
-// groundPath knows an exact repository path, or a bare name matching the
-// base names of files and directories.
+// groundPath knows an exact repository path, or a bare name: a file or
+// directory of that name in exactly that case, else a top-level entry in
+// any case. A name in another case deep in the tree is not what the
+// question meant ("git" in git/git is not perl/Git).
 func groundPath(g *sdk.GroundedTerm, tr *tree, v string) {
 	parts, err := splitPath(v)
 	if err != nil {
@@ -140,7 +142,11 @@ func groundPath(g *sdk.GroundedTerm, tr *tree, v string) {
 		g.Note = fmt.Sprintf("no file or directory %q in the tree", clean)
 		return
 	}
+	how := "matched by name"
 	matches := tr.byBase(clean)
+	if len(matches) == 0 {
+		how, matches = "matched by name in another case", tr.topFolded(clean)
+	}
 	switch {
 	case len(matches) == 0:
 		g.Note = fmt.Sprintf("no file or directory named %q in the tree", clean)
@@ -149,10 +155,10 @@ func groundPath(g *sdk.GroundedTerm, tr *tree, v string) {
 		}
 		return
 	case len(matches) > maxPathMatches:
-		g.Note = fmt.Sprintf("matched by name: %d paths, the first %d listed", len(matches), maxPathMatches)
+		g.Note = fmt.Sprintf("%s: %d paths, the first %d listed", how, len(matches), maxPathMatches)
 		matches = matches[:maxPathMatches]
 	default:
-		g.Note = "matched by name"
+		g.Note = how
 	}
 	g.Known, g.Canonical = true, matches
 }

@@ -38,7 +38,8 @@ func TestGround(t *testing.T) {
 		{sdk.TermPath, "./api/handlers/", true, []string{"api/handlers"}, "", ""},
 		{sdk.TermPath, "api/handlers/user.go", true, []string{"api/handlers/user.go"}, "", ""},
 		{sdk.TermPath, "handlers", true, []string{"api/handlers"}, "", "matched by name"},
-		{sdk.TermPath, "USER.GO", true, []string{"api/handlers/user.go"}, "", "matched by name"},
+		{sdk.TermPath, "user.go", true, []string{"api/handlers/user.go"}, "", "matched by name"},
+		{sdk.TermPath, "USER.GO", false, nil, "", `no file or directory named "USER.GO"`}, // deep: exact case only
 		{sdk.TermPath, "api", true, []string{"api"}, "", ""},
 		{sdk.TermPath, "payments", false, nil, "", `no file or directory named "payments"`},
 		{sdk.TermPath, "api/payments", false, nil, "", `no file or directory "api/payments"`},
@@ -89,6 +90,56 @@ func TestGround(t *testing.T) {
 	assert.True(t, day(1, 10).Add(8*time.Hour).Equal(resp.Coverage.Latest))
 	assert.Empty(t, resp.Coverage.Truncated)
 	assert.Contains(t, resp.Filters, "revisions")
+}
+
+// TestGroundPathNames: a bare name is a path when it names a top-level
+// entry (in any case) or, deeper in the tree, a file or directory in
+// exactly the case written: "git" in git/git is not perl/Git.
+func TestGroundPathNames(t *testing.T) {
+	dir := t.TempDir()
+	var s stream
+	s.commit("main", "Alice Liddell <alice@example.com>", day(1, 1), "c1 tree", 0, nil,
+		file("Makefile", "all:\n"), file("perl/Git.pm", "1;\n"), file("perl/Git/SVN.pm", "1;\n"),
+		file("t/Makefile", "test:\n"), file("t/helper/test-tool.c", "int main;\n"),
+		file("Documentation/howto/index.txt", "howto\n"), file("builtin/log.c", "int log;\n"))
+	importRepo(t, dir, &s)
+	runGit(t, dir, nil, "remote", "add", "origin", "https://github.com/git/git.git")
+	src := configured(t, pathConfig(dir))
+	tests := []struct {
+		value     string
+		canonical []string // nil: not known
+		note      string
+	}{
+		{"git", nil, `no file or directory named "git"`}, // not perl/Git
+		{"GIT", nil, `no file or directory named "GIT"`},
+		{"Git", []string{"perl/Git"}, "matched by name"},
+		{"perl", []string{"perl"}, ""},
+		{"PERL", []string{"perl"}, "matched by name in another case"},
+		{"documentation", []string{"Documentation"}, "matched by name in another case"},
+		{"howto", []string{"Documentation/howto"}, "matched by name"},
+		{"HowTo", nil, `no file or directory named "HowTo"`},
+		{"Makefile", []string{"Makefile"}, ""}, // the top-level one, not also t/Makefile
+		{"helper", []string{"t/helper"}, "matched by name"},
+		{"SVN.pm", []string{"perl/Git/SVN.pm"}, "matched by name"},
+		{"svn.pm", nil, `no file or directory named "svn.pm"`},
+		{"perl/git", nil, `no file or directory "perl/git"`},
+	}
+	var terms []sdk.Term
+	for _, tt := range tests {
+		terms = append(terms, sdk.Term{Kind: sdk.TermPath, Value: tt.value})
+	}
+	resp, err := src.Ground(context.Background(), sdk.GroundRequest{Terms: terms})
+	require.NoError(t, err)
+	require.Len(t, resp.Terms, len(tests))
+	assert.Equal(t, "git/git", resp.Coverage.Name)
+	for i, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			g := resp.Terms[i]
+			assert.Equal(t, tt.canonical != nil, g.Known, "note: %s", g.Note)
+			assert.Equal(t, tt.canonical, g.Canonical)
+			assert.Contains(t, g.Note, tt.note)
+		})
+	}
 }
 
 // TestGroundAuthorsMatchGitLog checks that an author term is known exactly

@@ -70,21 +70,25 @@ func (t *tree) exact(p string) (string, bool) {
 	return "", false
 }
 
-// byBase returns the paths whose last component is name: exact case
-// first, then any case.
+// byBase returns the paths whose last component is name, in exactly that
+// case.
 func (t *tree) byBase(name string) []string {
-	var same, folded []string
+	var out []string
 	for _, e := range t.paths {
-		base := path.Base(e.path)
-		switch {
-		case base == name:
-			same = append(same, e.path)
-		case strings.EqualFold(base, name):
-			folded = append(folded, e.path)
+		if path.Base(e.path) == name {
+			out = append(out, e.path)
 		}
 	}
-	if len(same) > 0 {
-		return same
+	return out
+}
+
+// topFolded returns the top-level entries named name in any case.
+func (t *tree) topFolded(name string) []string {
+	var out []string
+	for _, e := range t.paths {
+		if !strings.Contains(e.path, "/") && strings.EqualFold(e.path, name) {
+			out = append(out, e.path)
+		}
 	}
-	return folded
+	return out
 }
