@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -24,8 +25,9 @@ func (p *Planner) Interpret(ctx context.Context, req Request, g Grounding, now t
 		return nil, err
 	}
 	in := &Interpretation{Now: now, Constraints: []Constraint{}}
+	var gr grounding
 	if g != nil && len(plan.Retrieval.Plans) > 0 {
-		gr := p.ground(ctx, plan, g)
+		gr = p.ground(ctx, plan, g)
 		in.Grounded, in.Sources, in.Unknown, in.Missing = true, gr.views, gr.unknown, gr.missing
 		if gr.changed {
 			again := req
@@ -37,6 +39,11 @@ func (p *Planner) Interpret(ctx context.Context, req Request, g Grounding, now t
 		in.Constraints = append(in.Constraints, gr.satisfied...)
 	}
 	p.describe(plan, in)
+	for i, c := range in.Constraints {
+		if r, ok := gr.read[c.Key+"\x00"+c.Value]; ok {
+			in.Constraints[i].Phrase, in.Constraints[i].Source, in.Constraints[i].Reason = r.Phrase, r.Source, r.Reason
+		}
+	}
 	plan.Interpretation = in
 	return plan, nil
 }
@@ -104,10 +111,11 @@ func (in *Interpretation) source(name string) *SourceView {
 // grounding is what the sources said of the question's candidates.
 type grounding struct {
 	views     []SourceView
-	entities  map[string][]string // the entities with grounded values
-	unknown   []Constraint        // candidates no source knows
-	missing   []Constraint        // paths no source has, kept as filters
-	satisfied []Constraint        // candidates a source is (a project naming the repository itself)
+	entities  map[string][]string   // the entities with grounded values
+	unknown   []Constraint          // candidates no source knows
+	missing   []Constraint          // paths no source has, kept as filters
+	satisfied []Constraint          // candidates a source is (a project naming the repository itself)
+	read      map[string]Constraint // key\x00canonical → how a grounded value was read from the question
 	changed   bool
 }
 
@@ -125,7 +133,7 @@ type candidate struct {
 // otherwise it is kept as written.
 func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding {
 	entities := plan.Reasoning.Entities
-	out := grounding{entities: make(map[string][]string, len(entities))}
+	out := grounding{entities: make(map[string][]string, len(entities)), read: map[string]Constraint{}}
 	for k, v := range entities {
 		out.entities[k] = slices.Clone(v)
 	}
@@ -154,6 +162,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 	type verdict struct {
 		known, canGround bool
 		canonical        []string
+		asked            []string // sources asked about it
 		sources          []string // sources that know it
 		grounders        []string // sources that can ground and do not know it
 		note             string   // the first grounder's reason
@@ -189,6 +198,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 				verdicts[k] = v
 			}
 			v.canGround = v.canGround || canGround
+			v.asked = append(v.asked, src)
 			known, canon := resolveTerms(c, answers)
 			if !known && canGround {
 				v.grounders = append(v.grounders, src)
@@ -249,7 +259,20 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 		var kept []string
 		for _, val := range values {
 			v := verdicts[e.Name+"\x00"+val]
+			whole := ""
+			if e.Ground == sdk.TermPath && v != nil {
+				whole = wholeRepository(out.views, v.asked, val, v.canonical)
+			}
 			switch {
+			case e.Ground == sdk.TermPath && slices.Contains(values, val+"/"):
+				// "hcl/" is also extracted as "hcl": one phrase, asked as written.
+				out.changed = true
+			case whole != "":
+				// The repository's own name is the whole repository, not a path.
+				out.changed, reported[strings.ToLower(val)] = true, true
+				if !slices.ContainsFunc(out.satisfied, func(c Constraint) bool { return c.Key == projectsKey && strings.EqualFold(c.Value, val) }) {
+					out.satisfied = append(out.satisfied, Constraint{Key: projectsKey, Value: val, Source: whole})
+				}
 			case v == nil || (!v.known && !v.canGround) || missing[e.Name+"\x00"+val]:
 				kept = appendNew(kept, val)
 			case v.known && e.Ground == sdk.TermProject && !filtersBy(out.views, v.sources, e.Name):
@@ -262,6 +285,15 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 				}
 				if len(v.canonical) != 1 || v.canonical[0] != val {
 					out.changed = true
+					read := Constraint{Phrase: val, Source: strings.Join(v.sources, ", ")}
+					if e.Ground == sdk.TermPath {
+						read.Reason = pathAmbiguity(val, v.canonical)
+					}
+					for _, cv := range v.canonical {
+						if _, ok := out.read[e.Name+"\x00"+cv]; !ok && cv != val {
+							out.read[e.Name+"\x00"+cv] = read
+						}
+					}
 				}
 			default:
 				out.changed = true
@@ -279,6 +311,46 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 		}
 	}
 	return out
+}
+
+// projectsKey is the entity a word naming a source's repository is read as.
+const projectsKey = "projects"
+
+// wholeRepository names the sources (of those asked) whose repository a
+// path candidate is: a bare word that is the repository's name
+// (Coverage.Name, or its last component, in any case), or the root the
+// source grounded it to. Empty when it is not.
+func wholeRepository(views []SourceView, asked []string, val string, canonical []string) string {
+	if len(canonical) == 1 && canonical[0] == "." {
+		return strings.Join(asked, ", ")
+	}
+	if looksLikePath(val) {
+		return ""
+	}
+	var names []string
+	for _, v := range views {
+		n := v.Coverage.Name
+		if n == "" || !slices.Contains(asked, v.Name) {
+			continue
+		}
+		if strings.EqualFold(n, val) || strings.EqualFold(n[strings.LastIndexByte(n, '/')+1:], val) {
+			names = append(names, v.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// pathAmbiguity says why a bare phrase grounded to paths is ambiguous:
+// several paths, or one whose name differs from the phrase (another
+// case). Empty for a path written as it is, or a unique exact-case name.
+func pathAmbiguity(phrase string, canonical []string) string {
+	switch {
+	case len(canonical) > 1:
+		return fmt.Sprintf("%q matches %d paths by name", phrase, len(canonical))
+	case len(canonical) == 1 && path.Base(canonical[0]) != path.Base(phrase):
+		return fmt.Sprintf("%q matches %s only in another case", phrase, canonical[0])
+	}
+	return ""
 }
 
 // filtersBy reports whether any of sources applies the filter key; a source

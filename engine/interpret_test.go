@@ -21,6 +21,7 @@ type vocabulary struct {
 	authors []string // "Name <email>"
 	refs    map[string]time.Time
 	project string
+	fold    bool // base names match in any case, as a loose source answers
 	filters []string
 	latest  time.Time
 	err     error // returned for every call, as an unconfigured source does
@@ -39,7 +40,8 @@ func (v *vocabulary) Ground(_ context.Context, _ string, req sdk.GroundRequest) 
 		case sdk.TermPath:
 			want := strings.TrimSuffix(t.Value, "/")
 			for _, p := range v.paths {
-				if p == want || strings.HasSuffix(p, "/"+want) {
+				base := p[strings.LastIndexByte(p, '/')+1:]
+				if p == want || base == want || v.fold && strings.EqualFold(base, want) {
 					g.Known, g.Canonical = true, append(g.Canonical, p)
 				}
 			}
@@ -274,6 +276,103 @@ func TestInterpretMissingPath(t *testing.T) {
 			}
 			assert.Equal(t, tt.missing, missing, "missing")
 			assert.Empty(t, in.Unknown, "not dropped as an unknown project")
+		})
+	}
+}
+
+// TestInterpretRepositoryName: a bare word naming the repository a source
+// holds (its Coverage.Name, or that name's last component) is the whole
+// repository, whatever paths the source matches it to; a real directory
+// still filters, and a word written as a path stays a path.
+func TestInterpretRepositoryName(t *testing.T) {
+	gitRepo := &vocabulary{paths: []string{"perl/Git", "Documentation", "builtin"}, project: "git/git", fold: true,
+		filters: hclRepo().filters, latest: hclRepo().latest}
+	exprRepo := &vocabulary{paths: []string{"checker", "expr.go", "vm"}, project: "expr-lang/expr",
+		filters: hclRepo().filters, latest: hclRepo().latest}
+	for _, tt := range []struct {
+		query   string
+		source  *vocabulary
+		paths   []string // the paths filter
+		project string   // the word read as the repository itself
+		missing []string
+	}{
+		{query: "who contributed to git in 2025?", source: gitRepo, project: "git"},
+		{query: "who contributed to GIT in 2025?", source: gitRepo, project: "GIT"},
+		{query: "who contributed to expr in 2025?", source: exprRepo, project: "expr"},
+		{query: "who works on checker?", source: exprRepo, paths: []string{"checker"}},
+		{query: "what changed in hcl last month?", source: hclRepo(), project: "hcl"},
+		{query: "commits touching hclwrite in 2025", source: hclRepo(), paths: []string{"hclwrite"}},
+		{query: "commits touching hcl/ in 2025", source: hclRepo(), paths: []string{"hcl/"}, missing: []string{"hcl/"}},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: tt.query}, tt.source, clock)
+			require.NoError(t, err)
+			in := plan.Interpretation
+			assert.Equal(t, tt.paths, filterValues(plan, "paths"))
+			assert.Empty(t, in.Unknown, "the repository's name is not an unknown path")
+			var missing []string
+			for _, c := range in.Missing {
+				missing = append(missing, c.Value)
+			}
+			assert.Equal(t, tt.missing, missing, "missing")
+			var projects []string
+			for _, c := range in.Constraints {
+				if c.Key == "projects" {
+					projects = append(projects, c.Value)
+				}
+				if c.Key == "paths" {
+					assert.Empty(t, c.Reason, "%s: a path the question names is not ambiguous", c.Value)
+				}
+			}
+			if tt.project == "" {
+				assert.Empty(t, projects)
+			} else {
+				assert.Equal(t, []string{tt.project}, projects, "read as the repository itself")
+			}
+		})
+	}
+}
+
+// TestInterpretAmbiguousPath: when a source narrows a bare word to paths
+// it matched only loosely (another case, or several paths), the
+// constraints keep the question's phrase and say why it is ambiguous, so
+// the report can say so; a unique exact-case name is only expanded.
+func TestInterpretAmbiguousPath(t *testing.T) {
+	loose := hclRepo()
+	loose.fold = true
+	loose.paths = append(loose.paths, "perl/Git", "a/util", "b/util")
+	for _, tt := range []struct {
+		query  string
+		paths  []string
+		phrase string
+		reason string // "": not ambiguous
+	}{
+		{query: "who contributed to git in 2025?", paths: []string{"perl/Git"}, phrase: "git", reason: "in another case"},
+		{query: "what changed in util last week?", paths: []string{"a/util", "b/util"}, phrase: "util", reason: "2 paths"},
+		{query: "who worked on packfile last week?", paths: []string{"plumbing/format/packfile"}, phrase: "packfile"},
+		{query: "what changed in hclwrite since 2024-01-01?", paths: []string{"hclwrite"}},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: tt.query}, loose, clock)
+			require.NoError(t, err)
+			assert.Equal(t, tt.paths, filterValues(plan, "paths"))
+			var got []engine.Constraint
+			for _, c := range plan.Interpretation.Constraints {
+				if c.Key == "paths" {
+					got = append(got, c)
+				}
+			}
+			require.Len(t, got, len(tt.paths))
+			for i, c := range got {
+				assert.Equal(t, tt.paths[i], c.Value)
+				assert.Equal(t, tt.phrase, c.Phrase, "the question's word")
+				if tt.reason == "" {
+					assert.Empty(t, c.Reason)
+				} else {
+					assert.Contains(t, c.Reason, tt.reason)
+					assert.Contains(t, c.Reason, tt.phrase)
+				}
+			}
 		})
 	}
 }

@@ -47,7 +47,7 @@ type Constraint struct {
 	Value  string `json:"value"`            // as applied: the source's canonical form when grounded
 	Phrase string `json:"phrase,omitempty"` // as the question wrote it, when different
 	Source string `json:"source,omitempty"` // the source that grounded it or cannot apply it
-	Reason string `json:"reason,omitempty"` // why it is unapplied or unknown
+	Reason string `json:"reason,omitempty"` // why it is unapplied or unknown, or why an applied path is ambiguous
 }
 
 // SourceView is what grounding learnt of one source.

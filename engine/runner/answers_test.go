@@ -154,6 +154,16 @@ func TestAnswers(t *testing.T) {
 			counts:  []int{1}, authors: []int{1}, status: []string{ResultPartial}, result: ResultPartial,
 		},
 		{
+			name: "an ambiguous path the plan still narrows to is said in the line", query: "who contributed to git in 2024?",
+			interp: &engine.Interpretation{Dates: year2024.Dates, Sources: year2024.Sources,
+				Constraints: []engine.Constraint{{Key: "paths", Value: "perl/Git", Phrase: "git", Source: "git", Reason: `"git" matches perl/Git only in another case`}}},
+			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "git",
+				filters: engine.Filters{{Key: "paths", Values: []string{"perl/Git"}}}}},
+			records: map[string][]sdk.Record{"git": {rec("c1", sdk.KindCommit, "Bob", 2, nil)}},
+			lines:   []string{`Commits in hashicorp/hcl touching perl/Git ("git" matches perl/Git only in another case), 2024-01-01 – 2024-12-31: 1 commit by 1 author`},
+			counts:  []int{1}, authors: []int{1}, status: []string{ResultSuccess}, result: ResultSuccess,
+		},
+		{
 			name: "without an interpretation the dates entity is resolved", query: "what changed last week?",
 			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "git",
 				filters: engine.Filters{{Key: "dates", Values: []string{"last week"}}}}},

@@ -48,6 +48,7 @@ func (r *run) understand(idx int) understanding {
 		intent = r.plan.Reasoning.Intents[idx].Type
 	}
 	hasDates := false
+	applied := map[string]bool{} // key\x00value of the intent's filters
 	for _, p := range r.plan.Retrieval.Plans {
 		if i, ok := intentOf[p.Hypothesis]; !ok && p.Intent != intent || ok && i != idx {
 			continue
@@ -71,6 +72,9 @@ func (r *run) understand(idx int) understanding {
 			if s := scopePhrase(f.Key, f.Values); s != "" && !slices.Contains(u.scope, s) {
 				u.scope = append(u.scope, s)
 			}
+			for _, v := range f.Values {
+				applied[f.Key+"\x00"+v] = true
+			}
 		}
 	}
 	if !u.retrieves {
@@ -84,6 +88,12 @@ func (r *run) understand(idx int) understanding {
 				if s := scopePhrase(c.Key, []string{c.Value}); s != "" {
 					u.scope = append(u.scope, "(not applied: "+s+")")
 				}
+			}
+		}
+		// A filter read from an ambiguous phrase says so: the answer is narrower.
+		for _, c := range in.Constraints {
+			if s := "(" + c.Reason + ")"; c.Reason != "" && applied[c.Key+"\x00"+c.Value] && !slices.Contains(u.scope, s) {
+				u.scope = append(u.scope, s)
 			}
 		}
 		for _, v := range in.Sources {
