@@ -164,3 +164,24 @@ func BenchmarkStatsVsNumstat(b *testing.B) {
 		b.ReportMetric(float64(n), "commits/op")
 	})
 }
+
+// BenchmarkGroundPathNames grounds bare names against a 100,000-entry tree:
+// a top-level entry, a deep exact-case name, a top-level one in another
+// case and a miss (each a scan of the listing).
+func BenchmarkGroundPathNames(b *testing.B) {
+	tr := &tree{}
+	for i := range 100_000 {
+		dir := fmt.Sprintf("pkg%d", i/1000)
+		if i%1000 == 0 {
+			tr.paths = append(tr.paths, treePath{path: dir, dir: true})
+			continue
+		}
+		tr.paths = append(tr.paths, treePath{path: fmt.Sprintf("%s/sub%d/file%d.go", dir, i%10, i)})
+	}
+	names := []string{"pkg7", "file4242.go", "PKG7", "nosuch"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		var g sdk.GroundedTerm
+		groundPath(&g, tr, names[i%len(names)])
+	}
+}
