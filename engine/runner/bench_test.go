@@ -18,30 +18,22 @@ func noRules(b *testing.B) *rules.Ruleset {
 // BenchmarkNoopChain3 is the executor's own overhead: a 3-step chain of
 // no-op steps, one pass, no plugin calls.
 func BenchmarkNoopChain3(b *testing.B) {
-	plan := buildPlan(noRules(b), "q", "discovery", nil,
-		stepSpec{id: "h0", desc: "a"},
+	benchNoop(b, stepSpec{id: "h0", desc: "a"},
 		stepSpec{id: "h1", desc: "b", deps: []string{"h0"}},
-		stepSpec{id: "h2", desc: "c", deps: []string{"h1"}},
-	)
-	ex := New(nil, nil, Options{Clock: fixedClock})
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := ex.Run(ctx, plan)
-		if err != nil || res.Status != ResultSuccess {
-			b.Fatal(err, res.Status)
-		}
-	}
+		stepSpec{id: "h2", desc: "c", deps: []string{"h1"}})
 }
 
 // BenchmarkNoopFanIn is the executor's overhead on a 2-into-1 fan-in of
 // no-op steps: two independent steps, then one that waits for both.
 func BenchmarkNoopFanIn(b *testing.B) {
-	plan := buildPlan(noRules(b), "q", "discovery", nil,
-		stepSpec{id: "h0", desc: "a"},
+	benchNoop(b, stepSpec{id: "h0", desc: "a"},
 		stepSpec{id: "h1", desc: "b"},
-		stepSpec{id: "h2", desc: "c", deps: []string{"h0", "h1"}},
-	)
+		stepSpec{id: "h2", desc: "c", deps: []string{"h0", "h1"}})
+}
+
+// benchNoop runs a plan of no-op steps with the defaults alone.
+func benchNoop(b *testing.B, steps ...stepSpec) {
+	plan := buildPlan(noRules(b), "q", "discovery", nil, steps...)
 	ex := New(nil, nil, Options{Clock: fixedClock})
 	ctx := context.Background()
 	b.ReportAllocs()
