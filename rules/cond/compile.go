@@ -234,20 +234,15 @@ func check(tree *parser.Tree, cfg *conf.Config) error {
 // usesVariables reports whether an expression reads anything from its
 // environment; one that does not is constant (all builtins left are pure).
 func usesVariables(node ast.Node) bool {
-	v := &identFinder{}
-	ast.Walk(&node, v)
-	return v.found
-}
-
-type identFinder struct{ found bool }
-
-func (f *identFinder) Visit(node *ast.Node) {
-	switch n := (*node).(type) {
-	case *ast.IdentifierNode:
-		f.found = f.found || !checkedName(n.Value)
-	case *ast.VariableDeclaratorNode:
-		f.found = true
-	}
+	return anyNode(node, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IdentifierNode:
+			return !checkedName(n.Value)
+		case *ast.VariableDeclaratorNode:
+			return true
+		}
+		return false
+	})
 }
 
 // envDescription names the variables of a condition environment for messages.

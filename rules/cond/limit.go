@@ -355,20 +355,11 @@ func (limitPatcher) Visit(node *ast.Node) {
 // node: a + or a closure (the source's text may only seem to have one, as
 // in 'a+b' or a name containing "all").
 func patches(node ast.Node) bool {
-	v := &patchFinder{}
-	ast.Walk(&node, v)
-	return v.found
-}
-
-type patchFinder struct{ found bool }
-
-func (f *patchFinder) Visit(node *ast.Node) {
-	switch n := (*node).(type) {
-	case *ast.PredicateNode:
-		f.found = true
-	case *ast.BinaryNode:
-		f.found = f.found || n.Operator == "+"
-	}
+	return anyNode(node, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryNode)
+		_, closure := n.(*ast.PredicateNode)
+		return closure || ok && b.Operator == "+"
+	})
 }
 
 type stringness int
@@ -393,17 +384,10 @@ func mayBeString(t reflect.Type) stringness {
 // filter, reduce, all, …): only such a program can run long, so only it is
 // evaluated under the time limit.
 func loops(node ast.Node) bool {
-	v := &predicateFinder{}
-	ast.Walk(&node, v)
-	return v.found
-}
-
-type predicateFinder struct{ found bool }
-
-func (f *predicateFinder) Visit(node *ast.Node) {
-	if _, ok := (*node).(*ast.PredicateNode); ok {
-		f.found = true
-	}
+	return anyNode(node, func(n ast.Node) bool {
+		_, ok := n.(*ast.PredicateNode)
+		return ok
+	})
 }
 
 // program is a compiled condition with what its evaluations share.
@@ -488,20 +472,26 @@ func (p *program) run(env any, machines *sync.Pool) (any, error) {
 
 // calls reports whether node calls a function whose name is.
 func calls(node ast.Node, is func(string) bool) bool {
-	v := &callFinder{is: is}
-	ast.Walk(&node, v)
-	return v.found
+	return anyNode(node, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallNode)
+		if !ok {
+			return false
+		}
+		id, ok := c.Callee.(*ast.IdentifierNode)
+		return ok && is(id.Value)
+	})
 }
 
-type callFinder struct {
-	is    func(string) bool
+// anyNode reports whether match holds for any node of the tree at node.
+func anyNode(node ast.Node, match func(ast.Node) bool) bool {
+	f := nodeFinder{match: match}
+	ast.Walk(&node, &f)
+	return f.found
+}
+
+type nodeFinder struct {
+	match func(ast.Node) bool
 	found bool
 }
 
-func (f *callFinder) Visit(node *ast.Node) {
-	if c, ok := (*node).(*ast.CallNode); ok {
-		if id, ok := c.Callee.(*ast.IdentifierNode); ok && f.is(id.Value) {
-			f.found = true
-		}
-	}
-}
+func (f *nodeFinder) Visit(node *ast.Node) { f.found = f.found || f.match(*node) }
