@@ -9,6 +9,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -88,6 +89,10 @@ func runnable(plan *engine.Plan) error {
 		return errors.New("runner: no plan to run")
 	case plan.Policy == nil:
 		return errors.New("runner: the plan has no policy; plans come from engine.Planner")
+	}
+	if l := plan.Policy.Limits; l.MaxPasses <= 0 || l.TTL <= 0 || l.Workers <= 0 || l.MaxRecords <= 0 {
+		return fmt.Errorf("runner: the plan's policy leaves a loop limit unset (max passes %d, ttl %s, workers %d, max records %d; each must be positive)",
+			l.MaxPasses, l.TTL, l.Workers, l.MaxRecords)
 	}
 	return nil
 }

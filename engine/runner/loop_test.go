@@ -190,6 +190,8 @@ func TestUnrunnableAndEmptyPlans(t *testing.T) {
 func TestUnrunnablePlanFailsWithoutPanic(t *testing.T) {
 	noPolicy := buildPlan(loadRules(t, ""), "q", "discovery", nil, stepSpec{id: "h0", desc: "a"})
 	noPolicy.Policy = nil
+	noLimits := buildPlan(loadRules(t, ""), "q", "discovery", nil, stepSpec{id: "h0", desc: "a"})
+	noLimits.Policy = &engine.Policy{}
 	tests := []struct {
 		name string
 		plan *engine.Plan
@@ -197,6 +199,8 @@ func TestUnrunnablePlanFailsWithoutPanic(t *testing.T) {
 	}{
 		{"no plan", nil, "runner: no plan to run"},
 		{"a hand-built plan without a policy", noPolicy, "runner: the plan has no policy; plans come from engine.Planner"},
+		{"a hand-built policy without limits", noLimits,
+			"runner: the plan's policy leaves a loop limit unset (max passes 0, ttl 0s, workers 0, max records 0; each must be positive)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
