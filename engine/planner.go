@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ type retrievalTemplate struct {
 	description string     // the block's, else its name
 	step        int        // hypothesis (within the template) that runs it, -1 for none
 	defaults    [][]string // per filter key, the default values or nil
+	fixed       []Filter   // the fixed filters, by key
 }
 
 // crossDep is a dependency rule resolved to hypothesis positions.
@@ -189,6 +191,9 @@ func compileTemplate(in *rules.Intent) *template {
 		}
 		for k, key := range r.Filters {
 			rt.defaults[k] = r.Defaults[key]
+		}
+		for _, key := range slices.Sorted(maps.Keys(r.Fixed)) {
+			rt.fixed = append(rt.fixed, Filter{Key: key, Values: r.Fixed[key]})
 		}
 		t.retrievals = append(t.retrievals, rt)
 	}

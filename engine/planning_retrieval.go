@@ -27,7 +27,7 @@ func (b *builder) retrievals() {
 				continue
 			}
 			pend = append(pend, pendingPlan{rt: rt, acc: ai})
-			filterCap += len(rt.rule.Filters)
+			filterCap += len(rt.rule.Filters) + len(rt.fixed)
 		}
 	}
 	slices.SortStableFunc(pend, func(x, y pendingPlan) int {
@@ -50,6 +50,14 @@ func (b *builder) retrievals() {
 			if len(values) > 0 {
 				filters = append(filters, Filter{Key: key, Values: values})
 			}
+		}
+		for _, f := range pd.rt.fixed {
+			// Say so when the question asked otherwise: nothing is overridden silently.
+			if asked := b.env.Entities[f.Key]; len(asked) > 0 && !slices.Equal(asked, f.Values) {
+				b.diag(SeverityInfo, "fixed_filter", "retrieve %q keeps %s:%s fixed; the question's %s:%s was not applied",
+					r.Name, f.Key, strings.Join(f.Values, ","), f.Key, strings.Join(asked, ","))
+			}
+			filters = append(filters, f)
 		}
 		sources[i] = r.Source
 		plans[i] = RetrievalPlan{

@@ -221,9 +221,10 @@ func TestSeedRetrievalPlans(t *testing.T) {
 				{"plan3", "Retrieve issue metrics from YouTrack", []string{"youtrack"},
 					map[string][]string{"projects": {"repo1"}, "dates": {"2024-01-15"}}, 9,
 					"Retrieve issue metrics from YouTrack projects:repo1 dates:2024-01-15"},
+				// The status intent's dates are fixed by the document: not the question's.
 				{"plan4", "Retrieve recent commits for activity status", []string{"gitlab"},
-					map[string][]string{"dates": {"2024-01-15"}}, 8,
-					"Retrieve recent commits for activity status dates:2024-01-15"},
+					map[string][]string{"dates": {"last week"}}, 8,
+					"Retrieve recent commits for activity status dates:last week"},
 				{"plan5", "Retrieve open issues for health status", []string{"youtrack"},
 					map[string][]string{"statuses": {"open", "in-progress"}}, 8,
 					"Retrieve open issues for health status statuses:open,in-progress"},

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -175,6 +176,9 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 	}
 	d.strs(c.Attributes, "filters", &r.Filters)
 	d.stringLists(c.Attributes, "defaults", &r.Defaults)
+	if d.stringLists(c.Attributes, "fixed", &r.Fixed) {
+		d.checkFixed(c.Attributes["fixed"], r)
+	}
 	if d.int(c.Attributes, "limit", &r.Limit) {
 		d.atLeast(c.Attributes, "limit", r.Limit, 0)
 	}
@@ -184,6 +188,30 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 		r.hypothesisAt = a.Expr.Range()
 	}
 	return r
+}
+
+// checkFixed refuses a fixed filter without values, or one the block also
+// takes from the question (filters) or defaults: a fixed value is never
+// replaced, so either would be a contradiction.
+func (d *decoder) checkFixed(attr *hcl.Attribute, r *Retrieval) {
+	for _, key := range slices.Sorted(maps.Keys(r.Fixed)) {
+		switch {
+		case len(r.Fixed[key]) == 0:
+			d.add(Error(CheckInvalidValue, attr.Expr.Range(), fmt.Sprintf("Fixed filter %q has no values", key),
+				"A fixed filter needs at least one value: the retrieval always uses them."))
+		case slices.Contains(r.Filters, key):
+			d.add(Error(CheckInvalidValue, attr.Expr.Range(), fmt.Sprintf("Filter %q is both fixed and in filters", key),
+				"filters takes an entity's values from the question, fixed never does; name it in one of them."))
+		case hasKey(r.Defaults, key):
+			d.add(Error(CheckInvalidValue, attr.Expr.Range(), fmt.Sprintf("Filter %q is both fixed and defaulted", key),
+				"defaults apply when the question gives no value, fixed values always; name it in one of them."))
+		}
+	}
+}
+
+func hasKey(m map[string][]string, key string) bool {
+	_, ok := m[key]
+	return ok
 }
 
 // bindRetrievals checks each retrieval's hypothesis, defaulting it to the

@@ -172,6 +172,7 @@ type Retrieval struct {
 	Priority    int    // resolved: the block's, else the source's
 	Filters     []string
 	Defaults    map[string][]string // used when the entity is absent
+	Fixed       map[string][]string // always used: the question's values for these entities are not applied
 	Limit       int
 	When        *cond.Condition // QueryEnv; nil means always
 	Range       hcl.Range

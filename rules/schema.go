@@ -57,7 +57,7 @@ var hypothesisSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var retrieveSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "description"}, {Name: "source", Required: true}, {Name: "hypothesis"}, {Name: "priority"},
-	{Name: "filters"}, {Name: "defaults"}, {Name: "limit"}, {Name: "when"},
+	{Name: "filters"}, {Name: "defaults"}, {Name: "fixed"}, {Name: "limit"}, {Name: "when"},
 }}
 
 var dependencySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

@@ -144,16 +144,14 @@ intent "query_status" {
     source      = "gitlab"
     hypothesis  = "events"
     priority    = 8
-    filters     = ["dates"]
-    defaults    = { dates = ["last week"] }
+    fixed       = { dates = ["last week"] }
   }
   retrieve "open_issues" {
     description = "Retrieve open issues for health status"
     source      = "youtrack"
     hypothesis  = "health"
     priority    = 8
-    filters     = ["statuses"]
-    defaults    = { statuses = ["open", "in-progress"] }
+    fixed       = { statuses = ["open", "in-progress"] }
   }
 }
 
