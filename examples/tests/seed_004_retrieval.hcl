@@ -61,7 +61,7 @@ test "analytics_plans_gitlab_and_youtrack_metrics" {
   }
 }
 
-test "status_uses_default_filters" {
+test "status_uses_fixed_filters" {
   input {
     intents = [{ type = "query_status", confidence = 0.85 }]
   }
@@ -73,6 +73,25 @@ test "status_uses_default_filters" {
     queries = [
       "Retrieve recent commits for activity status dates:last week",
       "Retrieve open issues for health status statuses:open,in-progress",
+    ]
+  }
+}
+
+# The document fixes the status plans' filters: the question's statuses and
+# dates are not applied, and the plan says so.
+test "status_keeps_fixed_filters_against_the_question" {
+  input {
+    intents  = [{ type = "query_status", confidence = 0.85 }]
+    entities = { statuses = ["closed"], dates = ["last month"] }
+  }
+  expect {
+    queries = [
+      "Retrieve recent commits for activity status dates:last week",
+      "Retrieve open issues for health status statuses:open,in-progress",
+    ]
+    diagnostics = [
+      "info fixed_filter: retrieve \"recent_commits\" keeps dates:last week fixed; the question's dates:last month was not applied",
+      "info fixed_filter: retrieve \"open_issues\" keeps statuses:open,in-progress fixed; the question's statuses:closed was not applied",
     ]
   }
 }
