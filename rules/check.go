@@ -27,6 +27,7 @@ const (
 	CheckRegexEscape        = "regex-escape"        // a regex literal holding a control character expr decoded from an escape
 	CheckPluginConfig       = "plugin-config"       // a plugin refused its config block, or did not start (lint --plugins)
 	CheckChangesQuestion    = "changes-question"    // a refinement that answers another question (drops the asked period)
+	CheckFixedFilter        = "fixed-filter"        // a filter one retrieve fixes while another of its intent takes it from the question
 )
 
 // Finding is the value nous stores in hcl.Diagnostic.Extra: the name of the
