@@ -16,13 +16,13 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// Metadata field names added to every kept record's Fields, the flat form
-// of the source documents' _reasoning_metadata {tier, type, original_source}.
+// Metadata field names added to the Fields of every record Filter keeps, in
+// every mode: the flat form of the source documents' _reasoning_metadata
+// {tier, type, original_source}. A flagged record says so by its body's prefix.
 const (
 	FieldTier           = "_reasoning_metadata.tier"
 	FieldType           = "_reasoning_metadata.type"
 	FieldOriginalSource = "_reasoning_metadata.original_source"
-	FieldFlagged        = "_reasoning_metadata.flagged"
 )
 
 // UnknownType is the type of a record whose source is not in the tier table.
@@ -134,7 +134,6 @@ func flag(rec *sdk.Record, typ string) {
 	} else {
 		rec.Body = p + " " + rec.Body
 	}
-	rec.Fields[FieldFlagged] = true
 }
 
 func item(rec sdk.Record, typ string) cond.Item {

@@ -93,12 +93,11 @@ func TestFilterModes(t *testing.T) {
 			for _, r := range res.Kept {
 				if want, ok := tt.flaggedBodies[r.ID]; ok {
 					assert.Equal(t, want, r.Body)
-					assert.Equal(t, true, r.Fields[FieldFlagged])
 				} else {
 					assert.NotContains(t, r.Body, "[Tier")
 				}
-				assert.Equal(t, r.Source, r.Fields[FieldOriginalSource])
-				assert.Equal(t, int64(r.Tier), r.Fields[FieldTier])
+				assert.Equal(t, map[string]any{FieldTier: int64(r.Tier), FieldType: r.Fields[FieldType], FieldOriginalSource: r.Source}, r.Fields,
+					"the source documents' metadata fields, and only those")
 			}
 			assert.Equal(t, records(), in, "input records are not modified")
 		})

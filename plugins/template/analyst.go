@@ -106,7 +106,7 @@ func usableRecords(mode string, records []sdk.Record) (usable, dropped []sdk.Rec
 		return records, nil
 	}
 	for _, r := range records {
-		if flagged(r) {
+		if lowTier(r) {
 			dropped = append(dropped, r)
 		} else {
 			usable = append(usable, r)
@@ -145,7 +145,7 @@ func evidenceSteps(ev evidence, maxItems int) []string {
 	}
 	var low []sdk.Record
 	for _, r := range ev.records {
-		if flagged(r) {
+		if lowTier(r) {
 			low = append(low, r)
 		}
 	}

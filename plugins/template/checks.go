@@ -40,7 +40,7 @@ func inspect(l *labels, draft string, ev evidence) findings {
 	for _, r := range slices.Concat(ev.records, ev.outside) {
 		if cited(draft, r) {
 			f.cited = append(f.cited, r)
-			if flagged(r) {
+			if lowTier(r) {
 				f.lowTier = append(f.lowTier, r)
 			}
 		} else {

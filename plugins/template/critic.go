@@ -105,7 +105,7 @@ func judgeMode(mode string, f findings, rejects, warns, suggestions, gaps []stri
 	case "monitor":
 		var high, low int
 		for _, r := range f.cited {
-			if flagged(r) {
+			if lowTier(r) {
 				low++
 			} else {
 				high++

@@ -164,23 +164,6 @@ func TestCriticWarnsWhenNothingFallsInThePeriod(t *testing.T) {
 	}
 }
 
-func TestCriticFollowsTheEnginesTierFlags(t *testing.T) {
-	rec := func(id string, tier int, flagged bool) sdk.Record {
-		f := map[string]any{metaTier: int64(tier), metaType: "social"}
-		if flagged {
-			f[metaFlagged] = true
-		}
-		return sdk.Record{ID: id, Source: "ptt", Kind: sdk.KindDocument, Title: id, Time: day0, Tier: tier, Fields: f}
-	}
-	records := []sdk.Record{rec("doc-aaaa", 3, false), rec("doc-bbbb", 3, false), rec("doc-cccc", 5, true)}
-	draft := analystDraft(t, New(), "q", "discovery", records).Draft
-	assert.Contains(t, draft, "`doc-cccc` doc-cccc — 2026-11-02 [Tier 5 | social]")
-	assert.NotContains(t, draft, "[Tier 3", "a tier-3 record the rules did not flag is not flagged")
-	rv := criticReview(t, New(), draft, "discovery", records)
-	assert.Equal(t, "WARN", rv.Status)
-	assert.Contains(t, rv.Critique, "1 record from unknown or tier ≥ 3 sources (`doc-cccc`)")
-}
-
 func TestCountClaims(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -193,7 +193,7 @@ func recordLine(r sdk.Record, tierFlags bool) string {
 	if len(meta) > 0 {
 		b.WriteString(" — " + strings.Join(meta, ", "))
 	}
-	if tierFlags && flagged(r) {
+	if tierFlags && lowTier(r) {
 		b.WriteString(" " + tierTag(r))
 	}
 	return b.String()
@@ -237,7 +237,7 @@ func inPeriod(records []sdk.Record, t sdk.TimeRange) int {
 
 func allFlagged(records []sdk.Record) bool {
 	for _, r := range records {
-		if !flagged(r) {
+		if !lowTier(r) {
 			return false
 		}
 	}

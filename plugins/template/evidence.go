@@ -204,23 +204,15 @@ func day(t time.Time) string {
 	return t.UTC().Format(time.DateOnly)
 }
 
-// Metadata the engine's tier filter adds to each record it keeps (the
-// `_reasoning_metadata` of the source documents, flattened).
-const (
-	metaTier    = "_reasoning_metadata.tier"
-	metaType    = "_reasoning_metadata.type"
-	metaFlagged = "_reasoning_metadata.flagged"
-)
+// metaType is the tier table's type of a record's source, which the
+// engine's tier filter adds to every record (the `_reasoning_metadata` of
+// the source documents, flattened).
+const metaType = "_reasoning_metadata.type"
 
-// flagged reports whether a record comes from a source the answer should
-// not simply trust. The engine's tier filter says so when it has seen the
-// record (following the rules' modes); otherwise unknown and tier ≥ 3
-// sources are flagged, as the default modes do.
-func flagged(r sdk.Record) bool {
-	if _, seen := r.Fields[metaTier]; seen {
-		f, _ := r.Fields[metaFlagged].(bool)
-		return f
-	}
+// lowTier reports whether a record comes from an unknown or tier ≥ 3 source,
+// by the tier the engine's tier filter assigned it in every mode (the
+// source's own tier for a record the engine has not seen).
+func lowTier(r sdk.Record) bool {
 	return r.Tier == 0 || r.Tier >= 3
 }
 

@@ -329,7 +329,7 @@ func reviewNotes(l *labels, rv *sdk.CriticOutput) string {
 func modeNotes(l *labels, mode string, used []sdk.Record) string {
 	var low []sdk.Record
 	for _, r := range used {
-		if flagged(r) {
+		if lowTier(r) {
 			low = append(low, r)
 		}
 	}
