@@ -22,6 +22,7 @@ const (
 	ActionAggregate Action = "aggregate"
 	ActionStats     Action = "stats"
 	ActionAgent     Action = "agent"
+	ActionEffect    Action = "effect" // changes an external system: never performed, reported as not executed
 )
 
 // Role is the agent role a step runs.

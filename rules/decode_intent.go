@@ -15,7 +15,7 @@ import (
 var Roles = []string{"analyst", "critic", "writer", "clarification"}
 
 // Actions are the hypothesis actions the executor knows; lint warns on others.
-var Actions = []string{"retrieve", "filter", "rank", "aggregate", "stats", "agent"}
+var Actions = []string{"retrieve", "filter", "rank", "aggregate", "stats", "agent", "effect"}
 
 func (d *decoder) decodeIntent(b *hcl.Block) {
 	in := &Intent{Name: b.Labels[0], Pattern: PatternChain, Range: b.DefRange}

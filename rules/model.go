@@ -156,7 +156,7 @@ type Detect struct {
 type Hypothesis struct {
 	Name        string
 	Description string
-	Action      string   // retrieve | filter | rank | aggregate | stats | agent | "" (no-op)
+	Action      string   // retrieve | filter | rank | aggregate | stats | agent | effect | "" (no-op)
 	Agent       string   // agent name when the step runs an agent
 	Role        string   // agent role (analyst, critic, writer, clarification)
 	DependsOn   []string // hypothesis names within the intent

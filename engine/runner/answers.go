@@ -154,13 +154,13 @@ func answerSteps(steps []*stepState) (writer, records *stepState) {
 }
 
 // answerStatus is failed when nothing of the intent completed, partial
-// when a step did not complete, the period was empty or a constraint on
-// its sources could not be applied.
+// when a step did not complete or was an effect (not executed), the
+// period was empty or a constraint on its sources could not be applied.
 func (r *run) answerStatus(steps []*stepState, recs, writer *stepState, a Answer, u understanding) string {
 	done, problem := 0, false
 	for _, st := range steps {
-		if len(st.out.Failed) > 0 {
-			problem = true // a source of the intent failed
+		if len(st.out.Failed) > 0 || st.action() == string(engine.ActionEffect) {
+			problem = true // a source of the intent failed, or its effect was not executed
 		}
 		switch st.status {
 		case engine.StatusCompleted, engine.StatusRemoved:

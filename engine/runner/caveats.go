@@ -15,7 +15,8 @@ import (
 // judge makes the result's status tell the truth and says why in
 // res.Caveats. A run is failed when nothing answers the question: no
 // source answered any retrieval, or a writer was planned and no report
-// came out. It is partial when it answers a broadened question (an empty
+// came out. It is partial when it asked for an effect nous does not
+// perform (said first), when it answers a broadened question (an empty
 // period answered with the nearest activity), when the question names a
 // path no source has, when a constraint of the interpretation was not
 // applied, when a source failed or is not
@@ -24,7 +25,8 @@ import (
 // reasons in the order the report should read them.
 func (r *run) judge(res *Result) {
 	failed := r.failures(res)
-	partial := r.missingCaveats()
+	partial := r.effectCaveats()
+	partial = append(partial, r.missingCaveats()...)
 	partial = append(partial, r.periodCaveats(res)...)
 	partial = append(partial, r.constraintCaveats()...)
 	partial = append(partial, r.sourceCaveats()...)

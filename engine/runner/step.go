@@ -33,10 +33,12 @@ func (r *run) runStep(ctx context.Context, pass int, st *stepState) {
 		}
 	case "agent":
 		out, err = r.agentStep(ctx, pass, st, in, omitted)
+	case "effect":
+		out = output{Records: in, Omitted: omitted, Text: notExecuted + ": " + r.command()}
 	case "":
 		out = output{Records: in, Omitted: omitted, Text: "passed " + strconv.Itoa(len(in)) + " record(s) through"}
 	default:
-		err = fmt.Errorf("step %s: unknown action %q (want retrieve, filter, rank, aggregate, stats or agent)", st.id, a)
+		err = fmt.Errorf("step %s: unknown action %q (want retrieve, filter, rank, aggregate, stats, agent or effect)", st.id, a)
 	}
 	st.out = out
 	switch {
@@ -122,8 +124,12 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 }
 
 // partial says why completed step st has only part of its evidence: the
-// failures of its source calls, each a sentence; "" when none failed.
+// failures of its source calls, each a sentence, or that its effect was
+// not executed; "" when neither.
 func (r *run) partial(st *stepState) string {
+	if st.status == engine.StatusCompleted && st.action() == string(engine.ActionEffect) {
+		return notExecuted + ": nous does not change external systems"
+	}
 	if st.status != engine.StatusCompleted || len(st.out.Failed) == 0 {
 		return ""
 	}

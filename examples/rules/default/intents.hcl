@@ -156,7 +156,7 @@ intent "query_status" {
 }
 
 intent "command_action" {
-  # nous only reads: the execute step is recorded in the trace, never run.
+  # nous only reads: the execute step is an effect, reported as not executed.
   pattern = "chain"
 
   detect {
@@ -171,6 +171,7 @@ intent "command_action" {
   }
   hypothesis "execute" {
     description = "Execute command action"
+    action      = "effect"
   }
   hypothesis "verify" {
     description = "Verify command execution result"
