@@ -71,6 +71,9 @@ func renderText(b *bytes.Buffer, res *runner.Result, opts Options) {
 		if s.Error != "" {
 			fmt.Fprintf(b, " — %s", line(s.Error))
 		}
+		if s.Partial != "" {
+			fmt.Fprintf(b, " — partial: %s", line(s.Partial))
+		}
 		b.WriteByte('\n')
 		for _, n := range refined {
 			if n.step == s.ID {

@@ -153,3 +153,16 @@ func TestUnknownFormat(t *testing.T) {
 	err := Render(&bytes.Buffer{}, "yaml", result(), Options{})
 	assert.EqualError(t, err, `unknown format "yaml" (want text, markdown, json, nlweb)`)
 }
+
+// A step that completed without doing all it was asked (a command nous
+// does not execute, a truncated source) says so in the text's step list,
+// not only in the JSON.
+func TestTextSaysWhyAStepIsPartial(t *testing.T) {
+	res := result()
+	res.Status = runner.ResultPartial
+	res.Steps[1].Partial = "not executed: nous does not change external systems"
+	var out bytes.Buffer
+	require.NoError(t, Render(&out, "text", res, Options{}))
+	assert.Contains(t, out.String(), "  h1     completed Format | summary (2 record(s)) — partial: not executed: nous does not change external systems\n")
+	assert.Contains(t, out.String(), "  h0     completed Retrieve commit data from GitLab (2 record(s))\n", "a whole step says nothing more")
+}
