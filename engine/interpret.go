@@ -55,7 +55,9 @@ func (p *Planner) describe(plan *Plan, in *Interpretation) {
 	for _, rp := range plan.Retrieval.Plans {
 		for _, f := range rp.Filters {
 			if f.Key == datesKey {
-				if in.Dates == nil {
+				// Only the question's own period is the question's: a
+				// retrieval's fixed or default dates are its intent's alone.
+				if in.Dates == nil && slices.Equal(f.Values, plan.Reasoning.Entities[datesKey]) {
 					in.Dates = p.resolveDates(f.Values, in)
 				}
 				continue

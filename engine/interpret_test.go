@@ -201,6 +201,15 @@ func TestInterpretWithoutGrounding(t *testing.T) {
 	assert.Equal(t, []string{"last week"}, in.Dates.Phrases)
 }
 
+func TestInterpretDatesAreTheQuestions(t *testing.T) {
+	// The status intent fixes "last week" for its commits: that is not a
+	// period the question gave, so not one every intent applies.
+	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "what is the status of the project? show closed issues"}, nil, clock)
+	require.NoError(t, err)
+	require.Equal(t, []string{"last week"}, filterValues(plan, "dates"), "the status intent keeps its fixed period")
+	assert.Nil(t, plan.Interpretation.Dates)
+}
+
 func TestInterpretMatchesPlanWhenNothingToGround(t *testing.T) {
 	// A question with nothing to ground is planned exactly as Plan does.
 	p := defaultPlanner(t)

@@ -13,8 +13,9 @@ import (
 type Interpretation struct {
 	// Now is the clock the dates were resolved against.
 	Now time.Time `json:"now,omitzero"`
-	// Dates is the resolved time range; nil when the question names none
-	// (and no retrieval default supplied one).
+	// Dates is the question's time range, resolved; nil when the question
+	// names none or no retrieval applies it. A retrieval's fixed or default
+	// dates are its intent's own, not the question's.
 	Dates *DateRange `json:"dates,omitempty"`
 	// Constraints are the entity values the plan applies, in entity order,
 	// grounded (Value is the source's canonical form, Phrase the question's).

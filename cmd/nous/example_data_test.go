@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nous-dev/nous/engine/report"
@@ -40,6 +41,20 @@ func TestExampleDataRulesAnswerFromTheExampleData(t *testing.T) {
 		require.Equal(t, 0, code, stderr)
 		assert.Regexp(t, exampleIssueKey, out, "the example issues answer when the rules point at them")
 		assert.NotContains(t, out, "is not configured")
+	})
+	t.Run("one intent's fixed period is not claimed by another", func(t *testing.T) {
+		out, stderr, code := runAsk(t, "--rules", exampleDataRules, "--format", "markdown", "what is the status of the project? show closed issues")
+		require.Equal(t, 0, code, stderr)
+		issues, status, ok := strings.Cut(out, "\n- Status from ")
+		require.True(t, ok, out)
+		week := "2026-11-02 – 2026-11-08" // the status intent's fixed "last week"
+		assert.Contains(t, issues, "examples/data/issues.jsonl with status closed: ", out)
+		assert.NotContains(t, issues, week, "the closed issues were not filtered by a period")
+		line, _, _ := strings.Cut(status, "\n")
+		assert.Contains(t, line, week, "the status intent says its own period")
+		section := out[strings.Index(out, "\n## Issues"):]
+		section, _, _ = strings.Cut(section[1:], "\n## ")
+		assert.NotContains(t, section, "Requested period", "the issues section claims no period")
 	})
 	t.Run("strict mode keeps the tier 1-2 news", func(t *testing.T) {
 		out, stderr, code := runAsk(t, "--rules", exampleDataRules, "--mode", "strict", "--format", "json", "verify the payments outage")

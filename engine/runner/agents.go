@@ -10,7 +10,6 @@ import (
 	"github.com/nous-dev/nous/engine/jsonrepair"
 	"github.com/nous-dev/nous/engine/tier"
 	"github.com/nous-dev/nous/sdk"
-	"github.com/nous-dev/nous/sdk/timerange"
 )
 
 // agentStep runs st's agent role. A writer step is the actor-critic loop
@@ -107,7 +106,7 @@ func (c *agentCall) writer(force bool) (output, error) {
 			}
 		}
 	}
-	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode, Temporal: r.questionPeriod(), Caveats: r.writerCaveats(st), Evidence: c.ev}
+	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode, Temporal: r.intentPeriod(r.intentOf(st)), Caveats: r.writerCaveats(st), Evidence: c.ev}
 	var w sdk.WriterOutput
 	if err := c.invoke(sdk.RoleWriter, in, &w); err != nil {
 		return c.out, err
@@ -118,7 +117,7 @@ func (c *agentCall) writer(force bool) (output, error) {
 }
 
 func (c *agentCall) analyst(draft string, review *sdk.CriticOutput) (sdk.AnalystOutput, error) {
-	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.questionPeriod(), Evidence: c.ev}
+	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.intentPeriod(c.r.intentOf(c.st)), Evidence: c.ev}
 	if review != nil && review.Status == sdk.VerdictReject {
 		in.Draft, in.Review = draft, review
 	}
@@ -163,19 +162,6 @@ func (c *agentCall) clarify() (output, error) {
 	}
 	c.out.Records = c.records
 	return c.out, nil
-}
-
-// temporal is the dates entity resolved, for the analyst.
-func (r *run) temporal() *sdk.TimeRange {
-	v := r.plan.Reasoning.Entities[datesFilter]
-	if len(v) == 0 {
-		return nil
-	}
-	rg, err := timerange.Resolve(v, r.e.opts.Clock())
-	if err != nil {
-		return nil
-	}
-	return &sdk.TimeRange{Since: rg.Since, Until: rg.Until}
 }
 
 // invoke calls role's agent with input and decodes its answer into out. The

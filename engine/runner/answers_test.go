@@ -73,7 +73,7 @@ func TestAnswers(t *testing.T) {
 	commitsIntent := intentSpec{intent: "query_commits", desc: "Retrieve commit data", source: "git",
 		filters: engine.Filters{{Key: "paths", Values: []string{"hclwrite/"}}, {Key: "dates", Values: []string{"2024-01-01..2024-12-31"}}}}
 	issuesIntent := intentSpec{intent: "query_issues", desc: "Retrieve issue data", source: "tracker",
-		filters: engine.Filters{{Key: "statuses", Values: []string{"open"}}}}
+		filters: engine.Filters{{Key: "statuses", Values: []string{"open"}}, {Key: "dates", Values: []string{"2024-01-01..2024-12-31"}}}}
 	for _, tt := range []struct {
 		name    string
 		query   string
@@ -148,7 +148,7 @@ func TestAnswers(t *testing.T) {
 			name: "an unapplied constraint makes the answer partial", query: "what did Ann change in 2024?",
 			interp: &engine.Interpretation{Dates: year2024.Dates, Sources: year2024.Sources,
 				Unapplied: []engine.Constraint{{Key: "authors", Value: "Ann", Source: "git", Reason: "no authors filter"}}},
-			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "git"}},
+			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "git", filters: engine.Filters{{Key: "dates", Values: []string{"2024-01-01..2024-12-31"}}}}},
 			records: map[string][]sdk.Record{"git": {rec("c1", sdk.KindCommit, "Bob", 2, nil)}},
 			lines:   []string{"Commits in hashicorp/hcl (not applied: by Ann), 2024-01-01 – 2024-12-31: 1 commit by 1 author"},
 			counts:  []int{1}, authors: []int{1}, status: []string{ResultPartial}, result: ResultPartial,
@@ -158,7 +158,7 @@ func TestAnswers(t *testing.T) {
 			interp: &engine.Interpretation{Dates: year2024.Dates, Sources: year2024.Sources,
 				Constraints: []engine.Constraint{{Key: "paths", Value: "perl/Git", Phrase: "git", Source: "git", Reason: `"git" matches perl/Git only in another case`}}},
 			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "git",
-				filters: engine.Filters{{Key: "paths", Values: []string{"perl/Git"}}}}},
+				filters: engine.Filters{{Key: "paths", Values: []string{"perl/Git"}}, {Key: "dates", Values: []string{"2024-01-01..2024-12-31"}}}}},
 			records: map[string][]sdk.Record{"git": {rec("c1", sdk.KindCommit, "Bob", 2, nil)}},
 			lines:   []string{`Commits in hashicorp/hcl touching perl/Git ("git" matches perl/Git only in another case), 2024-01-01 – 2024-12-31: 1 commit by 1 author`},
 			counts:  []int{1}, authors: []int{1}, status: []string{ResultSuccess}, result: ResultSuccess,
@@ -172,8 +172,27 @@ func TestAnswers(t *testing.T) {
 			counts:  []int{0}, authors: []int{0}, status: []string{ResultSuccess}, result: ResultSuccess,
 		},
 		{
+			// The status intent's fixed "last week" is its own: the closed
+			// issues were not asked for a period and are not filtered by one.
+			name: "one intent's fixed period is not another's", query: "what is the status of the project? show closed issues",
+			interp: &engine.Interpretation{Sources: year2024.Sources},
+			intents: []intentSpec{
+				{intent: "query_issues", desc: "Retrieve issue data", source: "tracker", filters: engine.Filters{{Key: "statuses", Values: []string{"closed"}}}},
+				{intent: "query_commits", desc: "Retrieve recent commits", source: "git", filters: engine.Filters{{Key: "dates", Values: []string{"last week"}}}},
+			},
+			records: map[string][]sdk.Record{
+				"tracker": {rec("HCL-1", sdk.KindIssue, "Ann", 5, nil)},
+				"git":     {rec("c1", sdk.KindCommit, "Bob", 3, nil)},
+			},
+			lines: []string{
+				"Issues in HCL tracker with status closed: 1 issue by 1 author",
+				"Commits in hashicorp/hcl, 2026-11-02 – 2026-11-08: 1 commit by 1 author",
+			},
+			counts: []int{1, 1}, authors: []int{1, 1}, status: []string{ResultSuccess, ResultSuccess}, result: ResultSuccess,
+		},
+		{
 			name: "a failed retrieval is not answered", query: "what changed?", interp: year2024,
-			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "nowhere"}},
+			intents: []intentSpec{{intent: "query_commits", desc: "Retrieve commit data", source: "nowhere", filters: engine.Filters{{Key: "dates", Values: []string{"2024-01-01..2024-12-31"}}}}},
 			records: map[string][]sdk.Record{},
 			lines:   []string{"Commits, 2024-01-01 – 2024-12-31: not answered (h0: plan0 on source \"nowhere\": no source \"nowhere\")"},
 			counts:  []int{0}, authors: []int{0}, status: []string{ResultFailed}, result: ResultFailed,

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/sdk"
-	"github.com/nous-dev/nous/sdk/timerange"
 )
 
 // understanding is what one intent asks, read from the plan: the
@@ -47,13 +46,19 @@ func (r *run) understand(idx int) understanding {
 	if idx >= 0 && idx < len(r.plan.Reasoning.Intents) {
 		intent = r.plan.Reasoning.Intents[idx].Type
 	}
-	hasDates := false
 	applied := map[string]bool{} // key\x00value of the intent's filters
 	for _, p := range r.plan.Retrieval.Plans {
 		if i, ok := intentOf[p.Hypothesis]; !ok && p.Intent != intent || ok && i != idx {
 			continue
 		}
 		u.retrieves = true
+		// The period is the intent's own: another intent's fixed or
+		// default dates were never applied to these retrievals.
+		if u.since.IsZero() && u.until.IsZero() {
+			if rg, ok, err := r.period(p.Filters); ok && err == nil {
+				u.since, u.until = rg.Since, rg.Until
+			}
+		}
 		for _, s := range p.Sources {
 			if !slices.Contains(u.sources, s) {
 				u.sources = append(u.sources, s)
@@ -66,7 +71,6 @@ func (r *run) understand(idx int) understanding {
 		}
 		for _, f := range p.Filters {
 			if f.Key == datesFilter {
-				hasDates = hasDates || len(f.Values) > 0
 				continue
 			}
 			if s := scopePhrase(f.Key, f.Values); s != "" && !slices.Contains(u.scope, s) {
@@ -100,15 +104,6 @@ func (r *run) understand(idx int) understanding {
 			if n := v.Coverage.Name; n != "" && slices.Contains(u.sources, v.Name) && !slices.Contains(u.names, n) {
 				u.names = append(u.names, n)
 			}
-		}
-		if in.Dates != nil {
-			u.since, u.until = in.Dates.Since, in.Dates.Until
-			return u
-		}
-	}
-	if v := r.plan.Reasoning.Entities[datesFilter]; len(v) > 0 || hasDates {
-		if rg, err := timerange.Resolve(v, r.e.opts.Clock()); err == nil {
-			u.since, u.until = rg.Since, rg.Until
 		}
 	}
 	return u

@@ -7,13 +7,13 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// questionPeriod is the period the question asks about, for the agents:
-// the interpretation's dates, else the dates entity resolved.
-func (r *run) questionPeriod() *sdk.TimeRange {
-	if in := r.plan.Interpretation; in != nil && in.Dates != nil && (!in.Dates.Since.IsZero() || !in.Dates.Until.IsZero()) {
-		return &sdk.TimeRange{Since: in.Dates.Since, Until: in.Dates.Until}
+// intentPeriod is the period intent idx's retrievals applied, for its
+// agents; nil when they applied none.
+func (r *run) intentPeriod(idx int) *sdk.TimeRange {
+	if u := r.understand(idx); !u.since.IsZero() || !u.until.IsZero() {
+		return &sdk.TimeRange{Since: u.since, Until: u.until}
 	}
-	return r.temporal()
+	return nil
 }
 
 // writerCaveats are what the writer of st's intent must not gloss over:
