@@ -17,7 +17,7 @@ func actions(rs *rules.Ruleset) hcl.Diagnostics {
 			case h.Action != "" && !slices.Contains(rules.Actions, h.Action):
 				diags = append(diags, rules.Warning(rules.CheckInvalidValue, h.Range,
 					fmt.Sprintf("Unknown action %q", h.Action),
-					fmt.Sprintf("Hypothesis %q of intent %q: the executor knows the actions %q; any other runs as a no-op.", h.Name, in.Name, rules.Actions)))
+					fmt.Sprintf("Hypothesis %q of intent %q: the executor knows the actions %q; a step with any other fails.", h.Name, in.Name, rules.Actions)))
 			case h.Action == "agent" && h.Role == "" && h.Agent == "":
 				diags = append(diags, rules.Warning(rules.CheckInvalidValue, h.Range,
 					fmt.Sprintf("Agent step %q names no agent or role", h.Name),
