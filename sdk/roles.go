@@ -43,6 +43,8 @@ type Evidence struct {
 type TimeRange struct {
 	Since time.Time `json:"since,omitzero"`
 	Until time.Time `json:"until,omitzero"`
+	// Kinds are the record kinds the period was applied to; empty means all.
+	Kinds []string `json:"kinds,omitempty"`
 }
 
 // Analyst statuses.

@@ -56,6 +56,14 @@ func TestExampleDataRulesAnswerFromTheExampleData(t *testing.T) {
 		section, _, _ = strings.Cut(section[1:], "\n## ")
 		assert.NotContains(t, section, "Requested period", "the issues section claims no period")
 	})
+	t.Run("a period one retrieval applied is not claimed for the others", func(t *testing.T) {
+		out, stderr, code := runAsk(t, "--rules", exampleDataRules, "--format", "markdown", "what is the status of the project?")
+		require.Equal(t, 0, code, stderr)
+		line, _, _ := strings.Cut(out[strings.Index(out, "- Status from "):], "\n")
+		assert.Contains(t, line, ", period 2026-11-02 – 2026-11-08 for commits", "only the commits retrieval applied last week")
+		assert.NotContains(t, line, "open, in-progress, 2026-11-02", "the open issues were not filtered by a period")
+		assert.Regexp(t, `Requested period: 2026-11-02 – 2026-11-08 for commits \(\d+ of \d+ records fall in it\)`, out, "the count is of the commits only")
+	})
 	t.Run("strict mode keeps the tier 1-2 news", func(t *testing.T) {
 		out, stderr, code := runAsk(t, "--rules", exampleDataRules, "--mode", "strict", "--format", "json", "verify the payments outage")
 		require.Equal(t, 0, code, stderr)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -289,4 +290,40 @@ func TestComposeIsIdempotent(t *testing.T) {
 	res.Answers = []Answer{{Understood: "Commits", Result: "1 commit", Report: "text"}}
 	res.Report = Compose(res)
 	assert.Equal(t, res.Report, Compose(res))
+}
+
+func TestAnswerSaysAPeriodOnlyForTheRetrievalsThatAppliedIt(t *testing.T) {
+	// The status intent fetches last week's commits and every open issue:
+	// its line and its agents' period must not claim the week for the issues.
+	plan := buildPlan(loadRules(t, ""), "what is the status of the project?", "discovery", nil,
+		stepSpec{id: "h0", desc: "Retrieve recent commits", action: "retrieve", retrieve: []planSpec{{source: "git", priority: 10, filters: engine.Filters{{Key: "dates", Values: []string{"last week"}}}}}},
+		stepSpec{id: "h1", desc: "Retrieve open issues", action: "retrieve", retrieve: []planSpec{{source: "tracker", priority: 10, filters: engine.Filters{{Key: "statuses", Values: []string{"open"}}}}}},
+		stepSpec{id: "h2", desc: "Format summary for user", action: "agent", role: "writer", deps: []string{"h0", "h1"}})
+	plan.Reasoning.Intents = []engine.Intent{{Type: "query_status", Confidence: 0.9}}
+	for i := range plan.Reasoning.Hypotheses {
+		plan.Reasoning.Hypotheses[i].Intent = "query_status"
+	}
+	for i := range plan.Retrieval.Plans {
+		plan.Retrieval.Plans[i].Intent = "query_status"
+	}
+	agents := standardAgents()
+	res, _ := New(sources(map[string][]sdk.Record{
+		"git":     {rec("c1", sdk.KindCommit, "Bob", 3, nil)},
+		"tracker": {rec("HCL-1", sdk.KindIssue, "Ann", 40, nil)},
+	}), agents, Options{Clock: fixedClock}).Run(context.Background(), plan)
+	require.Len(t, res.Answers, 1)
+	assert.Equal(t, "Status from commits and issues with status open, period 2026-11-02 – 2026-11-08 for commits: 1 commit and 1 issue by 2 authors", res.Answers[0].Line())
+	var temporal []*sdk.TimeRange
+	for _, c := range agents.calls {
+		if c.Role == sdk.RoleWriter {
+			var in sdk.WriterInput
+			require.NoError(t, json.Unmarshal(c.Input, &in))
+			temporal = append(temporal, in.Temporal)
+		}
+	}
+	require.NotEmpty(t, temporal)
+	for _, tr := range temporal {
+		require.NotNil(t, tr)
+		assert.Equal(t, []string{sdk.KindCommit}, tr.Kinds, "the writer is told the period is the commits' only")
+	}
 }

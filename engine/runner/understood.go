@@ -19,6 +19,10 @@ type understanding struct {
 	scope        []string // "touching hclwrite/", "by Radek Simko", …
 	kinds        []string // record kinds its retrievals name
 	since, until time.Time
+	// partPeriod is set when only some retrievals applied the period;
+	// periodKinds are then the kinds of those (empty when not known).
+	partPeriod  bool
+	periodKinds []string
 }
 
 // kindOrder is the order kinds are named in; others follow, sorted.
@@ -46,7 +50,9 @@ func (r *run) understand(idx int) understanding {
 	if idx >= 0 && idx < len(r.plan.Reasoning.Intents) {
 		intent = r.plan.Reasoning.Intents[idx].Type
 	}
-	applied := map[string]bool{} // key\x00value of the intent's filters
+	applied := map[string]bool{}     // key\x00value of the intent's filters
+	var withPeriod, without []string // kinds of the retrievals with and without a period
+	mixed := false
 	for _, p := range r.plan.Retrieval.Plans {
 		if i, ok := intentOf[p.Hypothesis]; !ok && p.Intent != intent || ok && i != idx {
 			continue
@@ -54,17 +60,22 @@ func (r *run) understand(idx int) understanding {
 		u.retrieves = true
 		// The period is the intent's own: another intent's fixed or
 		// default dates were never applied to these retrievals.
-		if u.since.IsZero() && u.until.IsZero() {
-			if rg, ok, err := r.period(p.Filters); ok && err == nil {
+		kinds := namedKinds(p.Description)
+		if rg, ok, err := r.period(p.Filters); ok && err == nil {
+			if u.since.IsZero() && u.until.IsZero() {
 				u.since, u.until = rg.Since, rg.Until
 			}
+			withPeriod = append(withPeriod, kinds...)
+		} else {
+			without = append(without, kinds...)
+			mixed = true
 		}
 		for _, s := range p.Sources {
 			if !slices.Contains(u.sources, s) {
 				u.sources = append(u.sources, s)
 			}
 		}
-		for _, k := range namedKinds(p.Description) {
+		for _, k := range kinds {
 			if !slices.Contains(u.kinds, k) {
 				u.kinds = append(u.kinds, k)
 			}
@@ -85,6 +96,14 @@ func (r *run) understand(idx int) understanding {
 		return u
 	}
 	u.kinds = sortKinds(u.kinds)
+	if mixed && (!u.since.IsZero() || !u.until.IsZero()) {
+		u.partPeriod = true
+		for _, k := range sortKinds(withPeriod) {
+			if !slices.Contains(without, k) && !slices.Contains(u.periodKinds, k) {
+				u.periodKinds = append(u.periodKinds, k)
+			}
+		}
+	}
 	if in := r.plan.Interpretation; in != nil {
 		// What the intent's sources cannot apply is said in its line too.
 		for _, c := range in.Unapplied {
@@ -133,7 +152,13 @@ func (u understanding) line(intent string, kinds []string, countQ bool, query st
 		b.WriteString(" " + s)
 	}
 	if !countQ {
-		if s := span(u.since, u.until); s != "" {
+		if s := span(u.since, u.until); s != "" && u.partPeriod {
+			of := "some retrievals"
+			if len(u.periodKinds) > 0 {
+				of = nouns(u.periodKinds)
+			}
+			b.WriteString(", period " + s + " for " + of)
+		} else if s != "" {
 			b.WriteString(", " + s)
 		}
 	}

@@ -8,10 +8,11 @@ import (
 )
 
 // intentPeriod is the period intent idx's retrievals applied, for its
-// agents; nil when they applied none.
+// agents; nil when they applied none, or when only some did and their
+// kinds are not known (no record could be told to be in it).
 func (r *run) intentPeriod(idx int) *sdk.TimeRange {
-	if u := r.understand(idx); !u.since.IsZero() || !u.until.IsZero() {
-		return &sdk.TimeRange{Since: u.since, Until: u.until}
+	if u := r.understand(idx); (!u.since.IsZero() || !u.until.IsZero()) && (!u.partPeriod || len(u.periodKinds) > 0) {
+		return &sdk.TimeRange{Since: u.since, Until: u.until, Kinds: u.periodKinds}
 	}
 	return nil
 }

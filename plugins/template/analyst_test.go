@@ -13,6 +13,15 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
+func TestAnalystCountsOnlyTheKindsThePeriodWasAppliedTo(t *testing.T) {
+	var out sdk.AnalystOutput
+	invoke(t, New(), sdk.RoleAnalyst, sdk.AnalystInput{
+		Query: "what is the status of the project?", Mode: "discovery", Task: "Retrieve commit data",
+		Temporal: &sdk.TimeRange{Since: day0, Until: day0.Add(7 * 24 * time.Hour), Kinds: []string{sdk.KindCommit}},
+	}, fixtureRecords(), &out)
+	assert.Contains(t, out.Draft, "Requested period: 2026-11-02 – 2026-11-09 for commits (3 of 3 records fall in it)", "only the commits were asked for the period")
+}
+
 func TestAnalystResearchDraft(t *testing.T) {
 	records := fixtureRecords()
 	var out sdk.AnalystOutput

@@ -47,7 +47,11 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 		fmt.Fprintf(&b, "- %s: %s\n", l.TimeSpan, span)
 	}
 	if t := in.Temporal; t != nil && (!t.Since.IsZero() || !t.Until.IsZero()) {
-		fmt.Fprintf(&b, "- %s: %s – %s (%s)\n", l.RequestedPeriod, dayOr(t.Since, "…"), lastDayOr(t.Until, "…"), ev.inPeriodPhrase(l, *t))
+		period := dayOr(t.Since, "…") + " – " + lastDayOr(t.Until, "…")
+		if len(t.Kinds) > 0 {
+			period = fmt.Sprintf(l.PeriodFor, period, kindNouns(l, t.Kinds))
+		}
+		fmt.Fprintf(&b, "- %s: %s (%s)\n", l.RequestedPeriod, period, ev.inPeriodPhrase(l, *t))
 	}
 	// When every record is flagged, say so once instead of on every line.
 	allFlagged := allFlagged(ev.records)

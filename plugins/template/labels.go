@@ -3,9 +3,9 @@ package template
 // labels are the words a draft or report is written in; the structure and
 // the data are the same in every language.
 type labels struct {
-	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed      string
-	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence   string
-	RequestedPeriod, InPeriod, SourceTiers, AllFlagged, WithoutURL, FromSource string
+	Answer, Sources, Summary, Details, ReviewNotes, Mode, Gaps, Addressed                 string
+	TopAuthors, Projects, TimeSpan, Records, More, NoURL, Report, Confidence              string
+	RequestedPeriod, PeriodFor, InPeriod, SourceTiers, AllFlagged, WithoutURL, FromSource string
 	// Counts of the listed records when the engine held more: they say
 	// they are of a sample ("the newest %d records").
 	ProjectsSample, InPeriodSample, AllFlaggedSample string
@@ -22,7 +22,7 @@ var labelSets = map[string]*labels{
 		ReviewNotes: "Review notes", Mode: "Mode and source tiers", Gaps: "Open gaps", Addressed: "Review addressed",
 		TopAuthors: "Top authors", Projects: "Projects", TimeSpan: "Time span", Records: "records",
 		More: "… and %d more", NoURL: "no URL", Report: "Report", Confidence: "Confidence",
-		RequestedPeriod: "Requested period", InPeriod: "%d of %d records fall in it",
+		RequestedPeriod: "Requested period", PeriodFor: "%s for %s", InPeriod: "%d of %d records fall in it",
 		SourceTiers: "Source tiers", AllFlagged: "all %d records come from unknown or tier ≥ 3 sources: %s",
 		ProjectsSample: "Projects in the newest %d records", InPeriodSample: "%d of the newest %d records fall in it",
 		AllFlaggedSample: "all of the newest %d records come from unknown or tier ≥ 3 sources: %s",
@@ -41,7 +41,7 @@ var labelSets = map[string]*labels{
 		ReviewNotes: "審查意見", Mode: "模式與來源等級", Gaps: "尚待補足", Addressed: "已處理的審查意見",
 		TopAuthors: "主要作者", Projects: "專案", TimeSpan: "時間範圍", Records: "筆記錄",
 		More: "… 另有 %d 筆", NoURL: "無網址", Report: "報告", Confidence: "可信度",
-		RequestedPeriod: "查詢期間", InPeriod: "%d／%d 筆在此期間",
+		RequestedPeriod: "查詢期間", PeriodFor: "%s（%s）", InPeriod: "%d／%d 筆在此期間",
 		SourceTiers: "來源等級", AllFlagged: "全部 %d 筆來自未知或第 3 級以上的來源：%s",
 		ProjectsSample: "最新 %d 筆記錄的專案", InPeriodSample: "最新 %[2]d 筆中 %[1]d 筆在此期間",
 		AllFlaggedSample: "最新 %d 筆全部來自未知或第 3 級以上的來源：%s",

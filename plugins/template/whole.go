@@ -124,6 +124,16 @@ func (ev evidence) sampled(format, sample string) string {
 // whole set when its span lies inside t, else of the listed records,
 // saying they are the newest.
 func (ev evidence) inPeriodPhrase(l *labels, t sdk.TimeRange) string {
+	if len(t.Kinds) > 0 {
+		// Only records of the kinds the period was applied to can be in it.
+		recs := make([]sdk.Record, 0, len(ev.records))
+		for _, r := range ev.records {
+			if slices.Contains(t.Kinds, r.Kind) {
+				recs = append(recs, r)
+			}
+		}
+		return fmt.Sprintf(ev.sampled(l.InPeriod, l.InPeriodSample), inPeriod(recs, t), len(recs))
+	}
 	if !ev.partial() {
 		return fmt.Sprintf(l.InPeriod, inPeriod(ev.records, t), len(ev.records))
 	}
