@@ -83,11 +83,6 @@ type requestDecoder struct {
 	dec  *json.Decoder
 }
 
-// fail returns an error at the start of the next token.
-func (d *requestDecoder) fail(field, format string, args ...any) error {
-	return d.failAt(d.next(), field, format, args...)
-}
-
 func (d *requestDecoder) failAt(offset int64, field, format string, args ...any) error {
 	line, col := position(d.data, offset)
 	return &InputError{Line: line, Column: col, Field: field, Msg: fmt.Sprintf(format, args...)}

@@ -47,26 +47,8 @@ func (e *ChecksumError) Error() string {
 		e.Path, e.Actual, e.Expected, e.Path)
 }
 
-// verifyPin checks the binary at path against pin (hex, any case, an
-// optional "sha256:" prefix) and returns the binary's digest, "" when
-// unpinned or unreadable. An empty pin accepts any binary unread.
-func verifyPin(path, pin string) (ChecksumState, string, error) {
-	if pin == "" {
-		return ChecksumUnpinned, "", nil
-	}
-	want, pinErr := normalizePin(pin)
-	got, err := FileSHA256(path)
-	switch {
-	case pinErr != nil:
-		return ChecksumMismatch, got, pinErr
-	case err != nil:
-		return ChecksumMismatch, "", fmt.Errorf("checking the sha256 pin of %s: %w", path, err)
-	case got != want:
-		return ChecksumMismatch, got, &ChecksumError{Path: path, Expected: want, Actual: got}
-	}
-	return ChecksumOK, got, nil
-}
-
+// normalizePin is pin (hex, any case, an optional "sha256:" prefix) as
+// lower-case hex, or an error saying what a pin must be.
 func normalizePin(pin string) (string, error) {
 	p := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(pin), "sha256:"))
 	if _, err := hex.DecodeString(p); err != nil || len(p) != sha256.Size*2 {

@@ -15,9 +15,6 @@ import (
 // change a sealed memfd.
 type memfdCopy struct{ file *os.File }
 
-// childFD is the descriptor the sealed copy has in the child (ExtraFiles[0]).
-const childFD = 3
-
 // newSealedCopy returns a sealed memfd, or a private file copy where memfd
 // cannot be executed (no memfd_create, vm.memfd_noexec, no /proc).
 func newSealedCopy(name string) (sealedCopy, error) {
@@ -48,7 +45,7 @@ func (c *memfdCopy) finish() (*sealedBinary, error) {
 	}
 	f := c.file
 	return &sealedBinary{
-		exec:    "/proc/self/fd/3",
+		exec:    "/proc/self/fd/3", // the copy is the child's ExtraFiles[0]
 		extra:   f,
 		release: func() { _ = f.Close() },
 	}, nil
