@@ -37,6 +37,7 @@ func (p *Planner) Interpret(ctx context.Context, req Request, g Grounding, now t
 			}
 		}
 		in.Constraints = append(in.Constraints, gr.satisfied...)
+		plan.Ambiguities = append(plan.Ambiguities, gr.ambiguities...)
 	}
 	p.describe(plan, in)
 	for i, c := range in.Constraints {
@@ -118,7 +119,9 @@ type grounding struct {
 	missing   []Constraint          // paths no source has, kept as filters
 	satisfied []Constraint          // candidates a source is (a project naming the repository itself)
 	read      map[string]Constraint // key\x00canonical → how a grounded value was read from the question
-	changed   bool
+	// ambiguities are the values a source grounded to several things.
+	ambiguities []Ambiguity
+	changed     bool
 }
 
 // candidate is one entity value to ground, per source.
@@ -201,6 +204,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 			}
 			v.canGround = v.canGround || canGround
 			v.asked = append(v.asked, src)
+			out.noteMatches(p.entity(c.key), src, answers)
 			known, canon := resolveTerms(c, answers)
 			if !known && canGround {
 				v.grounders = append(v.grounders, src)
@@ -288,8 +292,11 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 				if len(v.canonical) != 1 || v.canonical[0] != val {
 					out.changed = true
 					read := Constraint{Phrase: val, Source: strings.Join(v.sources, ", ")}
-					if e.Ground == sdk.TermPath {
+					switch {
+					case e.Ground == sdk.TermPath:
 						read.Reason = pathAmbiguity(val, v.canonical)
+					case len(v.canonical) > 1:
+						read.Reason = fmt.Sprintf("%q matches %d %s", val, len(v.canonical), termNouns[e.Ground])
 					}
 					for _, cv := range v.canonical {
 						if _, ok := out.read[e.Name+"\x00"+cv]; !ok && cv != val {
@@ -313,6 +320,16 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 		}
 	}
 	return out
+}
+
+// noteMatches records each term a source grounded to several things (a
+// source is asked about each value once).
+func (g *grounding) noteMatches(e *rules.Entity, src string, answers []sdk.GroundedTerm) {
+	for _, a := range answers {
+		if a.Known && len(a.Canonical) > 1 {
+			g.ambiguities = append(g.ambiguities, multipleMatches(e, a.Value, src, a.Canonical))
+		}
+	}
 }
 
 // projectsKey is the entity a word naming a source's repository is read as.
@@ -366,14 +383,7 @@ func filtersBy(views []SourceView, sources []string, key string) bool {
 	return false
 }
 
-func (p *Planner) entity(name string) *rules.Entity {
-	for _, e := range p.rules.Entities {
-		if e.Name == name {
-			return e
-		}
-	}
-	return nil
-}
+func (p *Planner) entity(name string) *rules.Entity { return p.rules.Entity(name) }
 
 // termsOf is the terms a value is grounded as: a revision range's two
 // sides as refs, else the value itself.

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,10 +47,16 @@ func (v *vocabulary) Ground(_ context.Context, _ string, req sdk.GroundRequest) 
 				}
 			}
 		case sdk.TermAuthor:
+			// One person is the value as asked; several are their names.
+			var names []string
 			for _, a := range v.authors {
-				if strings.Contains(strings.ToLower(a), strings.ToLower(t.Value)) {
-					g.Known, g.Canonical = true, []string{t.Value}
+				if name, _, _ := strings.Cut(a, " <"); strings.Contains(strings.ToLower(a), strings.ToLower(t.Value)) && !slices.Contains(names, name) {
+					names = append(names, name)
 				}
+			}
+			g.Known, g.Canonical = len(names) > 0, names
+			if len(names) == 1 {
+				g.Canonical = []string{t.Value}
 			}
 		case sdk.TermRef:
 			if when, ok := v.refs[t.Value]; ok {

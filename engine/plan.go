@@ -11,6 +11,9 @@ type Plan struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Interpretation is set by Planner.Interpret; Plan leaves it nil.
 	Interpretation *Interpretation `json:"interpretation,omitempty"`
+	// Ambiguities are what the question leaves open (see Ambiguity); a
+	// blocking one is asked back before anything runs.
+	Ambiguities []Ambiguity `json:"ambiguities,omitempty"`
 
 	// Steps carries, per hypothesis and in the same order, what the run
 	// needs beyond what the plan shows, and Policy what it needs of the

@@ -43,6 +43,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 	b.env.Mode = b.plan.Mode
 	b.hypotheses()
 	b.retrievals()
+	b.ambiguities()
 	return b.plan, nil
 }
 

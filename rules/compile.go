@@ -23,12 +23,13 @@ func (d *decoder) compile() (*Ruleset, hcl.Diagnostics) {
 		e.Patterns = slices.DeleteFunc(e.Patterns, func(re *cond.Regexp) bool { return re == nil })
 	}
 	rs.index = index{
-		sources: indexBy(rs.Sources, func(s *Source) string { return s.Name }),
-		agents:  indexBy(rs.Agents, func(a *Agent) string { return a.Name }),
-		intents: indexBy(rs.Intents, func(in *Intent) string { return in.Name }),
-		modes:   indexBy(rs.Modes, func(m *Mode) string { return m.Name }),
-		tiers:   indexBy(rs.Tiers, func(t *Tier) string { return t.Source }),
-		prompts: indexBy(rs.Prompts, func(p *Prompt) string { return p.Role }),
+		sources:  indexBy(rs.Sources, func(s *Source) string { return s.Name }),
+		agents:   indexBy(rs.Agents, func(a *Agent) string { return a.Name }),
+		intents:  indexBy(rs.Intents, func(in *Intent) string { return in.Name }),
+		entities: indexBy(rs.Entities, func(e *Entity) string { return e.Name }),
+		modes:    indexBy(rs.Modes, func(m *Mode) string { return m.Name }),
+		tiers:    indexBy(rs.Tiers, func(t *Tier) string { return t.Source }),
+		prompts:  indexBy(rs.Prompts, func(p *Prompt) string { return p.Role }),
 	}
 	for _, ref := range d.refs {
 		d.resolve(ref)
@@ -63,6 +64,16 @@ func (d *decoder) resolve(ref reference) {
 		if rs.index.agents[ref.name] == nil {
 			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown agent %q", ref.name),
 				fmt.Sprintf("%s names an agent block; defined agents: %s.", ref.attr, names(rs.index.agents))))
+		}
+	case "entity":
+		if rs.index.entities[ref.name] == nil {
+			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown entity %q", ref.name),
+				fmt.Sprintf("%s names entity blocks; defined entities: %s.", ref.attr, names(rs.index.entities))))
+		}
+	case "intent":
+		if rs.index.intents[ref.name] == nil {
+			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown intent %q", ref.name),
+				fmt.Sprintf("%s names intent blocks; defined intents: %s.", ref.attr, names(rs.index.intents))))
 		}
 	case "intent.hypothesis":
 		intent, hyp, _ := strings.Cut(ref.name, ".")

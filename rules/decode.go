@@ -32,7 +32,7 @@ type decoder struct {
 
 // reference is a name used somewhere that must be defined somewhere.
 type reference struct {
-	kind  string // "source", "agent" or "intent.hypothesis"
+	kind  string // "source", "agent", "entity", "intent" or "intent.hypothesis"
 	name  string
 	where hcl.Range
 	attr  string
@@ -54,7 +54,7 @@ func newDecoder(cfg config, w *workers) *decoder {
 // emptyRuleset returns a Ruleset with the defaults and no definitions.
 func emptyRuleset() *Ruleset {
 	rs := &Ruleset{
-		Settings: Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback"},
+		Settings: Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback", ClarifyMargin: DefaultClarifyMargin},
 		files:    map[string]*hcl.File{},
 	}
 	rs.resolveDefaults()

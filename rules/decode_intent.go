@@ -24,6 +24,8 @@ func (d *decoder) decodeIntent(b *hcl.Block) {
 	if d.oneOf(c.Attributes, "pattern", &p, string(PatternChain), string(PatternParallel), string(PatternFanIn), string(PatternExplicit)) {
 		in.Pattern = Pattern(p)
 	}
+	d.names(c.Attributes, "requires", "entity", &in.Requires)
+	d.names(c.Attributes, "conflicts", "intent", &in.Conflicts)
 	index := map[string]int{}
 	retrievals := map[string]hcl.Range{}
 	var dependsOn [][]hcl.Range
@@ -95,6 +97,17 @@ func (d *decoder) decodeHypothesis(b *hcl.Block) (*Hypothesis, []hcl.Range) {
 		ranges = elementRanges(c.Attributes["depends_on"], len(h.DependsOn))
 	}
 	return h, ranges
+}
+
+// names decodes a list attribute of names of kind (entity, intent), each
+// resolved once every file is read.
+func (d *decoder) names(attrs hcl.Attributes, name, kind string, dst *[]string) {
+	if !d.strs(attrs, name, dst) {
+		return
+	}
+	for i, at := range elementRanges(attrs[name], len(*dst)) {
+		d.refs = append(d.refs, reference{kind: kind, name: (*dst)[i], where: at, attr: name})
+	}
 }
 
 // elementRanges returns the range of each element of a list attribute, or the

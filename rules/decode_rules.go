@@ -46,6 +46,8 @@ func (d *decoder) decodeEntity(b *hcl.Block) {
 	one, many := c.Attributes["pattern"], c.Attributes["patterns"]
 	d.oneOf(c.Attributes, "finder", &e.Finder, Finders...)
 	d.oneOf(c.Attributes, "ground", &e.Ground, GroundKinds...)
+	e.Matches = MatchesAny
+	d.oneOf(c.Attributes, "matches", &e.Matches, MatchesAny, MatchesOne)
 	switch {
 	case c.Attributes["finder"] != nil && (one != nil || many != nil):
 		d.add(Error(CheckSchema, c.Attributes["finder"].NameRange, `Both "finder" and a pattern`, "An entity takes its values from a built-in finder or from patterns, not both."))

@@ -19,6 +19,9 @@ func (d *decoder) decodeSettings(b *hcl.Block) {
 	if d.float(c.Attributes, "min_confidence", &s.MinConfidence) {
 		d.fraction(c.Attributes, "min_confidence", s.MinConfidence)
 	}
+	if d.float(c.Attributes, "clarify_margin", &s.ClarifyMargin) {
+		d.fraction(c.Attributes, "clarify_margin", s.ClarifyMargin)
+	}
 	if d.str(c.Attributes, "default_mode", &s.DefaultMode) {
 		d.defaultMode = c.Attributes["default_mode"]
 	}

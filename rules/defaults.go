@@ -15,6 +15,9 @@ const (
 	// DefaultMaxRecords is how many records a step holds and shows the
 	// agents; the rest are counted, not held.
 	DefaultMaxRecords = 1000
+	// DefaultClarifyMargin is the confidence margin within which two
+	// conflicting intents are a toss-up the user settles.
+	DefaultClarifyMargin = 0.05
 )
 
 // resolveDefaults sets, once for every ruleset, the defaults a run would

@@ -46,7 +46,7 @@ func TestLoadDecodesEquivRules(t *testing.T) {
 	rs, diags := Load("testdata/equiv/rules.hcl", testEnv)
 	require.False(t, diags.HasErrors(), diags.Error())
 
-	assert.Equal(t, Settings{Version: 1, MinConfidence: 0.4, DefaultMode: "discovery", Fallback: "generic"}, rs.Settings)
+	assert.Equal(t, Settings{Version: 1, MinConfidence: 0.4, DefaultMode: "discovery", Fallback: "generic", ClarifyMargin: DefaultClarifyMargin}, rs.Settings)
 	assert.Equal(t, Loop{MaxPasses: 3, TTL: 2 * time.Minute, RefinePerStep: 3, RefineTotal: 10, Workers: 2, MaxRecords: 1000}, rs.Loop)
 
 	src := rs.Source("gitlab")
@@ -96,7 +96,7 @@ func stripEdgeRanges(edges []Edge) []Edge {
 func TestDefaults(t *testing.T) {
 	rs, diags := Parse("empty.hcl", nil)
 	require.Empty(t, diags)
-	assert.Equal(t, Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback"}, rs.Settings)
+	assert.Equal(t, Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback", ClarifyMargin: 0.05}, rs.Settings)
 	assert.Equal(t, Loop{MaxPasses: 3, TTL: 60 * time.Second, RefinePerStep: 3, RefineTotal: 10, Workers: 4, MaxRecords: 1000}, rs.Loop)
 	assert.Empty(t, rs.Secrets())
 }

@@ -33,12 +33,13 @@ type Ruleset struct {
 }
 
 type index struct {
-	sources map[string]*Source
-	agents  map[string]*Agent
-	intents map[string]*Intent
-	modes   map[string]*Mode
-	tiers   map[string]*Tier
-	prompts map[string]*Prompt
+	sources  map[string]*Source
+	agents   map[string]*Agent
+	intents  map[string]*Intent
+	entities map[string]*Entity
+	modes    map[string]*Mode
+	tiers    map[string]*Tier
+	prompts  map[string]*Prompt
 }
 
 // Source returns the source named name, or nil.
@@ -49,6 +50,9 @@ func (r *Ruleset) Agent(name string) *Agent { return r.index.agents[name] }
 
 // Intent returns the intent template named name, or nil.
 func (r *Ruleset) Intent(name string) *Intent { return r.index.intents[name] }
+
+// Entity returns the entity named name, or nil.
+func (r *Ruleset) Entity(name string) *Entity { return r.index.entities[name] }
 
 // Mode returns the mode named name, or nil.
 func (r *Ruleset) Mode(name string) *Mode { return r.index.modes[name] }
@@ -83,6 +87,9 @@ type Settings struct {
 	MinConfidence float64 // intents below it are skipped (0.3 by default)
 	DefaultMode   string
 	Fallback      string // intent template used for unknown intent types ("fallback")
+	// ClarifyMargin is how close two conflicting intents' confidences must
+	// be for the question to be asked back (DefaultClarifyMargin).
+	ClarifyMargin float64
 }
 
 // Source is a source block: a logical data source served by a plugin.
@@ -130,6 +137,13 @@ type Intent struct {
 	Detect     *Detect // nil when the intent is never detected from a query
 	Hypotheses []*Hypothesis
 	Retrievals []*Retrieval
+	// Requires names the entities the intent cannot act without: a question
+	// that names none of one is asked back (missing_entity).
+	Requires []string
+	// Conflicts names the intents whose answer excludes this one's (doing
+	// a command or explaining how to): both detected within the clarify
+	// margin, the question is asked back (intent). Either side may say it.
+	Conflicts []string
 	// Edges are the resolved dependencies between the hypotheses: the
 	// pattern's edges, then depends_on's, in hypothesis order, no duplicates.
 	Edges []Edge
@@ -201,8 +215,18 @@ type Entity struct {
 	// Ground is the term kind (sdk.TermPath, …) the sources are asked to
 	// confirm each value as; empty keeps values as written.
 	Ground string
-	Range  hcl.Range
+	// Matches says what a value grounded to several things means:
+	// MatchesAny (an OR: a name matching several paths) or MatchesOne (the
+	// question meant one of them: it is asked back, multiple_matches).
+	Matches string
+	Range   hcl.Range
 }
+
+// Values of Entity.Matches.
+const (
+	MatchesAny = "any"
+	MatchesOne = "one"
+)
 
 // Finders are the built-in extractors an entity can name: "dates" finds
 // the date expressions sdk/timerange resolves.

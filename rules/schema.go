@@ -21,7 +21,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 }}
 
 var settingsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "version"}, {Name: "min_confidence"}, {Name: "default_mode"}, {Name: "fallback"},
+	{Name: "version"}, {Name: "min_confidence"}, {Name: "default_mode"}, {Name: "fallback"}, {Name: "clarify_margin"},
 }}
 
 // sourceSchema and agentSchema share plugin, sha256 and config; each also
@@ -39,7 +39,7 @@ var agentSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var intentSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "pattern"}},
+	Attributes: []hcl.AttributeSchema{{Name: "pattern"}, {Name: "requires"}, {Name: "conflicts"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "detect"},
 		{Type: "hypothesis", LabelNames: []string{"name"}},
@@ -65,7 +65,7 @@ var dependencySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var entitySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "pattern"}, {Name: "patterns"}, {Name: "ignore"}, {Name: "finder"}, {Name: "ground"},
+	{Name: "pattern"}, {Name: "patterns"}, {Name: "ignore"}, {Name: "finder"}, {Name: "ground"}, {Name: "matches"},
 }}
 
 var modeSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -102,5 +102,5 @@ var testInputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var testExpectSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "hypotheses"}, {Name: "edges"}, {Name: "plans"}, {Name: "queries"}, {Name: "diagnostics"}, {Name: "mode"},
+	{Name: "hypotheses"}, {Name: "edges"}, {Name: "plans"}, {Name: "queries"}, {Name: "diagnostics"}, {Name: "mode"}, {Name: "ambiguities"},
 }}

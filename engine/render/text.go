@@ -82,6 +82,21 @@ func Text(w io.Writer, p *engine.Plan) error {
 		}
 	}
 
+	if len(p.Ambiguities) > 0 {
+		out.printf("\nambiguities:\n")
+		for _, a := range p.Ambiguities {
+			ask := "said in the answer"
+			if a.Blocking {
+				ask = "asked back"
+			}
+			out.printf("  %s (%s): %s", a.Type, ask, a.Message)
+			if len(a.Candidates) > 0 {
+				out.printf(" [%s]", strings.Join(a.Candidates, "; "))
+			}
+			out.printf("\n")
+		}
+	}
+
 	if len(p.Diagnostics) > 0 {
 		out.printf("\ndiagnostics:\n")
 		for _, d := range p.Diagnostics {

@@ -14,6 +14,9 @@ import (
 func unused(rs *rules.Ruleset) hcl.Diagnostics {
 	sources, agents, entities := map[string]bool{}, calledAgents(rs), map[string]bool{}
 	for _, in := range rs.Intents {
+		for _, e := range in.Requires {
+			entities[e] = true
+		}
 		for _, r := range in.Retrievals {
 			sources[r.Source] = true
 			for _, f := range r.Filters {
@@ -54,7 +57,7 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 	for _, e := range rs.Entities {
 		if !entities[e.Name] {
 			diags = append(diags, rules.Warning(rules.CheckUnused, e.Range, fmt.Sprintf("Unused entity %q", e.Name),
-				"No retrieve filters on this entity, so the values it extracts are never used."))
+				"No retrieve filters on this entity and no intent requires it, so the values it extracts are never used."))
 		}
 	}
 	for _, p := range rs.Prompts {
@@ -67,10 +70,11 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 }
 
 // calledAgents names the agents the executor calls: a step's own agent, or
-// for a step with a role but no agent the agent named after the role; and
-// around every writer step the agents named analyst and critic.
+// for a step with a role but no agent the agent named after the role;
+// around every writer step the agents named analyst and critic; and the
+// agent named clarification when the rules can ask a question back.
 func calledAgents(rs *rules.Ruleset) map[string]bool {
-	called := map[string]bool{}
+	called := map[string]bool{"clarification": rs.AsksBack()}
 	for _, in := range rs.Intents {
 		for _, h := range in.Hypotheses {
 			role := h.Role

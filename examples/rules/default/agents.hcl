@@ -29,7 +29,8 @@ agent "writer" {
   timeout  = "45s"
 }
 
-# nous-lint-ignore: unused -- no default intent takes the clarification role; kept for rules that do
+# Words the question nous asks back when the question is ambiguous (a
+# command with nothing to act on, a name matching several people).
 agent "clarification" {
   plugin   = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
   fallback = "builtin:template"

@@ -48,7 +48,8 @@ entity "projects" {
     # sites of the tier table are sources, not projects
     "PTT",
   ]
-  ground = "project"
+  ground  = "project"
+  matches = "one"
 }
 
 # Date expressions ("last week", "Q1 2024", "since 2024-01-01", "between
@@ -97,7 +98,8 @@ entity "authors" {
     "I", "We", "You", "They", "He", "She", "It", "The", "This", "That", "GitLab", "YouTrack", "GitHub",
     "anyone", "someone", "somebody", "anybody", "everyone", "nobody", "who", "people", "we", "they", "you", "it",
   ]
-  ground = "author"
+  ground  = "author"
+  matches = "one"
 }
 
 # Revisions: "since v1.17.0" (v1.17.0..HEAD), "between v1.0.0 and v1.1.0",
@@ -111,7 +113,8 @@ entity "revisions" {
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?(?P<to>[\\w./-]+)\\s+branch\\b",
   ]
-  ground = "ref"
+  ground  = "ref"
+  matches = "one"
 }
 
 # Topics: "commits about packfile", "changes regarding the parser". Not
@@ -126,6 +129,18 @@ entity "topics" {
     "yesterday", "last", "past", "since", "example", "instance", "real", "sure",
     "repository", "repo", "project", "codebase", "code", "commits", "changes",
     "issues", "bugs", "tickets", "help",
+  ]
+}
+
+# Targets of a command: what "close", "deploy", "restart" … act on, the
+# word after the verb ("please close PAY-101", "restart the runner", "close
+# #12"). A pronoun is no target: "please close it" names nothing, and
+# command_action requires a target.
+entity "targets" {
+  pattern = "(?i)^\\s*(?:please\\s+)?(?:create|close|assign|deploy|run|restart|trigger|delete|reopen)\\s+(?:(?:the|a|an)\\s+)?([\\w#./-]+)"
+  ignore = [
+    "it", "this", "that", "these", "those", "them", "one", "ones", "same",
+    "again", "now", "please",
   ]
 }
 
