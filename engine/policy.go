@@ -35,18 +35,22 @@ const (
 	RoleCritic        Role = "critic"
 	RoleWriter        Role = "writer"
 	RoleClarification Role = "clarification"
+	RoleValidator     Role = "validator" // judges each pass's settled steps; no hypothesis takes it
 )
 
 // Policy is what a run needs of the rules, compiled when the plan is made,
 // so the run reads no rules of its own.
 type Policy struct {
-	Limits  Limits
-	Mode    *Mode            // the plan's mode; nil when the rules do not define it
-	Tiers   map[string]Tier  // the tier table, by record source (site) name
-	Checks  []Check          // run after each step, in declaration order
-	Agents  map[string]Agent // the declared agents, by name
-	prompts map[Role]*texttemplate.Template
-	errs    map[Role]error // prompts that do not parse
+	Limits Limits
+	Mode   *Mode            // the plan's mode; nil when the rules do not define it
+	Tiers  map[string]Tier  // the tier table, by record source (site) name
+	Checks []Check          // run after each step, in declaration order
+	Agents map[string]Agent // the declared agents, by name
+	// Validator is the agent validation of each pass; nil when the rules
+	// configure none.
+	Validator *Validator
+	prompts   map[Role]*texttemplate.Template
+	errs      map[Role]error // prompts that do not parse
 }
 
 // Limits bound the run's loop; every one is set.
@@ -82,6 +86,14 @@ type Check struct {
 	Message string
 	OnFail  string // refine | warn | fail
 	Refine  *Refine
+}
+
+// Validator is the semantic validation an agent makes of each pass's
+// settled steps, at the pass's evaluate phase.
+type Validator struct {
+	Agent string
+	When  *cond.Condition // cond.PassEnv; nil validates every pass
+	Steps *cond.Condition // cond.StepEnv: the steps judged; nil judges every settled step
 }
 
 // Refine is the refinement a failed check asks for.
@@ -125,6 +137,7 @@ var builtinPromptSources = map[Role]string{
 	RoleCritic:        "You are the critic. Review the draft for the question {{printf \"%q\" .Query}} in {{.Mode}} mode and answer with JSON matching the schema.",
 	RoleWriter:        "You are the writer. Compose the final report for {{printf \"%q\" .Query}} in {{.Mode}} mode and answer with JSON matching the schema.",
 	RoleClarification: "You are the clarification agent. Offer options that disambiguate {{printf \"%q\" .Query}} and answer with JSON matching the schema.",
+	RoleValidator:     "You are the validator. Judge whether each step's result answers its hypothesis for the question {{printf \"%q\" .Query}} in {{.Mode}} mode, suggest deltas for the invalid ones, and answer with JSON matching the schema.",
 }
 
 // builtinPrompts are the built-in prompts, parsed once per process.
@@ -162,6 +175,9 @@ func compilePolicy(rs *rules.Ruleset) Policy {
 	}
 	for _, a := range rs.Agents {
 		p.Agents[a.Name] = Agent{Timeout: a.Timeout}
+	}
+	if v := rs.Validator; v != nil {
+		p.Validator = &Validator{Agent: v.Agent, When: v.When, Steps: v.Steps}
 	}
 	for _, pr := range rs.Prompts {
 		role := Role(pr.Role)

@@ -26,6 +26,7 @@ type decoder struct {
 	unsetPrio   []*Retrieval
 	settingsAt  *hcl.Range
 	loopAt      *hcl.Range
+	validatorAt *hcl.Range
 	defaultMode *hcl.Attribute
 	fallback    *hcl.Attribute
 }
@@ -125,6 +126,8 @@ func (d *decoder) decodeFile(f *hcl.File) {
 			d.decodeCheck(b)
 		case "loop":
 			d.decodeLoop(b)
+		case "validator":
+			d.decodeValidator(b)
 		case "prompt":
 			d.decodePrompt(b)
 		case "test":
@@ -133,7 +136,7 @@ func (d *decoder) decodeFile(f *hcl.File) {
 	}
 }
 
-// single reports a second nous or loop block.
+// single reports a second nous, loop or validator block.
 func (d *decoder) single(first **hcl.Range, b *hcl.Block) bool {
 	if *first != nil {
 		d.add(Error(CheckDuplicateName, b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),

@@ -25,6 +25,7 @@ type Ruleset struct {
 	Checks       []*Check
 	Prompts      []*Prompt
 	Loop         Loop
+	Validator    *Validator // nil: no agent validates the passes
 	Tests        []*testcase.Case
 
 	index   index
@@ -304,4 +305,13 @@ type Loop struct {
 	RefineTotal   int           // 10
 	Workers       int           // parallel steps; 4
 	MaxRecords    int           // records a step holds and shows the agents; the rest are only counted; 1000
+}
+
+// Validator configures the semantic validation an agent makes at each
+// pass's evaluate phase, next to the checks.
+type Validator struct {
+	Agent string          // the agent block that validates
+	When  *cond.Condition // cond.PassEnv: whether this pass is validated; nil is every pass
+	Steps *cond.Condition // cond.StepEnv: which settled steps it judges; nil is every one
+	Range hcl.Range
 }

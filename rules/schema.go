@@ -16,6 +16,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "tier", LabelNames: []string{"source"}},
 	{Type: "check", LabelNames: []string{"name"}},
 	{Type: "loop"},
+	{Type: "validator"},
 	{Type: "prompt", LabelNames: []string{"role"}},
 	{Type: "test", LabelNames: []string{"name"}},
 }}
@@ -89,6 +90,10 @@ var refineSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var loopSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_passes"}, {Name: "ttl"}, {Name: "refine_per_step"}, {Name: "refine_total"}, {Name: "workers"}, {Name: "max_records"},
+}}
+
+var validatorSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "agent", Required: true}, {Name: "when"}, {Name: "steps"},
 }}
 
 var promptSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

@@ -11,6 +11,7 @@ const (
 	RoleCritic        = "critic"
 	RoleWriter        = "writer"
 	RoleClarification = "clarification"
+	RoleValidator     = "validator" // judges each pass's settled steps against their hypotheses
 )
 
 // Agent is an LLM agent plugin (or a deterministic stand-in for one).

@@ -101,7 +101,7 @@ type Report struct {
 
 // Finding is the result of one check (or critic review) on one step.
 type Finding struct {
-	Check    string `json:"check"` // check name, or "critic"
+	Check    string `json:"check"` // check name, "critic" or "validator"
 	Step     string `json:"step"`
 	Severity string `json:"severity"` // pass | warn | fail
 	Message  string `json:"message,omitempty"`
@@ -140,7 +140,8 @@ type Refinement struct {
 	DropFilters   []string            `json:"drop_filters,omitempty"`
 	SetFilters    map[string][]string `json:"set_filters,omitempty"`
 	Limit         int                 `json:"limit,omitempty"`
-	Nearest       string              `json:"nearest,omitempty"` // before | after: look around an empty period
+	Nearest       string              `json:"nearest,omitempty"`         // before | after: look around an empty period
+	Description   string              `json:"new_description,omitempty"` // MODIFY: the hypothesis description it gives
 	Justification string              `json:"justification"`
 	Applied       bool                `json:"applied"`
 	Refused       string              `json:"refused,omitempty"` // why it was not applied

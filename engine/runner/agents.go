@@ -169,6 +169,11 @@ func (c *agentCall) clarify() (output, error) {
 // jsonrepair, and an answer that still does not fit is asked for once more
 // before the call fails.
 func (c *agentCall) invoke(role string, input any, out any) error {
+	return c.ask(role, input, out, 2)
+}
+
+// ask is invoke with at most tries calls.
+func (c *agentCall) ask(role string, input any, out any, tries int) error {
 	r := c.r
 	schema := roleSchemas[role]
 	agent := c.agentFor(role)
@@ -185,7 +190,7 @@ func (c *agentCall) invoke(role string, input any, out any) error {
 	}
 	req := sdk.InvokeRequest{Role: role, Instructions: instr, Input: inJSON, Context: fitContext(c.records), Schema: schema.schemaJSON()}
 	var lastErr error
-	for attempt := 1; attempt <= 2; attempt++ {
+	for attempt := 1; attempt <= tries; attempt++ {
 		call := history.AgentCall{Iteration: c.pass, Step: c.st.id, Agent: agent, Role: role, Attempt: attempt,
 			InputPrompt: req.Instructions, Input: inJSON, Timestamp: r.e.opts.Clock()}
 		resp, err := c.call(agent, req)
@@ -213,6 +218,9 @@ func (c *agentCall) invoke(role string, input any, out any) error {
 		lastErr = err
 		req.Instructions = instr + "\n\nYour previous answer was rejected (" + err.Error() +
 			"). Answer again with only a JSON object that matches the schema."
+	}
+	if tries == 1 {
+		return fmt.Errorf("agent %q (%s): output rejected: %w", agent, role, lastErr)
 	}
 	return fmt.Errorf("agent %q (%s): output rejected after a retry: %w", agent, role, lastErr)
 }

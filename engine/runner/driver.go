@@ -72,6 +72,9 @@ func (d *driver) settle(node int) outcome {
 
 func (d *driver) assess() assessment {
 	p := d.p
+	if d.r.plan.Policy.Validator != nil {
+		d.r.validatePass(d.ctx, p)
+	}
 	p.Convergence = d.r.assess()
 	p.EndedAt = d.r.e.opts.Clock()
 	return assessment{converged: p.Convergence.Converged, clean: len(p.Convergence.Failed) == 0, expired: time.Now().After(d.r.deadline)}

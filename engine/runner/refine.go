@@ -34,7 +34,8 @@ func (r *run) refine(p *history.Pass) bool {
 		if d == nil {
 			d = &pendingDelta{op: OpModify, because: "validation failed without a refine block"}
 		}
-		ref := history.Refinement{Op: d.op, Step: st.id, DropFilters: d.drop, SetFilters: d.set, Limit: d.limit, Nearest: d.nearest, Justification: d.because}
+		ref := history.Refinement{Op: d.op, Step: st.id, DropFilters: d.drop, SetFilters: d.set, Limit: d.limit, Nearest: d.nearest,
+			Description: d.description, Justification: d.because}
 		switch {
 		case st.attempts >= r.loop.RefinePerStep:
 			ref.Refused = fmt.Sprintf("refinement limit reached: %d per step", r.loop.RefinePerStep)
@@ -44,7 +45,10 @@ func (r *run) refine(p *history.Pass) bool {
 			ref.Refused = "refinement would not change the step"
 		}
 		if ref.Refused != "" {
-			if d.review == nil && len(d.search) == 0 { // a writer step stays invalid: the writer composes what it has at the end
+			switch {
+			case d.keep: // the step ran fine; the validator doubts it, and that is said
+				st.status, st.disputed, st.delta = engine.StatusCompleted, true, nil
+			case d.review == nil && len(d.search) == 0: // a writer step stays invalid: the writer composes what it has at the end
 				st.status, st.err = engine.StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
 			}
 			r.correction(st, ref, trace.Failed)
@@ -54,6 +58,7 @@ func (r *run) refine(p *history.Pass) bool {
 		st.attempts++
 		r.refinedTotal++
 		st.delta = nil
+		r.rerunDependents(st)
 		ref.NewStep = r.apply(st, d)
 		ref.Applied = true
 		r.correction(st, ref, trace.Success)
@@ -84,7 +89,7 @@ func (r *run) apply(st *stepState, d *pendingDelta) string {
 		hyp := *st.hyp
 		hyp.ID, hyp.Dependencies = added.id, slices.Clone(st.deps)
 		added.hyp = &hyp
-		applyFilters(added, d)
+		applyChanges(added, d)
 		for _, other := range r.steps {
 			if other.status == engine.StatusPending && slices.Contains(other.deps, st.id) {
 				other.deps = append(other.deps, added.id)
@@ -98,14 +103,21 @@ func (r *run) apply(st *stepState, d *pendingDelta) string {
 		st.drop, st.set = nil, nil
 	}
 	st.status = engine.StatusPending
-	applyFilters(st, d)
+	applyChanges(st, d)
 	if d.review != nil {
 		st.review, st.draft = d.review, st.out.Draft
 	}
 	return ""
 }
 
-func applyFilters(st *stepState, d *pendingDelta) {
+// applyChanges gives st the filters, limit, look-around and description d
+// asks for.
+func applyChanges(st *stepState, d *pendingDelta) {
+	if d.description != "" {
+		hyp := *st.hyp
+		hyp.Description = d.description
+		st.hyp = &hyp
+	}
 	for _, k := range d.drop {
 		if !slices.Contains(st.drop, k) {
 			st.drop = append(st.drop, k)
@@ -122,6 +134,23 @@ func applyFilters(st *stepState, d *pendingDelta) {
 	}
 	if d.nearest != "" {
 		st.nearest = d.nearest
+	}
+}
+
+// rerunDependents makes every completed step that used st's result,
+// directly or through another, pending again: a refinement of st changes
+// their input. They run again; no result is edited. (A step validation
+// holds at settle has no completed dependents; one the validator judges
+// after the pass may.)
+func (r *run) rerunDependents(st *stepState) {
+	stale := []string{st.id}
+	for i := 0; i < len(stale); i++ {
+		for _, other := range r.steps {
+			if other.status == engine.StatusCompleted && slices.Contains(other.deps, stale[i]) {
+				other.status, other.disputed = engine.StatusPending, false
+				stale = append(stale, other.id)
+			}
+		}
 	}
 }
 
@@ -160,7 +189,7 @@ func (r *run) changes(st *stepState, d *pendingDelta) bool {
 	switch {
 	case len(d.search) > 0:
 		return slices.ContainsFunc(d.search, func(q string) bool { return !slices.Contains(st.searched, q) })
-	case d.op == OpRemove || d.op == OpAdd || d.review != nil:
+	case d.op == OpRemove || d.op == OpAdd || d.review != nil || (d.description != "" && d.description != st.hyp.Description):
 		return true
 	case st.action() == "agent":
 		return true // asking a model again may well give another answer

@@ -12,9 +12,9 @@ import (
 
 // roleSchema describes a role's output: one table that yields both the JSON
 // Schema sent to the agent and the validation of its answer, so the two
-// cannot drift. Role outputs are flat objects of strings and string lists,
-// which strict decoding plus this table checks exactly, without a general
-// JSON Schema library.
+// cannot drift. Role outputs are objects of strings, integers, string lists
+// and lists of such objects, which strict decoding plus this table checks
+// exactly, without a general JSON Schema library.
 type roleSchema struct {
 	role   string
 	fields []schemaField
@@ -22,9 +22,11 @@ type roleSchema struct {
 
 type schemaField struct {
 	name     string
-	list     bool     // array of strings, else string
-	required bool     // must be present
-	enum     []string // allowed values (strings only)
+	list     bool          // array of strings, else string
+	integer  bool          // a non-negative integer
+	items    []schemaField // array of objects with these fields
+	required bool          // must be present
+	enum     []string      // allowed values (strings only)
 }
 
 var roleSchemas = map[string]roleSchema{
@@ -50,6 +52,25 @@ var roleSchemas = map[string]roleSchema{
 		{name: "question", required: true},
 		{name: "options", list: true, required: true},
 	}},
+	sdk.RoleValidator: {sdk.RoleValidator, []schemaField{
+		{name: "steps", required: true, items: []schemaField{
+			{name: "step", required: true},
+			{name: "verdict", required: true, enum: []string{sdk.VerdictValid, sdk.VerdictInvalid, sdk.VerdictUncertain}},
+			{name: "issues", list: true},
+			{name: "deltas", items: []schemaField{
+				{name: "op", required: true, enum: []string{OpAdd, OpModify, OpRemove, OpReplace}},
+				{name: "target_step"},
+				{name: "description"},
+				{name: "drop_filters", list: true},
+				{name: "set_filters", items: []schemaField{
+					{name: "key", required: true},
+					{name: "values", list: true, required: true},
+				}},
+				{name: "limit", integer: true},
+				{name: "justification", required: true},
+			}},
+		}},
+	}},
 }
 
 // schemaJSON returns the JSON Schema of the role's output.
@@ -57,19 +78,33 @@ func (s roleSchema) schemaJSON() json.RawMessage {
 	var b bytes.Buffer
 	b.WriteString(`{"$schema":"https://json-schema.org/draft/2020-12/schema","title":`)
 	writeJSON(&b, s.role+" output")
-	b.WriteString(`,"type":"object","additionalProperties":false,"properties":{`)
+	b.WriteByte(',')
+	writeObject(&b, s.fields)
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// writeObject writes the members of an object schema with these fields.
+func writeObject(b *bytes.Buffer, fields []schemaField) {
+	b.WriteString(`"type":"object","additionalProperties":false,"properties":{`)
 	var required []string
-	for i, f := range s.fields {
+	for i, f := range fields {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeJSON(&b, f.name)
+		writeJSON(b, f.name)
 		switch {
+		case f.items != nil:
+			b.WriteString(`:{"type":"array","items":{`)
+			writeObject(b, f.items)
+			b.WriteString(`}}`)
 		case f.list:
 			b.WriteString(`:{"type":"array","items":{"type":"string"}}`)
+		case f.integer:
+			b.WriteString(`:{"type":"integer","minimum":0}`)
 		case len(f.enum) > 0:
 			b.WriteString(`:{"type":"string","enum":`)
-			writeJSON(&b, f.enum)
+			writeJSON(b, f.enum)
 			b.WriteByte('}')
 		default:
 			b.WriteString(`:{"type":"string"}`)
@@ -82,9 +117,7 @@ func (s roleSchema) schemaJSON() json.RawMessage {
 	if required == nil {
 		required = []string{}
 	}
-	writeJSON(&b, required)
-	b.WriteByte('}')
-	return b.Bytes()
+	writeJSON(b, required)
 }
 
 func writeJSON(b *bytes.Buffer, v any) {
@@ -92,44 +125,71 @@ func writeJSON(b *bytes.Buffer, v any) {
 	b.Write(out)
 }
 
+// maxSchemaProblems bounds the problems one answer is reported with.
+const maxSchemaProblems = 10
+
 // decode checks raw against the schema and decodes it into out.
 func (s roleSchema) decode(raw []byte, out any) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return fmt.Errorf("not a JSON object: %w", err)
 	}
-	var problems []string
-	for _, f := range s.fields {
-		v, ok := obj[f.name]
-		if !ok || string(v) == "null" {
-			if f.required {
-				problems = append(problems, fmt.Sprintf("missing %q", f.name))
-			}
-			continue
+	if problems := checkObject(obj, s.fields, "", nil); len(problems) > 0 {
+		if len(problems) > maxSchemaProblems {
+			problems = append(problems[:maxSchemaProblems], fmt.Sprintf("and %d more", len(problems)-maxSchemaProblems))
 		}
-		if f.list {
-			var l []string
-			if json.Unmarshal(v, &l) != nil {
-				problems = append(problems, fmt.Sprintf("%q must be an array of strings", f.name))
-			}
-			continue
-		}
-		var str string
-		if json.Unmarshal(v, &str) != nil {
-			problems = append(problems, fmt.Sprintf("%q must be a string", f.name))
-			continue
-		}
-		if len(f.enum) > 0 && !slices.Contains(f.enum, str) {
-			problems = append(problems, fmt.Sprintf("%q is %q, want one of %s", f.name, str, strings.Join(f.enum, ", ")))
-		}
-	}
-	for _, k := range sortedKeys(obj) {
-		if !slices.ContainsFunc(s.fields, func(f schemaField) bool { return f.name == k }) {
-			problems = append(problems, fmt.Sprintf("unknown field %q", k))
-		}
-	}
-	if len(problems) > 0 {
 		return fmt.Errorf("does not match the %s schema: %s", s.role, strings.Join(problems, "; "))
 	}
 	return json.Unmarshal(raw, out)
+}
+
+// checkObject appends to problems what in obj does not fit fields; at
+// names the object ("" for the answer itself, else "steps[0]. ").
+func checkObject(obj map[string]json.RawMessage, fields []schemaField, at string, problems []string) []string {
+	for _, f := range fields {
+		v, ok := obj[f.name]
+		if !ok || string(v) == "null" {
+			if f.required {
+				problems = append(problems, fmt.Sprintf("missing %q", at+f.name))
+			}
+			continue
+		}
+		name := at + f.name
+		switch {
+		case f.items != nil:
+			var l []map[string]json.RawMessage
+			if json.Unmarshal(v, &l) != nil {
+				problems = append(problems, fmt.Sprintf("%q must be an array of objects", name))
+				continue
+			}
+			for i, o := range l {
+				problems = checkObject(o, f.items, fmt.Sprintf("%s[%d].", name, i), problems)
+			}
+		case f.list:
+			var l []string
+			if json.Unmarshal(v, &l) != nil {
+				problems = append(problems, fmt.Sprintf("%q must be an array of strings", name))
+			}
+		case f.integer:
+			var n int
+			if json.Unmarshal(v, &n) != nil || n < 0 {
+				problems = append(problems, fmt.Sprintf("%q must be a non-negative integer", name))
+			}
+		default:
+			var str string
+			if json.Unmarshal(v, &str) != nil {
+				problems = append(problems, fmt.Sprintf("%q must be a string", name))
+				continue
+			}
+			if len(f.enum) > 0 && !slices.Contains(f.enum, str) {
+				problems = append(problems, fmt.Sprintf("%q is %q, want one of %s", name, str, strings.Join(f.enum, ", ")))
+			}
+		}
+	}
+	for _, k := range sortedKeys(obj) {
+		if !slices.ContainsFunc(fields, func(f schemaField) bool { return f.name == k }) {
+			problems = append(problems, fmt.Sprintf("unknown field %q", at+k))
+		}
+	}
+	return problems
 }

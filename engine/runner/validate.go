@@ -121,12 +121,14 @@ func (r *run) finding(p *history.Pass, st *stepState, f history.Finding) {
 func (r *run) assess() history.Assessment {
 	a := history.Assessment{Completed: make([]string, 0, len(r.steps)), NeedRefine: []string{}, Failed: []string{}, Pending: []string{}}
 	for _, st := range r.steps {
-		switch st.status {
-		case engine.StatusCompleted, engine.StatusRemoved:
-			a.Completed = append(a.Completed, st.id)
-		case engine.StatusInvalid:
+		switch {
+		case st.disputed:
 			a.NeedRefine = append(a.NeedRefine, st.id)
-		case engine.StatusFailed, engine.StatusSkipped:
+		case st.status == engine.StatusCompleted || st.status == engine.StatusRemoved:
+			a.Completed = append(a.Completed, st.id)
+		case st.status == engine.StatusInvalid:
+			a.NeedRefine = append(a.NeedRefine, st.id)
+		case st.status == engine.StatusFailed || st.status == engine.StatusSkipped:
 			a.Failed = append(a.Failed, st.id)
 		default:
 			a.Pending = append(a.Pending, st.id)

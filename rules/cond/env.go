@@ -72,3 +72,14 @@ type Validation struct {
 	Warnings int `expr:"warnings"`
 	Passed   int `expr:"passed"`
 }
+
+// PassEnv is the environment of a pass's evaluate phase: whether the
+// validator agent is called (validator.when).
+type PassEnv struct {
+	Pass       int        `expr:"pass"`       // 1-based
+	MaxPasses  int        `expr:"max_passes"` // the loop's bound
+	Steps      int        `expr:"steps"`      // steps the pass settled
+	Query      string     `expr:"query"`
+	Mode       string     `expr:"mode"`
+	Validation Validation `expr:"validation"` // the checks' findings in this pass
+}
