@@ -75,6 +75,8 @@ type Query struct {
 	QueryString string  `json:"query_string"`
 	Source      string  `json:"source"`
 	Filters     Filters `json:"filters"`
+	// Results is set in a run's result, after execution; a plan never has it.
+	Results *QueryResult `json:"results,omitempty"`
 }
 
 // Filters are entity filters in the rule's order; JSON keeps that order.

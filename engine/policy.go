@@ -49,8 +49,11 @@ type Policy struct {
 	// Validator is the agent validation of each pass; nil when the rules
 	// configure none.
 	Validator *Validator
-	prompts   map[Role]*texttemplate.Template
-	errs      map[Role]error // prompts that do not parse
+	// TraceOff records no reasoning trace (reasoning_trace.enabled =
+	// false); the zero value keeps it, as the default rules do.
+	TraceOff bool
+	prompts  map[Role]*texttemplate.Template
+	errs     map[Role]error // prompts that do not parse
 }
 
 // Limits bound the run's loop; every one is set.
@@ -159,10 +162,11 @@ func compilePolicy(rs *rules.Ruleset) Policy {
 	p := Policy{
 		Limits: Limits{MaxPasses: l.MaxPasses, TTL: l.TTL, RefinePerStep: l.RefinePerStep, RefineTotal: l.RefineTotal,
 			Workers: l.Workers, MaxRecords: l.MaxRecords},
-		Tiers:   make(map[string]Tier, len(rs.Tiers)),
-		Checks:  make([]Check, len(rs.Checks)),
-		Agents:  make(map[string]Agent, len(rs.Agents)),
-		prompts: make(map[Role]*texttemplate.Template, len(rs.Prompts)),
+		TraceOff: !rs.Trace.Enabled,
+		Tiers:    make(map[string]Tier, len(rs.Tiers)),
+		Checks:   make([]Check, len(rs.Checks)),
+		Agents:   make(map[string]Agent, len(rs.Agents)),
+		prompts:  make(map[Role]*texttemplate.Template, len(rs.Prompts)),
 	}
 	for _, t := range rs.Tiers {
 		p.Tiers[t.Source] = Tier{Tier: t.Tier, Type: t.Type}

@@ -27,6 +27,7 @@ type decoder struct {
 	settingsAt  *hcl.Range
 	loopAt      *hcl.Range
 	validatorAt *hcl.Range
+	traceAt     *hcl.Range
 	defaultMode *hcl.Attribute
 	fallback    *hcl.Attribute
 }
@@ -56,6 +57,7 @@ func newDecoder(cfg config, w *workers) *decoder {
 func emptyRuleset() *Ruleset {
 	rs := &Ruleset{
 		Settings: Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback", ClarifyMargin: DefaultClarifyMargin},
+		Trace:    ReasoningTrace{Enabled: true},
 		files:    map[string]*hcl.File{},
 	}
 	rs.resolveDefaults()
@@ -128,6 +130,8 @@ func (d *decoder) decodeFile(f *hcl.File) {
 			d.decodeLoop(b)
 		case "validator":
 			d.decodeValidator(b)
+		case "reasoning_trace":
+			d.decodeTrace(b)
 		case "prompt":
 			d.decodePrompt(b)
 		case "test":
@@ -136,7 +140,7 @@ func (d *decoder) decodeFile(f *hcl.File) {
 	}
 }
 
-// single reports a second nous, loop or validator block.
+// single reports a second nous, loop, validator or reasoning_trace block.
 func (d *decoder) single(first **hcl.Range, b *hcl.Block) bool {
 	if *first != nil {
 		d.add(Error(CheckDuplicateName, b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),

@@ -26,6 +26,7 @@ type Ruleset struct {
 	Prompts      []*Prompt
 	Loop         Loop
 	Validator    *Validator // nil: no agent validates the passes
+	Trace        ReasoningTrace
 	Tests        []*testcase.Case
 
 	index   index
@@ -295,6 +296,12 @@ type Prompt struct {
 	Template string
 	Parsed   *template.Template // Template parsed with PromptFuncs and missingkey=error
 	Range    hcl.Range
+}
+
+// ReasoningTrace is the reasoning_trace block: the trace document's
+// feature flag.
+type ReasoningTrace struct {
+	Enabled bool // record the reasoning trace; true unless the rules say false
 }
 
 // Loop bounds the multi-pass execution loop.

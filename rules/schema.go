@@ -17,6 +17,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "check", LabelNames: []string{"name"}},
 	{Type: "loop"},
 	{Type: "validator"},
+	{Type: "reasoning_trace"},
 	{Type: "prompt", LabelNames: []string{"role"}},
 	{Type: "test", LabelNames: []string{"name"}},
 }}
@@ -94,6 +95,10 @@ var loopSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var validatorSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "agent", Required: true}, {Name: "when"}, {Name: "steps"},
+}}
+
+var reasoningTraceSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "enabled"},
 }}
 
 var promptSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

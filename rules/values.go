@@ -91,6 +91,18 @@ func (d *decoder) str(attrs hcl.Attributes, name string, dst *string) bool {
 	return false
 }
 
+func (d *decoder) flag(attrs hcl.Attributes, name string, dst *bool) bool {
+	attr, ok := attrs[name]
+	if !ok {
+		return false
+	}
+	if v, ok := d.value(attr, cty.Bool); ok {
+		*dst = v.True()
+		return true
+	}
+	return false
+}
+
 func (d *decoder) float(attrs hcl.Attributes, name string, dst *float64) bool {
 	attr, ok := attrs[name]
 	if !ok {

@@ -154,6 +154,8 @@ type FinalResult struct {
 	Confidence string   `json:"confidence,omitempty"`
 	Sources    []string `json:"sources_used,omitempty"`
 	Error      string   `json:"error,omitempty"`
+	// Queries are the plan's queries with their results, as executed.
+	Queries []engine.Query `json:"queries,omitempty"`
 }
 
 // Statistics are the run's totals.

@@ -11,20 +11,25 @@ import (
 )
 
 // Document is the JSON format: the plan, the result, the execution
-// history and the reasoning trace.
+// history and the reasoning trace (absent when the rules turn it off).
 type Document struct {
 	Plan    *engine.Plan     `json:"plan"`
 	Result  *runner.Result   `json:"result"`
 	History *history.History `json:"history"`
-	Trace   []trace.Entry    `json:"trace"`
+	Trace   []trace.Entry    `json:"trace,omitzero"`
 }
 
 func renderJSON(b *bytes.Buffer, res *runner.Result) error {
 	doc := Document{Plan: res.Plan, Result: res, History: res.History, Trace: res.Trace}
-	if doc.Trace == nil {
+	if doc.Trace == nil && !traceOff(res) {
 		doc.Trace = []trace.Entry{}
 	}
 	return encodeIndented(b, doc)
+}
+
+// traceOff reports whether the rules turned res's trace off.
+func traceOff(res *runner.Result) bool {
+	return res.Plan != nil && res.Plan.Policy != nil && res.Plan.Policy.TraceOff
 }
 
 // encodeIndented writes v as two-space indented JSON, leaving <, > and &

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine/runner"
-	"github.com/nous-dev/nous/engine/trace"
 	"github.com/nous-dev/nous/sdk/redact"
 )
 
@@ -89,7 +88,7 @@ func renderText(b *bytes.Buffer, res *runner.Result, opts Options) {
 	}
 	if opts.Trace {
 		b.WriteString("\nTrace:\n")
-		writeTrace(b, res.Trace, "  ")
+		writeTrace(b, res, "  ")
 	}
 }
 
@@ -146,7 +145,7 @@ func renderMarkdown(b *bytes.Buffer, res *runner.Result, opts Options) {
 	}
 	if opts.Trace {
 		b.WriteString("\n## Trace\n\n")
-		writeTrace(b, res.Trace, "- ")
+		writeTrace(b, res, "- ")
 	}
 }
 
@@ -178,9 +177,13 @@ func outsideNote(s runner.StepResult) string {
 
 func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
-// writeTrace writes one line per entry, without timestamps.
-func writeTrace(b *bytes.Buffer, entries []trace.Entry, indent string) {
-	for _, e := range entries {
+// writeTrace writes one line per entry of res's trace, without timestamps.
+func writeTrace(b *bytes.Buffer, res *runner.Result, indent string) {
+	if traceOff(res) {
+		b.WriteString(indent + "(not recorded: reasoning_trace.enabled is false in the rules)\n")
+		return
+	}
+	for _, e := range res.Trace {
 		fmt.Fprintf(b, "%s%s [%s] %s", indent, e.ID, e.Stage, line(e.Thought))
 		if e.Action != "" {
 			fmt.Fprintf(b, " -> %s", line(e.Action))

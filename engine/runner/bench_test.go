@@ -59,3 +59,19 @@ func BenchmarkCommitChainFakes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCommitChainFakesTraceOff is BenchmarkCommitChainFakes with
+// reasoning_trace { enabled = false }: the trace's overhead is the
+// difference.
+func BenchmarkCommitChainFakesTraceOff(b *testing.B) {
+	rs := loadRules(b, retrievalCheck+"reasoning_trace {\n  enabled = false\n}\n")
+	plan := commitChain(rs, "discovery")
+	ex := New(gitSource(commits(20)), standardAgents(), Options{Clock: fixedClock})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ex.Run(ctx, plan); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

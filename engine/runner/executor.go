@@ -44,6 +44,9 @@ type Options struct {
 	// ExecutionID names the run; when empty, history.NewID makes a fresh
 	// one (start time and a random part) for every run.
 	ExecutionID string
+	// InteractionID names the interaction (one question) the run answers,
+	// on every trace entry and the result; the execution ID when empty.
+	InteractionID string
 }
 
 // Event is a progress notification.

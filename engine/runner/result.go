@@ -28,6 +28,8 @@ const (
 // Result is a finished (or stopped) run.
 type Result struct {
 	ExecutionID   string                   `json:"execution_id"`
+	InteractionID string                   `json:"interaction_id"`       // the question this run answers (see Options.InteractionID)
+	Session       string                   `json:"session_id,omitempty"` // the conversation the question belongs to, set by its caller
 	Query         string                   `json:"query"`
 	Mode          string                   `json:"mode"`
 	Status        string                   `json:"status"`            // success | partial | failed | cancelled
@@ -96,7 +98,8 @@ func (r *run) finish(ctx context.Context) (*Result, error) {
 			}
 		}
 	}
-	res := &Result{ExecutionID: r.hist.ExecutionID, Query: r.plan.Query, Mode: r.plan.Mode, Plan: r.plan, History: r.hist, Steps: make([]StepResult, 0, len(r.steps)), Records: []sdk.Record{}}
+	queries := r.executedQueries()
+	res := &Result{ExecutionID: r.hist.ExecutionID, InteractionID: r.interaction, Query: r.plan.Query, Mode: r.plan.Mode, Plan: r.executedPlan(queries), History: r.hist, Steps: make([]StepResult, 0, len(r.steps)), Records: []sdk.Record{}}
 	r.collect(res)
 	r.answers(res)
 	err := r.runError(ctx, res)
@@ -296,7 +299,7 @@ func (r *run) finalHistory(res *Result) {
 		h.Termination = history.MaxPasses
 	}
 	h.EndedAt = r.e.opts.Clock()
-	h.FinalResult = history.FinalResult{Status: res.Status, Report: res.Report, Error: res.Error}
+	h.FinalResult = history.FinalResult{Status: res.Status, Report: res.Report, Error: res.Error, Queries: res.Plan.Retrieval.Queries}
 	if res.Answer != nil {
 		h.FinalResult.Confidence, h.FinalResult.Sources = res.Answer.ConfidenceLevel, res.Answer.SourcesUsed
 	}

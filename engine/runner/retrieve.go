@@ -41,9 +41,12 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 	slices.SortStableFunc(plans, func(a, b int) int { return r.plan.Retrieval.Plans[b].Priority - r.plan.Retrieval.Plans[a].Priority })
 	for _, pi := range plans {
 		p := r.plan.Retrieval.Plans[pi]
+		var q queryRun
 		req, asked, err := r.fetchRequest(st, p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", p.ID, err))
+			q.fail(err)
+			r.noteQuery(pi, q)
 			continue
 		}
 		for _, src := range p.Sources {
@@ -56,12 +59,14 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 			} else {
 				n, err = r.fetchFrom(ctx, src, req, got.add)
 			}
+			q.add(src, n, err)
 			if !out.answered(src, n, err) {
 				errs = append(errs, fmt.Errorf("%s on source %q: %w", p.ID, src, err))
 				continue
 			}
 			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q%s", p.ID, n, src, req.Query, r.cutShort(err)))
 		}
+		r.noteQuery(pi, q)
 	}
 	return r.keep(got, errs, out)
 }

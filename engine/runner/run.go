@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -28,12 +29,13 @@ type run struct {
 	none   int          // that node, -1 until a dependency names no step
 	walked int          // steps in the walk: r.steps[:walked]
 
-	trace    *trace.Trace
-	hist     *history.History
-	logs     *history.Dir
-	start    time.Time // on the injected clock
-	deadline time.Time // on the real clock
-	seq      atomic.Int64
+	trace       *trace.Trace
+	interaction string // the question's interaction ID
+	hist        *history.History
+	logs        *history.Dir
+	start       time.Time // on the injected clock
+	deadline    time.Time // on the real clock
+	seq         atomic.Int64
 
 	params []trace.Param // backing the trace entries' parameters are cut from
 
@@ -44,15 +46,15 @@ type run struct {
 	mu        sync.Mutex // guards the fields below, written by workers
 	promptTok int
 	complTok  int
+	queries   []engine.QueryResult // by retrieval plan: its last execution; nil until one ran
 }
 
 func newRun(e *Executor, plan *engine.Plan) *run {
 	hyps := plan.Reasoning.Hypotheses
 	r := &run{
 		e: e, plan: plan, loop: plan.Policy.Limits,
-		steps: make([]*stepState, 0, len(hyps)), byID: make(map[string]*stepState, len(hyps)), trace: trace.New(e.opts.Clock), start: e.opts.Clock(),
+		steps: make([]*stepState, 0, len(hyps)), byID: make(map[string]*stepState, len(hyps)), start: e.opts.Clock(),
 	}
-	r.trace.Grow(len(hyps) + 2) // the plan, a launch per step, the end
 	// One allocation for the steps, one for their dependency lists and two
 	// for their commitments; each list is capped, so a refinement's append
 	// copies it out.
@@ -90,6 +92,13 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	if id == "" {
 		id = history.NewID(r.start)
 	}
+	r.interaction = cmp.Or(e.opts.InteractionID, id)
+	topts := []trace.Option{trace.Interaction(r.interaction)}
+	if plan.Policy.TraceOff {
+		topts = append(topts, trace.Disabled())
+	}
+	r.trace = trace.New(e.opts.Clock, topts...)
+	r.trace.Grow(len(hyps) + 2) // the plan, a launch per step, the end
 	r.hist = &history.History{
 		ExecutionID: id, TaskInput: plan.Query, StartedAt: r.start, Passes: []history.Pass{},
 		Configuration: history.Configuration{

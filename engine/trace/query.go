@@ -9,6 +9,9 @@ import (
 // a prompt, oldest first; with correctionsOnly only entries that carry
 // corrections. It returns "" when nothing matches.
 func (t *Trace) Summary(maxEntries int, correctionsOnly bool) string {
+	if t.off {
+		return ""
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := len(t.entries)
@@ -101,6 +104,9 @@ func (t *Trace) PendingCommitments() []string {
 
 // Attachments returns every entry's attachments, in entry order.
 func (t *Trace) Attachments() []map[string]any {
+	if t.off {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []map[string]any
@@ -112,6 +118,9 @@ func (t *Trace) Attachments() []map[string]any {
 
 // Corrections returns every entry's corrections, in entry order.
 func (t *Trace) Corrections() []string {
+	if t.off {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []string

@@ -1,6 +1,7 @@
 // Package trace records a run's reasoning trace: every decision as an entry
 // with its stage, thought, action, evidence, outcome, commitments,
-// attachments and corrections. A Trace is safe for concurrent use.
+// attachments and corrections, stamped with the interaction (one question)
+// it belongs to. A Trace is safe for concurrent use.
 package trace
 
 import (
@@ -38,6 +39,7 @@ const (
 // Entry is one recorded decision.
 type Entry struct {
 	ID          string           `json:"entry_id"`
+	Interaction string           `json:"interaction_id,omitempty"` // the question (one `nous ask`) the entry belongs to
 	Stage       Stage            `json:"stage"`
 	Thought     string           `json:"thought"`
 	Action      string           `json:"action,omitempty"`
@@ -66,18 +68,39 @@ type Update struct {
 
 // Trace is an append-only list of entries.
 type Trace struct {
-	mu      sync.Mutex
-	clock   func() time.Time
-	entries []Entry
+	mu          sync.Mutex
+	clock       func() time.Time
+	interaction string
+	off         bool // keep only the commitment ledger (see Disabled)
+	entries     []Entry
 }
 
+// Option configures a new trace.
+type Option func(*Trace)
+
+// Interaction stamps every entry with the interaction ID id.
+func Interaction(id string) Option { return func(t *Trace) { t.interaction = id } }
+
+// Disabled records no entries (reasoning_trace.enabled = false): Entries,
+// Close, Summary, Attachments and Corrections are empty, but the trace
+// still keeps the ledger of commitments, fulfilments and outcomes that
+// PendingCommitments needs, since a run's status depends on it.
+func Disabled() Option { return func(t *Trace) { t.off = true } }
+
 // New returns an empty trace stamped by clock (time.Now when nil).
-func New(clock func() time.Time) *Trace {
+func New(clock func() time.Time, opts ...Option) *Trace {
 	if clock == nil {
 		clock = time.Now
 	}
-	return &Trace{clock: clock}
+	t := &Trace{clock: clock}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
 }
+
+// Enabled reports whether the trace records entries.
+func (t *Trace) Enabled() bool { return !t.off }
 
 // Grow makes room for n more entries, so adding them does not copy the
 // ones before.
@@ -92,7 +115,11 @@ func (t *Trace) Add(e Entry) string {
 	if e.Outcome == "" {
 		e.Outcome = Pending
 	}
-	e.Timestamp = t.clock()
+	if t.off {
+		e = Entry{Outcome: e.Outcome, Commitments: e.Commitments, Fulfills: e.Fulfills}
+	} else {
+		e.Interaction, e.Timestamp = t.interaction, t.clock()
+	}
 	t.mu.Lock()
 	e.ID = "e" + strconv.Itoa(len(t.entries)+1)
 	if len(t.entries) == cap(t.entries) { // double: entries are large, so copy them rarely
@@ -115,6 +142,10 @@ func (t *Trace) Update(id string, u Update) error {
 	if u.Outcome != "" {
 		e.Outcome = u.Outcome
 	}
+	e.Fulfills = append(e.Fulfills, u.Fulfills...)
+	if t.off {
+		return nil
+	}
 	if u.Error != "" {
 		e.Error = u.Error
 	}
@@ -123,7 +154,6 @@ func (t *Trace) Update(id string, u Update) error {
 	} else {
 		e.Evidence = append(e.Evidence, u.Evidence...)
 	}
-	e.Fulfills = append(e.Fulfills, u.Fulfills...)
 	e.Attachments = append(e.Attachments, u.Attachments...)
 	e.Corrections = append(e.Corrections, u.Corrections...)
 	if len(u.Parameters) > 0 {
@@ -145,6 +175,9 @@ func (t *Trace) index(id string) (int, error) {
 
 // Entries returns a copy of the entries in the order they were added.
 func (t *Trace) Entries() []Entry {
+	if t.off {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return slices.Clone(t.entries)
@@ -158,11 +191,17 @@ func (t *Trace) Close() []Entry {
 	defer t.mu.Unlock()
 	out := t.entries
 	t.entries = nil
+	if t.off {
+		return nil
+	}
 	return out
 }
 
-// Len returns the number of entries.
+// Len returns the number of entries recorded (0 when disabled).
 func (t *Trace) Len() int {
+	if t.off {
+		return 0
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.entries)

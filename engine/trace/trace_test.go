@@ -127,3 +127,45 @@ func BenchmarkRun64(b *testing.B) {
 		_ = tr.Close()
 	}
 }
+
+func TestInteractionStampsEveryEntry(t *testing.T) {
+	tr := New(fixedClock, Interaction("t1:2"))
+	tr.Add(Entry{Stage: Planning, Thought: "plan"})
+	tr.Add(Entry{Stage: Execution, Thought: "run"})
+	for _, e := range tr.Entries() {
+		assert.Equal(t, "t1:2", e.Interaction, e.ID)
+	}
+	assert.Empty(t, New(fixedClock).Entries(), "a fresh trace has no entries")
+}
+
+func TestDisabledKeepsOnlyTheLedger(t *testing.T) {
+	tr := New(fixedClock, Disabled(), Interaction("i1"))
+	assert.False(t, tr.Enabled())
+	tr.Add(Entry{Stage: Planning, Thought: "plan", Commitments: []string{"step:h0", "step:h1"}, Outcome: Success})
+	id := tr.Add(Entry{Stage: Execution, Thought: "h0", Fulfills: []string{"step:h0"}, Attachments: []map[string]any{{"id": "a"}}})
+	require.NoError(t, tr.Update(id, Update{Outcome: Success, Evidence: []string{"3 records"}, Corrections: []string{"x"}}))
+	tr.Add(Entry{Stage: Correction, Thought: "retry", Corrections: []string{"broaden"}, Outcome: Success})
+
+	assert.Equal(t, []string{"step:h1"}, tr.PendingCommitments(), "commitments still count when no entry is recorded")
+	assert.Zero(t, tr.Len())
+	assert.Nil(t, tr.Entries())
+	assert.Equal(t, "", tr.Summary(10, false))
+	assert.Nil(t, tr.Corrections())
+	assert.Nil(t, tr.Attachments())
+	assert.Nil(t, tr.Close())
+	assert.Error(t, tr.Update("e9", Update{Outcome: Failed}), "an unknown entry is still an error")
+}
+
+// BenchmarkRun64Disabled is BenchmarkRun64 with the trace off.
+func BenchmarkRun64Disabled(b *testing.B) {
+	params := Params{{"source", "git"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr := New(nil, Disabled())
+		tr.Grow(64)
+		for range 64 {
+			tr.Add(Entry{Stage: Execution, Thought: "retrieve commits", Action: "retrieve", Parameters: params, Outcome: Success})
+		}
+		_ = tr.Close()
+	}
+}

@@ -1,0 +1,1 @@
+../default/trace.hcl
