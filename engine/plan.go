@@ -14,6 +14,9 @@ type Plan struct {
 	// Ambiguities are what the question leaves open (see Ambiguity); a
 	// blocking one is asked back before anything runs.
 	Ambiguities []Ambiguity `json:"ambiguities,omitempty"`
+	// Profile is the task profile and the depth chosen for it; nil when
+	// the rules define no depth levels.
+	Profile *Profile `json:"task_profile,omitempty"`
 
 	// Steps carries, per hypothesis and in the same order, what the run
 	// needs beyond what the plan shows, and Policy what it needs of the

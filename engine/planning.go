@@ -44,6 +44,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 	b.hypotheses()
 	b.retrievals()
 	b.ambiguities()
+	b.profile()
 	return b.plan, nil
 }
 
@@ -73,7 +74,12 @@ func (b *builder) diag(sev Severity, code, format string, args ...any) {
 // diagnostic naming the rule (attribute attr of block kind "name", inside
 // intent "in" when set) and counts as false.
 func (b *builder) holds(c *cond.Condition, attr, kind, name, in string) bool {
-	ok, err := c.Eval(b.env)
+	return b.holdsIn(b.env, c, attr, kind, name, in)
+}
+
+// holdsIn is holds against another environment than the question's.
+func (b *builder) holdsIn(env any, c *cond.Condition, attr, kind, name, in string) bool {
+	ok, err := c.Eval(env)
 	if err != nil {
 		where := fmt.Sprintf("%s of %s %q", attr, kind, name)
 		if in != "" {

@@ -52,6 +52,7 @@ type Policy struct {
 	// TraceOff records no reasoning trace (reasoning_trace.enabled =
 	// false); the zero value keeps it, as the default rules do.
 	TraceOff bool
+	Depths   *Depths // the reasoning-depth levels; nil when the rules define none
 	prompts  map[Role]*texttemplate.Template
 	errs     map[Role]error // prompts that do not parse
 }
@@ -166,6 +167,7 @@ func compilePolicy(rs *rules.Ruleset) Policy {
 		Tiers:    make(map[string]Tier, len(rs.Tiers)),
 		Checks:   make([]Check, len(rs.Checks)),
 		Agents:   make(map[string]Agent, len(rs.Agents)),
+		Depths:   compileDepths(rs),
 		prompts:  make(map[Role]*texttemplate.Template, len(rs.Prompts)),
 	}
 	for _, t := range rs.Tiers {

@@ -31,6 +31,7 @@ func (d *decoder) compile() (*Ruleset, hcl.Diagnostics) {
 		tiers:    indexBy(rs.Tiers, func(t *Tier) string { return t.Source }),
 		prompts:  indexBy(rs.Prompts, func(p *Prompt) string { return p.Role }),
 	}
+	d.compileDepths()
 	for _, ref := range d.refs {
 		d.resolve(ref)
 	}

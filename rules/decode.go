@@ -28,6 +28,8 @@ type decoder struct {
 	loopAt      *hcl.Range
 	validatorAt *hcl.Range
 	traceAt     *hcl.Range
+	profileAt   *hcl.Range
+	ceilings    []depthCeiling
 	defaultMode *hcl.Attribute
 	fallback    *hcl.Attribute
 }
@@ -132,6 +134,10 @@ func (d *decoder) decodeFile(f *hcl.File) {
 			d.decodeValidator(b)
 		case "reasoning_trace":
 			d.decodeTrace(b)
+		case "profile":
+			d.decodeProfile(b)
+		case "depth":
+			d.decodeDepth(b)
 		case "prompt":
 			d.decodePrompt(b)
 		case "test":
@@ -140,7 +146,7 @@ func (d *decoder) decodeFile(f *hcl.File) {
 	}
 }
 
-// single reports a second nous, loop, validator or reasoning_trace block.
+// single reports a second nous, loop, validator, reasoning_trace or profile block.
 func (d *decoder) single(first **hcl.Range, b *hcl.Block) bool {
 	if *first != nil {
 		d.add(Error(CheckDuplicateName, b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),

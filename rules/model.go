@@ -27,6 +27,8 @@ type Ruleset struct {
 	Loop         Loop
 	Validator    *Validator // nil: no agent validates the passes
 	Trace        ReasoningTrace
+	Profile      *Profile // nil when the rules have no profile block
+	Depths       []*Depth // by level, lowest first
 	Tests        []*testcase.Case
 
 	index   index
@@ -321,4 +323,26 @@ type Validator struct {
 	When  *cond.Condition // cond.PassEnv: whether this pass is validated; nil is every pass
 	Steps *cond.Condition // cond.StepEnv: which settled steps it judges; nil is every one
 	Range hcl.Range
+}
+
+// Profile is the profile block: how the run's depth is re-assessed at each
+// pass boundary (cond.ProfileEnv, its Pass the finished pass's results).
+type Profile struct {
+	Deepen *cond.Condition // one level deeper; nil never deepens
+	Ease   *cond.Condition // one level shallower, when Deepen does not hold; nil never eases
+	Range  hcl.Range
+}
+
+// Depth is a depth block: one reasoning-depth level and its budget. A budget
+// left unset (0) is the loop block's.
+type Depth struct {
+	Name        string
+	Level       int // 1 or more; the lowest level is the floor
+	Description string
+	When        *cond.Condition // cond.ProfileEnv: the level fits the task; nil never chooses it (but the floor)
+	MaxPasses   int
+	TTL         time.Duration
+	MaxRecords  int
+	Range       hcl.Range
+	LevelAt     hcl.Range // of the level value
 }

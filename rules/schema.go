@@ -18,6 +18,8 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "loop"},
 	{Type: "validator"},
 	{Type: "reasoning_trace"},
+	{Type: "profile"},
+	{Type: "depth", LabelNames: []string{"name"}},
 	{Type: "prompt", LabelNames: []string{"role"}},
 	{Type: "test", LabelNames: []string{"name"}},
 }}
@@ -99,6 +101,15 @@ var validatorSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var reasoningTraceSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "enabled"},
+}}
+
+var profileSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "deepen"}, {Name: "ease"},
+}}
+
+var depthSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "level", Required: true}, {Name: "description"}, {Name: "when"},
+	{Name: "max_passes"}, {Name: "ttl"}, {Name: "max_records"},
 }}
 
 var promptSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

@@ -17,6 +17,13 @@ func Text(w io.Writer, p *engine.Plan) error {
 		out.printf("query: %s\n", p.Query)
 	}
 	out.printf("mode:  %s\n", p.Mode)
+	if pr := p.Profile; pr != nil {
+		d := pr.Dimensions
+		out.printf("depth: %s (level %d): %d pass(es), ttl %s, %d records a step\n", pr.Depth.Name, pr.Depth.Level, pr.Depth.MaxPasses, pr.Depth.TTL, pr.Depth.MaxRecords)
+		out.printf("       why: %s\n", pr.Reason)
+		out.printf("       profile: %d words, %d intents, %d entities (%d constraints), %d hypotheses, %d agent steps, %d retrievals, %d sources\n",
+			d.Words, d.Intents, d.Entities, d.Constraints, d.Hypotheses, d.AgentSteps, d.Retrievals, d.Sources)
+	}
 
 	out.printf("\nintents:\n")
 	if len(p.Reasoning.Intents) == 0 {

@@ -84,7 +84,7 @@ func NewCompiler(limits Limits) *Compiler {
 }
 
 // Condition returns the condition src against env (a value of QueryEnv,
-// ItemEnv or StepEnv), written as the string literal at literal in the
+// ItemEnv, StepEnv or ProfileEnv), written as the string literal at literal in the
 // rules file; it is not compiled until Compile. Condition is not safe for
 // concurrent use.
 func (x *Compiler) Condition(env any, src string, file []byte, literal hcl.Range) *Condition {

@@ -1,8 +1,9 @@
 // Package cond is the condition language of nous rules: expr conditions
-// compiled once against a typed environment (QueryEnv, ItemEnv, StepEnv),
-// bounded in size, memory, bytes built and time, and evaluated on pooled
-// VMs; and the regular expressions conditions and entities share (Regexp),
-// compiled once per load and run with literal shortcuts.
+// compiled once against a typed environment (QueryEnv, ItemEnv, StepEnv,
+// ProfileEnv), bounded in size, memory, bytes built and time, and
+// evaluated on pooled VMs; and the regular expressions conditions and
+// entities share (Regexp), compiled once per load and run with literal
+// shortcuts.
 package cond
 
 import (
@@ -17,7 +18,7 @@ import (
 )
 
 // Condition is an expr condition compiled once at load time against a typed
-// environment (QueryEnv, ItemEnv or StepEnv).
+// environment (QueryEnv, ItemEnv, StepEnv or ProfileEnv).
 type Condition struct {
 	Source string    // the expression text
 	Range  hcl.Range // of the expression inside the HCL string

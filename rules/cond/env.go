@@ -83,3 +83,42 @@ type PassEnv struct {
 	Mode       string     `expr:"mode"`
 	Validation Validation `expr:"validation"` // the checks' findings in this pass
 }
+
+// ProfileEnv is the environment of depth.when (choosing the run's depth
+// from the task profile, Pass zero) and of profile.deepen and profile.ease
+// (re-assessing it at each pass boundary, Pass that pass's results).
+type ProfileEnv struct {
+	Query       string              `expr:"query"`
+	Mode        string              `expr:"mode"`
+	IntentTypes []string            `expr:"intent_types"`
+	Entities    map[string][]string `expr:"entities"`
+	// Profile and Pass are pointers so that reading them costs expr no
+	// copy: conditions read them through reflection. Neither may be nil.
+	Profile *Profile `expr:"profile"`
+	Level   int      `expr:"level"` // the current depth level; 0 while choosing it
+	Pass    *Pass    `expr:"pass"`
+}
+
+// Profile is the task profile: counts the planner takes from the question
+// and its plan.
+type Profile struct {
+	Words       int `expr:"words"`       // words of the question
+	Intents     int `expr:"intents"`     // accepted intents: the report's sections
+	Entities    int `expr:"entities"`    // entity values the question names (or the request gives)
+	Constraints int `expr:"constraints"` // entity kinds among them: how much the question pins down
+	Hypotheses  int `expr:"hypotheses"`  // steps of the plan
+	AgentSteps  int `expr:"agent_steps"` // steps that call an agent
+	Retrievals  int `expr:"retrievals"`  // retrieval plans
+	Sources     int `expr:"sources"`     // distinct sources the retrievals ask
+}
+
+// Pass is the view of a finished pass that re-assessment sees; zero while
+// the depth is first chosen.
+type Pass struct {
+	Number         int `expr:"number"`          // 1-based
+	Failed         int `expr:"failed"`          // validation findings that failed
+	Warnings       int `expr:"warnings"`        // validation findings that warned
+	NeedRefinement int `expr:"need_refinement"` // steps whose results validation refused
+	FailedSteps    int `expr:"failed_steps"`    // steps that failed or were skipped
+	Records        int `expr:"records"`         // records the pass's steps found
+}
