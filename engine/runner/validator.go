@@ -18,10 +18,11 @@ const validatorCheck = "validator"
 
 // Bounds of what the validator is sent and what of its answer is used.
 const (
-	maxValidatedSteps  = 32  // steps of one pass judged
-	maxValidatedOutput = 600 // characters of a step's output shown
-	maxDeltaFilters    = 16  // filters a delta drops or sets
-	maxDeltaValues     = 32  // values a delta sets on one filter
+	maxValidatedSteps  = 32   // steps of one pass judged
+	maxValidatedOutput = 2000 // characters of a step's output shown
+	maxDescription     = 500  // characters of a delta's new description
+	maxDeltaFilters    = 16   // filters a delta drops or sets
+	maxDeltaValues     = 32   // values a delta sets on one filter
 )
 
 // validatePass is a pass's agent validation: at the evaluate phase, after
@@ -125,10 +126,9 @@ func (r *run) questionPeriod() *engine.DateRange {
 
 // validated is st as the validator sees it.
 func (r *run) validated(st *stepState) sdk.ValidatedStep {
-	out := summary(st.out.Text, maxValidatedOutput)
+	out := clip(st.out.Text, maxValidatedOutput) // lines kept: a report's headings count
 	vs := sdk.ValidatedStep{ID: st.id, Hypothesis: st.hyp.Description, Action: st.action(), Role: st.role(), Status: string(st.status),
-		Records: len(st.out.Records) + st.out.Omitted.count(), Output: out, Truncated: out != strings.Join(strings.Fields(st.out.Text), " "),
-		Filters: r.stepFilters(st), Error: errText(st.err)}
+		Records: len(st.out.Records) + st.out.Omitted.count(), Output: out, Truncated: out != st.out.Text, Filters: r.stepFilters(st), Error: errText(st.err)}
 	if vs.Records > 0 {
 		vs.Kinds = map[string]int{}
 		for _, rec := range st.out.Records {
@@ -212,7 +212,7 @@ func (r *run) validatorDelta(st *stepState, sv sdk.StepVerdict, issue string) (*
 		if because == "" {
 			because = issue
 		}
-		pd := &pendingDelta{op: d.Op, limit: d.Limit, description: summary(d.Description, maxValidatedOutput), because: "validator: " + because, keep: true}
+		pd := &pendingDelta{op: d.Op, limit: d.Limit, description: summary(d.Description, maxDescription), because: "validator: " + because, keep: true}
 		pd.drop = slices.Clone(d.DropFilters[:min(len(d.DropFilters), maxDeltaFilters)])
 		for _, s := range d.SetFilters[:min(len(d.SetFilters), maxDeltaFilters)] {
 			if pd.set == nil {

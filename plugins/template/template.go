@@ -1,7 +1,8 @@
 // Package template is a deterministic, offline agent for every role: an
-// extractive analyst, a rule-based critic, a Markdown writer and a
-// clarification helper. It lets `nous ask` answer usefully with no LLM, and
-// the same input always gives byte-identical output.
+// extractive analyst, a rule-based critic, a Markdown writer, a
+// clarification helper and a rule-based validator. It lets `nous ask`
+// answer usefully with no LLM, and the same input always gives
+// byte-identical output.
 package template
 
 import (
@@ -36,7 +37,7 @@ func (a *Agent) Describe(context.Context) (sdk.AgentInfo, error) {
 		Name:         "template",
 		Version:      Version,
 		SDKVersion:   sdk.Version,
-		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleWriter},
+		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleValidator, sdk.RoleWriter},
 		Models:       []string{"template"},
 		ConfigSchema: config.Schema[Config](),
 	}, nil
@@ -83,9 +84,14 @@ func (a *Agent) Invoke(ctx context.Context, req sdk.InvokeRequest) (sdk.InvokeRe
 		if err = decodeInput(req, &in); err == nil {
 			out = clarify(cfg, in, req.Context)
 		}
+	case sdk.RoleValidator:
+		var in sdk.ValidatorInput
+		if err = decodeInput(req, &in); err == nil {
+			out = validate(cfg, in)
+		}
 	default:
 		return sdk.InvokeResponse{}, sdk.Errorf(sdk.KindBadRequest,
-			"template: unknown role %q (expected analyst, critic, writer or clarification)", req.Role)
+			"template: unknown role %q (expected analyst, critic, writer, clarification or validator)", req.Role)
 	}
 	if err != nil {
 		return sdk.InvokeResponse{}, err

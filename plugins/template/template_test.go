@@ -17,7 +17,7 @@ func TestDescribe(t *testing.T) {
 	info, err := New().Describe(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "template", info.Name)
-	assert.Equal(t, []string{"analyst", "clarification", "critic", "writer"}, info.Roles)
+	assert.Equal(t, []string{"analyst", "clarification", "critic", "validator", "writer"}, info.Roles)
 	assert.True(t, json.Valid(info.ConfigSchema))
 }
 

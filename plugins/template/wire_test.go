@@ -21,7 +21,7 @@ func TestOverThePluginProtocol(t *testing.T) {
 
 	info, err := remote.Describe(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"analyst", "clarification", "critic", "writer"}, info.Roles)
+	assert.Equal(t, []string{"analyst", "clarification", "critic", "validator", "writer"}, info.Roles)
 
 	diags, err := remote.Configure(ctx, json.RawMessage(`{"max_items":0,"colour":1}`))
 	require.NoError(t, err)
