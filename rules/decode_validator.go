@@ -5,6 +5,10 @@ import (
 	"github.com/nous-dev/nous/rules/cond"
 )
 
+// RoleValidator is the role the validator block's agent plays; no
+// hypothesis takes it.
+const RoleValidator = "validator"
+
 func (d *decoder) decodeValidator(b *hcl.Block) {
 	if !d.single(&d.validatorAt, b) {
 		return

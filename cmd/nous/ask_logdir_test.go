@@ -43,7 +43,7 @@ func TestAskParallelRunsGetTheirOwnLogDirs(t *testing.T) {
 	dirs, err := os.ReadDir(logs)
 	require.NoError(t, err)
 	require.Len(t, dirs, runs, "one directory per run")
-	want := []string{"history.json", "iteration_1_analyst_h2.json", "iteration_1_critic_h2.json", "iteration_1_writer_h2.json", "session_summary.json"}
+	want := []string{"history.json", "iteration_1_analyst_h2.json", "iteration_1_critic_h2.json", "iteration_1_validator_pass1.json", "iteration_1_writer_h2.json", "session_summary.json"}
 	for _, d := range dirs {
 		files, err := os.ReadDir(filepath.Join(logs, d.Name()))
 		require.NoError(t, err)
@@ -57,12 +57,12 @@ func TestAskParallelRunsGetTheirOwnLogDirs(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, json.Unmarshal(b, &h))
 		assert.Equal(t, d.Name(), h.ExecutionID, "the directory is named after its run")
-		for _, f := range want[1:4] {
+		for f, step := range map[string]string{want[1]: "h2", want[2]: "h2", want[3]: "pass1", want[4]: "h2"} {
 			var call history.AgentCall
 			b, err := os.ReadFile(filepath.Join(logs, d.Name(), f))
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(b, &call))
-			assert.Equal(t, "h2", call.Step)
+			assert.Equal(t, step, call.Step)
 		}
 	}
 }

@@ -281,7 +281,7 @@ func TestAskLogDir(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.Name())
 	}
-	assert.Equal(t, []string{"history.json", "iteration_1_analyst_h2.json", "iteration_1_critic_h2.json", "iteration_1_writer_h2.json", "session_summary.json"}, names)
+	assert.Equal(t, []string{"history.json", "iteration_1_analyst_h2.json", "iteration_1_critic_h2.json", "iteration_1_validator_pass1.json", "iteration_1_writer_h2.json", "session_summary.json"}, names)
 }
 
 func TestAskUsageErrors(t *testing.T) {

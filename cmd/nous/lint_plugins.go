@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/plugin"
@@ -46,5 +48,26 @@ func (a *app) pluginDiagnostics(ctx context.Context, rs *rules.Ruleset) hcl.Diag
 	for _, ag := range rs.Agents {
 		check(plugin.KindAgent, "agent", ag.Name, ag.Range)
 	}
+	if v := rs.Validator; v != nil {
+		diags = append(diags, a.servesRole(ctx, m, rs.Agent(v.Agent), sdk.RoleValidator, v.Range)...)
+	}
 	return diags
+}
+
+// servesRole reports an agent whose plugin does not play role (its
+// description does not list it): every call of that role would fail.
+func (a *app) servesRole(ctx context.Context, m *plugin.Manager, ag *rules.Agent, role string, at hcl.Range) hcl.Diagnostics {
+	if ag == nil {
+		return nil // an unknown agent is reported by the rules themselves
+	}
+	sp, err := blockSpec(plugin.KindAgent, ag.Name, ag.Plugin, ag.SHA256, ag.Config, ag.Range)
+	if err != nil {
+		return nil // reported with the block's other plugin problems
+	}
+	info := m.InspectSpec(ctx, sp)
+	if info.Agent == nil || slices.Contains(info.Agent.Roles, role) {
+		return nil // one that does not start is reported by check
+	}
+	return hcl.Diagnostics{rules.Error(rules.CheckPluginConfig, at, fmt.Sprintf("agent %q does not serve the %s role", ag.Name, role),
+		fmt.Sprintf("Its plugin %s plays %s.", ag.Plugin, strings.Join(info.Agent.Roles, ", ")))}
 }

@@ -109,7 +109,7 @@ func (r *run) callValidator(ctx context.Context, p *history.Pass, v *engine.Vali
 	for i, st := range steps {
 		in.Steps[i] = r.validated(st)
 	}
-	self := &stepState{id: validatorCheck, hyp: &engine.Hypothesis{Description: "Validate the steps of pass " + strconv.Itoa(p.Number)},
+	self := &stepState{id: "pass" + strconv.Itoa(p.Number), hyp: &engine.Hypothesis{Description: "Validate the steps of pass " + strconv.Itoa(p.Number)},
 		step: &engine.Step{Action: engine.ActionAgent, Role: engine.RoleValidator, Agent: v.Agent}}
 	c := newAgentCall(ctx, r, p.Number, self, nil, nil)
 	err = c.ask(sdk.RoleValidator, in, &out, 1)

@@ -119,7 +119,7 @@ func (a *Agent) Describe(context.Context) (sdk.AgentInfo, error) {
 		Name:         "openai",
 		Version:      Version,
 		SDKVersion:   sdk.Version,
-		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleWriter},
+		Roles:        []string{sdk.RoleAnalyst, sdk.RoleClarification, sdk.RoleCritic, sdk.RoleValidator, sdk.RoleWriter},
 		Models:       []string{a.cfg.Load().Model},
 		ConfigSchema: config.Schema[Config](),
 	}, nil

@@ -265,7 +265,7 @@ func TestDescribe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "openai", info.Name)
 	assert.Equal(t, []string{"llama3.1"}, info.Models)
-	assert.Equal(t, []string{"analyst", "clarification", "critic", "writer"}, info.Roles)
+	assert.Equal(t, []string{"analyst", "clarification", "critic", "validator", "writer"}, info.Roles)
 	assert.True(t, json.Valid(info.ConfigSchema))
 	raw, _ := json.Marshal(info)
 	assert.NotContains(t, string(raw), a.apiKey)

@@ -61,6 +61,13 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 		}
 	}
 	for _, p := range rs.Prompts {
+		if p.Role == rules.RoleValidator {
+			if rs.Validator == nil {
+				diags = append(diags, rules.Warning(rules.CheckUnused, p.Range, `Unused prompt "validator"`,
+					"No validator block calls a validator agent, so this prompt is never rendered."))
+			}
+			continue
+		}
 		if !slices.Contains(rules.Roles, p.Role) {
 			diags = append(diags, rules.Warning(rules.CheckUnused, p.Range, fmt.Sprintf("Unused prompt %q", p.Role),
 				fmt.Sprintf("Prompts are looked up by agent role, and hypotheses take only the roles %q.", rules.Roles)))
@@ -71,10 +78,14 @@ func unused(rs *rules.Ruleset) hcl.Diagnostics {
 
 // calledAgents names the agents the executor calls: a step's own agent, or
 // for a step with a role but no agent the agent named after the role;
-// around every writer step the agents named analyst and critic; and the
-// agent named clarification when the rules can ask a question back.
+// around every writer step the agents named analyst and critic; the
+// agent named clarification when the rules can ask a question back; and
+// the validator block's agent.
 func calledAgents(rs *rules.Ruleset) map[string]bool {
 	called := map[string]bool{"clarification": rs.AsksBack()}
+	if rs.Validator != nil {
+		called[rs.Validator.Agent] = true
+	}
 	for _, in := range rs.Intents {
 		for _, h := range in.Hypotheses {
 			role := h.Role

@@ -36,3 +36,11 @@ agent "clarification" {
   fallback = "builtin:template"
   timeout  = "30s"
 }
+
+# The validator block's agent (adaptive-reasoning document): it judges each
+# pass's steps; 30 s like the critic.
+agent "validator" {
+  plugin   = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != "" ? "builtin:openai" : "builtin:template"
+  fallback = "builtin:template"
+  timeout  = "30s"
+}

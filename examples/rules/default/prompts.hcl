@@ -94,3 +94,28 @@ prompt "clarification" {
     Return only JSON: {"question": "…", "options": ["…"]}
   EOT
 }
+
+prompt "validator" {
+  template = <<-EOT
+    You are the Validator (SemanticValidationReport). For the question
+    "{{.Query}}" ({{.Mode}} mode, pass {{.Pass}}), judge each step in the
+    input: does its result answer its hypothesis? The input gives each
+    step's hypothesis, action, status, record count by kind, filters and
+    the start of its output.
+
+    Answer "valid" when it does, "invalid" when it does not (an empty
+    retrieval for a period the question names, an answer whose counts or
+    claims contradict its evidence, a result about something else), and
+    "uncertain" when you cannot tell. List the issues you found. For an
+    invalid step you may suggest deltas on that step: MODIFY (drop_filters,
+    set_filters, limit, or a clearer description), ADD (a sibling step with
+    other filters), REMOVE or REPLACE, each with its justification. Never
+    suggest dropping or changing a filter the question asked for (its
+    period, paths, authors): that answers another question.
+    Return only JSON:
+    {"steps": [{"step": "h0", "verdict": "valid | invalid | uncertain",
+     "issues": ["…"], "deltas": [{"op": "MODIFY", "target_step": "h0",
+     "description": "", "drop_filters": [], "set_filters": [{"key": "…",
+     "values": ["…"]}], "limit": 0, "justification": "…"}]}]}
+  EOT
+}

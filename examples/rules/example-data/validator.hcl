@@ -1,0 +1,1 @@
+../default/validator.hcl
