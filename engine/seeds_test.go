@@ -3,7 +3,9 @@ package engine_test
 import (
 	"testing"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The source documents' hypothesis templates, exactly.
@@ -248,4 +250,21 @@ func TestSeedRetrievalPlans(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The adaptive-reasoning document's loop validates every pass (decision 1),
+// its convergence consumes the validator's output (decision 8), and
+// refinements are limited to 3 per step and 10 in total (decision 10): the
+// default rules call a validator agent on every pass, under those limits.
+func TestSeedSemanticValidation(t *testing.T) {
+	pol := defaultPlanner(t).Policy("discovery")
+	require.NotNil(t, pol.Validator, "the default rules configure a validator")
+	assert.Equal(t, "validator", pol.Validator.Agent)
+	assert.Nil(t, pol.Validator.When, "every pass is validated")
+	assert.Contains(t, pol.Agents, "validator")
+	assert.Equal(t, 3, pol.Limits.RefinePerStep)
+	assert.Equal(t, 10, pol.Limits.RefineTotal)
+	tmpl, err := pol.Prompt(engine.RoleValidator)
+	require.NoError(t, err)
+	assert.NotNil(t, tmpl.Lookup("validator"), "the default prompt block parses")
 }

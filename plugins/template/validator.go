@@ -7,12 +7,15 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
+// datesFilter is the filter a retrieval applies the question's period with.
+const datesFilter = "dates"
+
 // validate judges each step of a pass deterministically: a retrieval that
-// found nothing in the period the question names is invalid (said, with no
-// delta: widening the period or dropping a filter would answer another
-// question), a writer whose answer counts more records than its evidence
-// holds is invalid (composed again), a failed step is uncertain (nothing
-// to judge), every other step is valid.
+// applied the period the question names and found nothing in it is invalid
+// (said, with no delta: widening the period or dropping a filter would
+// answer another question), a writer whose answer counts more records than
+// its evidence holds is invalid (composed again), a failed step is
+// uncertain (nothing to judge), every other step is valid.
 func validate(cfg Config, in sdk.ValidatorInput) sdk.ValidatorOutput {
 	l := labelsFor(cfg.Language)
 	out := sdk.ValidatorOutput{Steps: make([]sdk.StepVerdict, 0, len(in.Steps))}
@@ -22,7 +25,7 @@ func validate(cfg Config, in sdk.ValidatorInput) sdk.ValidatorOutput {
 		case s.Status == "failed":
 			v.Verdict = sdk.VerdictUncertain
 			v.Issues = append(v.Issues, "the step failed, so there is no result to judge: "+s.Error)
-		case s.Action == "retrieve" && s.Records == 0 && in.Period != nil:
+		case s.Action == "retrieve" && s.Records == 0 && in.Period != nil && len(s.Filters[datesFilter]) > 0:
 			v.Verdict = sdk.VerdictInvalid
 			v.Issues = append(v.Issues, fmt.Sprintf("no records in the period the question names (%s); "+
 				"widening the period or dropping a filter would answer another question, so no delta is suggested", periodText(*in.Period)))

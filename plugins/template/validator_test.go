@@ -24,6 +24,7 @@ func validatorInput(period *sdk.TimeRange) sdk.ValidatorInput {
 		{ID: "h3", Hypothesis: "Format issue summary for user", Action: "agent", Role: sdk.RoleWriter, Status: "completed", Records: 3,
 			Kinds: map[string]int{sdk.KindCommit: 3}, Output: "## Answer\n\n12 commits changed payments, 2 of them by alice.\n\n### Commits (12)\n"},
 		{ID: "h4", Hypothesis: "Retrieve pipelines", Action: "retrieve", Status: "failed", Error: "source ci: unavailable"},
+		{ID: "h5", Hypothesis: "Search for missing evidence: payments", Action: "retrieve", Status: "completed", Records: 0},
 	}}
 }
 
@@ -48,7 +49,7 @@ func TestValidatorVerdictsGolden(t *testing.T) {
 			for _, s := range out.Steps {
 				verdicts[s.Step] = s.Verdict
 			}
-			want := map[string]string{"h0": sdk.VerdictValid, "h1": sdk.VerdictInvalid, "h2": sdk.VerdictValid, "h3": sdk.VerdictInvalid, "h4": sdk.VerdictUncertain}
+			want := map[string]string{"h0": sdk.VerdictValid, "h1": sdk.VerdictInvalid, "h2": sdk.VerdictValid, "h3": sdk.VerdictInvalid, "h4": sdk.VerdictUncertain, "h5": sdk.VerdictValid}
 			if tc.period == nil {
 				want["h1"] = sdk.VerdictValid // an empty answer to a question without a period is the answer
 			}

@@ -194,6 +194,7 @@ func TestSmallerChecks(t *testing.T) {
 		{"unknown action", "intent \"i\" {\n  hypothesis \"a\" {\n    description = \"A\"\n    action = \"retreive\"\n  }\n}\n", rules.CheckInvalidValue, `Unknown action "retreive"`},
 		{"agent step without agent", "intent \"i\" {\n  hypothesis \"a\" {\n    description = \"A\"\n    action = \"agent\"\n  }\n}\n", rules.CheckInvalidValue, `Agent step "a" names no agent or role`},
 		{"prompt for no role", "prompt \"poet\" { template = \"x\" }\n", rules.CheckUnused, `Unused prompt "poet"`},
+		{"validator prompt without a validator", "prompt \"validator\" { template = \"x\" }\n", rules.CheckUnused, `Unused prompt "validator"`},
 		{"unused entity", "entity \"e\" { pattern = \"x\" }\n", rules.CheckUnused, `Unused entity "e"`},
 		{"unused source", "source \"s\" { plugin = \"x\" }\n", rules.CheckUnused, `Unused source "s"`},
 		{"detect below min_confidence", "intent \"i\" {\n  detect {\n    when = \"query == 'x'\"\n    confidence = 0.2\n  }\n}\n", rules.CheckUnreachable, `Unreachable: intent "i" is never detected`},
@@ -231,6 +232,7 @@ func TestUnusedAgents(t *testing.T) {
 		{"agent named like its role", step("    agent = \"clarification\"\n"), []string{"analyst", "critic", "writer", "bard"}},
 		{"critic alone", step("    action = \"agent\"\n    role = \"critic\"\n"), []string{"analyst", "writer", "clarification", "bard"}},
 		{"named agent for the analyst role", step("    agent = \"bard\"\n    role = \"analyst\"\n"), []string{"analyst", "critic", "writer", "clarification"}},
+		{"the validator block's agent", step("") + "validator {\n  agent = \"bard\"\n}\n", []string{"analyst", "critic", "writer", "clarification"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,6 +246,12 @@ func TestUnusedAgents(t *testing.T) {
 			assert.Equal(t, tt.unused, got)
 		})
 	}
+}
+
+func TestValidatorPromptIsUsedWithAValidator(t *testing.T) {
+	rs, diags := rules.Parse("v.hcl", []byte("agent \"validator\" { plugin = \"x\" }\nvalidator {\n  agent = \"validator\"\n}\nprompt \"validator\" { template = \"x\" }\n"))
+	require.Empty(t, diags)
+	assert.Empty(t, unused(rs))
 }
 
 func TestRegexEscape(t *testing.T) {
