@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/render"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,7 +28,9 @@ func TestGoldenPlans(t *testing.T) {
 		name := filepath.Base(in)
 		t.Run(name, func(t *testing.T) {
 			var got bytes.Buffer
-			require.NoError(t, render.JSON(&got, plan(t, p, readInput(t, name))))
+			pl := plan(t, p, readInput(t, name))
+			engine.ValidatePlan(pl, engine.SourceFactsFromRules(p.Rules())) // as nous plan shows it
+			require.NoError(t, render.JSON(&got, pl))
 			golden := filepath.Join("testdata", "plans", name)
 			if *update {
 				require.NoError(t, os.MkdirAll(filepath.Dir(golden), 0o755))

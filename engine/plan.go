@@ -17,6 +17,8 @@ type Plan struct {
 	// Profile is the task profile and the depth chosen for it; nil when
 	// the rules define no depth levels.
 	Profile *Profile `json:"task_profile,omitempty"`
+	// Validation is set by ValidatePlan: what it found and refined.
+	Validation *PlanValidation `json:"plan_validation,omitempty"`
 
 	// Steps carries, per hypothesis and in the same order, what the run
 	// needs beyond what the plan shows, and Policy what it needs of the
@@ -65,11 +67,16 @@ type RetrievalPlan struct {
 	ID          string   `json:"id"`
 	Description string   `json:"description"`
 	Sources     []string `json:"sources"`
+	Kind        string   `json:"kind,omitempty"` // record kind it needs; "" takes the source's default
 	Filters     Filters  `json:"filters"`
 	Priority    int      `json:"priority"`
 	Intent      string   `json:"intent"`
 	Hypothesis  string   `json:"hypothesis,omitempty"` // the retrieve step that runs it
 	Limit       int      `json:"limit,omitempty"`
+	// Optional says the answer can do without it (required = false in the
+	// rules): when no source serves it, or it finds nothing, its step and
+	// the run are partial, not failed.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Query is the normalised query of a plan.

@@ -64,10 +64,12 @@ func (b *builder) retrievals() {
 			ID:          b.p.planID(i),
 			Description: pd.rt.description,
 			Sources:     sources[i : i+1 : i+1],
+			Kind:        r.Kind,
 			Filters:     filters[lo:len(filters):len(filters)],
 			Priority:    r.Priority,
 			Intent:      a.Type,
 			Limit:       r.Limit,
+			Optional:    r.Optional,
 		}
 		if pd.rt.step >= 0 {
 			plans[i].Hypothesis = b.p.stepID(a.base + pd.rt.step)

@@ -181,6 +181,7 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 	if d.str(c.Attributes, "source", &r.Source) {
 		d.refs = append(d.refs, reference{kind: "source", name: r.Source, where: c.Attributes["source"].Expr.Range(), attr: "source"})
 	}
+	d.recordKind(c.Attributes, &r.Kind)
 	d.str(c.Attributes, "hypothesis", &r.Hypothesis)
 	if d.int(c.Attributes, "priority", &r.Priority) {
 		d.atLeast(c.Attributes, "priority", r.Priority, 0)
@@ -195,6 +196,9 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 	if d.int(c.Attributes, "limit", &r.Limit) {
 		d.atLeast(c.Attributes, "limit", r.Limit, 0)
 	}
+	required := true
+	d.flag(c.Attributes, "required", &required)
+	r.Optional = !required
 	d.condition(c.Attributes, "when", cond.QueryEnv{}, &r.When)
 	r.hypothesisAt = b.DefRange
 	if a, ok := c.Attributes["hypothesis"]; ok {

@@ -50,10 +50,7 @@ func (d *decoder) decodeSource(b *hcl.Block) {
 	if d.int(c.Attributes, "priority", &s.Priority) {
 		d.atLeast(c.Attributes, "priority", s.Priority, 0)
 	}
-	if d.str(c.Attributes, "kind", &s.Kind) && !recordKind.MatchString(s.Kind) {
-		d.add(Error(CheckInvalidValue, c.Attributes["kind"].Expr.Range(), `Invalid "kind"`,
-			fmt.Sprintf("A record kind is a lower-case word such as \"issue\" or \"commit\", got %q.", s.Kind)))
-	}
+	d.recordKind(c.Attributes, &s.Kind)
 	d.str(c.Attributes, "setup", &s.Setup)
 	d.misplaced(c, map[string]string{
 		"timeout":  "timeout belongs to agent blocks; sources get deadlines from the loop's ttl.",
@@ -92,5 +89,13 @@ func (d *decoder) decodeAgent(b *hcl.Block) {
 	})
 	if d.define("agent", a.Name, b.DefRange) {
 		d.rs.Agents = append(d.rs.Agents, a)
+	}
+}
+
+// recordKind decodes a kind attribute: a record kind, a lower-case word.
+func (d *decoder) recordKind(attrs hcl.Attributes, dst *string) {
+	if d.str(attrs, "kind", dst) && !recordKind.MatchString(*dst) {
+		d.add(Error(CheckInvalidValue, attrs["kind"].Expr.Range(), `Invalid "kind"`,
+			fmt.Sprintf("A record kind is a lower-case word such as \"issue\" or \"commit\", got %q.", *dst)))
 	}
 }

@@ -186,12 +186,14 @@ type Retrieval struct {
 	Name        string
 	Description string
 	Source      string
+	Kind        string // record kind it needs ("issue"); "" takes what the source serves by default
 	Hypothesis  string // name of the hypothesis that runs it; default the intent's first retrieve step
 	Priority    int    // resolved: the block's, else the source's
 	Filters     []string
 	Defaults    map[string][]string // used when the entity is absent
 	Fixed       map[string][]string // always used: the question's values for these entities are not applied
 	Limit       int
+	Optional    bool            // required = false: the answer can do without it (see engine.RetrievalPlan.Optional)
 	When        *cond.Condition // QueryEnv; nil means always
 	Range       hcl.Range
 

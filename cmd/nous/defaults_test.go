@@ -55,8 +55,11 @@ func TestDefaultsWithoutATrackerSayHowToConfigureOne(t *testing.T) {
 				var doc report.Document
 				require.NoError(t, json.Unmarshal([]byte(out), &doc))
 				assert.Equal(t, runner.ResultFailed, doc.Result.Status, "no source answers a bug count")
-				assert.Equal(t, engine.StatusFailed, doc.Result.Steps[0].Status)
-				assert.Contains(t, doc.Result.Steps[0].Error, youtrackNotConfigured)
+				assert.Equal(t, engine.StatusCompleted, doc.Result.Steps[0].Status, "the plan validation left it nothing to retrieve")
+				assert.Contains(t, doc.Result.Steps[0].Partial, youtrackNotConfigured)
+				require.NotNil(t, doc.Plan.Validation, "the plan shows its validation")
+				assert.Equal(t, engine.OpRemove, doc.Plan.Validation.Refinements[0].Op)
+				assert.Equal(t, doc.Plan.Validation, doc.History.PlanValidation, "and so does the history")
 			}
 		})
 	}

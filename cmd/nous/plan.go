@@ -23,7 +23,9 @@ func (a *app) planCommand() *cobra.Command {
 		Short: "Show the plan for a question or a request file, without running it",
 		Long: `Plan a question (--query or a positional argument) or a request file
 (--input FILE.json, - for stdin) with the rules and print the plan: intents,
-hypotheses and their dependencies, retrieval plans and queries, diagnostics.
+hypotheses and their dependencies, retrieval plans and queries, the plan
+validation (retrievals on sources that are not configured, steps with
+nothing to run, budgets beyond the loop's TTL), diagnostics.
 
 A request file is {"query": "…", "intents": [{"type": "…", "confidence": 0.9}],
 "entities": {"projects": ["…"]}, "mode": "…"}; every field is optional.
@@ -61,6 +63,9 @@ Exit 1 when the plan has error diagnostics, 2 on bad input.`,
 			if err != nil {
 				return usageError("%s: %v", source, err)
 			}
+			// No plugin runs here: the sources are checked as the rules
+			// configure them (`nous ask` also asks the plugins their kinds).
+			engine.ValidatePlan(plan, engine.SourceFactsFromRules(rs))
 			// A description may quote env("GITLAB_TOKEN"): the plan is
 			// masked before it is rendered, and rendered whole before it is
 			// written, so a rendering error prints nothing.

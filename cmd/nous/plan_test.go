@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,20 +64,43 @@ func TestPlanFormats(t *testing.T) {
 		format string
 		want   []string
 	}{
-		{"json", []string{`"query": "how many open bugs in project abc?"`, `"query_string": "Retrieve issue data from YouTrack projects:abc statuses:open"`}},
-		{"text", []string{"query: how many open bugs in project abc?", "h5   Calculate statistics and trends  [after h4; stats; query_analytics.stats]", "query: Retrieve issue data from YouTrack projects:abc statuses:open"}},
+		{"json", []string{`"query": "how many commits in project abc?"`, `"query_string": "Retrieve commit data from GitLab projects:abc"`}},
+		{"text", []string{"query: how many commits in project abc?", "h5   Calculate statistics and trends  [after h4; stats; query_analytics.stats]", "query: Retrieve commit data from GitLab projects:abc"}},
 		{"dot", []string{"digraph plan {", "h0 -> h1;", "h0 -> plan0 [style=dashed];"}},
 		{"mermaid", []string{"flowchart LR", "h0 --> h1", "h0 -.-> plan0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format, func(t *testing.T) {
-			code, out, stderr := nous(t, "", "plan", "-q", "how many open bugs in project abc?", "--format", tt.format)
+			code, out, stderr := nous(t, "", "plan", "-q", "how many commits in project abc?", "--format", tt.format)
 			require.Equal(t, 0, code, stderr)
 			for _, w := range tt.want {
 				assert.Contains(t, out, w)
 			}
 		})
 	}
+}
+
+func TestPlanShowsItsValidation(t *testing.T) {
+	q := "what is the status of the project?"
+	code, out, stderr := nous(t, "", "plan", q, "--format", "text")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "plan validation:\n  warning retrieval_dropped: plan1 (Retrieve open issues for health status) removed: no configured source serves issue records")
+	assert.Contains(t, out, "warning step_unserved: h0 (Check system health and status) has nothing to retrieve: plan1 removed")
+	assert.Contains(t, out, `refined: REMOVE plan1: no configured source serves issue records; source "youtrack" is not configured: set YOUTRACK_URL`)
+	assert.NotContains(t, out, "  plan1  priority", "the refined plan no longer retrieves from it")
+
+	code, out, stderr = nous(t, "", "plan", q)
+	require.Equal(t, 0, code, stderr)
+	var plan engine.Plan
+	require.NoError(t, json.Unmarshal([]byte(out), &plan))
+	require.NotNil(t, plan.Validation)
+	require.Len(t, plan.Validation.Refinements, 1)
+	ref := plan.Validation.Refinements[0]
+	assert.Equal(t, engine.OpRemove, ref.Op)
+	assert.Equal(t, "plan1", ref.Target)
+	assert.Equal(t, "h0", ref.Step)
+	assert.Equal(t, []string{"youtrack"}, ref.Plan.Sources, "the removed retrieval as it was")
+	assert.Contains(t, plan.Validation.Unserved["h0"], `source "youtrack" is not configured`)
 }
 
 func TestPlanModeFlag(t *testing.T) {

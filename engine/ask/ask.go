@@ -20,11 +20,12 @@ import (
 // source that does not answer in time is noted and its terms kept as written.
 const groundTimeout = 20 * time.Second
 
-// Plugins are what an answer calls out to: sources that fetch records and
-// ground terms, and agents.
+// Plugins are what an answer calls out to: sources that fetch records,
+// ground terms and say what they serve, and agents.
 type Plugins interface {
 	engine.Sources
 	engine.Grounding
+	engine.Describer
 	engine.Agents
 }
 
@@ -83,8 +84,9 @@ func (e *PlanError) Unwrap() error { return e.Err }
 // caller can refuse a bad mode before it starts any plugin.
 func (s *Service) CheckMode(mode string) error { return s.planner.CheckMode(mode) }
 
-// Answer plans req, grounds it against p's sources, runs the plan through
-// p and composes the report. A question that cannot be planned is a *PlanError
+// Answer plans req, grounds it against p's sources, validates it against
+// what they serve (refining it before the first pass), runs the plan
+// through p and composes the report. A question that cannot be planned is a *PlanError
 // and a nil result; a run that ended in error returns its result and the
 // error, masked.
 func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.Result, error) {
@@ -104,6 +106,9 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	if err != nil {
 		return nil, fmt.Errorf("interpreting the question: %w", d.Redactor.Error(err))
 	}
+	dctx, cancel := context.WithTimeout(ctx, groundTimeout)
+	engine.ValidatePlan(plan, engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules)))
+	cancel()
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress}
 	res, err := runner.New(p, agents, opts).Run(ctx, plan)

@@ -58,6 +58,12 @@ func (p *inProcess) Ground(ctx context.Context, _ string, req sdk.GroundRequest)
 	return p.source.Ground(ctx, req)
 }
 
+// Describe says every source may serve any kind: each is the fixtures.
+func (p *inProcess) Describe(context.Context, string) (sdk.SourceInfo, error) {
+	p.called()
+	return sdk.SourceInfo{Name: "fixtures"}, nil
+}
+
 func (p *inProcess) Invoke(ctx context.Context, agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
 	p.called()
 	if p.down[agent] {
@@ -66,7 +72,11 @@ func (p *inProcess) Invoke(ctx context.Context, agent string, req sdk.InvokeRequ
 	return p.agent.Invoke(ctx, req)
 }
 
+// defaultRules are the embedded defaults with an issue tracker configured
+// (the fixtures serve it).
 func defaultRules(t testing.TB) *rules.Ruleset {
+	t.Setenv("YOUTRACK_TOKEN", "test-token")
+	t.Setenv("YOUTRACK_URL", "https://youtrack.example.com")
 	rs, diags := rules.LoadFS(examples.DefaultRules())
 	require.False(t, diags.HasErrors(), diags.Error())
 	return rs

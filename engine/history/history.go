@@ -15,12 +15,15 @@ type History struct {
 	ExecutionID   string        `json:"execution_id"`
 	TaskInput     string        `json:"task_input"`
 	Configuration Configuration `json:"configuration"`
-	Passes        []Pass        `json:"passes"`
-	Termination   string        `json:"termination"` // why the loop stopped (see the Termination constants)
-	FinalResult   FinalResult   `json:"final_result"`
-	Statistics    Statistics    `json:"overall_statistics"`
-	StartedAt     time.Time     `json:"started_at"`
-	EndedAt       time.Time     `json:"ended_at"`
+	// PlanValidation is what the plan validation found and refined before
+	// the first pass (engine.ValidatePlan).
+	PlanValidation *engine.PlanValidation `json:"plan_validation,omitempty"`
+	Passes         []Pass                 `json:"passes"`
+	Termination    string                 `json:"termination"` // why the loop stopped (see the Termination constants)
+	FinalResult    FinalResult            `json:"final_result"`
+	Statistics     Statistics             `json:"overall_statistics"`
+	StartedAt      time.Time              `json:"started_at"`
+	EndedAt        time.Time              `json:"ended_at"`
 }
 
 // Reasons the loop stopped.

@@ -9,8 +9,8 @@ import (
 )
 
 // Text writes a human summary: intents, entities, hypotheses with their
-// dependencies, the parallel levels, retrieval plans with their queries, and
-// diagnostics.
+// dependencies, the parallel levels, retrieval plans with their queries, the
+// plan validation's findings and refinements, and diagnostics.
 func Text(w io.Writer, p *engine.Plan) error {
 	out := &errWriter{w: w}
 	if p.Query != "" {
@@ -101,6 +101,20 @@ func Text(w io.Writer, p *engine.Plan) error {
 				out.printf(" [%s]", strings.Join(a.Candidates, "; "))
 			}
 			out.printf("\n")
+		}
+	}
+
+	if v := p.Validation; v != nil {
+		out.printf("\nplan validation:\n")
+		for _, f := range v.Findings {
+			out.printf("  %s %s: %s\n", f.Severity, f.Code, f.Message)
+		}
+		for _, r := range v.Refinements {
+			out.printf("  refined: %s %s", r.Op, r.Target)
+			if r.Op == engine.OpReplace {
+				out.printf(" %s → %s", r.From, r.To)
+			}
+			out.printf(": %s\n", r.Justification)
 		}
 	}
 

@@ -26,6 +26,8 @@ import (
 func (r *run) judge(res *Result) {
 	failed := r.failures(res)
 	partial := r.effectCaveats()
+	partial = append(partial, r.validationCaveats()...)
+	partial = append(partial, r.emptyCaveats()...)
 	partial = append(partial, r.missingCaveats()...)
 	partial = append(partial, r.periodCaveats(res)...)
 	partial = append(partial, r.constraintCaveats()...)
@@ -50,7 +52,7 @@ func (r *run) judge(res *Result) {
 
 // failures are the reasons nothing answers the question.
 func (r *run) failures(res *Result) []string {
-	if r.hasRetrieve && !r.anyAnswered() {
+	if r.needsData() && !r.anyAnswered() {
 		return []string{r.noAnswer()} // the writer had nothing to write from: no second caveat for it
 	}
 	var out []string
@@ -85,6 +87,9 @@ func (r *run) noAnswer() string {
 		if st.action() == "retrieve" && len(st.out.Failed) > 0 {
 			return "No source answered the question: every retrieval failed."
 		}
+	}
+	if len(r.validatedSources()) > 0 {
+		return "No source is configured to answer the question."
 	}
 	if in := r.plan.Interpretation; in != nil && slices.ContainsFunc(in.Sources, func(s engine.SourceView) bool { return s.Error != "" }) {
 		return "No source answered the question."
@@ -191,6 +196,9 @@ func (r *run) sourceCaveats() []string {
 	var out []string
 	said := map[string]bool{}
 	if in := r.plan.Interpretation; in != nil {
+		for _, s := range r.validatedSources() { // the plan validation explains them
+			said[s] = true
+		}
 		for _, s := range in.Sources {
 			if s.Error != "" && !said[s.Name] {
 				said[s.Name] = true

@@ -25,6 +25,9 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 	if len(st.search) > 0 {
 		return r.gapSearch(ctx, st, in, omitted)
 	}
+	if why := r.unserved(st); why != "" {
+		return output{Records: in, Omitted: omitted, Text: "nothing to retrieve: " + why}, nil
+	}
 	var (
 		errs []error
 		out  output
@@ -204,7 +207,7 @@ func (r *run) keep(got *intake, errs []error, out output) (output, error) {
 // which period the plan asks for (a nearest refinement looks around it).
 func (r *run) fetchRequest(st *stepState, p engine.RetrievalPlan) (sdk.FetchRequest, timerange.Range, error) {
 	filters := st.filters(p.Filters)
-	req := sdk.FetchRequest{Query: r.queryString(st, p, filters), Limit: p.Limit}
+	req := sdk.FetchRequest{Query: r.queryString(st, p, filters), Kind: p.Kind, Limit: p.Limit}
 	if st.limit > 0 {
 		req.Limit = st.limit
 	}

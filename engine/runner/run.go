@@ -100,7 +100,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 	r.trace = trace.New(e.opts.Clock, topts...)
 	r.trace.Grow(len(hyps) + 2) // the plan, a launch per step, the end
 	r.hist = &history.History{
-		ExecutionID: id, TaskInput: plan.Query, StartedAt: r.start, Passes: []history.Pass{},
+		ExecutionID: id, TaskInput: plan.Query, StartedAt: r.start, Passes: []history.Pass{}, PlanValidation: plan.Validation,
 		Configuration: history.Configuration{
 			Mode: plan.Mode, MaxPasses: r.loop.MaxPasses, TTL: r.loop.TTL.String(),
 			RefinePerStep: r.loop.RefinePerStep, RefineTotal: r.loop.RefineTotal, Workers: r.loop.Workers, MaxRecords: r.loop.MaxRecords,
@@ -146,6 +146,7 @@ func (r *run) execute(ctx context.Context) (*Result, error) {
 		r.openLogs()
 	}
 	r.planned()
+	r.tracePlanValidation()
 	r.hist.Termination = r.m.drive(&driver{r: r, ctx: ctx})
 	return r.finish(ctx)
 }

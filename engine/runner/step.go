@@ -124,11 +124,18 @@ func (r *run) recordStep(p *history.Pass, st *stepState) {
 }
 
 // partial says why completed step st has only part of its evidence: the
-// failures of its source calls, each a sentence, or that its effect was
-// not executed; "" when neither.
+// failures of its source calls, each a sentence, that its effect was not
+// executed, that it had nothing to retrieve (see unserved) or that its
+// optional retrievals found nothing; "" when none of these.
 func (r *run) partial(st *stepState) string {
 	if st.status == engine.StatusCompleted && st.action() == string(engine.ActionEffect) {
 		return notExecuted + ": nous does not change external systems"
+	}
+	if why := r.unserved(st); why != "" && st.status == engine.StatusCompleted {
+		return "not retrieved: " + why
+	}
+	if why := r.foundNothing(st); why != "" {
+		return why
 	}
 	if st.status != engine.StatusCompleted || len(st.out.Failed) == 0 {
 		return ""

@@ -37,6 +37,7 @@ intent "query_commits" {
   retrieve "commits" {
     description = "Retrieve commit data from GitLab"
     source      = "gitlab"
+    kind        = "commit"
     priority    = 10
     filters     = ["projects", "dates", "paths", "authors", "revisions", "topics"]
   }
@@ -67,6 +68,7 @@ intent "query_issues" {
   retrieve "issues" {
     description = "Retrieve issue data from YouTrack"
     source      = "youtrack"
+    kind        = "issue"
     priority    = 10
     filters     = ["projects", "dates", "statuses"]
   }
@@ -101,6 +103,7 @@ intent "query_analytics" {
   retrieve "commit_metrics" {
     description = "Retrieve commit metrics from GitLab"
     source      = "gitlab"
+    kind        = "commit"
     priority    = 9
     # Unless the question is only about issues ("how many open bugs?").
     when    = "query == '' || query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushe?d?|merged?|changed?|changes|contributors?|authors?)\\\\b' || !(query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b')"
@@ -109,6 +112,7 @@ intent "query_analytics" {
   retrieve "issue_metrics" {
     description = "Retrieve issue metrics from YouTrack"
     source      = "youtrack"
+    kind        = "issue"
     priority    = 9
     # Only when the question is about issues ("how many commits?" is not).
     when    = "query == '' || query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"
@@ -142,6 +146,7 @@ intent "query_status" {
   retrieve "recent_commits" {
     description = "Retrieve recent commits for activity status"
     source      = "gitlab"
+    kind        = "commit"
     hypothesis  = "events"
     priority    = 8
     fixed       = { dates = ["last week"] }
@@ -149,6 +154,7 @@ intent "query_status" {
   retrieve "open_issues" {
     description = "Retrieve open issues for health status"
     source      = "youtrack"
+    kind        = "issue"
     hypothesis  = "health"
     priority    = 8
     fixed       = { statuses = ["open", "in-progress"] }

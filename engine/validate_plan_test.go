@@ -1,0 +1,230 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/nous-dev/nous/engine"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// validationRules have an issue source, a second one, a commit source and
+// a documentation source, and a short TTL.
+const validationRules = `
+nous { version = 1 }
+loop {
+  ttl = "20s"
+  max_records = 50
+}
+source "tracker" {
+  plugin = ""
+  setup  = "set TRACKER_TOKEN"
+  kind   = "issue"
+}
+source "spare" {
+  plugin   = "builtin:file"
+  priority = 3
+  kind     = "issue"
+}
+source "better" {
+  plugin   = "builtin:file"
+  priority = 7
+  kind     = "issue"
+}
+source "git" { plugin = "builtin:git" }
+agent "writer" {
+  plugin  = "builtin:template"
+  timeout = "15s"
+}
+agent "analyst" {
+  plugin  = "builtin:template"
+  timeout = "10s"
+}
+intent "query_issues" {
+  pattern = "chain"
+  hypothesis "retrieve" {
+    description = "Retrieve issues"
+    action      = "retrieve"
+  }
+  hypothesis "format" {
+    description = "Format"
+    action      = "agent"
+    role        = "writer"
+  }
+  retrieve "issues" {
+    description = "Retrieve issues"
+    source      = "tracker"
+    kind        = "issue"
+    limit       = 100
+  }
+}
+intent "query_commits" {
+  pattern = "chain"
+  hypothesis "retrieve" {
+    description = "Retrieve commits"
+    action      = "retrieve"
+  }
+  hypothesis "format" {
+    description = "Format"
+    action      = "agent"
+    role        = "writer"
+  }
+  retrieve "commits" {
+    description = "Retrieve commits"
+    source      = "git"
+    kind        = "commit"
+  }
+}
+intent "request_help" {
+  pattern = "chain"
+  hypothesis "docs" {
+    description = "Retrieve docs"
+    action      = "retrieve"
+  }
+  hypothesis "format" {
+    description = "Format"
+    action      = "agent"
+    role        = "analyst"
+  }
+}
+`
+
+func validated(t *testing.T, intent string, facts func([]engine.SourceFacts)) *engine.Plan {
+	t.Helper()
+	p := parsePlanner(t, validationRules)
+	pl := plan(t, p, engine.Request{Intents: []engine.Intent{{Type: intent, Confidence: 0.9}}})
+	sources := engine.SourceFactsFromRules(p.Rules())
+	if facts != nil {
+		facts(sources)
+	}
+	engine.ValidatePlan(pl, sources)
+	return pl
+}
+
+func TestValidatePlanRebindsToAConfiguredSourceOfTheKind(t *testing.T) {
+	pl := validated(t, "query_issues", nil)
+	require.NotNil(t, pl.Validation)
+	assert.Equal(t, []string{"better"}, pl.Retrieval.Plans[0].Sources, "the highest-priority source serving issues")
+	assert.Equal(t, "better", pl.Retrieval.Queries[0].Source)
+	assert.Equal(t, []engine.PlanRefinement{{Op: engine.OpReplace, Target: "plan0", Step: "h0", From: "tracker", To: "better",
+		Justification: `source "tracker" is not configured: set TRACKER_TOKEN, and source "better" serves issue records`}}, pl.Validation.Refinements)
+	assert.Empty(t, pl.Validation.Caveats, "a rebound retrieval still answers")
+	assert.Empty(t, pl.Validation.Unserved)
+}
+
+func TestValidatePlanRemovesWhatNoSourceServes(t *testing.T) {
+	pl := validated(t, "query_issues", func(s []engine.SourceFacts) {
+		s[1].Problem = "unavailable: plugin crashed" // spare
+		s[2].Kinds, s[2].Complete = []string{"document"}, true
+	})
+	require.NotNil(t, pl.Validation)
+	assert.Empty(t, pl.Retrieval.Plans)
+	assert.Empty(t, pl.Retrieval.Queries)
+	assert.Empty(t, pl.Steps[0].Plans, "the step's index is gone with the plan")
+	require.Len(t, pl.Validation.Refinements, 1)
+	ref := pl.Validation.Refinements[0]
+	assert.Equal(t, engine.OpRemove, ref.Op)
+	assert.Equal(t, "plan0", ref.Target)
+	assert.Equal(t, []string{"tracker"}, ref.Plan.Sources)
+	want := `no configured source serves issue records; source "tracker" is not configured: set TRACKER_TOKEN`
+	assert.Equal(t, want, ref.Justification)
+	assert.Equal(t, []string{"Not retrieved: Retrieve issues — " + want + "."}, pl.Validation.Caveats)
+	assert.Equal(t, map[string]string{"h0": want}, pl.Validation.Unserved)
+	codes := map[string]string{}
+	for _, f := range pl.Validation.Findings {
+		codes[f.Code] = f.Target
+	}
+	assert.Equal(t, "plan0", codes["retrieval_dropped"])
+	assert.Equal(t, "h0", codes["step_unserved"])
+}
+
+func TestValidatePlanKinds(t *testing.T) {
+	tests := []struct {
+		name    string
+		kinds   []string
+		want    []string // the commit retrieval's sources after validation
+		refined bool
+	}{
+		{"kinds unknown: kept", nil, []string{"git"}, false},
+		{"serves commits", []string{"commit"}, []string{"git"}, false},
+		{"serves others only: removed", []string{"document"}, []string{}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pl := validated(t, "query_commits", func(s []engine.SourceFacts) {
+				s[3].Kinds, s[3].Complete = tt.kinds, tt.kinds != nil
+			})
+			got := []string{}
+			for _, p := range pl.Retrieval.Plans {
+				got = append(got, p.Sources...)
+			}
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.refined, pl.Validation != nil && len(pl.Validation.Refinements) > 0)
+		})
+	}
+}
+
+func TestValidatePlanSteps(t *testing.T) {
+	pl := validated(t, "request_help", nil)
+	require.NotNil(t, pl.Validation)
+	assert.Equal(t, map[string]string{"h0": "its intent has no retrieval for it"}, pl.Validation.Unserved)
+	assert.Empty(t, pl.Validation.Refinements)
+}
+
+func TestValidatePlanBudgets(t *testing.T) {
+	pl := validated(t, "query_issues", nil)
+	var got []engine.PlanFinding
+	for _, f := range pl.Validation.Findings {
+		if f.Severity == engine.SeverityInfo {
+			got = append(got, f)
+		}
+	}
+	assert.Equal(t, []engine.PlanFinding{
+		{Severity: engine.SeverityInfo, Code: "budget_exceeds_ttl", Message: "the agents on the critical path h0 → h1 may take up to 25s at their timeouts, more than the TTL 20s: slow agents end the run at the TTL"},
+		{Severity: engine.SeverityInfo, Code: "limit_exceeds_max_records", Target: "plan0", Message: "plan0 asks for up to 100 records; a step holds max_records 50 and only counts the rest"},
+	}, got, "the writer step also calls the declared analyst: 15s + 10s")
+}
+
+func TestValidatePlanLeavesAGoodPlanAlone(t *testing.T) {
+	p := defaultPlanner(t)
+	pl := plan(t, p, engine.Request{Intents: []engine.Intent{{Type: "query_commits", Confidence: 0.9}}})
+	before := pl.Retrieval
+	sources := engine.SourceFactsFromRules(p.Rules())
+	engine.ValidatePlan(pl, sources)
+	assert.Equal(t, before, pl.Retrieval)
+	for _, f := range pl.Validation.Findings {
+		assert.Equal(t, engine.SeverityInfo, f.Severity, f.Message)
+	}
+}
+
+// BenchmarkValidatePlan validates the default plans of a status question
+// (one retrieval removed: no tracker) and of a commit question (nothing to
+// refine) against the rules' source facts. Validation refines the plan in
+// place, so fresh plans are made, untimed, a batch at a time.
+func BenchmarkValidatePlan(b *testing.B) {
+	p := defaultPlanner(b)
+	sources := engine.SourceFactsFromRules(p.Rules())
+	for _, q := range []string{"what is the status of the project?", "which commits changed the parser last week?"} {
+		b.Run(q, func(b *testing.B) {
+			ctx := context.Background()
+			batch := make([]*engine.Plan, 0, 512)
+			b.ReportAllocs()
+			for b.Loop() {
+				if len(batch) == 0 {
+					b.StopTimer()
+					for range cap(batch) {
+						pl, err := p.Plan(ctx, engine.Request{Query: q})
+						if err != nil {
+							b.Fatal(err)
+						}
+						batch = append(batch, pl)
+					}
+					b.StartTimer()
+				}
+				engine.ValidatePlan(batch[len(batch)-1], sources)
+				batch = batch[:len(batch)-1]
+			}
+		})
+	}
+}
