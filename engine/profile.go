@@ -68,9 +68,19 @@ func (d *Depth) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Limits returns l with the depth's budget: its passes, TTL and records.
-func (d Depth) Limits(l Limits) Limits {
-	l.MaxPasses, l.TTL, l.MaxRecords = d.MaxPasses, d.TTL, d.MaxRecords
+// Limits returns ceiling with the depth's budget (its passes, TTL and
+// records) where the depth sets one below the ceiling.
+func (d Depth) Limits(ceiling Limits) Limits {
+	l := ceiling
+	if d.MaxPasses > 0 {
+		l.MaxPasses = min(d.MaxPasses, l.MaxPasses)
+	}
+	if d.TTL > 0 {
+		l.TTL = min(d.TTL, l.TTL)
+	}
+	if d.MaxRecords > 0 {
+		l.MaxRecords = min(d.MaxRecords, l.MaxRecords)
+	}
 	return l
 }
 

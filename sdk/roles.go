@@ -17,6 +17,10 @@ type AnalystInput struct {
 	Temporal *TimeRange    `json:"temporal_context,omitempty"`
 	// Evidence counts every record when the context shows only some.
 	Evidence *Evidence `json:"evidence,omitempty"`
+	// Depth is the run's reasoning-depth level (the rules' depth block
+	// name, "direct" … "exhaustive" by default): how much effort the
+	// question deserves. Empty when the rules define no depth levels.
+	Depth string `json:"depth,omitempty"`
 }
 
 // Evidence summarises the whole set of records a step holds when
@@ -69,6 +73,10 @@ type CriticInput struct {
 	// Evidence counts every record when the context shows only some, so a
 	// draft that counts them all is not an overclaim.
 	Evidence *Evidence `json:"evidence,omitempty"`
+	// Depth is the run's reasoning-depth level (the rules' depth block
+	// name, "direct" … "exhaustive" by default): how much effort the
+	// question deserves. Empty when the rules define no depth levels.
+	Depth string `json:"depth,omitempty"`
 }
 
 // Critic verdicts.
@@ -102,6 +110,10 @@ type WriterInput struct {
 	Caveats []string `json:"caveats,omitempty"`
 	// Evidence counts every record when the context shows only some.
 	Evidence *Evidence `json:"evidence,omitempty"`
+	// Depth is the run's reasoning-depth level (the rules' depth block
+	// name, "direct" … "exhaustive" by default): how much effort the
+	// question deserves. Empty when the rules define no depth levels.
+	Depth string `json:"depth,omitempty"`
 }
 
 // WriterOutput is the final report.

@@ -13,6 +13,10 @@ type ValidatorInput struct {
 	// Period is the period the question names, when it names one.
 	Period *TimeRange      `json:"period,omitempty"`
 	Steps  []ValidatedStep `json:"steps"`
+	// Depth is the run's reasoning-depth level (the rules' depth block
+	// name, "direct" … "exhaustive" by default): how much effort the
+	// question deserves. Empty when the rules define no depth levels.
+	Depth string `json:"depth,omitempty"`
 }
 
 // ValidatedStep is one settled step as the validator sees it: what it was

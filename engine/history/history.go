@@ -46,17 +46,34 @@ type Configuration struct {
 	RefineTotal   int    `json:"refine_total"`
 	Workers       int    `json:"workers"`
 	MaxRecords    int    `json:"max_records,omitempty"`
+	// Profile is the plan's task profile and the depth the run began at,
+	// whose budget the limits above are; nil without depth levels.
+	Profile *engine.Profile `json:"task_profile,omitempty"`
 }
 
 // Pass is one execute → validate → assess → refine round.
 type Pass struct {
 	Number      int          `json:"number"`
+	Depth       string       `json:"depth,omitempty"` // the depth level the pass ran at
+	DepthChange *DepthChange `json:"depth_change,omitempty"`
 	Steps       []StepRun    `json:"steps"`
 	Validation  Report       `json:"validation"`
 	Convergence Assessment   `json:"convergence"`
 	Refinements []Refinement `json:"refinements"`
 	StartedAt   time.Time    `json:"started_at"`
 	EndedAt     time.Time    `json:"ended_at"`
+}
+
+// DepthChange is the move of the run's depth that re-assessing it after a
+// pass made (at most one level), and the budget the next passes have.
+type DepthChange struct {
+	From       string `json:"from"`
+	To         string `json:"to"`
+	Level      int    `json:"level"` // of To
+	MaxPasses  int    `json:"max_passes"`
+	TTL        string `json:"ttl"` // counted from the run's start
+	MaxRecords int    `json:"max_records"`
+	Reason     string `json:"reason"` // the condition that moved it
 }
 
 // StepRun is one execution of a step in a pass.

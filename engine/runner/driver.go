@@ -24,7 +24,7 @@ type driver struct {
 func (d *driver) pass(n int) {
 	d.checked = false
 	r := d.r
-	r.hist.Passes = append(r.hist.Passes, history.Pass{Number: n, StartedAt: r.e.opts.Clock(), Steps: make([]history.StepRun, 0, len(r.steps)), Refinements: []history.Refinement{}})
+	r.hist.Passes = append(r.hist.Passes, history.Pass{Number: n, Depth: r.depthName(), StartedAt: r.e.opts.Clock(), Steps: make([]history.StepRun, 0, len(r.steps)), Refinements: []history.Refinement{}})
 	d.p = &r.hist.Passes[len(r.hist.Passes)-1]
 	r.notify(Event{Kind: "pass", Pass: n})
 }
@@ -76,8 +76,12 @@ func (d *driver) assess() assessment {
 		d.r.validatePass(d.ctx, p)
 	}
 	p.Convergence = d.r.assess()
+	a := assessment{converged: p.Convergence.Converged, clean: len(p.Convergence.Failed) == 0, expired: time.Now().After(d.r.deadline)}
+	if !a.converged && !a.expired && d.r.fatal == nil { // the run may go on: is its depth still right?
+		a.maxPasses = d.r.reassess(p)
+	}
 	p.EndedAt = d.r.e.opts.Clock()
-	return assessment{converged: p.Convergence.Converged, clean: len(p.Convergence.Failed) == 0, expired: time.Now().After(d.r.deadline)}
+	return a
 }
 
 func (d *driver) refine() (applied bool, refusal string) {

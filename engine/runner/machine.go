@@ -47,6 +47,9 @@ type assessment struct {
 	converged bool // nothing left to refine or run
 	clean     bool // no step failed or was skipped
 	expired   bool // the TTL ran out
+	// maxPasses is the run's pass budget from now on, when re-assessing
+	// its depth changed it; 0 keeps it.
+	maxPasses int
 }
 
 // command is one thing the decision core decided. It holds no pointers,
@@ -115,7 +118,7 @@ func (m *machine) drive(fx effects) string {
 			q = m.settled(q, c.node, o.state, o.fatal, o.stop)
 		case opAssess:
 			a := fx.assess()
-			q = m.assessed(q, a.converged, a.clean, a.expired)
+			q = m.assessed(q, a)
 		case opRefine:
 			applied, refusal := fx.refine()
 			q = m.refined(q, applied, refusal)
@@ -224,9 +227,14 @@ func (m *machine) settled(q []command, n int, outcome graph.State, fatal bool, s
 	return m.schedule(q)
 }
 
-// assessed is told the pass's convergence and whether the TTL has run
-// out; it ends the run or asks for refinements.
-func (m *machine) assessed(q []command, converged, clean, expired bool) []command {
+// assessed is told the pass's convergence, whether the TTL has run out
+// and the pass budget its depth now gives; it ends the run or asks for
+// refinements.
+func (m *machine) assessed(q []command, a assessment) []command {
+	if a.maxPasses > 0 {
+		m.maxPasses = a.maxPasses
+	}
+	converged, clean, expired := a.converged, a.clean, a.expired
 	t := ""
 	switch {
 	case m.fatal:
@@ -237,7 +245,7 @@ func (m *machine) assessed(q []command, converged, clean, expired bool) []comman
 		t = history.Converged
 	case converged:
 		t = history.Stalled
-	case m.pass == m.maxPasses:
+	case m.pass >= m.maxPasses: // a shallower depth may leave fewer passes than were run
 		t = history.MaxPasses
 	case expired:
 		t = history.TTLExpired

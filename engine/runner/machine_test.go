@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"testing"
@@ -66,11 +67,12 @@ func TestMachine(t *testing.T) {
 		return func(m *machine) []command { return m.settled(nil, n, s, false, "") }
 	}
 	tests := []struct {
-		name    string
-		walk    *graph.Walk
-		workers int
-		light   map[int]bool
-		steps   []step
+		name      string
+		walk      *graph.Walk
+		workers   int
+		maxPasses int // 3 when 0
+		light     map[int]bool
+		steps     []step
 	}{
 		{
 			name: "a chain runs inline, one step at a time", walk: walkOf(3, graph.Edge{From: 0, To: 1}, graph.Edge{From: 1, To: 2}), workers: 4,
@@ -78,7 +80,7 @@ func TestMachine(t *testing.T) {
 				{begin, "pass 1, check"}, {ok, "start 0 inline, settle 0"}, {settled(0, graph.Done), "check"},
 				{ok, "start 1 inline, settle 1"}, {settled(1, graph.Done), "check"},
 				{ok, "start 2 inline, settle 2"}, {settled(2, graph.Done), "assess"},
-				{func(m *machine) []command { return m.assessed(nil, true, true, false) }, "finish " + history.Converged},
+				{func(m *machine) []command { return m.assessed(nil, assessment{converged: true, clean: true}) }, "finish " + history.Converged},
 			},
 		},
 		{
@@ -123,7 +125,7 @@ func TestMachine(t *testing.T) {
 			steps: []step{
 				{begin, "pass 1, check"}, {ok, "start 0 inline, settle 0"},
 				{settled(0, graph.Failed), "skip 1 by 0, skip 2 by 1, assess"},
-				{func(m *machine) []command { return m.assessed(nil, true, false, false) }, "finish " + history.Stalled},
+				{func(m *machine) []command { return m.assessed(nil, assessment{converged: true}) }, "finish " + history.Stalled},
 			},
 		},
 		{
@@ -131,24 +133,41 @@ func TestMachine(t *testing.T) {
 			steps: []step{
 				{begin, "pass 1, check"},
 				{func(m *machine) []command { return m.boundary(nil, history.TTLExpired) }, "assess"},
-				{func(m *machine) []command { return m.assessed(nil, false, true, true) }, "finish " + history.TTLExpired},
+				{func(m *machine) []command { return m.assessed(nil, assessment{clean: true, expired: true}) }, "finish " + history.TTLExpired},
 			},
 		},
 		{
 			name: "a held step is refined into another pass", walk: walkOf(2, graph.Edge{From: 0, To: 1}), workers: 4,
 			steps: []step{
 				{begin, "pass 1, check"}, {ok, "start 0 inline, settle 0"}, {settled(0, graph.Held), "assess"},
-				{func(m *machine) []command { return m.assessed(nil, false, true, false) }, "refine"},
+				{func(m *machine) []command { return m.assessed(nil, assessment{clean: true}) }, "refine"},
 				{func(m *machine) []command { m.walk.Reset(0); return m.refined(nil, true, "") }, "pass 2, check"},
 				{ok, "start 0 inline, settle 0"}, {settled(0, graph.Held), "assess"},
-				{func(m *machine) []command { return m.assessed(nil, false, true, false) }, "refine"},
+				{func(m *machine) []command { return m.assessed(nil, assessment{clean: true}) }, "refine"},
 				{func(m *machine) []command { return m.refined(nil, false, history.RefineLimit) }, "finish " + history.RefineLimit},
+			},
+		},
+		{
+			name: "a deeper depth gives a one-pass run another pass", walk: walkOf(1), workers: 4, maxPasses: 1,
+			steps: []step{
+				{begin, "pass 1, check"}, {ok, "start 0 inline, settle 0"}, {settled(0, graph.Held), "assess"},
+				{func(m *machine) []command { return m.assessed(nil, assessment{clean: true, maxPasses: 2}) }, "refine"},
+				{func(m *machine) []command { m.walk.Reset(0); return m.refined(nil, true, "") }, "pass 2, check"},
+				{ok, "start 0 inline, settle 0"}, {settled(0, graph.Held), "assess"},
+				{func(m *machine) []command { return m.assessed(nil, assessment{clean: true}) }, "finish " + history.MaxPasses},
+			},
+		},
+		{
+			name: "a shallower depth ends the run at its passes", walk: walkOf(1), workers: 4, maxPasses: 3,
+			steps: []step{
+				{begin, "pass 1, check"}, {ok, "start 0 inline, settle 0"}, {settled(0, graph.Held), "assess"},
+				{func(m *machine) []command { return m.assessed(nil, assessment{clean: true, maxPasses: 1}) }, "finish " + history.MaxPasses},
 			},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMachine(tt.walk, tt.workers, 3, func(n int) bool { return tt.light[n] })
+			m := newMachine(tt.walk, tt.workers, cmp.Or(tt.maxPasses, 3), func(n int) bool { return tt.light[n] })
 			for i, s := range tt.steps {
 				assert.Equal(t, s.want, show(m, s.event(m)), "step %d", i)
 			}

@@ -19,21 +19,25 @@ import (
 
 // run is the state of one Run.
 type run struct {
-	e      *Executor
-	plan   *engine.Plan
-	loop   engine.Limits
-	steps  []*stepState
-	byID   map[string]*stepState
-	m      *machine     // the decision core
-	nodes  []*stepState // by node of m's walk; nil for the node that stands for unknown dependencies
-	none   int          // that node, -1 until a dependency names no step
-	walked int          // steps in the walk: r.steps[:walked]
+	e    *Executor
+	plan *engine.Plan
+	loop engine.Limits // the current depth's budget (the policy's limits without depth levels)
+	// depthAt is the current depth's index among the policy's levels, -1
+	// when the run has none to re-assess.
+	depthAt int
+	steps   []*stepState
+	byID    map[string]*stepState
+	m       *machine     // the decision core
+	nodes   []*stepState // by node of m's walk; nil for the node that stands for unknown dependencies
+	none    int          // that node, -1 until a dependency names no step
+	walked  int          // steps in the walk: r.steps[:walked]
 
 	trace       *trace.Trace
 	interaction string // the question's interaction ID
 	hist        *history.History
 	logs        *history.Dir
 	start       time.Time // on the injected clock
+	began       time.Time // on the real clock: the TTL counts from it
 	deadline    time.Time // on the real clock
 	seq         atomic.Int64
 
@@ -52,9 +56,10 @@ type run struct {
 func newRun(e *Executor, plan *engine.Plan) *run {
 	hyps := plan.Reasoning.Hypotheses
 	r := &run{
-		e: e, plan: plan, loop: plan.Policy.Limits,
+		e: e, plan: plan,
 		steps: make([]*stepState, 0, len(hyps)), byID: make(map[string]*stepState, len(hyps)), start: e.opts.Clock(),
 	}
+	r.loop, r.depthAt = depthOf(plan)
 	// One allocation for the steps, one for their dependency lists and two
 	// for their commitments; each list is capped, so a refinement's append
 	// copies it out.
@@ -104,6 +109,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		Configuration: history.Configuration{
 			Mode: plan.Mode, MaxPasses: r.loop.MaxPasses, TTL: r.loop.TTL.String(),
 			RefinePerStep: r.loop.RefinePerStep, RefineTotal: r.loop.RefineTotal, Workers: r.loop.Workers, MaxRecords: r.loop.MaxRecords,
+			Profile: plan.Profile,
 		},
 	}
 	return r
@@ -141,10 +147,12 @@ func (r *run) param(ps ...trace.Param) trace.Params {
 // execute runs the loop of passes (the decision core, driven through a
 // driver that does its side effects) and then the finalization.
 func (r *run) execute(ctx context.Context) (*Result, error) {
-	r.deadline = time.Now().Add(r.loop.TTL)
+	r.began = time.Now()
+	r.deadline = r.began.Add(r.loop.TTL)
 	if r.e.opts.LogDir != "" {
 		r.openLogs()
 	}
+	r.profiled()
 	r.planned()
 	r.tracePlanValidation()
 	r.hist.Termination = r.m.drive(&driver{r: r, ctx: ctx})

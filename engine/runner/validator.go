@@ -102,7 +102,7 @@ func (r *run) callValidator(ctx context.Context, p *history.Pass, v *engine.Vali
 			err = fmt.Errorf("validator panicked: %v", x)
 		}
 	}()
-	in := sdk.ValidatorInput{Query: r.plan.Query, Mode: r.plan.Mode, Pass: p.Number, Steps: make([]sdk.ValidatedStep, len(steps))}
+	in := sdk.ValidatorInput{Query: r.plan.Query, Mode: r.plan.Mode, Pass: p.Number, Depth: r.depthName(), Steps: make([]sdk.ValidatedStep, len(steps))}
 	if d := r.questionPeriod(); d != nil {
 		in.Period = &sdk.TimeRange{Since: d.Since, Until: d.Until}
 	}
@@ -180,7 +180,7 @@ func (r *run) verdict(p *history.Pass, st *stepState, sv sdk.StepVerdict) {
 	case st.status == engine.StatusInvalid && st.delta != nil:
 		why = "a refinement is already pending"
 	case d == nil:
-	case p.Number >= r.loop.MaxPasses:
+	case r.lastPass(p.Number):
 		why = "no pass left to refine it"
 	default:
 		st.status, st.delta, f.OnFail = engine.StatusInvalid, d, "refine"
