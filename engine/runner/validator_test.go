@@ -329,3 +329,45 @@ func TestValidatorFindingsInTrace(t *testing.T) {
 	}
 	assert.Equal(t, []string{"validator on h0: pass", "validator on h1: pass", "validator on h2: warn"}, actions)
 }
+
+func TestValidatorNeverRefinesAFailedStep(t *testing.T) {
+	rs := loadRules(t, validatorRules)
+	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
+		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return nil, errors.New("git: repository is locked") },
+	}}
+	agents := judging(func(_ int, in sdk.ValidatorInput) (string, error) {
+		return only(in, "h0", sdk.VerdictInvalid, sdk.Delta{Op: OpModify, Limit: 5, Justification: "try again"}), nil
+	})
+	res, err := New(src, agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	p := res.History.Passes[0]
+	assert.Empty(t, p.Refinements)
+	assert.Contains(t, p.Validation.Findings, history.Finding{Check: validatorCheck, Step: "h0", Severity: history.SeverityFail,
+		Message: "too few commits for the question (a failed step is never refined)"})
+	assert.Len(t, src.requests(), 1, "the failed retrieval is not run again")
+}
+
+// FuzzValidatorOutput feeds arbitrary answers to the validator's schema:
+// an answer is refused or decodes into verdicts and deltas the loop can
+// use, never a panic.
+func FuzzValidatorOutput(f *testing.F) {
+	f.Add(`{"steps":[{"step":"h0","verdict":"valid","issues":[],"deltas":[]}]}`)
+	f.Add(`{"steps":[{"step":"h0","verdict":"invalid","issues":["x"],"deltas":[{"op":"MODIFY","target_step":"h0","set_filters":[{"key":"a","values":["b"]}],"limit":3,"justification":"x"}]}]}`)
+	f.Add(`{"steps":[{"step":"h0","verdict":"invalid","deltas":[{"op":"ADD","limit":-1,"justification":""}]}]}`)
+	f.Add(`{"steps":[{"step":1}],"extra":null}`)
+	f.Add(`[]`)
+	schema := roleSchemas[sdk.RoleValidator]
+	f.Fuzz(func(t *testing.T, raw string) {
+		var out sdk.ValidatorOutput
+		if schema.decode([]byte(raw), &out) != nil {
+			return
+		}
+		for _, s := range out.Steps {
+			require.Contains(t, []string{sdk.VerdictValid, sdk.VerdictInvalid, sdk.VerdictUncertain}, s.Verdict)
+			for _, d := range s.Deltas {
+				require.Contains(t, []string{OpAdd, OpModify, OpRemove, OpReplace}, d.Op)
+				require.GreaterOrEqual(t, d.Limit, 0)
+			}
+		}
+	})
+}
