@@ -45,6 +45,7 @@ func (p *Planner) Interpret(ctx context.Context, req Request, g Grounding, now t
 			in.Constraints[i].Phrase, in.Constraints[i].Source, in.Constraints[i].Reason = r.Phrase, r.Source, r.Reason
 		}
 	}
+	in.FollowUp = req.FollowUp
 	plan.Interpretation = in
 	return plan, nil
 }

@@ -33,6 +33,9 @@ type Interpretation struct {
 	Sources []SourceView `json:"sources,omitempty"`
 	// Grounded reports whether the sources were asked at all.
 	Grounded bool `json:"grounded"`
+	// FollowUp is what the question took from the turn before it in its
+	// session; nil outside a session or when it is not a follow-up.
+	FollowUp *FollowUp `json:"follow_up,omitempty"`
 }
 
 // DateRange is a resolved dates entity: [Since, Until).

@@ -9,6 +9,9 @@ type Request struct {
 	// (omitzero keeps an empty map in JSON; omitempty dropped it).
 	Entities map[string][]string `json:"entities,omitzero"`
 	Mode     string              `json:"mode,omitempty"` // when empty, chosen by mode rules, else the default
+	// FollowUp, when set, says what Intents and Entities took from an
+	// earlier question; Interpret puts it in the interpretation.
+	FollowUp *FollowUp `json:"follow_up,omitempty"`
 }
 
 // Intent is a detected or given intent.

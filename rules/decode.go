@@ -30,6 +30,7 @@ type decoder struct {
 	traceAt     *hcl.Range
 	profileAt   *hcl.Range
 	ceilings    []depthCeiling
+	sessionAt   *hcl.Range
 	defaultMode *hcl.Attribute
 	fallback    *hcl.Attribute
 }
@@ -60,6 +61,7 @@ func emptyRuleset() *Ruleset {
 	rs := &Ruleset{
 		Settings: Settings{Version: 1, MinConfidence: 0.3, DefaultMode: "discovery", Fallback: "fallback", ClarifyMargin: DefaultClarifyMargin},
 		Trace:    ReasoningTrace{Enabled: true},
+		Session:  defaultSession(),
 		files:    map[string]*hcl.File{},
 	}
 	rs.resolveDefaults()
@@ -138,6 +140,8 @@ func (d *decoder) decodeFile(f *hcl.File) {
 			d.decodeProfile(b)
 		case "depth":
 			d.decodeDepth(b)
+		case "session":
+			d.decodeSession(b)
 		case "prompt":
 			d.decodePrompt(b)
 		case "test":
@@ -146,7 +150,8 @@ func (d *decoder) decodeFile(f *hcl.File) {
 	}
 }
 
-// single reports a second nous, loop, validator, reasoning_trace or profile block.
+// single reports a second nous, loop, validator, reasoning_trace, profile or
+// session block.
 func (d *decoder) single(first **hcl.Range, b *hcl.Block) bool {
 	if *first != nil {
 		d.add(Error(CheckDuplicateName, b.DefRange, fmt.Sprintf("Duplicate %s block", b.Type),

@@ -29,6 +29,7 @@ type Ruleset struct {
 	Trace        ReasoningTrace
 	Profile      *Profile // nil when the rules have no profile block
 	Depths       []*Depth // by level, lowest first
+	Session      Session
 	Tests        []*testcase.Case
 
 	index   index
@@ -307,6 +308,27 @@ type Prompt struct {
 type ReasoningTrace struct {
 	Enabled bool // record the reasoning trace; true unless the rules say false
 }
+
+// Session is the session block: the bounds of the conversations `nous ask
+// --session` keeps, and what a follow-up question takes from the turn
+// before it.
+type Session struct {
+	MaxTurns       int           // turns a session keeps, the oldest dropped; 20
+	MaxAnswerBytes int           // bytes of each answer kept, after redaction; 4000
+	MaxSessions    int           // sessions kept, the least recently used removed; 100
+	MaxAge         time.Duration // a session untouched this long is removed; 30 days
+	ContextTurns   int           // earlier turns the agents see; 3
+	// FollowUp (cond.QueryEnv, on the new question alone) says whether it
+	// continues the turn before; nil: no question does.
+	FollowUp *cond.Condition
+	// Inherit names what a follow-up takes from the turn before when it
+	// names none itself: entity names, and InheritIntents.
+	Inherit []string
+}
+
+// InheritIntents in Session.Inherit lets a follow-up in which no detect
+// rule matched take the intents of the turn before.
+const InheritIntents = "intents"
 
 // Loop bounds the multi-pass execution loop.
 type Loop struct {

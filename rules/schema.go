@@ -20,6 +20,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "reasoning_trace"},
 	{Type: "profile"},
 	{Type: "depth", LabelNames: []string{"name"}},
+	{Type: "session"},
 	{Type: "prompt", LabelNames: []string{"role"}},
 	{Type: "test", LabelNames: []string{"name"}},
 }}
@@ -97,6 +98,11 @@ var loopSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var validatorSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "agent", Required: true}, {Name: "when"}, {Name: "steps"},
+}}
+
+var sessionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "max_turns"}, {Name: "max_answer_bytes"}, {Name: "max_sessions"}, {Name: "max_age"},
+	{Name: "context_turns"}, {Name: "follow_up"}, {Name: "inherit"},
 }}
 
 var reasoningTraceSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

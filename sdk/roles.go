@@ -6,6 +6,13 @@ import "time"
 // and expects the output, as JSON, in InvokeResponse.Output. Field names
 // follow the actor-critic design the roles come from.
 
+// Turn is an earlier question of the conversation a question belongs to
+// (`nous ask --session`) and the answer nous gave, bounded.
+type Turn struct {
+	Query  string `json:"query"`
+	Answer string `json:"answer"`
+}
+
 // AnalystInput asks the analyst to research (Review nil) or to revise a
 // rejected draft (Review set).
 type AnalystInput struct {
@@ -21,6 +28,9 @@ type AnalystInput struct {
 	// name, "direct" … "exhaustive" by default): how much effort the
 	// question deserves. Empty when the rules define no depth levels.
 	Depth string `json:"depth,omitempty"`
+	// Conversation is the question's earlier turns, oldest first, when it
+	// is asked in a session: what "and the week before?" continues.
+	Conversation []Turn `json:"conversation,omitempty"`
 }
 
 // Evidence summarises the whole set of records a step holds when
@@ -77,6 +87,8 @@ type CriticInput struct {
 	// name, "direct" … "exhaustive" by default): how much effort the
 	// question deserves. Empty when the rules define no depth levels.
 	Depth string `json:"depth,omitempty"`
+	// Conversation is the question's earlier turns (see AnalystInput).
+	Conversation []Turn `json:"conversation,omitempty"`
 }
 
 // Critic verdicts.
@@ -114,6 +126,8 @@ type WriterInput struct {
 	// name, "direct" … "exhaustive" by default): how much effort the
 	// question deserves. Empty when the rules define no depth levels.
 	Depth string `json:"depth,omitempty"`
+	// Conversation is the question's earlier turns (see AnalystInput).
+	Conversation []Turn `json:"conversation,omitempty"`
 }
 
 // WriterOutput is the final report.

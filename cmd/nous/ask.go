@@ -15,6 +15,7 @@ import (
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
+	"github.com/nous-dev/nous/engine/session"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
@@ -27,7 +28,7 @@ const envNow = "NOUS_NOW"
 
 // askCommand is `nous ask`: plan a question, run the plan, print the report.
 func (a *app) askCommand() *cobra.Command {
-	var format, mode, logDir string
+	var format, mode, logDir, sessionID string
 	var showTrace bool
 	cmd := &cobra.Command{
 		Use:   "ask QUESTION",
@@ -44,7 +45,8 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 		Example: `  nous ask "what changed in this repository last week?"
   nous ask --format markdown --trace "what is the status of the project?"
   nous ask --mode strict --format nlweb "verify the payments outage"
-  nous ask --log-dir ./runs --format json "how many open issues are there?"`,
+  nous ask --log-dir ./runs --format json "how many open issues are there?"
+  nous ask --session t1 "what changed last week?" && nous ask --session t1 "and the week before?"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			query := strings.TrimSpace(strings.Join(args, " "))
@@ -78,10 +80,29 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 			if err := svc.CheckMode(mode); err != nil {
 				return usageError("--mode: %v", err)
 			}
+			req := ask.Request{Query: query, Mode: mode}
+			var store *session.Store
+			if cmd.Flags().Changed("session") {
+				if err := session.CheckID(sessionID); err != nil {
+					return usageError("ask: --session: %v", err)
+				}
+				if store, err = a.sessionStore(rs); err != nil {
+					return fmt.Errorf("ask: %w", err)
+				}
+				if req.Session, err = store.Load(sessionID); err != nil {
+					return fmt.Errorf("ask: %w", err)
+				}
+			}
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
-				res, runErr := svc.Answer(ctx, m, ask.Request{Query: query, Mode: mode})
+				res, runErr := svc.Answer(ctx, m, req)
 				if res == nil {
 					return askError(a.stderr, runErr)
+				}
+				if store != nil {
+					// Saved before printing, so an output error loses no turn.
+					if err := store.Append(sessionID, ask.Turn(res, red)); err != nil {
+						return fmt.Errorf("ask: %w", red.Error(err))
+					}
 				}
 				out := &countingWriter{w: a.stdout}
 				var w io.Writer = out
@@ -99,6 +120,7 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 	f.StringVarP(&format, "format", "f", "text", "output format: "+strings.Join(report.Formats, ", "))
 	f.StringVar(&mode, "mode", "", "tier mode (default: chosen by the mode rules, else the rules' default_mode)")
 	f.StringVar(&logDir, "log-dir", "", "write per-run JSON logs (iteration files, history.json, session_summary.json) under this directory")
+	f.StringVar(&sessionID, "session", "", "continue the conversation ID (a new ID starts one): earlier questions and answers are context; kept under $"+session.EnvDir+", else the user's state directory")
 	f.BoolVar(&showTrace, "trace", false, "print the reasoning trace after the report (text and markdown; json always has it)")
 	return cmd
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/runner"
+	"github.com/nous-dev/nous/engine/session"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk/redact"
 )
@@ -45,6 +46,11 @@ type Deps struct {
 type Request struct {
 	Query string
 	Mode  string // a tier mode; empty lets the mode rules choose
+	// Session, when set, is the conversation the question continues: a
+	// follow-up takes what the rules' session block inherits from its last
+	// turn, and the agents see its last turns. The caller stores the new
+	// turn (see Turn).
+	Session *session.Session
 }
 
 // Service answers questions with one ruleset.
@@ -91,7 +97,10 @@ func (s *Service) CheckMode(mode string) error { return s.planner.CheckMode(mode
 // error, masked.
 func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.Result, error) {
 	d := s.deps
-	ereq := engine.Request{Query: req.Query, Mode: req.Mode}
+	ereq, err := session.Request(ctx, s.planner, req.Session, req.Query, req.Mode)
+	if err != nil {
+		return nil, &PlanError{Err: err}
+	}
 	// Rule problems are reported before any plugin is asked anything.
 	plan, err := s.planner.Plan(ctx, ereq)
 	if err != nil {
@@ -110,8 +119,12 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	engine.ValidatePlan(plan, engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules)))
 	cancel()
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
-	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress}
+	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress,
+		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns)}
 	res, err := runner.New(p, agents, opts).Run(ctx, plan)
+	if req.Session != nil {
+		res.Session = req.Session.ID
+	}
 	res.Caveats = append(res.Caveats, agents.caveats()...)
 	res.Report = runner.Compose(res) // the report opens with every caveat
 	return res, d.Redactor.Error(err)

@@ -106,7 +106,8 @@ func (c *agentCall) writer(force bool) (output, error) {
 			}
 		}
 	}
-	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode, Temporal: r.intentPeriod(r.intentOf(st)), Caveats: r.writerCaveats(st), Evidence: c.ev, Depth: r.depthName()}
+	in := sdk.WriterInput{Query: r.plan.Query, Draft: draft, Review: review, Mode: r.plan.Mode, Temporal: r.intentPeriod(r.intentOf(st)), Caveats: r.writerCaveats(st), Evidence: c.ev, Depth: r.depthName(),
+		Conversation: r.e.opts.Conversation}
 	var w sdk.WriterOutput
 	if err := c.invoke(sdk.RoleWriter, in, &w); err != nil {
 		return c.out, err
@@ -117,7 +118,8 @@ func (c *agentCall) writer(force bool) (output, error) {
 }
 
 func (c *agentCall) analyst(draft string, review *sdk.CriticOutput) (sdk.AnalystOutput, error) {
-	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.intentPeriod(c.r.intentOf(c.st)), Evidence: c.ev, Depth: c.r.depthName()}
+	in := sdk.AnalystInput{Query: c.r.plan.Query, Mode: c.r.plan.Mode, Task: c.st.hyp.Description, Temporal: c.r.intentPeriod(c.r.intentOf(c.st)), Evidence: c.ev, Depth: c.r.depthName(),
+		Conversation: c.r.e.opts.Conversation}
 	if review != nil && review.Status == sdk.VerdictReject {
 		in.Draft, in.Review = draft, review
 	}
@@ -128,7 +130,7 @@ func (c *agentCall) analyst(draft string, review *sdk.CriticOutput) (sdk.Analyst
 
 func (c *agentCall) critic(draft string) (sdk.CriticOutput, error) {
 	var out sdk.CriticOutput
-	err := c.invoke(sdk.RoleCritic, sdk.CriticInput{Draft: draft, Query: c.r.plan.Query, Mode: c.r.plan.Mode, Evidence: c.ev, Depth: c.r.depthName()}, &out)
+	err := c.invoke(sdk.RoleCritic, sdk.CriticInput{Draft: draft, Query: c.r.plan.Query, Mode: c.r.plan.Mode, Evidence: c.ev, Depth: c.r.depthName(), Conversation: c.r.e.opts.Conversation}, &out)
 	return out, err
 }
 

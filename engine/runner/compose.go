@@ -30,12 +30,22 @@ func Compose(res *Result) string {
 			fmt.Fprintf(&b, "%s%s\n\n", caveatPrefix, c)
 		}
 	}
+	fu := followUpLine(res)
 	if len(res.Answers) == 0 {
-		b.WriteString(withoutCaveats(strings.TrimLeft(res.Report, "\n")))
+		rest := withoutCaveats(strings.TrimLeft(res.Report, "\n"))
+		if fu != "" {
+			head := "Understood:\n- " + fu + "\n\n"
+			b.WriteString(head)
+			rest = strings.TrimPrefix(rest, head) // composed before
+		}
+		b.WriteString(rest)
 		return strings.TrimRight(b.String(), "\n") + "\n"
 	}
 	answers := distinctAnswers(res.Answers)
 	b.WriteString("Understood:\n")
+	if fu != "" {
+		fmt.Fprintf(&b, "- %s\n", fu)
+	}
 	for _, a := range answers {
 		fmt.Fprintf(&b, "- %s\n", oneLine(a.Line()))
 	}

@@ -47,6 +47,9 @@ type Options struct {
 	// InteractionID names the interaction (one question) the run answers,
 	// on every trace entry and the result; the execution ID when empty.
 	InteractionID string
+	// Conversation is the question's earlier turns in its session, oldest
+	// first and bounded by the caller; the analyst, critic and writer get it.
+	Conversation []sdk.Turn
 }
 
 // Event is a progress notification.
