@@ -118,6 +118,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.pluginServeCommand(),
 		a.fetchCommand(),
 		a.askCommand(),
+		a.sessionsCommand(),
 	)
 	return root
 }

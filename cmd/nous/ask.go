@@ -87,10 +87,10 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 					return usageError("ask: --session: %v", err)
 				}
 				if store, err = a.sessionStore(rs); err != nil {
-					return fmt.Errorf("ask: %w", err)
+					return usageError("ask: --session: %v", err)
 				}
 				if req.Session, err = store.Load(sessionID); err != nil {
-					return fmt.Errorf("ask: %w", err)
+					return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", err)}
 				}
 			}
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
@@ -101,7 +101,7 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 				if store != nil {
 					// Saved before printing, so an output error loses no turn.
 					if err := store.Append(sessionID, ask.Turn(res, red)); err != nil {
-						return fmt.Errorf("ask: %w", red.Error(err))
+						return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 					}
 				}
 				out := &countingWriter{w: a.stdout}

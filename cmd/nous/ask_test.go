@@ -79,7 +79,8 @@ func askRules(t *testing.T, repo, issues, extra string) string {
 	entries, err := os.ReadDir(defaults)
 	require.NoError(t, err)
 	for _, e := range entries {
-		if e.Name() == "sources.hcl" || (strings.Contains(extra, "loop {") && e.Name() == "loop.hcl") {
+		if e.Name() == "sources.hcl" || (strings.Contains(extra, "loop {") && e.Name() == "loop.hcl") ||
+			(strings.Contains(extra, "reasoning_trace {") && e.Name() == "trace.hcl") {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(defaults, e.Name()))

@@ -82,6 +82,19 @@ func (s *Store) expired(mod time.Time) bool {
 	return s.bounds.MaxAge > 0 && time.Since(mod) > s.bounds.MaxAge
 }
 
+// Read returns the stored session id: an error when there is none, unlike
+// Load.
+func (s *Store) Read(id string) (*Session, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	sess, err := s.read(id)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("session %q: no such session in %s", id, s.dir)
+	}
+	return sess, err
+}
+
 // read decodes the file of session id.
 func (s *Store) read(id string) (*Session, error) {
 	p := s.path(id)
