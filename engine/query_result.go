@@ -15,4 +15,8 @@ type QueryResult struct {
 	Status  string `json:"status"`          // QuerySucceeded | QueryPartial | QueryFailed | QueryNotRun
 	Records int    `json:"records"`         // records its sources returned, before the mode's tier policy
 	Error   string `json:"error,omitempty"` // why it failed or is partial, secrets masked, bounded
+	// Nearest is set (before | after) when a refinement ran the query for
+	// the nearest activity outside its period: its records are not the
+	// period's answer.
+	Nearest string `json:"nearest,omitempty"`
 }

@@ -16,6 +16,7 @@ type queryRun struct {
 	records  int
 	answered int
 	errs     []string
+	nearest  string // the step's nearest refinement, when it ran as one
 }
 
 // add counts a source's answer: n records, and the error its call ended in.
@@ -35,7 +36,7 @@ func (q *queryRun) fail(err error) { q.errs = append(q.errs, err.Error()) }
 // noteQuery keeps q as the last execution of retrieval plan pi. Workers
 // call it.
 func (r *run) noteQuery(pi int, q queryRun) {
-	res := engine.QueryResult{Status: engine.QuerySucceeded, Records: q.records}
+	res := engine.QueryResult{Status: engine.QuerySucceeded, Records: q.records, Nearest: q.nearest}
 	switch {
 	case q.answered == 0:
 		res.Status = engine.QueryFailed

@@ -64,6 +64,15 @@ func TestQueryNotRunWhenItsStepIsSkipped(t *testing.T) {
 	assert.Equal(t, engine.QueryNotRun, res.Plan.Retrieval.Queries[1].Results.Status)
 }
 
+func TestQueryRunForTheNearestActivitySaysSo(t *testing.T) {
+	r := newRun(New(nil, nil, Options{}), buildPlan(loadRules(t, ""), "q", "discovery", nil,
+		stepSpec{id: "h0", desc: "Retrieve", action: "retrieve", retrieve: []planSpec{{source: "git"}}}))
+	q := queryRun{nearest: engine.NearestBefore}
+	q.add("git", 1, nil)
+	r.noteQuery(0, q)
+	assert.Equal(t, engine.QueryResult{Status: engine.QuerySucceeded, Records: 1, Nearest: engine.NearestBefore}, *r.executedQueries()[0].Results)
+}
+
 func TestQueryErrorIsBounded(t *testing.T) {
 	var q queryRun
 	for range 50 {

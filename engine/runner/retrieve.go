@@ -44,7 +44,7 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 	slices.SortStableFunc(plans, func(a, b int) int { return r.plan.Retrieval.Plans[b].Priority - r.plan.Retrieval.Plans[a].Priority })
 	for _, pi := range plans {
 		p := r.plan.Retrieval.Plans[pi]
-		var q queryRun
+		q := queryRun{nearest: st.nearest}
 		req, asked, err := r.fetchRequest(st, p)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", p.ID, err))
