@@ -276,12 +276,18 @@ func (r *run) cutsIn(source string, earliest time.Time) bool {
 }
 
 // stepCaveats explain a partial or failed run no other caveat explains:
-// the steps that failed, or how the loop ended.
+// the steps that failed, those the validator found invalid, or how the
+// loop ended.
 func (r *run) stepCaveats(res *Result, pending []string) []string {
 	var out []string
 	for _, s := range res.Steps {
 		if s.Status == engine.StatusFailed && len(out) < 3 {
 			out = append(out, fmt.Sprintf("Step %s (%s) failed: %s.", s.ID, s.Description, sentence(s.Error)))
+		}
+	}
+	for _, st := range r.steps {
+		if st.dispute != "" && len(out) < 3 {
+			out = append(out, fmt.Sprintf("The validator found step %s (%s) invalid: %s.", st.id, st.hyp.Description, sentence(st.dispute)))
 		}
 	}
 	switch {

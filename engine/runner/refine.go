@@ -47,7 +47,7 @@ func (r *run) refine(p *history.Pass) bool {
 		if ref.Refused != "" {
 			switch {
 			case d.keep: // the step ran fine; the validator doubts it, and that is said
-				st.status, st.disputed, st.delta = engine.StatusCompleted, true, nil
+				st.status, st.dispute, st.delta = engine.StatusCompleted, d.dispute+" ("+ref.Refused+")", nil
 			case d.review == nil && len(d.search) == 0: // a writer step stays invalid: the writer composes what it has at the end
 				st.status, st.err = engine.StatusFailed, fmt.Errorf("%s; last problem: %s", ref.Refused, d.because)
 			}
@@ -147,7 +147,7 @@ func (r *run) rerunDependents(st *stepState) {
 	for i := 0; i < len(stale); i++ {
 		for _, other := range r.steps {
 			if other.status == engine.StatusCompleted && slices.Contains(other.deps, stale[i]) {
-				other.status, other.disputed = engine.StatusPending, false
+				other.status, other.dispute = engine.StatusPending, ""
 				stale = append(stale, other.id)
 			}
 		}

@@ -59,7 +59,7 @@ type stepState struct {
 	review   *sdk.CriticOutput // critic review to revise against
 	draft    string            // draft under revision
 	delta    *pendingDelta     // what validation asked for
-	disputed bool              // the validator found it invalid and it was left as it is: not converged
+	dispute  string            // why the validator found it invalid, when it was left as it is: not converged
 	origin   string            // ADD: the step this one was added for
 	search   []string          // gap search: free-text queries run instead of retrieval plans
 	sources  []string          // gap search: the sources asked
@@ -96,9 +96,11 @@ type pendingDelta struct {
 	search  []string // gap search queries
 	// description replaces the hypothesis description (the validator's
 	// MODIFY); keep makes a refused delta leave the step's result as it is,
-	// disputed, instead of failing the step (the validator's deltas).
+	// disputed for dispute, instead of failing the step (the validator's
+	// deltas).
 	description string
 	keep        bool
+	dispute     string
 }
 
 // role is the agent role the step runs, if any.

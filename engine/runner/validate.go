@@ -122,7 +122,7 @@ func (r *run) assess() history.Assessment {
 	a := history.Assessment{Completed: make([]string, 0, len(r.steps)), NeedRefine: []string{}, Failed: []string{}, Pending: []string{}}
 	for _, st := range r.steps {
 		switch {
-		case st.disputed:
+		case st.dispute != "":
 			a.NeedRefine = append(a.NeedRefine, st.id)
 		case st.status == engine.StatusCompleted || st.status == engine.StatusRemoved:
 			a.Completed = append(a.Completed, st.id)

@@ -156,12 +156,12 @@ func (r *run) verdict(p *history.Pass, st *stepState, sv sdk.StepVerdict) {
 	f := history.Finding{Check: validatorCheck, Step: st.id, Message: strings.Join(sv.Issues, "; ")}
 	switch sv.Verdict {
 	case sdk.VerdictValid:
-		st.disputed = false
+		st.dispute = ""
 		f.Severity = history.SeverityPass
 		r.finding(p, st, f)
 		return
 	case sdk.VerdictUncertain:
-		st.disputed = false
+		st.dispute = ""
 		f.Severity = history.SeverityWarn
 		if f.Message == "" {
 			f.Message = "the validator could not tell"
@@ -185,18 +185,22 @@ func (r *run) verdict(p *history.Pass, st *stepState, sv sdk.StepVerdict) {
 	default:
 		st.status, st.delta, f.OnFail = engine.StatusInvalid, d, "refine"
 	}
-	st.disputed = st.status == engine.StatusCompleted
 	if why != "" {
 		f.Message += " (" + why + ")"
+	}
+	st.dispute = ""
+	if st.status == engine.StatusCompleted {
+		st.dispute = f.Message
 	}
 	r.finding(p, st, f)
 }
 
 // validatorDelta is the refinement st gets from the first of the verdict's
 // deltas that targets st and keeps the question, or nil and why none does.
-// A delta on another step, or one that drops or replaces a filter the
-// question asked for (its period, its constraints), would change a step
-// the verdict is not about or answer another question: it is not applied.
+// A delta on another step, one that drops or replaces a filter the
+// question asked for (its period, its constraints), or one that lowers the
+// limit below the records the step holds would change a step the verdict
+// is not about or answer another question: it is not applied.
 func (r *run) validatorDelta(st *stepState, sv sdk.StepVerdict, issue string) (*pendingDelta, string) {
 	why := "no delta suggested"
 	for _, d := range sv.Deltas {
@@ -208,11 +212,15 @@ func (r *run) validatorDelta(st *stepState, sv sdk.StepVerdict, issue string) (*
 			why = fmt.Sprintf("its delta would drop the question's %q filter and answer another question", k)
 			continue
 		}
+		if held := len(st.out.Records) + st.out.Omitted.count(); d.Limit > 0 && d.Limit < held {
+			why = fmt.Sprintf("its delta would cut the step to %d of its %d records and answer from part of the evidence", d.Limit, held)
+			continue
+		}
 		because := d.Justification
 		if because == "" {
 			because = issue
 		}
-		pd := &pendingDelta{op: d.Op, limit: d.Limit, description: summary(d.Description, maxDescription), because: "validator: " + because, keep: true}
+		pd := &pendingDelta{op: d.Op, limit: d.Limit, description: summary(d.Description, maxDescription), because: "validator: " + because, keep: true, dispute: issue}
 		pd.drop = slices.Clone(d.DropFilters[:min(len(d.DropFilters), maxDeltaFilters)])
 		for _, s := range d.SetFilters[:min(len(d.SetFilters), maxDeltaFilters)] {
 			if pd.set == nil {

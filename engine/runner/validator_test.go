@@ -119,6 +119,7 @@ func TestValidatorVerdicts(t *testing.T) {
 				assert.Equal(t, []string{"h0", "h1", "h2"}, conv.NeedRefine)
 				assert.Equal(t, history.Stalled, res.History.Termination)
 				assert.Len(t, res.Records, 2, "a disputed step keeps its result")
+				assert.Contains(t, res.Caveats, "The validator found step h0 (Retrieve commit data from GitLab) invalid: judged invalid (no delta suggested).")
 			}
 		})
 	}
@@ -190,6 +191,7 @@ func TestValidatorDeltasWithinLimits(t *testing.T) {
 			assert.Equal(t, ResultPartial, res.Status)
 			h0 := res.Steps[0]
 			assert.Equal(t, engine.StatusCompleted, h0.Status, "a refused validator delta keeps the step's result")
+			assert.Contains(t, res.Caveats, "The validator found step h0 (Retrieve commit data from GitLab) invalid: too few commits for the question ("+tc.refused+").")
 			assert.Len(t, res.Records, 2)
 		})
 	}
@@ -206,6 +208,7 @@ func TestValidatorDeltaNotApplied(t *testing.T) {
 		{"replaces the asked period away", sdk.Delta{Op: OpReplace, SetFilters: []sdk.FilterSet{{Key: "projects", Values: []string{"x"}}}, Justification: "x"},
 			`its delta would drop the question's "dates" filter and answer another question`},
 		{"targets another step", sdk.Delta{Op: OpModify, Step: "h2", Limit: 5, Justification: "x"}, "its delta targets h2, not the step judged"},
+		{"cuts the evidence", sdk.Delta{Op: OpModify, Limit: 1, Justification: "fewer"}, "its delta would cut the step to 1 of its 2 records and answer from part of the evidence"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rs := loadRules(t, validatorRules)
@@ -333,7 +336,9 @@ func TestValidatorFindingsInTrace(t *testing.T) {
 func TestValidatorNeverRefinesAFailedStep(t *testing.T) {
 	rs := loadRules(t, validatorRules)
 	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
-		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return nil, errors.New("git: repository is locked") },
+		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
+			return nil, errors.New("git: repository is locked")
+		},
 	}}
 	agents := judging(func(_ int, in sdk.ValidatorInput) (string, error) {
 		return only(in, "h0", sdk.VerdictInvalid, sdk.Delta{Op: OpModify, Limit: 5, Justification: "try again"}), nil

@@ -111,7 +111,8 @@ prompt "validator" {
     set_filters, limit, or a clearer description), ADD (a sibling step with
     other filters), REMOVE or REPLACE, each with its justification. Never
     suggest dropping or changing a filter the question asked for (its
-    period, paths, authors): that answers another question.
+    period, paths, authors), nor a limit below the records a step holds:
+    that answers another question.
     Return only JSON:
     {"steps": [{"step": "h0", "verdict": "valid | invalid | uncertain",
      "issues": ["…"], "deltas": [{"op": "MODIFY", "target_step": "h0",
