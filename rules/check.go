@@ -28,6 +28,7 @@ const (
 	CheckPluginConfig       = "plugin-config"       // a plugin refused its config block, or did not start (lint --plugins)
 	CheckChangesQuestion    = "changes-question"    // a refinement that answers another question (drops the asked period)
 	CheckFixedFilter        = "fixed-filter"        // a filter one retrieve fixes while another of its intent takes it from the question
+	CheckDepthLevels        = "depth-levels"        // depth levels that skip a number, or a when that can never choose or always chooses its level
 )
 
 // Finding is the value nous stores in hcl.Diagnostic.Extra: the name of the
@@ -100,6 +101,7 @@ var Checks = []CheckInfo{
 	{CheckConstantCondition, hcl.DiagWarning, "A condition that is always true (redundant) or always false where that is not unreachability."},
 	{CheckRegexEscape, hcl.DiagWarning, "A regex literal (right of matches) holding a control character: expr decoded an escape meant for the regexp ('\\b' is a backspace, not a word boundary)."},
 	{CheckChangesQuestion, hcl.DiagWarning, "A refine block that drops the dates filter: the retried step answers for the whole history, and the report would present it as the asked period's answer (use nearest = \"before\")."},
+	{CheckDepthLevels, hcl.DiagWarning, "Depth levels that skip a number (re-assessment moves one defined level at a time), a when on the floor (never evaluated), a when that is always false (the level is reached only by re-assessment) or always true (the levels below are never chosen), a profile block without depth levels."},
 	{CheckPluginConfig, hcl.DiagError, "With --plugins: a source or agent plugin that does not start, or whose Configure rejects its config (its warnings are warnings)."},
 }
 

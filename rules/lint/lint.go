@@ -1,8 +1,9 @@
 // Package lint checks a loaded ruleset for mistakes that load but are
 // almost certainly wrong: cycles, unused and unreachable definitions,
 // missing descriptions, constant conditions, regex escapes lost to
-// expr's string unescaping, refinements that change the question and
-// filters an intent both fixes and takes from the question. Every finding is an
+// expr's string unescaping, refinements that change the question,
+// filters an intent both fixes and takes from the question and depth
+// levels that do not mean what they say. Every finding is an
 // hcl.Diagnostic carrying a check name (rules.CheckName).
 package lint
 
@@ -32,7 +33,7 @@ func Check(rs *rules.Ruleset) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, check := range []func(*rules.Ruleset) hcl.Diagnostics{
-		cycles, unused, unreachable, descriptions, constants, actions, regexEscapes, refinements, fixedFilters,
+		cycles, unused, unreachable, descriptions, constants, actions, regexEscapes, refinements, fixedFilters, depthLevels,
 	} {
 		diags = append(diags, check(rs)...)
 	}

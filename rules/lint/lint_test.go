@@ -51,6 +51,7 @@ var seeded = []struct {
 	{rules.CheckTemplate, hcl.DiagError, "rules.hcl", `"Summarise`},
 	{rules.CheckRegexEscape, hcl.DiagWarning, "rules.hcl", `'(?i)\\bverify`},
 	{rules.CheckChangesQuestion, hcl.DiagWarning, "rules.hcl", "refine {\n    drop_filters"},
+	{rules.CheckDepthLevels, hcl.DiagWarning, "rules.hcl", "7 }"},
 	{rules.CheckSyntax, hcl.DiagError, "syntax.hcl", "\n}"},
 }
 
@@ -201,6 +202,11 @@ func TestSmallerChecks(t *testing.T) {
 		{"always false keep", "mode \"m\" { keep = \"false\" }\n", rules.CheckConstantCondition, "Condition is always false"},
 		{"always false dependency", "intent \"i\" {\n  hypothesis \"a\" { description = \"A\" }\n}\ndependency \"d\" {\n  when = \"1 > 2\"\n  from = \"i.a\"\n  to = \"i.a\"\n}\n", rules.CheckUnreachable, `Unreachable: dependency "d" never applies`},
 		{"retrieve without description", "source \"s\" { plugin = \"x\" }\nintent \"i\" {\n  retrieve \"r\" { source = \"s\" }\n}\n", rules.CheckMissingDescription, `Retrieve "r" has no description`},
+		{"depth levels with a gap", "depth \"a\" { level = 1 }\ndepth \"b\" {\n  level = 3\n  when = \"profile.intents > 1\"\n}\n", rules.CheckDepthLevels, "Depth levels skip from 1 to 3"},
+		{"a when on the floor", "depth \"a\" {\n  level = 1\n  when = \"profile.intents > 1\"\n}\n", rules.CheckDepthLevels, "The floor's when is never evaluated"},
+		{"a level always chosen", "depth \"a\" { level = 1 }\ndepth \"b\" {\n  level = 2\n  when = \"1 < 2\"\n}\n", rules.CheckDepthLevels, `Depth "b" is always chosen`},
+		{"a level never chosen", "depth \"a\" { level = 1 }\ndepth \"b\" {\n  level = 2\n  when = \"1 > 2\"\n}\n", rules.CheckDepthLevels, `Depth "b" is never chosen from the task profile`},
+		{"a profile without levels", "profile {\n  deepen = \"pass.failed > 0\"\n}\n", rules.CheckDepthLevels, "Profile block without depth levels"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -91,3 +91,6 @@ prompt "writer" {
 mode "strict" {
   when = "query matches '(?i)\\bverify\\b'"
 }
+
+depth "quick" { level = 1 }
+depth "deep" { level = 7 }
