@@ -99,6 +99,7 @@ func (d *decoder) decodeTestExpect(b *hcl.Block, ex *testcase.Expect) {
 	}
 	d.strs(c.Attributes, "diagnostics", &ex.Diagnostics)
 	d.str(c.Attributes, "mode", &ex.Mode)
+	d.str(c.Attributes, "depth", &ex.Depth)
 }
 
 // objects decodes a list of objects whose attributes are among fields,

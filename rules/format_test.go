@@ -24,3 +24,9 @@ func TestFormatRefusesBrokenSource(t *testing.T) {
 	assert.Equal(t, CheckSyntax, CheckName(diags[0]))
 	assert.Equal(t, "f.hcl", diags[0].Subject.Filename)
 }
+
+func TestFormatDepthBlocks(t *testing.T) {
+	out, diags := Format("d.hcl", []byte("profile {\ndeepen=\"pass.need_refinement > 0\"\n    ease = \"pass.failed == 0\"\n}\ndepth \"quick\" {\nlevel=1\n  max_passes   =   1\nttl=\"30s\"\n}\n"))
+	require.Empty(t, diags)
+	assert.Equal(t, "profile {\n  deepen = \"pass.need_refinement > 0\"\n  ease   = \"pass.failed == 0\"\n}\ndepth \"quick\" {\n  level      = 1\n  max_passes = 1\n  ttl        = \"30s\"\n}\n", string(out))
+}

@@ -129,5 +129,5 @@ var testInputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var testExpectSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "hypotheses"}, {Name: "edges"}, {Name: "plans"}, {Name: "queries"}, {Name: "diagnostics"}, {Name: "mode"}, {Name: "ambiguities"},
+	{Name: "hypotheses"}, {Name: "edges"}, {Name: "plans"}, {Name: "queries"}, {Name: "diagnostics"}, {Name: "mode"}, {Name: "ambiguities"}, {Name: "depth"},
 }}

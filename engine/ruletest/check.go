@@ -37,6 +37,15 @@ func Check(ex testcase.Expect, plan *engine.Plan) []Failure {
 	if ex.Mode != "" && ex.Mode != plan.Mode {
 		c.fail("mode", quote(ex.Mode), quote(plan.Mode))
 	}
+	if ex.Depth != "" {
+		got := "no depth (the rules define no depth levels)"
+		if plan.Profile != nil {
+			got = fmt.Sprintf("%q (level %d, %s)", plan.Profile.Depth.Name, plan.Profile.Depth.Level, plan.Profile.Reason)
+		}
+		if plan.Profile == nil || plan.Profile.Depth.Name != ex.Depth {
+			c.fail("depth", quote(ex.Depth), got)
+		}
+	}
 	return c.failures
 }
 

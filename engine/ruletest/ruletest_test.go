@@ -205,3 +205,21 @@ test "ok" {
 	assert.Contains(t, c.Failure.Text, "plans[0].priority\n    expected: 9\n    got:      10\n")
 	assert.Nil(t, doc.Suites[0].Cases[1].Failure)
 }
+
+func TestDepthExpectation(t *testing.T) {
+	results := defaultRunner(t, nil).Run(context.Background(), parseTests(t, `
+test "shallow" {
+  input { query = "what changed last week?" }
+  expect { depth = "direct" }
+}
+test "not so deep" {
+  input { query = "what changed last week?" }
+  expect { depth = "broad" }
+}
+`))
+	require.Len(t, results, 2)
+	assert.True(t, results[0].Passed(), "%+v", results[0].Failures)
+	require.Len(t, results[1].Failures, 1)
+	f := results[1].Failures[0]
+	assert.Equal(t, []string{"depth", `"broad"`, `"direct" (level 1, the floor: no higher level's when holds)`}, []string{f.Field, f.Expected, f.Got})
+}

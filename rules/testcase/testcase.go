@@ -20,6 +20,7 @@ type Input struct {
 	Intents  []Intent
 	Entities map[string][]string
 	Mode     string
+	Depth    string // the name of the depth level chosen for the task profile
 }
 
 // Intent is an explicitly given intent.
@@ -36,6 +37,7 @@ type Expect struct {
 	Queries     []string // query strings, in plan order
 	Diagnostics []string // substrings of expected diagnostic summaries
 	Mode        string
+	Depth       string // the name of the depth level chosen for the task profile
 	Range       hcl.Range
 }
 
