@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/rules/cond"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -267,4 +268,37 @@ func TestSeedSemanticValidation(t *testing.T) {
 	tmpl, err := pol.Prompt(engine.RoleValidator)
 	require.NoError(t, err)
 	assert.NotNil(t, tmpl.Lookup("validator"), "the default prompt block parses")
+}
+
+// The adaptive-reasoning document's task profile maps a question to a
+// reasoning depth of tiers 1–5 (phase A), re-assessed at pass boundaries
+// (phase D), and the tier stays within ±1 (decision 6). The default rules
+// define five levels; the same question always gets the same level, and a
+// re-assessment moves one level however strongly its condition holds.
+func TestSeedTaskProfileTiers(t *testing.T) {
+	p := defaultPlanner(t)
+	ds := p.Policy("discovery").Depths
+	require.NotNil(t, ds)
+	levels := make([]int, len(ds.Levels))
+	for i, l := range ds.Levels {
+		levels[i] = l.Level
+	}
+	assert.Equal(t, []int{1, 2, 3, 4, 5}, levels)
+
+	q := engine.Request{Query: "what is the status of the project and who changed the parser since v2.20.0, and are there open issues?"}
+	first := plan(t, p, q).Profile.Depth
+	for range 5 {
+		assert.Equal(t, first, plan(t, p, q).Profile.Depth, "the same input, the same tier")
+	}
+	dims := cond.Profile{}
+	for at := range ds.Levels {
+		pass := cond.Pass{Number: 1, NeedRefinement: 100, Failed: 100, FailedSteps: 100}
+		next, _, err := ds.Reassess(&cond.ProfileEnv{Profile: &dims, Pass: &pass}, at)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, next-at, 1, "±1 tier at level %d", ds.Levels[at].Level)
+		pass = cond.Pass{Number: 1, Records: 100}
+		next, _, err = ds.Reassess(&cond.ProfileEnv{Profile: &dims, Pass: &pass}, at)
+		require.NoError(t, err)
+		assert.GreaterOrEqual(t, next-at, -1, "±1 tier at level %d", ds.Levels[at].Level)
+	}
 }
