@@ -92,6 +92,9 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 				if req.Session, err = store.Load(sessionID); err != nil {
 					return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", err)}
 				}
+				if req.Session.Expired {
+					fmt.Fprintf(a.stderr, "nous: session %s was not used for more than %s (session.max_age): it starts again\n", sessionID, rs.Session.MaxAge)
+				}
 			}
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
 				res, runErr := svc.Answer(ctx, m, req)

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/report"
@@ -152,4 +153,17 @@ func TestSessionsCommand(t *testing.T) {
 	_, stderr, code = nous("sessions", "show", "t1")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, `session "t1": no such session`)
+}
+
+func TestAskExpiredSessionStartsAgainAndSaysSo(t *testing.T) {
+	rules, state := sessionRepo(t, "")
+	_, stderr, code := runAsk(t, "--rules", rules, "--session", "old", "what changed last week?")
+	require.Equal(t, 0, code, stderr)
+	long := time.Now().Add(-31 * 24 * time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(state, "old.json"), long, long))
+
+	out, stderr, code := runAsk(t, "--rules", rules, "--session", "old", "and the week before?")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "session old was not used for more than 720h0m0s (session.max_age): it starts again")
+	assert.NotContains(t, out, "Follow-up of", "nothing is carried from a session that expired")
 }

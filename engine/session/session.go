@@ -21,6 +21,9 @@ type Session struct {
 	// Dropped counts turns the bounds removed, so a turn's number stays
 	// the same when older ones go.
 	Dropped int `json:"dropped,omitempty"`
+	// Expired is set by Load when the session existed but was older than
+	// max_age: it starts again, empty.
+	Expired bool `json:"-"`
 }
 
 // fileVersion is the version of the session file format.

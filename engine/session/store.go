@@ -65,7 +65,7 @@ func (s *Store) Load(id string) (*Session, error) {
 		return nil, err
 	}
 	if fi, err := os.Stat(s.path(id)); err == nil && s.expired(fi.ModTime()) {
-		return &Session{Version: fileVersion, ID: id}, nil
+		return &Session{Version: fileVersion, ID: id, Expired: true}, nil
 	}
 	sess, err := s.read(id)
 	switch {

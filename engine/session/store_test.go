@@ -90,6 +90,7 @@ func TestBounds(t *testing.T) {
 		sess, err := s.Load("old")
 		require.NoError(t, err)
 		assert.Empty(t, sess.Turns, "a session older than max_age starts again")
+		assert.True(t, sess.Expired, "and says so")
 		require.NoError(t, s.Append("new", turn("q")))
 		_, err = os.Stat(filepath.Join(dir, "old.json"))
 		assert.True(t, os.IsNotExist(err), "and is removed by the next append")
