@@ -17,23 +17,36 @@ func followUpLine(res *Result) string {
 		return ""
 	}
 	fu := res.Plan.Interpretation.FollowUp
-	var b strings.Builder
-	b.WriteString("Follow-up of “" + clip(oneLine(fu.Query), 100) + "” (session " + fu.Session + ", turn " + strconv.Itoa(fu.Turn) + "): ")
+	head := "Follow-up of “" + clip(oneLine(fu.Query), 100) + "” (session " + fu.Session + ", turn " + strconv.Itoa(fu.Turn) + "): "
 	if len(fu.Carried) == 0 {
-		b.WriteString("nothing carried over, the question names its own intents and constraints")
-		return b.String()
+		return head + "nothing carried over, the question names its own intents and constraints"
 	}
-	b.WriteString("took ")
-	for i, c := range fu.Carried {
-		if i > 0 {
-			b.WriteString("; ")
+	var parts []string
+	for i := 0; i < len(fu.Carried); {
+		c := fu.Carried[i]
+		if !plain(c) {
+			parts = append(parts, carried(c))
+			i++
+			continue
 		}
-		b.WriteString(carried(c))
+		// Values taken as they were, of one key, read as one: "paths a, b".
+		values := []string{c.Value}
+		for i++; i < len(fu.Carried) && plain(fu.Carried[i]) && fu.Carried[i].Key == c.Key; i++ {
+			values = append(values, fu.Carried[i].Value)
+		}
+		key := c.Key
+		if key == engine.CarriedIntent && len(values) > 1 {
+			key = "intents"
+		}
+		parts = append(parts, key+" "+strings.Join(values, ", "))
 	}
-	return b.String()
+	return head + "took " + strings.Join(parts, "; ")
 }
 
-// carried is one carried constraint in words.
+// plain reports whether c is a value taken as it was.
+func plain(c engine.Constraint) bool { return c.Value != "" && c.Phrase == "" && c.Reason == "" }
+
+// carried is a carried constraint with how it was read, in words.
 func carried(c engine.Constraint) string {
 	if c.Value == "" { // a move with nothing to move
 		return c.Phrase + ": not applied, " + c.Reason
