@@ -34,8 +34,8 @@ const (
 func (r *run) validatePass(ctx context.Context, p *history.Pass) {
 	v := r.plan.Policy.Validator
 	steps := r.judged(p, v)
-	if len(steps) == 0 || r.boundary(ctx) != "" {
-		return
+	if len(steps) == 0 || r.fatal != nil || r.boundary(ctx) != "" {
+		return // nothing to judge, or the run ends whatever the verdicts
 	}
 	if v.When != nil {
 		env := cond.PassEnv{Pass: p.Number, MaxPasses: r.loop.MaxPasses, Steps: len(steps), Query: r.plan.Query, Mode: r.plan.Mode,
