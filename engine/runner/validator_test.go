@@ -376,3 +376,20 @@ func FuzzValidatorOutput(f *testing.F) {
 		}
 	})
 }
+
+func TestValidatorOnTheLastPass(t *testing.T) {
+	rs := loadRules(t, validatorRules+"loop {\n  max_passes = 1\n}\n")
+	agents := judging(func(_ int, in sdk.ValidatorInput) (string, error) {
+		return only(in, "h0", sdk.VerdictInvalid, sdk.Delta{Op: OpModify, Limit: 50, Justification: "look further"}), nil
+	})
+	res, err := New(gitCommits(2), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	p := res.History.Passes[0]
+	assert.Empty(t, p.Refinements, "no pass is left to run a refinement")
+	assert.Contains(t, p.Validation.Findings, history.Finding{Check: validatorCheck, Step: "h0", Severity: history.SeverityFail,
+		Message: "too few commits for the question (no pass left to refine it)"})
+	assert.Equal(t, history.MaxPasses, res.History.Termination)
+	assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status)
+	assert.Len(t, res.Records, 2, "the step keeps its result")
+	assert.Equal(t, ResultPartial, res.Status)
+}
