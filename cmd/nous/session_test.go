@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -166,4 +167,26 @@ func TestAskExpiredSessionStartsAgainAndSaysSo(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, stderr, "session old was not used for more than 720h0m0s (session.max_age): it starts again")
 	assert.NotContains(t, out, "Follow-up of", "nothing is carried from a session that expired")
+}
+
+func TestAskTwoAtOnceOnOneSessionKeepBothTurns(t *testing.T) {
+	rules, state := sessionRepo(t, "")
+	t.Setenv(envNow, askNow)
+	questions := []string{"what changed last week?", "how many commits were made last week?"}
+	var wg sync.WaitGroup
+	for _, q := range questions {
+		wg.Go(func() {
+			var out, errb bytes.Buffer
+			code := run([]string{"ask", "--rules", rules, "--session", "both", q}, strings.NewReader(""), &out, &errb)
+			assert.Equal(t, 0, code, errb.String())
+		})
+	}
+	wg.Wait()
+	sess, err := session.NewStore(state, session.Bounds{}).Read("both")
+	require.NoError(t, err)
+	var asked []string
+	for _, turn := range sess.Turns {
+		asked = append(asked, turn.Query)
+	}
+	assert.ElementsMatch(t, questions, asked, "neither append lost the other's turn")
 }
