@@ -100,6 +100,9 @@ func (d *decoder) decodeTestExpect(b *hcl.Block, ex *testcase.Expect) {
 	d.strs(c.Attributes, "diagnostics", &ex.Diagnostics)
 	d.str(c.Attributes, "mode", &ex.Mode)
 	d.str(c.Attributes, "depth", &ex.Depth)
+	if d.strs(c.Attributes, "ambiguities", &ex.Ambiguities) && ex.Ambiguities == nil {
+		ex.Ambiguities = []string{}
+	}
 }
 
 // objects decodes a list of objects whose attributes are among fields,

@@ -139,8 +139,19 @@ type WriterOutput struct {
 
 // ClarificationInput asks for options that disambiguate a question.
 type ClarificationInput struct {
-	Query         string `json:"query"`
+	Query string `json:"query"`
+	// AmbiguityType is what the question leaves open: "intent" (two
+	// intents whose answers exclude each other), "missing_entity" (an
+	// intent needs an entity the question does not name) or
+	// "multiple_matches" (a value matched several things in a source).
 	AmbiguityType string `json:"ambiguity_type"`
+	// Entity is the entity missing or matched several times ("authors").
+	Entity string `json:"entity,omitempty"`
+	// Message says in one sentence what is open.
+	Message string `json:"message,omitempty"`
+	// Candidates are what the user may mean, most likely first: the
+	// intents, or the things the value matched ("Jeff King").
+	Candidates []string `json:"candidates,omitempty"`
 }
 
 // ClarificationOutput offers the user options.

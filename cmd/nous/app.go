@@ -16,6 +16,7 @@ const (
 	exitOK       = 0
 	exitFindings = 1 // findings, failed tests, failed run
 	exitUsage    = 2 // usage or unreadable input
+	exitClarify  = 3 // nous ask: the question is ambiguous and was asked back (needs_clarification)
 )
 
 // exitError carries an exit code out of a command. A nil Err means the

@@ -41,7 +41,11 @@ Exit 0 when the run answered the question, fully (success) or in part
 (partial: the report's first lines say what is missing); 1 when nothing
 answers it (failed: no source answered, no report was written), when it
 was interrupted, or when nothing could be printed, with the reason on
-stderr (what was produced is still printed); 2 on bad usage or rules.`,
+stderr (what was produced is still printed); 2 on bad usage or rules; 3
+when the question is ambiguous (needs_clarification: a command names
+nothing to act on, a name matches several people, two intents that exclude
+each other): nothing ran, and the output is the question nous asks back
+and its options.`,
 		Example: `  nous ask "what changed in this repository last week?"
   nous ask --format markdown --trace "what is the status of the project?"
   nous ask --mode strict --format nlweb "verify the payments outage"
@@ -129,7 +133,8 @@ stderr (what was produced is still printed); 2 on bad usage or rules.`,
 }
 
 // askExit is the exit of a finished run whose output took written bytes:
-// nil (exit 0) only when the run answered and something was printed. The
+// nil (exit 0) only when the run answered and something was printed; 3
+// when the question was asked back. The
 // reason it gives is masked by red.
 func askExit(res *runner.Result, runErr error, written int64, red *redact.Redactor) error {
 	switch {
@@ -143,6 +148,8 @@ func askExit(res *runner.Result, runErr error, written int64, red *redact.Redact
 		return &exitError{Code: exitFindings, Err: red.Error(err)}
 	case written == 0:
 		return &exitError{Code: exitFindings, Err: fmt.Errorf("run %s, but it printed nothing", res.Status)}
+	case res.Status == runner.ResultNeedsClarification:
+		return &exitError{Code: exitClarify} // the output is the question
 	}
 	return nil
 }

@@ -31,6 +31,7 @@ func TestAskExit(t *testing.T) {
 		{"cancelled", result(runner.ResultCancelled), nil, 120, exitFindings, "run cancelled (converged)"},
 		{"run error", result(runner.ResultFailed), errors.New("no valid sources"), 120, exitFindings, "no valid sources"},
 		{"nothing printed", result(runner.ResultSuccess), nil, 0, exitFindings, "run success, but it printed nothing"},
+		{"asked back: exit 3, the output is the question", result(runner.ResultNeedsClarification), nil, 120, exitClarify, ""},
 		{"secrets masked", result(runner.ResultFailed, "No report: the writer step h2 failed: 401 bad key sk-secret."), nil, 120, exitFindings,
 			"run failed (converged): No report: the writer step h2 failed: 401 bad key [REDACTED]."},
 	}
@@ -44,6 +45,10 @@ func TestAskExit(t *testing.T) {
 			var ee *exitError
 			require.ErrorAs(t, err, &ee)
 			assert.Equal(t, tt.code, ee.Code)
+			if tt.msg == "" {
+				assert.NoError(t, ee.Err, "nothing more to say on stderr")
+				return
+			}
 			require.Error(t, ee.Err, "the reason goes to stderr")
 			assert.Equal(t, tt.msg, ee.Err.Error())
 		})

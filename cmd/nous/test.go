@@ -29,7 +29,7 @@ else the embedded defaults). Each PATH is a .hcl file or a directory of them;
 without PATHS the test blocks inside the rules themselves run.
 
 A test gives an input (query, intents, entities, mode) and what the plan must
-contain (hypotheses, edges, plans, queries, diagnostics, mode); a failure shows
+contain (hypotheses, edges, plans, queries, diagnostics, mode, ambiguities); a failure shows
 each differing field as expected versus got. Exit 1 when a test fails, 2 on
 unreadable files.`,
 		Example: `  nous test examples/tests

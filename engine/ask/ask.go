@@ -92,7 +92,9 @@ func (s *Service) CheckMode(mode string) error { return s.planner.CheckMode(mode
 
 // Answer plans req, grounds it against p's sources, validates it against
 // what they serve (refining it before the first pass), runs the plan
-// through p and composes the report. A question that cannot be planned is a *PlanError
+// through p and composes the report. A question with a blocking ambiguity
+// is asked back instead (status needs_clarification, see
+// runner.Executor.Clarify). A question that cannot be planned is a *PlanError
 // and a nil result; a run that ended in error returns its result and the
 // error, masked.
 func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.Result, error) {
@@ -109,11 +111,15 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	if errs := plan.Errors(); len(errs) > 0 {
 		return nil, &PlanError{Diagnostics: errs}
 	}
-	gctx, cancel := context.WithTimeout(ctx, groundTimeout)
-	plan, err = s.planner.Interpret(gctx, ereq, p, d.Clock())
-	cancel()
-	if err != nil {
-		return nil, fmt.Errorf("interpreting the question: %w", d.Redactor.Error(err))
+	// A question the rules already find ambiguous is asked back without
+	// asking the sources: grounding cannot settle it.
+	if plan.Blocking() == nil {
+		gctx, cancel := context.WithTimeout(ctx, groundTimeout)
+		plan, err = s.planner.Interpret(gctx, ereq, p, d.Clock())
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("interpreting the question: %w", d.Redactor.Error(err))
+		}
 	}
 	dctx, cancel := context.WithTimeout(ctx, groundTimeout)
 	engine.ValidatePlan(plan, engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules)))
@@ -121,7 +127,14 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress,
 		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns)}
-	res, err := runner.New(p, agents, opts).Run(ctx, plan)
+	exec := runner.New(p, agents, opts)
+	var res *runner.Result
+	if amb := plan.Blocking(); amb != nil {
+		// An ambiguous question is asked back; nothing else runs.
+		res, err = exec.Clarify(ctx, plan, *amb)
+	} else {
+		res, err = exec.Run(ctx, plan)
+	}
 	if req.Session != nil {
 		res.Session = req.Session.ID
 	}

@@ -35,6 +35,7 @@ const (
 	Stalled     = "stalled"      // steps failed and nothing was left to refine
 	Cancelled   = "cancelled"    // the caller cancelled (Ctrl-C)
 	Failed      = "failed"       // a fatal error ended the run
+	AskedBack   = "asked_back"   // the question was ambiguous: nothing ran, the user was asked
 )
 
 // Configuration is the loop configuration the run used.

@@ -30,6 +30,18 @@ type SchemaObject struct {
 	Confidence           string   `json:"confidence"`
 	TotalSourcesAnalyzed int      `json:"total_sources_analyzed"`
 	Error                string   `json:"error,omitempty"`
+	// Clarification is the question asked back (type ClarificationRequest).
+	Clarification *Clarification `json:"clarification,omitempty"`
+}
+
+// Clarification is a question nous asks back instead of answering: what
+// is ambiguous and the options the user can pick from.
+type Clarification struct {
+	Question      string   `json:"question"`
+	Options       []string `json:"options"`
+	AmbiguityType string   `json:"ambiguity_type"`
+	Entity        string   `json:"entity,omitempty"`
+	Candidates    []string `json:"candidates,omitempty"`
 }
 
 // The constants of the document's _format_result.
@@ -45,6 +57,7 @@ const (
 	typeReport = "ResearchReport"
 	typeAnswer = "ResearchAnswer" // one intent's answer
 	typeError  = "ResearchError"
+	typeAsk    = "ClarificationRequest" // the question asked back
 )
 
 // Items formats res as NLWeb Items: the research report (or one error item
@@ -90,6 +103,11 @@ func reportItem(res *runner.Result) Item {
 	if c := lowestConfidence(res.Answers); c != "" {
 		// The report is as sure as its least sure answer.
 		it.SchemaObject.Confidence = c
+	}
+	if res.Status == runner.ResultNeedsClarification && res.Clarification != nil && res.Ambiguity != nil {
+		it.SchemaObject.Type, it.SchemaObject.Confidence = typeAsk, "Low"
+		it.SchemaObject.Clarification = &Clarification{Question: res.Clarification.Question, Options: res.Clarification.Options,
+			AmbiguityType: res.Ambiguity.Type, Entity: res.Ambiguity.Entity, Candidates: res.Ambiguity.Candidates}
 	}
 	if res.Status == runner.ResultFailed || res.Status == runner.ResultCancelled {
 		it.Score = 0

@@ -53,6 +53,19 @@ func Render(w io.Writer, format string, res *runner.Result, opts Options) error 
 func renderText(b *bytes.Buffer, res *runner.Result, opts Options) {
 	b.WriteString(strings.TrimRight(res.Report, "\n"))
 	b.WriteString("\n\n")
+	if res.Status == runner.ResultNeedsClarification && res.Ambiguity != nil {
+		fmt.Fprintf(b, "Status: %s (%s: %s)\n", res.Status, res.Ambiguity.Type, line(res.Ambiguity.Message))
+	} else {
+		writeSteps(b, res)
+	}
+	if opts.Trace {
+		b.WriteString("\nTrace:\n")
+		writeTrace(b, res, "  ")
+	}
+}
+
+// writeSteps writes a run's status, its steps and what they found.
+func writeSteps(b *bytes.Buffer, res *runner.Result) {
 	fmt.Fprintf(b, "Status: %s (%s, %d pass(es), mode %s)\n", res.Status, termination(res), passes(res), res.Mode)
 	if res.Error != "" {
 		fmt.Fprintf(b, "Error: %s\n", line(res.Error))
@@ -86,15 +99,19 @@ func renderText(b *bytes.Buffer, res *runner.Result, opts Options) {
 	if len(res.Pending) > 0 {
 		fmt.Fprintf(b, "Pending commitments: %s\n", line(strings.Join(res.Pending, ", ")))
 	}
-	if opts.Trace {
-		b.WriteString("\nTrace:\n")
-		writeTrace(b, res, "  ")
-	}
 }
 
 func renderMarkdown(b *bytes.Buffer, res *runner.Result, opts Options) {
 	b.WriteString(strings.TrimRight(res.Report, "\n"))
 	b.WriteString("\n\n---\n\n")
+	if res.Status == runner.ResultNeedsClarification && res.Ambiguity != nil {
+		fmt.Fprintf(b, "**Status:** %s (%s: %s)\n", res.Status, res.Ambiguity.Type, escapeCell(res.Ambiguity.Message))
+		if opts.Trace {
+			b.WriteString("\n## Trace\n\n")
+			writeTrace(b, res, "- ")
+		}
+		return
+	}
 	fmt.Fprintf(b, "**Status:** %s (%s, %d pass(es), mode `%s`)\n\n", res.Status, termination(res), passes(res), res.Mode)
 	if res.Error != "" {
 		fmt.Fprintf(b, "**Error:** %s\n\n", escapeCell(res.Error))

@@ -33,6 +33,16 @@ func Check(ex testcase.Expect, plan *engine.Plan) []Failure {
 		}
 		c.list("queries", ex.Queries, got)
 	}
+	if ex.Ambiguities != nil {
+		got := make([]string, len(plan.Ambiguities))
+		for i, a := range plan.Ambiguities {
+			got[i] = a.Type
+			if a.Entity != "" {
+				got[i] += ":" + a.Entity
+			}
+		}
+		c.list("ambiguities", ex.Ambiguities, got)
+	}
 	c.diagnostics(ex.Diagnostics, plan.Diagnostics)
 	if ex.Mode != "" && ex.Mode != plan.Mode {
 		c.fail("mode", quote(ex.Mode), quote(plan.Mode))

@@ -223,3 +223,25 @@ test "not so deep" {
 	f := results[1].Failures[0]
 	assert.Equal(t, []string{"depth", `"broad"`, `"direct" (level 1, the floor: no higher level's when holds)`}, []string{f.Field, f.Expected, f.Got})
 }
+
+func TestCheckAmbiguities(t *testing.T) {
+	results := defaultRunner(t, nil).Run(context.Background(), parseTests(t, `
+test "asked_back" {
+  input { query = "please close it" }
+  expect { ambiguities = ["missing_entity:targets"] }
+}
+test "not_asked_back" {
+  input { query = "please close it" }
+  expect { ambiguities = [] }
+}
+test "not_checked" {
+  input { query = "please close it" }
+  expect {}
+}
+`))
+	require.Len(t, results, 3)
+	assert.True(t, results[0].Passed(), "%v", results[0].Failures)
+	require.Len(t, results[1].Failures, 1)
+	assert.Equal(t, ruletest.Failure{Field: "ambiguities", Expected: "0 entries []", Got: `1 entry ["missing_entity:targets"]`, Range: results[1].Failures[0].Range}, results[1].Failures[0])
+	assert.True(t, results[2].Passed())
+}

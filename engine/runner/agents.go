@@ -152,9 +152,15 @@ func (c *agentCall) criticOnly() (output, error) {
 	return c.out, nil
 }
 
+// clarify runs a clarification step the rules declare: about the plan's
+// first ambiguity when it has one, else about the question as a whole.
 func (c *agentCall) clarify() (output, error) {
+	in := sdk.ClarificationInput{Query: c.r.plan.Query, AmbiguityType: "ambiguous"}
+	if amb := c.r.plan.Ambiguities; len(amb) > 0 {
+		in.AmbiguityType, in.Entity, in.Message, in.Candidates = amb[0].Type, amb[0].Entity, amb[0].Message, amb[0].Candidates
+	}
 	var out sdk.ClarificationOutput
-	if err := c.invoke(sdk.RoleClarification, sdk.ClarificationInput{Query: c.r.plan.Query, AmbiguityType: "ambiguous"}, &out); err != nil {
+	if err := c.invoke(sdk.RoleClarification, in, &out); err != nil {
 		return c.out, err
 	}
 	c.out.Clarify = &out

@@ -31,6 +31,8 @@ func TestDefaultPromptsRender(t *testing.T) {
 		{sdk.RoleWriter, sdk.WriterInput{Query: "q", Draft: "d", Review: review, Mode: "strict"}, []string{"WriterAgentPrompt", "verdict was REJECT"}},
 		{sdk.RoleWriter, sdk.WriterInput{Query: "q", Draft: "d", Mode: "strict"}, []string{"WriterAgentPrompt"}},
 		{sdk.RoleClarification, sdk.ClarificationInput{Query: "q", AmbiguityType: "ambiguous"}, []string{"ClarificationAgentPrompt", "(ambiguous)"}},
+		{sdk.RoleClarification, sdk.ClarificationInput{Query: "q", AmbiguityType: "multiple_matches", Entity: "authors", Message: `"Jeff" matches 2 people in git`,
+			Candidates: []string{"Jeff King", "Jeff Hostetler"}}, []string{`(multiple_matches: "Jeff" matches 2 people in git)`, "The user may mean: Jeff King; Jeff Hostetler."}},
 	}
 	for _, tt := range tests {
 		got, err := r.instructions(tt.role, promptData{Query: "q", Mode: "strict", Role: tt.role, Task: "t", Input: tt.input, Records: commits(2)})

@@ -32,18 +32,21 @@ type Result struct {
 	Session       string                   `json:"session_id,omitempty"` // the conversation the question belongs to, set by its caller
 	Query         string                   `json:"query"`
 	Mode          string                   `json:"mode"`
-	Status        string                   `json:"status"`            // success | partial | failed | cancelled
+	Status        string                   `json:"status"`            // success | partial | failed | cancelled | needs_clarification
 	Report        string                   `json:"report"`            // the final report (Markdown): caveats, what was understood, one section per intent
 	Answers       []Answer                 `json:"answers,omitempty"` // one per accepted intent, in plan order
 	Answer        *sdk.WriterOutput        `json:"answer,omitempty"`
 	Review        *sdk.CriticOutput        `json:"review,omitempty"`
 	Clarification *sdk.ClarificationOutput `json:"clarification,omitempty"`
-	Steps         []StepResult             `json:"steps"`
-	Records       []sdk.Record             `json:"records"`                   // the evidence the run kept: per retrieval at most loop.max_records, the newest
-	Omitted       int                      `json:"records_omitted,omitempty"` // records beyond those, counted in the answers but not held
-	Groups        []tier.Group             `json:"tier_groups,omitempty"`
-	Pending       []string                 `json:"pending_commitments,omitempty"`
-	Error         string                   `json:"error,omitempty"`
+	// Ambiguity is what a question asked back leaves open (status
+	// needs_clarification); Clarification then holds the question.
+	Ambiguity *engine.Ambiguity `json:"ambiguity,omitempty"`
+	Steps     []StepResult      `json:"steps"`
+	Records   []sdk.Record      `json:"records"`                   // the evidence the run kept: per retrieval at most loop.max_records, the newest
+	Omitted   int               `json:"records_omitted,omitempty"` // records beyond those, counted in the answers but not held
+	Groups    []tier.Group      `json:"tier_groups,omitempty"`
+	Pending   []string          `json:"pending_commitments,omitempty"`
+	Error     string            `json:"error,omitempty"`
 	// Caveats say, one sentence each and in reading order, why the answer
 	// is not (or not only) the answer to the question asked: an empty
 	// period answered with the nearest activity, a constraint that could

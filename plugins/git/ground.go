@@ -16,6 +16,7 @@ import (
 const (
 	maxPathMatches = 16
 	maxNoteIDs     = 5
+	maxPeople      = 16 // people an author term is grounded to
 	maxTerms       = 256
 )
 
@@ -164,7 +165,9 @@ func groundPath(g *sdk.GroundedTerm, tr *tree, v string) {
 }
 
 // groundAuthor knows a value that is a case-insensitive substring of some
-// author's "Name <email>", as `git log -i --author` matches.
+// author's "Name <email>", as `git log -i --author` matches. One person
+// (identities sharing a name or an address) is the value as asked; several
+// are their names, most commits first, so the question can be asked back.
 func groundAuthor(g *sdk.GroundedTerm, hist *history, v string) {
 	ids := hist.authors(v)
 	if len(ids) == 0 {
@@ -174,9 +177,29 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string) {
 		}
 		return
 	}
-	g.Known, g.Canonical = true, []string{v}
+	g.Known = true
+	if people := hist.people(ids); len(people) > 1 {
+		shown := people[:min(len(people), maxPeople)]
+		notes := make([]string, 0, maxNoteIDs)
+		for _, p := range shown {
+			g.Canonical = append(g.Canonical, p.name)
+			if len(notes) < maxNoteIDs {
+				notes = append(notes, fmt.Sprintf("%s (%d %s)", p.name, p.commits, map[bool]string{true: "commit", false: "commits"}[p.commits == 1]))
+			}
+		}
+		g.Note = fmt.Sprintf("%d people match: %s", len(people), strings.Join(notes, ", "))
+		if len(people) > len(notes) {
+			g.Note += fmt.Sprintf(" and %d more", len(people)-len(notes))
+		}
+		return
+	}
+	g.Canonical = []string{v}
 	shown := ids[:min(len(ids), maxNoteIDs)]
-	g.Note = "matches " + strings.Join(shown, ", ")
+	names := make([]string, len(shown))
+	for i, id := range shown {
+		names[i] = hist.identities[id]
+	}
+	g.Note = "matches " + strings.Join(names, ", ")
 	if len(ids) > len(shown) {
 		g.Note += fmt.Sprintf(" and %d more", len(ids)-len(shown))
 	}

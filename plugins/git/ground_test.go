@@ -46,7 +46,7 @@ func TestGround(t *testing.T) {
 		{sdk.TermPath, "../etc", false, nil, "", "leaves the repository"},
 		{sdk.TermAuthor, "alice", true, []string{"alice"}, "", "matches Alice Liddell <alice@example.com>"},
 		{sdk.TermAuthor, "BUILDER <bob", true, []string{"BUILDER <bob"}, "", "Bob Builder <bob@example.org>"},
-		{sdk.TermAuthor, "example", true, []string{"example"}, "", "Alice Liddell <alice@example.com>, Bob Builder <bob@example.org>, Carol Danvers <carol@example.net>"},
+		{sdk.TermAuthor, "example", true, []string{"Alice Liddell", "Bob Builder", "Carol Danvers"}, "", "3 people match: Alice Liddell (3 commits), Bob Builder (2 commits), Carol Danvers (1 commit)"},
 		{sdk.TermAuthor, "Radek", false, nil, "", `no author matches "Radek" in 6 commits`},
 		{sdk.TermAuthor, "Release Bot", false, nil, "", "no author matches"}, // a tagger, not an author
 		{sdk.TermRef, "v1.0", true, []string{"v1.0"}, rev("v1.0"), ""},

@@ -23,6 +23,7 @@ type history struct {
 	tip        plumbing.Hash
 	identities []string // "Name <email>", sorted, unique
 	lower      []string // identities in lower case, same order
+	counts     []int    // commits of each identity, same order
 	earliest   time.Time
 	latest     time.Time
 	commits    int
@@ -39,7 +40,7 @@ func readHistory(ctx context.Context, w *walker, tip *object.Commit) (*history, 
 	defer cancel()
 	h := &history{tip: tip.Hash}
 	seen := map[plumbing.Hash]bool{tip.Hash: true}
-	ids := map[string]bool{}
+	ids := map[string]int{}
 	stack := []*object.Commit{tip}
 	for len(stack) > 0 {
 		if h.commits%checkEvery == 0 && ctx.Err() != nil {
@@ -53,7 +54,7 @@ func readHistory(ctx context.Context, w *walker, tip *object.Commit) (*history, 
 		c := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		h.commits++
-		ids[c.Author.Name+" <"+c.Author.Email+">"] = true
+		ids[c.Author.Name+" <"+c.Author.Email+">"]++
 		when := c.Committer.When
 		if h.earliest.IsZero() || when.Before(h.earliest) {
 			h.earliest = when
@@ -78,20 +79,21 @@ func readHistory(ctx context.Context, w *walker, tip *object.Commit) (*history, 
 		h.identities = append(h.identities, id)
 	}
 	slices.Sort(h.identities)
-	h.lower = make([]string, len(h.identities))
+	h.lower, h.counts = make([]string, len(h.identities)), make([]int, len(h.identities))
 	for i, id := range h.identities {
-		h.lower[i] = strings.ToLower(id)
+		h.lower[i], h.counts[i] = strings.ToLower(id), ids[id]
 	}
 	return h, nil
 }
 
-// authors returns the identities containing value, case-insensitively.
-func (h *history) authors(value string) []string {
+// authors returns the indexes of the identities containing value,
+// case-insensitively.
+func (h *history) authors(value string) []int {
 	v := strings.ToLower(value)
-	var out []string
+	var out []int
 	for i, id := range h.lower {
 		if strings.Contains(id, v) {
-			out = append(out, h.identities[i])
+			out = append(out, i)
 		}
 	}
 	return out

@@ -38,6 +38,9 @@ type Expect struct {
 	Diagnostics []string // substrings of expected diagnostic summaries
 	Mode        string
 	Depth       string // the name of the depth level chosen for the task profile
+	// Ambiguities are the plan's ambiguities in order, each its type and,
+	// when it has one, ":" and its entity ("missing_entity:targets").
+	Ambiguities []string
 	Range       hcl.Range
 }
 

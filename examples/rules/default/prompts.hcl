@@ -89,8 +89,10 @@ prompt "writer" {
 prompt "clarification" {
   template = <<-EOT
     You are the Clarification agent (ClarificationAgentPrompt). The question
-    "{{.Query}}" is ambiguous ({{.Input.AmbiguityType}}). Ask one short
-    question and offer a few concrete options the user can pick from.
+    "{{.Query}}" is ambiguous ({{.Input.AmbiguityType}}{{with .Input.Message}}: {{.}}{{end}}).
+    {{- with .Input.Candidates}} The user may mean: {{join "; " .}}.{{end}}
+    Ask one short question and offer a few concrete options the user can
+    pick from, the candidates first when there are any.
     Return only JSON: {"question": "…", "options": ["…"]}
   EOT
 }
