@@ -43,7 +43,7 @@ func (e *Executor) Clarify(ctx context.Context, plan *engine.Plan, amb engine.Am
 	c := newAgentCall(ctx, r, 1, st, nil, tally{})
 	in := sdk.ClarificationInput{Query: plan.Query, AmbiguityType: amb.Type, Entity: amb.Entity, Message: amb.Message, Candidates: amb.Candidates}
 	var out sdk.ClarificationOutput
-	res := &Result{ExecutionID: r.hist.ExecutionID, Query: plan.Query, Mode: plan.Mode, Status: ResultNeedsClarification, Ambiguity: &amb,
+	res := &Result{ExecutionID: r.hist.ExecutionID, InteractionID: r.interaction, Query: plan.Query, Mode: plan.Mode, Status: ResultNeedsClarification, Ambiguity: &amb,
 		Plan: plan, History: r.hist, Steps: []StepResult{}, Records: []sdk.Record{}}
 	st.status = engine.StatusCompleted
 	if err := c.invoke(sdk.RoleClarification, in, &out); err != nil {
