@@ -22,7 +22,7 @@ type fidelityCase struct {
 	q       string
 	shallow bool       // ask in the shallow clone
 	want    []logQuery // the git logs whose commits (union) are the answer's commit set; none: no commits
-	status  string     // success | partial | failed; exit 1 when failed, else 0
+	status  string     // success | partial | failed | needs_clarification; exit 1 when failed, 3 when asked back, else 0
 	mention []string   // case-insensitive patterns the report must match
 	// known names a limitation nous has today: the row is skipped while it
 	// fails, and fails once it passes, so the limitation is removed.
@@ -85,7 +85,8 @@ var fidelityCases = []fidelityCase{
 	{q: "what did Radek Simko commit in 2025?", want: []logQuery{{since: "2025-01-01", until: "2026-01-01", authors: []string{"Radek Simko"}}}, status: "success"},
 	{q: "who worked on plumbing/format/packfile?", want: []logQuery{{paths: []string{"plumbing/format/packfile"}, who: true}}, status: "success"},
 	{q: "how many commits did Martin Atkins make?", want: []logQuery{{authors: []string{"Martin Atkins"}, count: true}}, status: "success"},
-	{q: "what did Martin commit in 2024?", want: []logQuery{{since: "2024-01-01", until: "2025-01-01", authors: []string{"Martin"}}}, status: "success"},
+	// Two people are called Martin: nous asks which one, and runs nothing.
+	{q: "what did Martin commit in 2024?", status: "needs_clarification", mention: []string{`1\. Martin \w+\n2\. Martin \w+`, "Atkins", "Hoefling"}},
 	{q: "show the commits by pjbgf@linux.com", want: []logQuery{{authors: []string{"pjbgf@linux.com"}}}, status: "success"},
 	{q: "what did Alisdair change in hclsyntax in 2024?", want: []logQuery{{since: "2024-01-01", until: "2025-01-01", authors: []string{"Alisdair"}, paths: []string{"hclsyntax"}}}, status: "success"},
 	{q: "which commits did dependabot make this year?", want: []logQuery{{since: "2026-01-01", until: "now", authors: []string{"dependabot"}}}, status: "success"},
