@@ -152,6 +152,8 @@ type ClarificationInput struct {
 	// Candidates are what the user may mean, most likely first: the
 	// intents, or the things the value matched ("Jeff King").
 	Candidates []string `json:"candidates,omitempty"`
+	// Conversation is the question's earlier turns (see AnalystInput).
+	Conversation []Turn `json:"conversation,omitempty"`
 }
 
 // ClarificationOutput offers the user options.

@@ -155,7 +155,7 @@ func (c *agentCall) criticOnly() (output, error) {
 // clarify runs a clarification step the rules declare: about the plan's
 // first ambiguity when it has one, else about the question as a whole.
 func (c *agentCall) clarify() (output, error) {
-	in := sdk.ClarificationInput{Query: c.r.plan.Query, AmbiguityType: "ambiguous"}
+	in := sdk.ClarificationInput{Query: c.r.plan.Query, AmbiguityType: "ambiguous", Conversation: c.r.e.opts.Conversation}
 	if amb := c.r.plan.Ambiguities; len(amb) > 0 {
 		in.AmbiguityType, in.Entity, in.Message, in.Candidates = amb[0].Type, amb[0].Entity, amb[0].Message, amb[0].Candidates
 	}

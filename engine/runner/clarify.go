@@ -41,7 +41,8 @@ func (e *Executor) Clarify(ctx context.Context, plan *engine.Plan, amb engine.Am
 		Action: "agent:" + sdk.RoleClarification, Parameters: r.param(trace.Param{Key: "ambiguity", Value: amb.Type})})
 	r.startRun(st)
 	c := newAgentCall(ctx, r, 1, st, nil, tally{})
-	in := sdk.ClarificationInput{Query: plan.Query, AmbiguityType: amb.Type, Entity: amb.Entity, Message: amb.Message, Candidates: amb.Candidates}
+	in := sdk.ClarificationInput{Query: plan.Query, AmbiguityType: amb.Type, Entity: amb.Entity, Message: amb.Message, Candidates: amb.Candidates,
+		Conversation: e.opts.Conversation}
 	var out sdk.ClarificationOutput
 	res := &Result{ExecutionID: r.hist.ExecutionID, InteractionID: r.interaction, Query: plan.Query, Mode: plan.Mode, Status: ResultNeedsClarification, Ambiguity: &amb,
 		Plan: plan, History: r.hist, Steps: []StepResult{}, Records: []sdk.Record{}}
