@@ -111,8 +111,9 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	if errs := plan.Errors(); len(errs) > 0 {
 		return nil, &PlanError{Diagnostics: errs}
 	}
-	// A question the rules already find ambiguous is asked back without
-	// asking the sources: grounding cannot settle it.
+	// An ambiguous question is asked back as soon as it is found so: one
+	// the rules find ambiguous is not grounded, one grounding finds
+	// ambiguous is not validated. Neither would settle it.
 	if plan.Blocking() == nil {
 		gctx, cancel := context.WithTimeout(ctx, groundTimeout)
 		plan, err = s.planner.Interpret(gctx, ereq, p, d.Clock())
@@ -121,9 +122,11 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 			return nil, fmt.Errorf("interpreting the question: %w", d.Redactor.Error(err))
 		}
 	}
-	dctx, cancel := context.WithTimeout(ctx, groundTimeout)
-	engine.ValidatePlan(plan, engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules)))
-	cancel()
+	if plan.Blocking() == nil {
+		dctx, cancel := context.WithTimeout(ctx, groundTimeout)
+		engine.ValidatePlan(plan, engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules)))
+		cancel()
+	}
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress,
 		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns)}

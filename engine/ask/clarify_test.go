@@ -14,10 +14,16 @@ import (
 )
 
 // severalJeffs grounds every author as the people a git history named
-// "Jeff" holds, and counts fetches: a question asked back fetches nothing.
+// "Jeff" holds, and counts fetches and descriptions: a question asked
+// back fetches nothing and is not validated against the sources.
 type severalJeffs struct {
 	*inProcess
-	fetches int
+	fetches, describes int
+}
+
+func (s *severalJeffs) Describe(ctx context.Context, src string) (sdk.SourceInfo, error) {
+	s.describes++
+	return s.inProcess.Describe(ctx, src)
 }
 
 func (s *severalJeffs) Ground(ctx context.Context, src string, req sdk.GroundRequest) (sdk.GroundResponse, error) {
@@ -62,6 +68,7 @@ func TestAnswerAsksBack(t *testing.T) {
 				assert.Contains(t, res.Report, o)
 			}
 			assert.Zero(t, p.fetches, "nothing else runs")
+			assert.Zero(t, p.describes, "nor is it validated")
 			assert.Empty(t, res.Steps)
 			assert.Empty(t, res.Answers)
 		})
@@ -74,6 +81,7 @@ func TestAnswerRunsWhatIsNotAmbiguous(t *testing.T) {
 	res, err := svc.Answer(context.Background(), p, ask.Request{Query: "please close PAY-101"})
 	require.NoError(t, err)
 	assert.NotEqual(t, runner.ResultNeedsClarification, res.Status)
+	assert.NotZero(t, p.fetches+p.describes+p.calls, "it ran")
 	assert.Nil(t, res.Clarification)
 	assert.NotEmpty(t, res.Steps)
 }
