@@ -46,8 +46,9 @@ func (e *Executor) Clarify(ctx context.Context, plan *engine.Plan, amb engine.Am
 	var out sdk.ClarificationOutput
 	res := &Result{ExecutionID: r.hist.ExecutionID, InteractionID: r.interaction, Query: plan.Query, Mode: plan.Mode, Status: ResultNeedsClarification, Ambiguity: &amb,
 		Plan: plan, History: r.hist, Steps: []StepResult{}, Records: []sdk.Record{}}
-	st.status = engine.StatusCompleted
-	if err := c.invoke(sdk.RoleClarification, in, &out); err != nil {
+	if err := c.invoke(sdk.RoleClarification, in, &out); err == nil {
+		st.status = engine.StatusCompleted
+	} else { // nous words it itself
 		err = r.redactErr(err)
 		out = sdk.ClarificationOutput{Question: "The question is ambiguous: " + amb.Message + ". Which do you mean?", Options: amb.Candidates}
 		res.Caveats = append(res.Caveats, fmt.Sprintf("The clarification agent failed (%v), so the question is nous's own.", err))
