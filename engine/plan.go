@@ -77,6 +77,10 @@ type RetrievalPlan struct {
 	// rules): when no source serves it, or it finds nothing, its step and
 	// the run are partial, not failed.
 	Optional bool `json:"optional,omitempty"`
+	// Rank orders its records by relevance to the question (BM25 over title
+	// and body; records that match no term are left out) and keeps the
+	// first Limit, rather than asking the source for Limit records.
+	Rank bool `json:"rank,omitempty"`
 }
 
 // Query is the normalised query of a plan.

@@ -70,6 +70,7 @@ func (b *builder) retrievals() {
 			Intent:      a.Type,
 			Limit:       r.Limit,
 			Optional:    r.Optional,
+			Rank:        r.Rank,
 		}
 		if pd.rt.step >= 0 {
 			plans[i].Hypothesis = b.p.stepID(a.base + pd.rt.step)

@@ -231,6 +231,10 @@ func TestSeedRetrievalPlans(t *testing.T) {
 				{"plan5", "Retrieve open issues for health status", []string{"youtrack"},
 					map[string][]string{"statuses": {"open", "in-progress"}}, 8,
 					"Retrieve open issues for health status statuses:open,in-progress"},
+				// The document gives help no retrieval; nous retrieves the
+				// repository's documentation for its "Retrieve documentation" step.
+				{"plan6", "Retrieve relevant documentation and examples", []string{"docs"}, none, 5,
+					"Retrieve relevant documentation and examples"},
 			},
 		},
 		{

@@ -199,6 +199,7 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 	required := true
 	d.flag(c.Attributes, "required", &required)
 	r.Optional = !required
+	d.flag(c.Attributes, "rank", &r.Rank)
 	d.condition(c.Attributes, "when", cond.QueryEnv{}, &r.When)
 	r.hypothesisAt = b.DefRange
 	if a, ok := c.Attributes["hypothesis"]; ok {

@@ -66,10 +66,17 @@ func (d *decoder) decodeTestExpect(b *hcl.Block, ex *testcase.Expect) {
 	c := d.content(b.Body, testExpectSchema)
 	if a, ok := c.Attributes["hypotheses"]; ok {
 		ex.Hypotheses = []testcase.Hypothesis{}
-		for _, o := range d.objects(a, map[string]cty.Type{"id": cty.String, "description": cty.String, "dependencies": cty.List(cty.String)}, "id") {
+		for _, o := range d.objects(a, map[string]cty.Type{"id": cty.String, "description": cty.String, "dependencies": cty.List(cty.String), "action": cty.String}, "id") {
 			h := testcase.Hypothesis{ID: o["id"].AsString(), Dependencies: []string{}}
 			if v, ok := o["description"]; ok {
 				h.Description = v.AsString()
+			}
+			if v, ok := o["action"]; ok {
+				h.Action = v.AsString()
+				if !slices.Contains(Actions, h.Action) {
+					d.add(Error(CheckInvalidValue, a.Expr.Range(), `Invalid "action"`,
+						fmt.Sprintf("Hypothesis %q: action %q is none of %s.", h.ID, h.Action, strings.Join(Actions, ", "))))
+				}
 			}
 			if v, ok := o["dependencies"]; ok {
 				h.Dependencies = stringList(v)

@@ -195,6 +195,7 @@ type Retrieval struct {
 	Fixed       map[string][]string // always used: the question's values for these entities are not applied
 	Limit       int
 	Optional    bool            // required = false: the answer can do without it (see engine.RetrievalPlan.Optional)
+	Rank        bool            // rank = true: its records are ordered by relevance to the question, limit keeps the first
 	When        *cond.Condition // QueryEnv; nil means always
 	Range       hcl.Range
 

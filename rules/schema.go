@@ -62,7 +62,7 @@ var hypothesisSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var retrieveSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "description"}, {Name: "source", Required: true}, {Name: "kind"}, {Name: "hypothesis"}, {Name: "priority"},
-	{Name: "filters"}, {Name: "defaults"}, {Name: "fixed"}, {Name: "limit"}, {Name: "required"}, {Name: "when"},
+	{Name: "filters"}, {Name: "defaults"}, {Name: "fixed"}, {Name: "limit"}, {Name: "required"}, {Name: "rank"}, {Name: "when"},
 }}
 
 var dependencySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

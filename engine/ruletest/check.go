@@ -18,7 +18,7 @@ import (
 func Check(ex testcase.Expect, plan *engine.Plan) []Failure {
 	c := checker{at: ex}
 	if ex.Hypotheses != nil {
-		c.hypotheses(ex.Hypotheses, plan.Reasoning.Hypotheses)
+		c.hypotheses(ex.Hypotheses, plan)
 	}
 	if ex.Edges != nil {
 		c.edges(ex.Edges, plan.Reasoning.DependencyMap)
@@ -68,7 +68,8 @@ func (c *checker) fail(field, expected, got string) {
 	c.failures = append(c.failures, Failure{Field: field, Expected: expected, Got: got, Range: c.at.Range})
 }
 
-func (c *checker) hypotheses(want []testcase.Hypothesis, got []engine.Hypothesis) {
+func (c *checker) hypotheses(want []testcase.Hypothesis, plan *engine.Plan) {
+	got := plan.Reasoning.Hypotheses
 	if len(want) != len(got) {
 		ids := make([]string, len(got))
 		for i, h := range got {
@@ -83,7 +84,19 @@ func (c *checker) hypotheses(want []testcase.Hypothesis, got []engine.Hypothesis
 		if w.Dependencies != nil && !slices.Equal(w.Dependencies, g.Dependencies) {
 			c.fail(field+".dependencies", list(w.Dependencies), list(g.Dependencies))
 		}
+		if a := stepAction(plan, i); w.Action != "" && w.Action != a {
+			c.fail(field+".action", quote(w.Action), quote(a))
+		}
 	}
+}
+
+// stepAction is what step i does, its template's defaults applied (a step
+// that runs retrieval plans retrieves): the action the run executes.
+func stepAction(plan *engine.Plan, i int) string {
+	if i < len(plan.Steps) {
+		return string(plan.Steps[i].Action)
+	}
+	return string(plan.Reasoning.Hypotheses[i].Action)
 }
 
 // edges compares from → [to] lists, reporting each differing node in the

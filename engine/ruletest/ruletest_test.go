@@ -58,7 +58,7 @@ test "wrong_everything" {
   expect {
     hypotheses = [
       { id = "h0", description = "Retrieve commit data from GitLab", dependencies = [] },
-      { id = "h1", description = "Rank commits", dependencies = [] },
+      { id = "h1", description = "Rank commits", dependencies = [], action = "retrieve" },
     ]
     edges   = { h0 = ["h1", "h2"], h9 = ["h1"] }
     plans   = [{ id = "plan0", sources = ["youtrack"], priority = 9 }, { id = "plan1" }]
@@ -84,6 +84,7 @@ func TestCheckReportsEveryMismatch(t *testing.T) {
 		{"hypotheses", "2 hypotheses", "3 hypotheses [h0, h1, h2]"},
 		{"hypotheses[1].description", `"Rank commits"`, `"Filter and rank commits by relevance"`},
 		{"hypotheses[1].dependencies", "[]", "[h0]"},
+		{"hypotheses[1].action", `"retrieve"`, `"rank"`},
 		{"edges.h0", "[h1, h2]", "[h1]"},
 		{"edges.h1", "[]", "[h2]"},
 		{"edges.h9", "[h1]", "no node h9"},
@@ -201,7 +202,7 @@ test "ok" {
 	assert.Equal(t, "wrong_everything", c.Name)
 	assert.Equal(t, 2, c.Line)
 	require.NotNil(t, c.Failure)
-	assert.Equal(t, "12 expectation(s) failed, first hypotheses", c.Failure.Message)
+	assert.Equal(t, "13 expectation(s) failed, first hypotheses", c.Failure.Message)
 	assert.Contains(t, c.Failure.Text, "plans[0].priority\n    expected: 9\n    got:      10\n")
 	assert.Nil(t, doc.Suites[0].Cases[1].Failure)
 }

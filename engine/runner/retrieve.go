@@ -57,17 +57,25 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 				n   int
 				err error
 			)
-			if st.nearest != "" {
+			seen := -1 // a ranked retrieval's records before ranking
+			switch {
+			case p.Rank:
+				n, seen, err = r.fetchRanked(ctx, src, req, p.Limit, got.add)
+			case st.nearest != "":
 				n, err = r.fetchNearest(ctx, src, req, st.nearest, asked, got.add)
-			} else {
+			default:
 				n, err = r.fetchFrom(ctx, src, req, got.add)
 			}
 			q.add(src, n, err)
-			if !out.answered(src, n, err) {
+			if !out.answered(src, max(n, seen), err) {
 				errs = append(errs, fmt.Errorf("%s on source %q: %w", p.ID, src, err))
 				continue
 			}
-			out.Notes = append(out.Notes, fmt.Sprintf("%s: %d record(s) from %s for %q%s", p.ID, n, src, req.Query, r.cutShort(err)))
+			note := fmt.Sprintf("%s: %d record(s) from %s for %q", p.ID, n, src, req.Query)
+			if seen >= 0 {
+				note = rankedNote(p.ID, src, r.plan.Query, n, seen)
+			}
+			out.Notes = append(out.Notes, note+r.cutShort(err))
 		}
 		r.noteQuery(pi, q)
 	}
@@ -210,6 +218,9 @@ func (r *run) fetchRequest(st *stepState, p engine.RetrievalPlan) (sdk.FetchRequ
 	req := sdk.FetchRequest{Query: r.queryString(st, p, filters), Kind: p.Kind, Limit: p.Limit}
 	if st.limit > 0 {
 		req.Limit = st.limit
+	}
+	if p.Rank {
+		req.Limit = 0 // the limit keeps the most relevant: the source returns them all
 	}
 	asked, _, err := r.period(filters)
 	if err != nil {

@@ -65,9 +65,10 @@ test "command_action_is_a_chain" {
   }
   expect {
     hypotheses = [
-      { id = "h0", description = "Validate command preconditions and permissions", dependencies = [] },
-      { id = "h1", description = "Execute command action", dependencies = ["h0"] },
-      { id = "h2", description = "Verify command execution result", dependencies = ["h1"] },
+      { id = "h0", description = "Validate command preconditions and permissions", dependencies = [], action = "agent" },
+      # nous only reads: the execute step is an effect, reported as not executed.
+      { id = "h1", description = "Execute command action", dependencies = ["h0"], action = "effect" },
+      { id = "h2", description = "Verify command execution result", dependencies = ["h1"], action = "agent" },
     ]
     edges = { h0 = ["h1"], h1 = ["h2"] }
     plans = []
@@ -80,11 +81,13 @@ test "request_help_is_a_chain" {
   }
   expect {
     hypotheses = [
-      { id = "h0", description = "Identify help topic and user context", dependencies = [] },
-      { id = "h1", description = "Retrieve relevant documentation and examples", dependencies = ["h0"] },
-      { id = "h2", description = "Format helpful response with examples", dependencies = ["h1"] },
+      { id = "h0", description = "Identify help topic and user context", dependencies = [], action = "agent" },
+      # The repository's documentation (source "docs").
+      { id = "h1", description = "Retrieve relevant documentation and examples", dependencies = ["h0"], action = "retrieve" },
+      { id = "h2", description = "Format helpful response with examples", dependencies = ["h1"], action = "agent" },
     ]
     edges = { h0 = ["h1"], h1 = ["h2"] }
+    plans = [{ id = "plan0", description = "Retrieve relevant documentation and examples", sources = ["docs"], priority = 5 }]
   }
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,10 +16,14 @@ import (
 // config is the file source's configuration, the rules file's config map.
 type config struct {
 	Path   string            `json:"path" config:"required" doc:"a file, a glob such as data/*.jsonl, or a directory"`
-	Format string            `json:"format" enum:"json,jsonl,csv" doc:"default: from each file's extension"`
+	Format string            `json:"format" enum:"json,jsonl,csv,markdown" doc:"default: from each file's extension; markdown reads documentation, one record per section"`
 	Kind   string            `json:"kind" default:"document"`
 	Source string            `json:"source" default:"file" doc:"record source name, looked up in the tier table"`
 	Fields map[string]string `json:"fields" want:"a map of record field to column name" doc:"record field → column name"`
+	// Documentation (format markdown, path a directory).
+	Include  []string `json:"include" doc:"markdown: globs of the files under the directory, ** for any depth; default: every documentation file"`
+	MaxFiles int      `json:"max_files" default:"300" doc:"markdown: files read at most"`
+	MaxBytes int      `json:"max_bytes" default:"8388608" doc:"markdown: bytes read at most, over all files"`
 
 	shown string // Path as a reader sees it, see shownPath
 }
@@ -39,11 +44,24 @@ func decodeConfig(raw json.RawMessage) (config, sdk.Diagnostics) {
 	}
 	cfg.Format = strings.ToLower(strings.TrimSpace(cfg.Format))
 	switch cfg.Format {
-	case "", FormatJSON, FormatJSONL, FormatCSV:
+	case "", FormatJSON, FormatJSONL, FormatCSV, FormatMarkdown:
 	case "ndjson":
 		cfg.Format = FormatJSONL
+	case "md":
+		cfg.Format = FormatMarkdown
 	default:
-		errorf("format", "format %q: want json, jsonl or csv", cfg.Format)
+		errorf("format", "format %q: want json, jsonl, csv or markdown", cfg.Format)
+	}
+	for i, g := range cfg.Include {
+		if _, err := path.Match(strings.ReplaceAll(g, "**", "*"), ""); err != nil || strings.TrimSpace(g) == "" {
+			errorf(fmt.Sprintf("include[%d]", i), "include %q is not a valid glob", g)
+		}
+	}
+	if cfg.MaxFiles < 1 {
+		errorf("max_files", "max_files must be at least 1, got %d", cfg.MaxFiles)
+	}
+	if cfg.MaxBytes < 1 {
+		errorf("max_bytes", "max_bytes must be at least 1, got %d", cfg.MaxBytes)
 	}
 	known := make(map[string]bool, len(recordFields))
 	for _, f := range recordFields {

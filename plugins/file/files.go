@@ -29,12 +29,14 @@ const embeddedDir = "examples/data/"
 // input is one file to read.
 type input struct {
 	name   string // as shown in errors: the path, or "embedded:NAME"
+	shown  string // as documentation records name it: the path under the directory ("docs/intro.md")
 	format string
 	open   func() (io.ReadCloser, error)
 }
 
 // resolve lists the files cfg.Path names: a file, a glob, or every
-// .json, .jsonl, .ndjson and .csv file in a directory, sorted by name.
+// .json, .jsonl, .ndjson and .csv file in a directory, sorted by name (the
+// documentation files under it for format markdown: see docInputs).
 // Every file is checked as openPath would open it, so a configuration
 // naming a device, a FIFO or a file under /proc fails at Configure.
 func resolve(cfg config) ([]input, error) {
@@ -59,6 +61,8 @@ func resolve(cfg config) ([]input, error) {
 		return osInputs([]string{p}, cfg.Format) // checkPath says what does not exist
 	case err != nil:
 		return nil, sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
+	case fi.IsDir() && cfg.Format == FormatMarkdown:
+		return docInputs(cfg)
 	case fi.IsDir():
 		entries, err := os.ReadDir(p)
 		if err != nil {
@@ -108,7 +112,7 @@ func osInputs(files []string, format string) ([]input, error) {
 				return nil, sdk.Errorf(sdk.KindBadConfig, "file: cannot tell the format of %s from its extension; set format to json, jsonl or csv", f)
 			}
 		}
-		out = append(out, input{name: f, format: fmtName, open: func() (io.ReadCloser, error) { return openPath(f) }})
+		out = append(out, input{name: f, shown: shownPath(f), format: fmtName, open: func() (io.ReadCloser, error) { return openPath(f) }})
 	}
 	return out, nil
 }
@@ -158,6 +162,8 @@ func (in input) decode(ctx context.Context, fn rowFunc) error {
 		return decodeJSONLines(newRowReader(ctx, in.name, f, maxRow, false), fn)
 	case FormatCSV:
 		return decodeCSV(newRowReader(ctx, in.name, f, maxRow, true), fn)
+	case FormatMarkdown:
+		return decodeSections(ctx, in.name, in.shown, f, fn)
 	}
 	return fmt.Errorf("file: %s: unknown format %q", in.name, in.format)
 }

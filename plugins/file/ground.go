@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 	}
 	resp := sdk.GroundResponse{
 		Terms:    make([]sdk.GroundedTerm, len(req.Terms)),
-		Coverage: sdk.Coverage{Earliest: v.earliest, Latest: v.latest, Name: cfg.shown},
+		Coverage: sdk.Coverage{Earliest: v.earliest, Latest: v.latest, Name: coverageName(*cfg)},
 	}
 	for i, t := range req.Terms {
 		resp.Terms[i] = v.ground(t)
@@ -124,4 +125,15 @@ func (vs *valueSet) matching(keep func(string) bool) []string {
 		}
 	}
 	return out
+}
+
+// coverageName is what the files are for a report: the path as configured,
+// or the directory's own name for documentation ("hcl", not ".").
+func coverageName(cfg config) string {
+	if cfg.Format == FormatMarkdown {
+		if abs, err := filepath.Abs(cfg.Path); err == nil {
+			return filepath.Base(abs)
+		}
+	}
+	return cfg.shown
 }

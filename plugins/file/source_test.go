@@ -288,7 +288,7 @@ func TestConfigure(t *testing.T) {
 		{"no config", ``, "config needs path", true},
 		{"not an object", `"x"`, "not a JSON object", true},
 		{"no path", `{"kind": "issue"}`, "config needs path", true},
-		{"bad format", `{"path": "testdata/docs.json", "format": "xml"}`, `format "xml": want json, jsonl or csv`, true},
+		{"bad format", `{"path": "testdata/docs.json", "format": "xml"}`, `format "xml": want json, jsonl, csv or markdown`, true},
 		{"mapped unknown field", `{"path": "testdata/docs.json", "fields": {"headline": "title"}}`, `fields maps "headline", which is no record field`, true},
 		{"column feeds two fields", `{"path": "testdata/docs.json", "fields": {"title": "x", "body": "x"}}`, `column "x" feeds both`, true},
 		{"wrong type", `{"path": 3}`, "config path: want a string", true},

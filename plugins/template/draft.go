@@ -182,8 +182,9 @@ func countPhrase(l *labels, kind string, n int) string {
 	return plural(n, noun, noun+"s")
 }
 
-// recordLine names one record: short ID, title, author, date and, with
-// tierFlags, a flag when its source is unknown or low-tier.
+// recordLine names one record: short ID, title, author and date (the start
+// of its text when it has neither) and, with tierFlags, a flag when its
+// source is unknown or low-tier.
 func recordLine(r sdk.Record, tierFlags bool) string {
 	var b strings.Builder
 	b.WriteString("`" + displayID(r) + "` " + title(r))
@@ -193,6 +194,10 @@ func recordLine(r sdk.Record, tierFlags bool) string {
 	}
 	if d := day(r.Time); d != "" {
 		meta = append(meta, d)
+	}
+	if len(meta) == 0 && r.Title != "" && strings.TrimSpace(r.Body) != "" {
+		// Neither author nor date (a documentation section): what it says.
+		meta = append(meta, text.Clip(text.OneLine(r.Body), 160))
 	}
 	if len(meta) > 0 {
 		b.WriteString(" — " + strings.Join(meta, ", "))

@@ -49,7 +49,7 @@ func gather(records []sdk.Record) evidence {
 	for i := range records {
 		ptrs[i] = &records[i]
 	}
-	slices.SortFunc(ptrs, compareRecords)
+	slices.SortStableFunc(ptrs, compareRecords)
 	ev := evidence{records: make([]sdk.Record, 0, len(ptrs))}
 	for _, p := range ptrs {
 		if outside(*p) {
@@ -106,6 +106,8 @@ func gather(records []sdk.Record) evidence {
 // field shown, so input order never shows through.
 func compareRecords(a, b *sdk.Record) int {
 	switch {
+	case a.Time.IsZero() && b.Time.IsZero() && a.Kind == b.Kind && a.Kind == sdk.KindDocument:
+		return 0 // undated documents keep their order: a ranked retrieval's, most relevant first
 	case a.Time.IsZero() != b.Time.IsZero():
 		if a.Time.IsZero() {
 			return 1

@@ -31,7 +31,7 @@ type Intent struct {
 
 // Expect lists expected plan parts.
 type Expect struct {
-	Hypotheses  []Hypothesis        // id, description, dependencies
+	Hypotheses  []Hypothesis        // id, description, dependencies, action
 	Edges       map[string][]string // from → [to]
 	Plans       []Plan
 	Queries     []string // query strings, in plan order
@@ -49,6 +49,7 @@ type Hypothesis struct {
 	ID           string
 	Description  string
 	Dependencies []string
+	Action       string // what the step does, its template's defaults applied; "" is not checked
 }
 
 // Plan is an expected retrieval plan.

@@ -205,11 +205,25 @@ intent "request_help" {
   }
   hypothesis "docs" {
     description = "Retrieve relevant documentation and examples"
+    action      = "retrieve"
   }
   hypothesis "format" {
     description = "Format helpful response with examples"
     action      = "agent"
     role        = "writer"
+  }
+
+  # The sections of the repository's documentation most relevant to the
+  # question. Help can do without them: none found (or no documentation
+  # source) leaves the answer partial, saying so, rather than failed.
+  retrieve "docs" {
+    description = "Retrieve relevant documentation and examples"
+    source      = "docs"
+    kind        = "document"
+    priority    = 5
+    rank        = true
+    limit       = 8
+    required    = false
   }
 }
 

@@ -43,8 +43,8 @@ tier "Dcard" {
 }
 
 # The project's own systems of record: commits from GitLab or the local git
-# repository, issues from YouTrack or the offline issues file (see
-# sources.hcl). They are first-hand, so strict mode keeps them and discovery
+# repository, issues from YouTrack or the offline issues file, its own
+# documentation (see sources.hcl). They are first-hand, so strict mode keeps them and discovery
 # mode does not flag them.
 tier "git" {
   tier = 1
@@ -59,6 +59,10 @@ tier "youtrack" {
   type = "structured"
 }
 tier "issues" {
+  tier = 1
+  type = "structured"
+}
+tier "docs" {
   tier = 1
   type = "structured"
 }

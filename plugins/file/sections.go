@@ -1,0 +1,157 @@
+package file
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// FormatMarkdown is documentation text: Markdown, reStructuredText,
+// AsciiDoc or plain text, one record per section.
+const FormatMarkdown = "markdown"
+
+// Bounds of a documentation file's sections.
+const (
+	maxSectionBody = 4000    // bytes of a section's text kept; the rest is cut with "…"
+	maxDocFile     = 2 << 20 // bytes read of one documentation file
+)
+
+// decodeSections splits documentation text into sections at its headings
+// (Markdown "#" and underlined headings, reStructuredText underlines,
+// AsciiDoc "=" titles) and passes each as an object with the section's
+// heading (title), text (body), the file (path) and the heading's line.
+// Text before the first heading is a section titled with the file name.
+// Headings inside fenced code blocks are text.
+func decodeSections(ctx context.Context, name, shown string, r io.Reader, fn rowFunc) error {
+	sc := bufio.NewScanner(io.LimitReader(r, maxDocFile))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var (
+		title   = shown
+		start   = 1
+		body    strings.Builder
+		prev    string // the previous line, a setext heading's text
+		prevAt  int
+		fence   string
+		line    int
+		emitted bool
+	)
+	flush := func() error {
+		text := strings.TrimSpace(body.String())
+		body.Reset()
+		if text == "" && (emitted || title == shown) {
+			return nil
+		}
+		emitted = true
+		if len(text) > maxSectionBody {
+			text = cut(text, maxSectionBody)
+		}
+		return fn(start, map[string]any{"id": fmt.Sprintf("%s:%d", shown, start), "title": title, "body": text, "path": shown, "line": json.Number(strconv.Itoa(start))})
+	}
+	for sc.Scan() {
+		line++
+		if line%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		text := strings.TrimRight(sc.Text(), " \t\r")
+		if f := fenceOf(text); f != "" && (fence == "" || strings.HasPrefix(strings.TrimSpace(text), fence)) {
+			if fence == "" {
+				fence = f
+			} else {
+				fence = ""
+			}
+		}
+		if fence == "" {
+			if h, ok := atxHeading(text); ok {
+				if err := flush(); err != nil {
+					return err
+				}
+				title, start, prev = h, line, ""
+				continue
+			}
+			if prev != "" && isUnderline(text, prev) {
+				// The previous line was the heading: take it out of the body.
+				b := strings.TrimSuffix(strings.TrimRight(body.String(), "\n"), prev)
+				body.Reset()
+				body.WriteString(b)
+				if err := flush(); err != nil {
+					return err
+				}
+				title, start, prev = strings.TrimSpace(prev), prevAt, ""
+				continue
+			}
+		}
+		body.WriteString(text)
+		body.WriteByte('\n')
+		prev, prevAt = "", 0
+		if fence == "" && strings.TrimSpace(text) != "" {
+			prev, prevAt = text, line
+		}
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return flush()
+}
+
+// atxHeading is a Markdown "# Heading" or AsciiDoc "= Title" line's text.
+func atxHeading(line string) (string, bool) {
+	for _, mark := range []byte{'#', '='} {
+		n := 0
+		for n < len(line) && line[n] == mark {
+			n++
+		}
+		if n == 0 || n > 6 || n >= len(line) || line[n] != ' ' {
+			continue
+		}
+		h := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(line[n:]), string(mark)))
+		if i := strings.LastIndex(h, " {#"); i > 0 && strings.HasSuffix(h, "}") {
+			h = strings.TrimSpace(h[:i]) // a heading's anchor: "trim(str) {#trim}"
+		}
+		if h != "" {
+			return h, true
+		}
+	}
+	return "", false
+}
+
+// isUnderline reports whether line underlines heading: one repeated
+// punctuation character (= - ~ ^ * + " ' `), at least three, as Markdown's
+// setext headings and reStructuredText's section titles are written. A
+// list item or a table rule is not one.
+func isUnderline(line, heading string) bool {
+	if len(line) < 3 || strings.HasPrefix(strings.TrimSpace(heading), "- ") || strings.HasPrefix(heading, "|") {
+		return false
+	}
+	c := line[0]
+	if !strings.ContainsRune("=-~^*+\"'`#", rune(c)) {
+		return false
+	}
+	return strings.Count(line, string(c)) == len(line)
+}
+
+// fenceOf is the fence a line opens or closes (``` or ~~~), or "".
+func fenceOf(line string) string {
+	t := strings.TrimSpace(line)
+	for _, f := range []string{"```", "~~~"} {
+		if strings.HasPrefix(t, f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// cut shortens text to at most n bytes at a rune boundary, marking the cut.
+func cut(text string, n int) string {
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return strings.TrimSpace(text[:n]) + "…"
+}
