@@ -139,6 +139,16 @@ func TestValidatePlanRemovesWhatNoSourceServes(t *testing.T) {
 	assert.Equal(t, "h0", codes["step_unserved"])
 }
 
+func TestValidatePlanRebindsOnlyToASourceForTheKind(t *testing.T) {
+	pl := validated(t, "query_issues", func(s []engine.SourceFacts) {
+		s[1].Problem, s[2].Problem = "unavailable", "unavailable"
+		// git's plugin could read issues, but its rules declare it for commits.
+		s[3].Kinds, s[3].Complete, s[3].For = []string{"commit", "issue"}, true, "commit"
+	})
+	require.Len(t, pl.Validation.Refinements, 1)
+	assert.Equal(t, engine.OpRemove, pl.Validation.Refinements[0].Op)
+}
+
 func TestValidatePlanKinds(t *testing.T) {
 	tests := []struct {
 		name    string

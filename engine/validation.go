@@ -55,6 +55,7 @@ type SourceFacts struct {
 	Problem  string   // why it cannot serve ("not configured: set …", its plugin failed); "" when it can
 	Kinds    []string // record kinds it is known to serve
 	Complete bool     // Kinds is every kind it serves (its plugin said so)
+	For      string   // the kind its rules declare it for (its kind); "" for any
 	Priority int      // preference when a retrieval is rebound to it
 }
 
@@ -65,9 +66,11 @@ func (s *SourceFacts) serves(kind string) bool {
 }
 
 // knownToServe reports whether a retrieval of kind can be rebound to the
-// source: it has no problem and is known to serve that kind.
+// source: it has no problem, is known to serve that kind and is not
+// declared for another (a documentation source whose plugin could also read
+// issues is still no issue source).
 func (s *SourceFacts) knownToServe(kind string) bool {
-	return s.Problem == "" && kind != "" && slices.Contains(s.Kinds, kind)
+	return s.Problem == "" && kind != "" && slices.Contains(s.Kinds, kind) && (s.For == "" || s.For == kind)
 }
 
 // SourceFactsFromRules describes rs's sources from the rules alone, before
@@ -85,7 +88,7 @@ func SourceFactsFromRules(rs *rules.Ruleset) []SourceFacts {
 			}
 		}
 		if s.Kind != "" {
-			out[i].Kinds = []string{s.Kind}
+			out[i].Kinds, out[i].For = []string{s.Kind}, s.Kind
 		}
 	}
 	return out

@@ -105,3 +105,23 @@ test "unrecognised_question_uses_fallback" {
     diagnostics = ["no_intent_detected"]
   }
 }
+
+# Help retrieves the repository's documentation; a question about changes
+# to a docs directory is about commits, not a help request.
+test "help_retrieves_documentation" {
+  input {
+    query = "documentation for the builtin functions"
+  }
+  expect {
+    queries = ["Retrieve relevant documentation and examples"]
+  }
+}
+
+test "docs_directory_is_no_help_request" {
+  input {
+    query = "what changed in docs last month?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab projects:docs dates:last month paths:docs"]
+  }
+}

@@ -227,3 +227,20 @@ func BenchmarkSections(b *testing.B) {
 		}
 	}
 }
+
+func TestDocumentationDescribesItsKind(t *testing.T) {
+	s := configured(t, map[string]any{"path": t.TempDir(), "format": "markdown"})
+	info, err := s.Describe(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []string{sdk.KindDocument}, info.Kinds, "documentation is no issue source")
+}
+
+func TestDocumentationGrounding(t *testing.T) {
+	dir := docTree(t, map[string]string{"README.md": "# Tool\nproject PAY, status open\n"})
+	s := configured(t, map[string]any{"path": dir, "format": "markdown"})
+	resp, err := s.Ground(context.Background(), sdk.GroundRequest{Terms: []sdk.Term{{Kind: sdk.TermProject, Value: "PAY"}}})
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Base(dir), resp.Coverage.Name, "the directory's name, not \".\"")
+	require.Len(t, resp.Terms, 1)
+	assert.False(t, resp.Terms[0].Known, "documentation knows no projects")
+}

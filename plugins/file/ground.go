@@ -24,8 +24,12 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 		return sdk.GroundResponse{}, err
 	}
 	v := vocabulary{}
-	if err := eachRecord(ctx, *cfg, s.loc, v.add); err != nil {
-		return sdk.GroundResponse{}, err
+	// Documentation sections carry no projects, states, labels, authors or
+	// times: nothing to read for them.
+	if cfg.Format != FormatMarkdown {
+		if err := eachRecord(ctx, *cfg, s.loc, v.add); err != nil {
+			return sdk.GroundResponse{}, err
+		}
 	}
 	resp := sdk.GroundResponse{
 		Terms:    make([]sdk.GroundedTerm, len(req.Terms)),

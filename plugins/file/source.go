@@ -36,13 +36,18 @@ type Source struct {
 // the local time zone, like the date expressions of the dates filter.
 func New() *Source { return &Source{loc: time.Local} }
 
-// Describe says what the source returns and which filters it understands.
+// Describe says what the source returns and which filters it understands:
+// documentation (format markdown) is records of its configured kind only.
 func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
+	kinds := []string{sdk.KindDocument, sdk.KindIssue}
+	if cfg, err := s.config(); err == nil && cfg.Format == FormatMarkdown {
+		kinds = []string{cfg.Kind}
+	}
 	return sdk.SourceInfo{
 		Name:         "file",
 		Version:      Version,
 		SDKVersion:   sdk.Version,
-		Kinds:        []string{sdk.KindDocument, sdk.KindIssue},
+		Kinds:        kinds,
 		Filters:      append([]string(nil), filterKeys...),
 		ConfigSchema: sdkconfig.Schema[config](),
 	}, nil

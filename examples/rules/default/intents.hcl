@@ -194,7 +194,8 @@ intent "request_help" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\b(?:help|how (?:do|can) i|documentation|docs|what can you do)\\\\b'"
+    # "documentation for X" asks for help; "what changed in docs" does not.
+    when       = "query matches '(?i)\\\\b(?:help|how (?:do|can) i|what can you do|(?:documentation|docs) (?:for|on|about|of))\\\\b'"
     confidence = 0.9
   }
 
