@@ -1,10 +1,12 @@
 package file
 
 import (
+	"cmp"
 	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -42,16 +44,22 @@ func isDoc(name string) bool {
 	return false
 }
 
+// maxDocCandidates bounds the documentation files a walk considers.
+const maxDocCandidates = 20000
+
 // docInputs lists the documentation files under cfg.Path that match
-// cfg.Include (every one when it is empty), in lexical order, until
-// cfg.MaxFiles files or cfg.MaxBytes bytes. None is not an error: the
+// cfg.Include (every one when it is empty), the shallowest first (a
+// directory's own guide before its release notes), then in lexical order,
+// until cfg.MaxFiles files or cfg.MaxBytes bytes. None is not an error: the
 // source then has no documentation to return.
 func docInputs(cfg config) ([]input, error) {
 	root := cfg.Path
-	var (
-		out   []input
-		total int64
-	)
+	type candidate struct {
+		path, rel string
+		depth     int
+		size      int64
+	}
+	var found []candidate
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -61,8 +69,9 @@ func docInputs(cfg config) ([]input, error) {
 		}
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
+		depth := strings.Count(rel, "/")
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()] || strings.Count(rel, "/") >= maxDocDepth) {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || skippedDirs[d.Name()] || depth >= maxDocDepth) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -74,15 +83,28 @@ func docInputs(cfg config) ([]input, error) {
 		if err != nil {
 			return nil
 		}
-		size := min(info.Size(), maxDocFile)
-		if len(out) >= cfg.MaxFiles || total+size > int64(cfg.MaxBytes) {
+		found = append(found, candidate{path: p, rel: rel, depth: depth, size: min(info.Size(), maxDocFile)})
+		if len(found) >= maxDocCandidates {
 			return filepath.SkipAll
 		}
-		total += size
-		out = append(out, input{name: p, shown: rel, format: FormatMarkdown, open: func() (io.ReadCloser, error) { return openPath(p) }})
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(found, func(a, b candidate) int { return cmp.Compare(a.depth, b.depth) }) // lexical within a depth
+	var (
+		out   []input
+		total int64
+	)
+	for _, c := range found {
+		if len(out) >= cfg.MaxFiles || total+c.size > int64(cfg.MaxBytes) {
+			break
+		}
+		total += c.size
+		out = append(out, input{name: c.path, shown: c.rel, format: FormatMarkdown, open: func() (io.ReadCloser, error) { return openPath(c.path) }})
+	}
+	return out, nil
 }
 
 // included reports whether rel (slash-separated) matches one of globs;

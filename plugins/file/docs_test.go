@@ -61,6 +61,34 @@ func TestDecodeSections(t *testing.T) {
 	}
 }
 
+func TestDecodeAsciiDocSections(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []section
+	}{
+		{"tilde underlines are headings, not fences", "Getting help\n~~~~~~~~~~~~\nUse it.\n\nMore\n~~~~\nx\n",
+			[]section{{"doc.adoc:1", "Getting help", "Use it."}, {"doc.adoc:5", "More", "x"}}},
+		{"listing blocks are text", "= T\n\n------------\n$ git bisect broken\n------------\nafter\n",
+			[]section{{"doc.adoc:1", "T", "------------\n$ git bisect broken\n------------\nafter"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []section
+			require.NoError(t, decodeSections(context.Background(), "doc.adoc", "doc.adoc", strings.NewReader(tt.text), func(line int, obj map[string]any) error {
+				got = append(got, section{obj["id"].(string), obj["title"].(string), obj["body"].(string)})
+				return nil
+			}))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestDecodeSectionsLongLine(t *testing.T) {
+	text := "# A\nkept\n" + strings.Repeat("x", 2<<20) + "\n# B\n"
+	got := sections(t, text)
+	assert.Equal(t, []section{{"doc.md:1", "A", "kept"}}, got, "a line beyond the buffer ends the file there, not the fetch")
+}
+
 func TestDecodeSectionsBounds(t *testing.T) {
 	long := "# A\n" + strings.Repeat("word ", 2*maxSectionBody)
 	got := sections(t, long)
@@ -103,8 +131,9 @@ func TestDocumentationDirectory(t *testing.T) {
 		include []string
 		want    []string
 	}{
-		{"every documentation file", nil, []string{"CONTRIBUTING:1", "README.md:1", "docs/guide/install.md:1", "pkg/README.md:1", "pkg/notes.md:1"}},
-		{"the default rules' globs", []string{"*", "docs/**", "**/README*"}, []string{"CONTRIBUTING:1", "README.md:1", "docs/guide/install.md:1", "pkg/README.md:1"}},
+		// The shallowest first, then in lexical order.
+		{"every documentation file", nil, []string{"CONTRIBUTING:1", "README.md:1", "pkg/README.md:1", "pkg/notes.md:1", "docs/guide/install.md:1"}},
+		{"the default rules' globs", []string{"*", "docs/**", "**/README*"}, []string{"CONTRIBUTING:1", "README.md:1", "pkg/README.md:1", "docs/guide/install.md:1"}},
 		{"top level only", []string{"*"}, []string{"CONTRIBUTING:1", "README.md:1"}},
 	}
 	for _, tt := range tests {

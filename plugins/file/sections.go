@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -53,6 +54,8 @@ func decodeSections(ctx context.Context, name, shown string, r io.Reader, fn row
 		}
 		return fn(start, map[string]any{"id": fmt.Sprintf("%s:%d", shown, start), "title": title, "body": text, "path": shown, "line": json.Number(strconv.Itoa(start))})
 	}
+	asciidoc := strings.EqualFold(filepath.Ext(name), ".adoc") || strings.EqualFold(filepath.Ext(name), ".asciidoc") || strings.EqualFold(filepath.Ext(name), ".txt")
+	blank := true // the previous line was blank, or there was none
 	for sc.Scan() {
 		line++
 		if line%checkEvery == 0 {
@@ -61,31 +64,31 @@ func decodeSections(ctx context.Context, name, shown string, r io.Reader, fn row
 			}
 		}
 		text := strings.TrimRight(sc.Text(), " \t\r")
-		if f := fenceOf(text); f != "" && (fence == "" || strings.HasPrefix(strings.TrimSpace(text), fence)) {
-			if fence == "" {
-				fence = f
-			} else {
+		switch {
+		case fence != "":
+			if strings.HasPrefix(strings.TrimSpace(text), fence) {
 				fence = ""
 			}
-		}
-		if fence == "" {
+		case prev != "" && isUnderline(text, prev):
+			// The previous line was the heading: take it out of the body.
+			b := strings.TrimSuffix(strings.TrimRight(body.String(), "\n"), prev)
+			body.Reset()
+			body.WriteString(b)
+			if err := flush(); err != nil {
+				return err
+			}
+			title, start, prev, blank = strings.TrimSpace(prev), prevAt, "", false
+			continue
+		default:
 			if h, ok := atxHeading(text); ok {
 				if err := flush(); err != nil {
 					return err
 				}
-				title, start, prev = h, line, ""
+				title, start, prev, blank = h, line, "", false
 				continue
 			}
-			if prev != "" && isUnderline(text, prev) {
-				// The previous line was the heading: take it out of the body.
-				b := strings.TrimSuffix(strings.TrimRight(body.String(), "\n"), prev)
-				body.Reset()
-				body.WriteString(b)
-				if err := flush(); err != nil {
-					return err
-				}
-				title, start, prev = strings.TrimSpace(prev), prevAt, ""
-				continue
+			if f := opensFence(text, blank, asciidoc); f != "" {
+				fence = f
 			}
 		}
 		body.WriteString(text)
@@ -94,11 +97,12 @@ func decodeSections(ctx context.Context, name, shown string, r io.Reader, fn row
 		if fence == "" && strings.TrimSpace(text) != "" {
 			prev, prevAt = text, line
 		}
+		blank = strings.TrimSpace(text) == ""
 	}
-	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
+	if err := sc.Err(); err != nil && !errors.Is(err, bufio.ErrTooLong) {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	return flush()
+	return flush() // a line longer than the scanner's buffer ends the file there
 }
 
 // atxHeading is a Markdown "# Heading" or AsciiDoc "= Title" line's text.
@@ -137,12 +141,21 @@ func isUnderline(line, heading string) bool {
 	return strings.Count(line, string(c)) == len(line)
 }
 
-// fenceOf is the fence a line opens or closes (``` or ~~~), or "".
-func fenceOf(line string) string {
+// opensFence is the fence a line opens, or "": Markdown's ``` and ~~~
+// anywhere, and after a blank line AsciiDoc's ---- listing and .... literal
+// delimiters (in Markdown a dashed line there is a rule).
+func opensFence(line string, blank, asciidoc bool) string {
 	t := strings.TrimSpace(line)
 	for _, f := range []string{"```", "~~~"} {
 		if strings.HasPrefix(t, f) {
 			return f
+		}
+	}
+	if asciidoc && blank && len(t) >= 4 {
+		for _, c := range []string{"-", "."} {
+			if strings.Count(t, c) == len(t) {
+				return t[:4]
+			}
 		}
 	}
 	return ""
