@@ -23,8 +23,9 @@ import (
 //   - the budgets fit: the agents' timeouts along the critical path against
 //     loop.ttl, each retrieval's limit against loop.max_records.
 //
-// Required entities (the intent's requires) are item 5's check: it belongs
-// beside these, as one more step of ValidatePlan.
+// Required entities (an intent's requires) are checked by the planner, as
+// missing_entity ambiguities (Plan.Ambiguities): a blocking one stops the
+// question before ValidatePlan runs.
 func ValidatePlan(plan *Plan, sources []SourceFacts) {
 	v := validation{plan: plan, sources: sources}
 	v.bindSources()
