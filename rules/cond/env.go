@@ -78,7 +78,7 @@ type Validation struct {
 type PassEnv struct {
 	Pass       int        `expr:"pass"`       // 1-based
 	MaxPasses  int        `expr:"max_passes"` // the loop's bound
-	Steps      int        `expr:"steps"`      // steps the pass settled
+	Steps      int        `expr:"steps"`      // settled steps the validator would judge
 	Query      string     `expr:"query"`
 	Mode       string     `expr:"mode"`
 	Validation Validation `expr:"validation"` // the checks' findings in this pass
