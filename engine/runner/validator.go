@@ -21,6 +21,8 @@ const (
 	maxValidatedSteps  = 32   // steps of one pass judged
 	maxValidatedOutput = 2000 // characters of a step's output shown
 	maxDescription     = 500  // characters of a delta's new description
+	maxIssues          = 10   // issues of one verdict kept
+	maxIssueText       = 1000 // characters of a verdict's issues, or of a delta's justification
 	maxDeltaFilters    = 16   // filters a delta drops or sets
 	maxDeltaValues     = 32   // values a delta sets on one filter
 )
@@ -153,7 +155,8 @@ func (r *run) uncertain(p *history.Pass, steps []*stepState, why string) {
 // An invalid step left as it is (no delta, none allowed, no pass left, a
 // refinement refused) keeps its result but is disputed: not converged.
 func (r *run) verdict(p *history.Pass, st *stepState, sv sdk.StepVerdict) {
-	f := history.Finding{Check: validatorCheck, Step: st.id, Message: strings.Join(sv.Issues, "; ")}
+	issues := strings.Join(sv.Issues[:min(len(sv.Issues), maxIssues)], "; ")
+	f := history.Finding{Check: validatorCheck, Step: st.id, Message: clip(issues, maxIssueText)}
 	switch sv.Verdict {
 	case sdk.VerdictValid:
 		st.dispute = ""
@@ -216,7 +219,7 @@ func (r *run) validatorDelta(st *stepState, sv sdk.StepVerdict, issue string) (*
 			why = fmt.Sprintf("its delta would cut the step to %d of its %d records and answer from part of the evidence", d.Limit, held)
 			continue
 		}
-		because := d.Justification
+		because := clip(d.Justification, maxIssueText)
 		if because == "" {
 			because = issue
 		}

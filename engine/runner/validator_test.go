@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
@@ -392,4 +394,23 @@ func TestValidatorOnTheLastPass(t *testing.T) {
 	assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status)
 	assert.Len(t, res.Records, 2, "the step keeps its result")
 	assert.Equal(t, ResultPartial, res.Status)
+}
+
+func TestValidatorAnswerIsBounded(t *testing.T) {
+	rs := loadRules(t, validatorRules)
+	long := strings.Repeat("x", 300)
+	agents := judging(func(_ int, in sdk.ValidatorInput) (string, error) {
+		issues := make([]string, 50)
+		for i := range issues {
+			issues[i] = long
+		}
+		return every(in, sdk.VerdictUncertain, issues), nil
+	})
+	res, err := New(gitCommits(2), agents, Options{Clock: fixedClock}).Run(context.Background(), commitChain(rs, "discovery"))
+	require.NoError(t, err)
+	for _, f := range res.History.Passes[0].Validation.Findings {
+		if f.Check == validatorCheck {
+			assert.LessOrEqual(t, utf8.RuneCountInString(f.Message), maxIssueText)
+		}
+	}
 }
