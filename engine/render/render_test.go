@@ -103,3 +103,15 @@ func TestTextShowsDiagnostics(t *testing.T) {
 	assert.True(t, strings.HasSuffix(out.String(),
 		"diagnostics:\n  info low_confidence: intent \"query_issues\" skipped: confidence 0.20 is below min_confidence 0.30\n"), out.String())
 }
+
+func TestTextShowsAmbiguities(t *testing.T) {
+	p := &engine.Plan{Ambiguities: []engine.Ambiguity{
+		{Type: engine.AmbiguityMissingEntity, Entity: "targets", Message: "command_action needs targets, and the question names none", Blocking: true},
+		{Type: engine.AmbiguityMultipleMatches, Entity: "paths", Message: `"parser.go" matches 2 paths in gitlab`, Candidates: []string{"json/parser.go", "hclsyntax/parser.go"}},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, render.Text(&out, p))
+	assert.Contains(t, out.String(), "ambiguities:\n"+
+		"  missing_entity (asked back): command_action needs targets, and the question names none\n"+
+		"  multiple_matches (said in the answer): \"parser.go\" matches 2 paths in gitlab [json/parser.go; hclsyntax/parser.go]\n")
+}
