@@ -23,6 +23,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("intent \"i\" {\n  detect { when = <<-EOT\n    query == 'a'\n    EOT\n  }\n}\n"))
 	f.Add([]byte(`{"intent": {"i": {"hypothesis": {"a": {"depends_on": ["a"]}}}}}`))
 	f.Add([]byte(`source "s" { config = { t = env("X_TOKEN", "d") } }`))
+	f.Add([]byte("loop { max_passes = 2 }\nprofile { deepen = \"pass.need_refinement > 0\" }\ndepth \"a\" {\n  level = 1\n  max_passes = 5\n}\ndepth \"b\" {\n  level = 1\n  when = \"profile.intents > 1\"\n  ttl = \"-1s\"\n}\n"))
 	// Conditions that would build gigabytes: refused at load.
 	f.Add([]byte("mode \"m\" { when = \"len(reduce(1..28, #acc + #acc, 'abcdefghijklmnop')) > 0\" }"))
 	f.Add([]byte("mode \"m\" { when = \"len(string(reduce(1..30, [#acc, #acc], 'x'))) > 0\" }"))
