@@ -147,7 +147,7 @@ func TestAskCommitQuestionNamesCommits(t *testing.T) {
 	assert.Contains(t, out, "Fix refund rounding")
 	assert.Contains(t, out, "Add gateway retry")
 	assert.NotContains(t, out, "Old change outside range", "the dates filter reached the source")
-	assert.Contains(t, out, "**Status:** success (converged, 1 pass(es), mode `discovery`)")
+	assert.Contains(t, out, "**Status:** success (converged, 1 pass(es), depth direct, mode `discovery`)")
 	assert.Empty(t, stderr, "quiet when stderr is not a terminal")
 }
 

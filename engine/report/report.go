@@ -66,7 +66,7 @@ func renderText(b *bytes.Buffer, res *runner.Result, opts Options) {
 
 // writeSteps writes a run's status, its steps and what they found.
 func writeSteps(b *bytes.Buffer, res *runner.Result) {
-	fmt.Fprintf(b, "Status: %s (%s, %d pass(es), mode %s)\n", res.Status, termination(res), passes(res), res.Mode)
+	fmt.Fprintf(b, "Status: %s (%s, %d pass(es)%s, mode %s)\n", res.Status, termination(res), passes(res), depths(res), res.Mode)
 	if res.Error != "" {
 		fmt.Fprintf(b, "Error: %s\n", line(res.Error))
 	}
@@ -112,7 +112,7 @@ func renderMarkdown(b *bytes.Buffer, res *runner.Result, opts Options) {
 		}
 		return
 	}
-	fmt.Fprintf(b, "**Status:** %s (%s, %d pass(es), mode `%s`)\n\n", res.Status, termination(res), passes(res), res.Mode)
+	fmt.Fprintf(b, "**Status:** %s (%s, %d pass(es)%s, mode `%s`)\n\n", res.Status, termination(res), passes(res), depths(res), res.Mode)
 	if res.Error != "" {
 		fmt.Fprintf(b, "**Error:** %s\n\n", escapeCell(res.Error))
 	}
@@ -234,6 +234,21 @@ func passes(res *runner.Result) int {
 		return 0
 	}
 	return len(res.History.Passes)
+}
+
+// depths is ", depth NAME", with each level re-assessment moved the run
+// to ("direct → focused"); "" when the run had no depth.
+func depths(res *runner.Result) string {
+	if res.History == nil || len(res.History.Passes) == 0 || res.History.Passes[0].Depth == "" {
+		return ""
+	}
+	out := ", depth " + line(res.History.Passes[0].Depth)
+	for _, p := range res.History.Passes {
+		if c := p.DepthChange; c != nil {
+			out += " → " + line(c.To)
+		}
+	}
+	return out
 }
 
 // line keeps a field on its line: a step error or a record title holding

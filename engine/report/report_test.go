@@ -166,3 +166,20 @@ func TestTextSaysWhyAStepIsPartial(t *testing.T) {
 	assert.Contains(t, out.String(), "  h1     completed Format | summary (2 record(s)) — partial: not executed: nous does not change external systems\n")
 	assert.Contains(t, out.String(), "  h0     completed Retrieve commit data from GitLab (2 record(s))\n", "a whole step says nothing more")
 }
+
+func TestStatusLineSaysTheDepth(t *testing.T) {
+	res := result()
+	res.History.Passes = []history.Pass{
+		{Number: 1, Depth: "direct", DepthChange: &history.DepthChange{From: "direct", To: "focused"}},
+		{Number: 2, Depth: "focused"},
+	}
+	var text, md bytes.Buffer
+	require.NoError(t, Render(&text, "text", res, Options{}))
+	require.NoError(t, Render(&md, "markdown", res, Options{}))
+	assert.Contains(t, text.String(), "Status: success (converged, 2 pass(es), depth direct → focused, mode monitor)\n")
+	assert.Contains(t, md.String(), "**Status:** success (converged, 2 pass(es), depth direct → focused, mode `monitor`)")
+	res.History.Passes = []history.Pass{{Number: 1}}
+	text.Reset()
+	require.NoError(t, Render(&text, "text", res, Options{}))
+	assert.Contains(t, text.String(), "Status: success (converged, 1 pass(es), mode monitor)\n", "a run without depth levels says none")
+}
