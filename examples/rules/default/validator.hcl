@@ -11,9 +11,10 @@
 #         mode, validation.failed/warnings/passed). Unset: every pass, as
 #         the document's loop validates every pass.
 # steps — which settled steps it judges (the check blocks' step view).
-#         Retrievals and agent steps: transforms (rank, filter, …) are
-#         deterministic and the checks cover them.
+#         Retrievals and agent steps that produced a result: transforms
+#         (rank, filter, …) are deterministic and the checks cover them; a
+#         failed step has no result to judge (its error is a caveat).
 validator {
   agent = "validator"
-  steps = "step.action == 'retrieve' || step.role != ''"
+  steps = "(step.action == 'retrieve' || step.role != '') && step.status != 'failed'"
 }
