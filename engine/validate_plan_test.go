@@ -182,6 +182,24 @@ func TestValidatePlanSteps(t *testing.T) {
 	assert.Empty(t, pl.Validation.Refinements)
 }
 
+func TestValidatePlanUndeclaredAgent(t *testing.T) {
+	p := parsePlanner(t, `
+nous { version = 1 }
+intent "conversation" {
+  hypothesis "respond" {
+    description = "Respond"
+    action      = "agent"
+    role        = "critic"
+  }
+}
+`)
+	pl := plan(t, p, engine.Request{Intents: []engine.Intent{{Type: "conversation", Confidence: 0.9}}})
+	engine.ValidatePlan(pl, nil)
+	require.NotNil(t, pl.Validation)
+	assert.Equal(t, []engine.PlanFinding{{Severity: engine.SeverityWarning, Code: "agent_undeclared", Target: "h0",
+		Message: `h0 (Respond) runs agent "critic", which the rules do not declare`}}, pl.Validation.Findings)
+}
+
 func TestValidatePlanBudgets(t *testing.T) {
 	pl := validated(t, "query_issues", nil)
 	var got []engine.PlanFinding
