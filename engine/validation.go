@@ -41,7 +41,8 @@ type PlanRefinement struct {
 	Plan *RetrievalPlan `json:"plan,omitempty"`
 }
 
-// Refinement operations, shared with the loop's refinements.
+// Refinement operations, before the first pass (ValidatePlan) and in the
+// loop's refinements alike.
 const (
 	OpAdd     = "ADD"
 	OpModify  = "MODIFY"

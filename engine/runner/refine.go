@@ -12,12 +12,12 @@ import (
 	"github.com/nous-dev/nous/engine/trace"
 )
 
-// Refinement operations.
+// Refinement operations: the plan validation's (engine.ValidatePlan).
 const (
-	OpAdd     = "ADD"
-	OpModify  = "MODIFY"
-	OpRemove  = "REMOVE"
-	OpReplace = "REPLACE"
+	OpAdd     = engine.OpAdd
+	OpModify  = engine.OpModify
+	OpRemove  = engine.OpRemove
+	OpReplace = engine.OpReplace
 )
 
 // refine applies the deltas validation asked for to the invalid steps, in
