@@ -149,11 +149,38 @@ func TestSessionsCommand(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "want list, show ID or rm ID...")
 
+	require.NoError(t, os.WriteFile(filepath.Join(state, "bad.json"), []byte("{oops"), 0o600))
+	out, stderr, code = nous("sessions")
+	assert.Equal(t, 0, code, "a foreign file does not hide the sessions")
+	assert.Regexp(t, `(?m)^t1\s+1\s`, out)
+	assert.NotContains(t, out, "bad")
+	assert.Contains(t, stderr, `nous: sessions: skipped session "bad": `+filepath.Join(state, "bad.json")+" is not a session file")
+
+	for _, args := range [][]string{{"show", "../x"}, {"rm", "t1", "../x"}} {
+		_, stderr, code = nous(append([]string{"sessions"}, args...)...)
+		assert.Equal(t, 2, code, "%v is a usage error, as ask --session ../x", args)
+		assert.Contains(t, stderr, `session ID "../x": want 1 to 64 letters`)
+	}
+
 	_, _, code = nous("sessions", "rm", "t1")
 	require.Equal(t, 0, code)
 	_, stderr, code = nous("sessions", "show", "t1")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, `session "t1": no such session`)
+}
+
+func TestSessionsWithoutHome(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the state directory's variables are Linux's")
+	}
+	for _, name := range []string{session.EnvDir, "XDG_STATE_HOME", "HOME"} {
+		t.Setenv(name, "")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"sessions"}, strings.NewReader(""), &out, &errb)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb.String(), "sessions: $HOME is not set; set "+session.EnvDir)
+	assert.NotContains(t, errb.String(), "sessions: sessions:", "the prefix once")
 }
 
 func TestAskExpiredSessionStartsAgainAndSaysSo(t *testing.T) {

@@ -23,7 +23,8 @@ func (a *app) sessionsCommand() *cobra.Command {
 ($XDG_STATE_HOME/nous/sessions or ~/.local/state/nous/sessions; on macOS
 ~/Library/Application Support/nous/sessions; on Windows
 %LocalAppData%\nous\sessions). Without arguments, list them, the most
-recently used first.`,
+recently used first; a file there that is not a readable session is named
+on stderr and skipped (the listing still exits 0).`,
 		Example: `  nous sessions
   nous sessions show t1
   nous sessions rm t1`,
@@ -36,6 +37,11 @@ recently used first.`,
 			verb := "list"
 			if len(args) > 0 {
 				verb, args = args[0], args[1:]
+			}
+			for _, id := range args {
+				if err := session.CheckID(id); err != nil {
+					return usageError("sessions %s: %v", verb, err)
+				}
 			}
 			switch {
 			case verb == "list" && len(args) == 0:
@@ -58,9 +64,12 @@ recently used first.`,
 }
 
 func (a *app) listSessions(store *session.Store, asJSON bool) error {
-	list, err := store.List()
+	list, unreadable, err := store.List()
 	if err != nil {
 		return &exitError{Code: exitFindings, Err: err}
+	}
+	for _, err := range unreadable {
+		fmt.Fprintf(a.stderr, "nous: sessions: skipped %v\n", err)
 	}
 	if asJSON {
 		return writeJSON(a.stdout, list)

@@ -22,7 +22,7 @@ func Dir(lookupEnv func(string) (string, bool)) (string, error) {
 		if d, ok := lookupEnv("LocalAppData"); ok && d != "" {
 			return filepath.Join(d, "nous", "sessions"), nil
 		}
-		return "", errors.New("sessions: %LocalAppData% is not set; set " + EnvDir)
+		return "", errors.New("%LocalAppData% is not set; set " + EnvDir)
 	case "darwin", "ios":
 		if h, ok := lookupEnv("HOME"); ok && h != "" {
 			return filepath.Join(h, "Library", "Application Support", "nous", "sessions"), nil
@@ -35,5 +35,5 @@ func Dir(lookupEnv func(string) (string, bool)) (string, error) {
 			return filepath.Join(h, ".local", "state", "nous", "sessions"), nil
 		}
 	}
-	return "", errors.New("sessions: $HOME is not set; set " + EnvDir)
+	return "", errors.New("$HOME is not set; set " + EnvDir)
 }

@@ -219,18 +219,20 @@ type Info struct {
 	Last    string    `json:"last_query,omitempty"`
 }
 
-// List returns the stored sessions, most recently updated first; a file
-// that is not a session is an error naming it.
-func (s *Store) List() ([]Info, error) {
+// List returns the stored sessions, most recently updated first, and an
+// error naming each file that is not a readable session (skipped: one
+// foreign or corrupt file does not hide the others); err is the directory's.
+func (s *Store) List() (list []Info, unreadable []error, err error) {
 	ids, err := s.ids()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]Info, 0, len(ids))
 	for _, id := range ids {
 		sess, err := s.read(id)
 		if err != nil {
-			return nil, err
+			unreadable = append(unreadable, err)
+			continue
 		}
 		in := Info{ID: id, Turns: sess.Dropped + len(sess.Turns), Updated: sess.Updated}
 		if t := sess.Last(); t != nil {
@@ -239,7 +241,7 @@ func (s *Store) List() ([]Info, error) {
 		out = append(out, in)
 	}
 	slices.SortFunc(out, func(a, b Info) int { return cmp.Or(b.Updated.Compare(a.Updated), strings.Compare(a.ID, b.ID)) })
-	return out, nil
+	return out, unreadable, nil
 }
 
 // Remove deletes session id.
