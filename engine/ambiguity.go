@@ -27,6 +27,7 @@ const (
 type Ambiguity struct {
 	Type       string   `json:"type"`                 // intent | missing_entity | multiple_matches
 	Entity     string   `json:"entity,omitempty"`     // the entity missing or matched several times
+	Value      string   `json:"value,omitempty"`      // the question's words that matched several things
 	Message    string   `json:"message"`              // one sentence saying what is open
 	Candidates []string `json:"candidates,omitempty"` // the intents, or what the value matched, most likely first
 	Blocking   bool     `json:"blocking"`
@@ -88,7 +89,7 @@ func conflicting(x, y *rules.Intent) bool {
 // multipleMatches is the ambiguity of a value one source grounded to
 // several things; blocking when the entity means one thing (matches = "one").
 func multipleMatches(e *rules.Entity, value, source string, canonical []string) Ambiguity {
-	return Ambiguity{Type: AmbiguityMultipleMatches, Entity: e.Name, Candidates: canonical, Blocking: e.Matches == rules.MatchesOne,
+	return Ambiguity{Type: AmbiguityMultipleMatches, Entity: e.Name, Value: value, Candidates: canonical, Blocking: e.Matches == rules.MatchesOne,
 		Message: fmt.Sprintf("%q matches %d %s in %s", value, len(canonical), termNouns[e.Ground], source)}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -71,6 +72,7 @@ func TestAnswerAsksBack(t *testing.T) {
 			assert.Zero(t, p.describes, "nor is it validated")
 			assert.Empty(t, res.Steps)
 			assert.Empty(t, res.Answers)
+			assert.Equal(t, res.Ambiguity, ask.Turn(res, redact.New()).Asked, "a session keeps what was asked, for the answer to it")
 		})
 	}
 }

@@ -31,5 +31,8 @@ func Turn(res *runner.Result, red *redact.Redactor) session.Turn {
 			t.Since, t.Until = in.Dates.Since, in.Dates.Until
 		}
 	}
+	if a := res.Ambiguity; a != nil && res.Status == runner.ResultNeedsClarification {
+		t.Asked = redact.Value(red, a)
+	}
 	return t
 }

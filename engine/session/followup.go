@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/rules"
@@ -46,6 +48,10 @@ func Request(ctx context.Context, p *engine.Planner, s *Session, query, mode str
 	if entities == nil {
 		entities = map[string][]string{}
 	}
+	if c, ok := answered(query, prev.Asked, entities); ok {
+		entities[c.Key] = []string{c.Value}
+		fu.Carried = append(fu.Carried, c)
+	}
 	for _, key := range rs.Session.Inherit {
 		switch {
 		case key == rules.InheritIntents:
@@ -79,6 +85,32 @@ func Request(ctx context.Context, p *engine.Planner, s *Session, query, mode str
 	}
 	req.Entities, req.FollowUp = entities, fu
 	return req, nil
+}
+
+// answered reads a question that follows one asked back for a value that
+// matched several things (which Jeff?): the candidate it names, or the
+// option's number, is the value; a question naming none keeps the value as
+// first written, so it is asked back again rather than answered for all
+// candidates. False when the earlier turn asked nothing of the kind or
+// the question names the entity itself.
+func answered(query string, asked *engine.Ambiguity, entities map[string][]string) (engine.Constraint, bool) {
+	if asked == nil || asked.Type != engine.AmbiguityMultipleMatches || asked.Entity == "" || len(entities[asked.Entity]) > 0 {
+		return engine.Constraint{}, false
+	}
+	c := engine.Constraint{Key: asked.Entity, Value: asked.Value, Reason: "asked back: " + asked.Message}
+	q := strings.ToLower(strings.TrimSpace(query))
+	if n, err := strconv.Atoi(strings.TrimRight(q, ".)")); err == nil && n >= 1 && n <= len(asked.Candidates) {
+		c.Value, c.Phrase = asked.Candidates[n-1], strings.TrimSpace(query)
+		return c, true
+	}
+	named := false
+	for _, cand := range asked.Candidates {
+		// The longest candidate named wins: "Jeff King" over "Jeff".
+		if strings.Contains(q, strings.ToLower(cand)) && (!named || len(cand) > len(c.Value)) {
+			c.Value, named = cand, true
+		}
+	}
+	return c, c.Value != ""
 }
 
 // datesKey is the entity holding the question's period.

@@ -110,3 +110,36 @@ func TestRulesWithoutFollowUpNeverCarry(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, engine.Request{Query: "and the week before?"}, req)
 }
+
+// askedJeff is a session whose last turn asked back which Jeff.
+func askedJeff() *Session {
+	return &Session{Version: fileVersion, ID: "t1", Turns: []Turn{{
+		Query: "what did Jeff change last week?", Status: "needs_clarification", Intents: []engine.Intent{{Type: "query_commits", Confidence: 0.9}},
+		Entities: map[string][]string{"authors": {"Jeff King", "Jeff Hostetler"}, "dates": {"last week"}}, Since: lastWeekSince, Until: lastWeekUntil,
+		Asked: &engine.Ambiguity{Type: engine.AmbiguityMultipleMatches, Entity: "authors", Value: "Jeff", Message: `"Jeff" matches 2 people in gitlab`,
+			Candidates: []string{"Jeff King", "Jeff Hostetler"}, Blocking: true},
+	}}}
+}
+
+func TestFollowUpAnswersAClarification(t *testing.T) {
+	p := defaultPlanner(t)
+	why := `asked back: "Jeff" matches 2 people in gitlab`
+	for _, tt := range []struct {
+		query, want string
+		phrase      string
+	}{
+		{query: "Jeff Hostetler", want: "Jeff Hostetler"},
+		{query: "I meant jeff king", want: "Jeff King"},
+		{query: "2", want: "Jeff Hostetler", phrase: "2"},
+		{query: "and the week before?", want: "Jeff"}, // no choice: asked back again, not answered for both
+		{query: "3", want: "Jeff"},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			req, err := Request(context.Background(), p, askedJeff(), tt.query, "")
+			require.NoError(t, err)
+			require.NotNil(t, req.FollowUp)
+			assert.Equal(t, []string{tt.want}, req.Entities["authors"])
+			assert.Contains(t, req.FollowUp.Carried, engine.Constraint{Key: "authors", Value: tt.want, Phrase: tt.phrase, Reason: why})
+		})
+	}
+}

@@ -40,6 +40,9 @@ type Turn struct {
 	Entities    map[string][]string `json:"entities,omitempty"`
 	Since       time.Time           `json:"since,omitzero"` // the question's period, when it named one
 	Until       time.Time           `json:"until,omitzero"`
+	// Asked is what the turn asked back (status needs_clarification): the
+	// next question may answer it.
+	Asked *engine.Ambiguity `json:"asked,omitempty"`
 }
 
 // Last returns the latest turn, or nil for a new session.
