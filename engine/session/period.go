@@ -22,17 +22,15 @@ var (
 func movePeriod(query string, since, until time.Time) (engine.Constraint, bool) {
 	c := engine.Constraint{Key: datesKey}
 	var back bool
-	var step func(t time.Time, sign int) time.Time
+	var by shift
 	if m := moveByUnit.FindStringSubmatch(query); m != nil {
 		c.Phrase = strings.ToLower(m[0])
 		back = isBack(m[2])
-		n := map[string][3]int{"day": {0, 0, 1}, "week": {0, 0, 7}, "month": {0, 1, 0}, "quarter": {0, 3, 0}, "year": {1, 0, 0}}[strings.ToLower(m[1])]
-		step = func(t time.Time, sign int) time.Time { return t.AddDate(sign*n[0], sign*n[1], sign*n[2]) }
+		by = unitShifts[strings.ToLower(m[1])]
 	} else if m := moveByLen.FindStringSubmatch(query); m != nil {
 		c.Phrase = strings.ToLower(m[0])
 		back = isBack(m[1])
-		days := int(until.Sub(since).Round(24*time.Hour) / (24 * time.Hour))
-		step = func(t time.Time, sign int) time.Time { return t.AddDate(0, 0, sign*days) }
+		by = length(since, until)
 	} else {
 		return c, false
 	}
@@ -40,14 +38,53 @@ func movePeriod(query string, since, until time.Time) (engine.Constraint, bool) 
 		c.Reason = "the earlier question has no closed period to move"
 		return c, true
 	}
-	from, to := until, step(until, 1)
+	from, to := until, by.add(until, 1)
 	if back {
-		from, to = step(since, -1), since
+		from, to = by.add(since, -1), since
 	}
 	c.Value = periodValue(from, to)
 	c.Reason = "from " + span(since, until)
 	return c, true
 }
+
+// shift is a calendar move: months (a year is 12) then days.
+type shift struct{ months, days int }
+
+// unitShifts are the moves "the day/week/… before" names.
+var unitShifts = map[string]shift{"day": {days: 1}, "week": {days: 7}, "month": {months: 1}, "quarter": {months: 3}, "year": {months: 12}}
+
+// length is the period [since, until) as a calendar move: whole months
+// when it runs from a month's first day to another's (2025 is 12 months,
+// so "before that" is 2024, leap day included), else whole days counted
+// on the calendar (a DST change does not make a day 23 hours).
+func length(since, until time.Time) shift {
+	if since.IsZero() || until.IsZero() {
+		return shift{}
+	}
+	if since.Day() == 1 && until.Day() == 1 && midnight(since) && midnight(until) {
+		return shift{months: (until.Year()-since.Year())*12 + int(until.Month()) - int(since.Month())}
+	}
+	return shift{days: int(civil(until).Sub(civil(since)).Hours() / 24)}
+}
+
+// add moves t by sign times the shift; a month move keeps the day of the
+// month, clamped to the month's last (March 31 back one month is February 28
+// or 29, not March 3).
+func (s shift) add(t time.Time, sign int) time.Time {
+	if s.months != 0 {
+		first := time.Date(t.Year(), t.Month()+time.Month(sign*s.months), 1, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location())
+		last := time.Date(first.Year(), first.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
+		t = first.AddDate(0, 0, min(t.Day(), last)-1)
+	}
+	return t.AddDate(0, 0, sign*s.days)
+}
+
+// civil is t's calendar date at UTC midnight, for counting days.
+func civil(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+func midnight(t time.Time) bool { return t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 }
 
 func isBack(word string) bool {
 	w := strings.ToLower(word)
