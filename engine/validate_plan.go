@@ -11,7 +11,7 @@ import (
 // are and serve (sources) and what its steps need, refines it where a
 // refinement exists and records both in plan.Validation (nil when there is
 // nothing to say). It does no I/O: the facts come from the rules
-// (SourceFactsFromRules) and, once plugins run, from them (Describe).
+// (SourceFactsFromRules) and, once plugins run, from them (DescribeSources).
 //
 // The checks, in order:
 //   - each retrieval runs on a source that is configured and serves the
@@ -21,7 +21,8 @@ import (
 //   - each retrieve step has a retrieval left to run and each agent step a
 //     declared agent;
 //   - the budgets fit: the agents' timeouts along the critical path against
-//     loop.ttl, each retrieval's limit against loop.max_records.
+//     the run's TTL, each retrieval's limit against its max_records (the
+//     loop's, or the depth's chosen for the question).
 //
 // Required entities (an intent's requires) are checked by the planner, as
 // missing_entity ambiguities (Plan.Ambiguities): a blocking one stops the
@@ -47,10 +48,12 @@ type validation struct {
 // removed is a retrieval ValidatePlan removed, and why.
 type removed struct{ id, reason string }
 
+// find records a finding.
 func (v *validation) find(sev Severity, code, target, format string, args ...any) {
 	v.out.Findings = append(v.out.Findings, PlanFinding{Severity: sev, Code: code, Target: target, Message: fmt.Sprintf(format, args...)})
 }
 
+// source is the facts of the source named name, nil when it is not declared.
 func (v *validation) source(name string) *SourceFacts {
 	for i := range v.sources {
 		if v.sources[i].Name == name {
@@ -163,6 +166,7 @@ func (v *validation) problem(name string, s *SourceFacts, kind string) string {
 	return fmt.Sprintf("source %q serves %s, not %s", name, strings.Join(s.Kinds, ", "), kindText(kind))
 }
 
+// problemCode is the finding's code for source s that cannot serve.
 func problemCode(s *SourceFacts) string {
 	if s == nil || s.Problem != "" {
 		return "source_unavailable"
@@ -232,6 +236,7 @@ func (v *validation) checkSteps() {
 	}
 }
 
+// hypothesis is step i's hypothesis (a zero one if the plan lacks it).
 func (v *validation) hypothesis(i int) Hypothesis {
 	if i < len(v.plan.Reasoning.Hypotheses) {
 		return v.plan.Reasoning.Hypotheses[i]
