@@ -256,3 +256,22 @@ func BenchmarkValidatePlan(b *testing.B) {
 		})
 	}
 }
+
+// TestSeed002PreExecutionRefinement: phase B of the adaptive-execution
+// document refines the initial plan before the first pass with its
+// RefinementAction (action_type ADD|MODIFY|REMOVE|REPLACE, target step,
+// justification); nous's default status plan without a tracker is refined
+// so before anything runs.
+func TestSeed002PreExecutionRefinement(t *testing.T) {
+	p := defaultPlanner(t)
+	pl := plan(t, p, engine.Request{Query: "what is the status of the project?"})
+	engine.ValidatePlan(pl, engine.SourceFactsFromRules(p.Rules()))
+	require.NotNil(t, pl.Validation)
+	require.NotEmpty(t, pl.Validation.Refinements)
+	for _, ref := range pl.Validation.Refinements {
+		assert.Contains(t, []string{"ADD", "MODIFY", "REMOVE", "REPLACE"}, ref.Op)
+		assert.NotEmpty(t, ref.Step, "the target step")
+		assert.NotEmpty(t, ref.Justification)
+	}
+	assert.Equal(t, "REMOVE", pl.Validation.Refinements[0].Op)
+}
