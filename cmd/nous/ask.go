@@ -238,6 +238,8 @@ func progressPrinter(w io.Writer) func(runner.Event) {
 			fmt.Fprintln(w, line)
 		case "refine":
 			fmt.Fprintf(w, "  ↻ %s %s: %s\n", ev.Status, ev.Step, ev.Detail)
+		case "depth":
+			fmt.Fprintf(w, "  ⇅ depth %s\n", ev.Detail)
 		case "done":
 			fmt.Fprintf(w, "── %s (%s)\n", ev.Status, ev.Detail)
 		}

@@ -358,6 +358,7 @@ func TestProgressPrinter(t *testing.T) {
 		{Kind: "start", Step: "h0", Description: "Retrieve commit data"},
 		{Kind: "end", Step: "h0", Status: string(engine.StatusInvalid)},
 		{Kind: "refine", Step: "h0", Status: "MODIFY", Detail: "retrieval returned no records"},
+		{Kind: "depth", Pass: 1, Status: "focused", Detail: "direct → focused (why)"},
 		{Kind: "end", Step: "h1", Status: string(engine.StatusFailed), Detail: "boom"},
 		{Kind: "end", Step: "h2", Status: string(engine.StatusSkipped)},
 		{Kind: "done", Status: "partial", Detail: "max_passes"},
@@ -365,7 +366,7 @@ func TestProgressPrinter(t *testing.T) {
 		p(ev)
 	}
 	assert.Equal(t, "── pass 1\n  … h0    Retrieve commit data\n  ↻ h0    invalid\n  ↻ MODIFY h0: retrieval returned no records\n"+
-		"  ✗ h1    failed: boom\n  - h2    skipped\n── partial (max_passes)\n", b.String())
+		"  ⇅ depth direct → focused (why)\n  ✗ h1    failed: boom\n  - h2    skipped\n── partial (max_passes)\n", b.String())
 }
 
 // fakeLLM is an OpenAI-compatible chat-completions server that plays the

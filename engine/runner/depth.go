@@ -119,5 +119,6 @@ func (r *run) reassess(p *history.Pass) int {
 			trace.Param{Key: "max_passes", Value: r.loop.MaxPasses}, trace.Param{Key: "ttl", Value: r.loop.TTL.String()}, trace.Param{Key: "max_records", Value: r.loop.MaxRecords}),
 		Evidence: []string{why}, Outcome: trace.Success,
 	})
+	r.notify(Event{Kind: "depth", Pass: p.Number, Status: to.Name, Detail: from.Name + " → " + to.Name + " (" + why + ")"})
 	return r.loop.MaxPasses
 }

@@ -58,8 +58,14 @@ func atDepth(t *testing.T, extra string, level int) *engine.Plan {
 func TestDepthDeepensWhenAPassNeedsRefinement(t *testing.T) {
 	plan := atDepth(t, "profile {\n  deepen = \"pass.need_refinement > 0\"\n}\n", 1)
 	agents := standardAgents()
-	res, err := New(emptyWeek(), agents, Options{Clock: fixedClock}).Run(context.Background(), plan)
+	var events []Event
+	res, err := New(emptyWeek(), agents, Options{Clock: fixedClock, Progress: func(ev Event) {
+		if ev.Kind == "depth" {
+			events = append(events, ev)
+		}
+	}}).Run(context.Background(), plan)
 	require.NoError(t, err)
+	assert.Equal(t, []Event{{Kind: "depth", Pass: 1, Status: "careful", Detail: `quick → careful (profile: deepen = "pass.need_refinement > 0")`}}, events)
 
 	h := res.History
 	assert.Equal(t, 1, h.Configuration.MaxPasses, "the run begins with the quick level's budget")

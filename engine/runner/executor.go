@@ -54,7 +54,7 @@ type Options struct {
 
 // Event is a progress notification.
 type Event struct {
-	Kind        string // pass | start | end | refine | done
+	Kind        string // pass | start | end | refine | depth | done
 	Pass        int
 	Step        string
 	Description string
