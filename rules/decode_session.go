@@ -44,12 +44,16 @@ func (d *decoder) decodeSession(b *hcl.Block) {
 			fmt.Sprintf("max_age must be positive, got %s.", s.MaxAge)))
 	}
 	d.condition(c.Attributes, "follow_up", cond.QueryEnv{}, &s.FollowUp)
-	if !d.strs(c.Attributes, "inherit", &s.Inherit) {
-		return
+	if d.strs(c.Attributes, "inherit", &s.Inherit) {
+		for i, at := range elementRanges(c.Attributes["inherit"], len(s.Inherit)) {
+			if s.Inherit[i] != InheritIntents {
+				d.refs = append(d.refs, reference{kind: "entity", name: s.Inherit[i], where: at, attr: "inherit"})
+			}
+		}
 	}
-	for i, at := range elementRanges(c.Attributes["inherit"], len(s.Inherit)) {
-		if s.Inherit[i] != InheritIntents {
-			d.refs = append(d.refs, reference{kind: "entity", name: s.Inherit[i], where: at, attr: "inherit"})
+	if d.strs(c.Attributes, "not_inherited", &s.NotInherited) {
+		for i, at := range elementRanges(c.Attributes["not_inherited"], len(s.NotInherited)) {
+			d.refs = append(d.refs, reference{kind: "intent", name: s.NotInherited[i], where: at, attr: "not_inherited"})
 		}
 	}
 }

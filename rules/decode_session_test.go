@@ -9,7 +9,7 @@ import (
 )
 
 func TestSessionBlock(t *testing.T) {
-	const entity = "entity \"paths\" {\n  pattern = \"x\"\n}\n"
+	const entity = "entity \"paths\" {\n  pattern = \"x\"\n}\nintent \"conversation\" {}\n"
 	tests := []struct {
 		name, src string
 		check     string // the diagnostic expected, "" for none
@@ -24,13 +24,15 @@ func TestSessionBlock(t *testing.T) {
   context_turns    = 0
   follow_up        = "query matches '^and'"
   inherit          = ["intents", "paths"]
+  not_inherited    = ["conversation"]
 }`, "", 0},
 		{"max_turns below 1", "session {\n  max_turns = 0\n}\n", CheckOutOfRange, 2},
 		{"negative context", "session {\n  context_turns = -1\n}\n", CheckOutOfRange, 2},
 		{"bad age", "session {\n  max_age = \"soon\"\n}\n", CheckInvalidValue, 2},
 		{"zero age", "session {\n  max_age = \"0s\"\n}\n", CheckOutOfRange, 2},
 		{"bad condition", "session {\n  follow_up = \"item.tier > 1\"\n}\n", CheckExpr, 2},
-		{"unknown entity", entity + "session {\n  inherit = [\"intents\", \"pathz\"]\n}\n", CheckUnknownReference, 5},
+		{"unknown intent", "session {\n  not_inherited = [\"greeting\"]\n}\n", CheckUnknownReference, 2},
+		{"unknown entity", entity + "session {\n  inherit = [\"intents\", \"pathz\"]\n}\n", CheckUnknownReference, 6},
 		{"unknown attribute", "session {\n  turns = 3\n}\n", CheckSchema, 2},
 		{"second block", "session {}\nsession {}\n", CheckDuplicateName, 2},
 	}
@@ -56,6 +58,7 @@ func TestSessionBlock(t *testing.T) {
 	rs, diags = Parse("s.hcl", []byte(tests[1].src))
 	require.Empty(t, diags)
 	s := rs.Session
-	assert.Equal(t, []any{5, 100, 7, 2 * time.Hour, 0, []string{"intents", "paths"}}, []any{s.MaxTurns, s.MaxAnswerBytes, s.MaxSessions, s.MaxAge, s.ContextTurns, s.Inherit})
+	assert.Equal(t, []any{5, 100, 7, 2 * time.Hour, 0, []string{"intents", "paths"}, []string{"conversation"}},
+		[]any{s.MaxTurns, s.MaxAnswerBytes, s.MaxSessions, s.MaxAge, s.ContextTurns, s.Inherit, s.NotInherited})
 	require.NotNil(t, s.FollowUp)
 }

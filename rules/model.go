@@ -325,6 +325,9 @@ type Session struct {
 	// Inherit names what a follow-up takes from the turn before when it
 	// names none itself: entity names, and InheritIntents.
 	Inherit []string
+	// NotInherited names the intents a follow-up never takes (a greeting,
+	// help, a command): the question is read on its own.
+	NotInherited []string
 }
 
 // InheritIntents in Session.Inherit lets a follow-up in which no detect

@@ -102,7 +102,7 @@ var validatorSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var sessionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "max_turns"}, {Name: "max_answer_bytes"}, {Name: "max_sessions"}, {Name: "max_age"},
-	{Name: "context_turns"}, {Name: "follow_up"}, {Name: "inherit"},
+	{Name: "context_turns"}, {Name: "follow_up"}, {Name: "inherit"}, {Name: "not_inherited"},
 }}
 
 var reasoningTraceSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

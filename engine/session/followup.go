@@ -17,7 +17,7 @@ import (
 // rules' session.follow_up holds for the question alone, it continues the
 // session's last turn: it takes what session.inherit names and the
 // question leaves out — the earlier intents when no detect rule matched
-// it, each entity it names no value of, the earlier period moved by "the
+// it (but those session.not_inherited names), each entity it names no value of, the earlier period moved by "the
 // week before", "before that", … — and Request.FollowUp says what was
 // taken. Otherwise the request is the question's alone.
 func Request(ctx context.Context, p *engine.Planner, s *Session, query, mode string) (engine.Request, error) {
@@ -55,11 +55,9 @@ func Request(ctx context.Context, p *engine.Planner, s *Session, query, mode str
 	for _, key := range rs.Session.Inherit {
 		switch {
 		case key == rules.InheritIntents:
-			if onlyFallback(own, rs.Settings.Fallback) && len(prev.Intents) > 0 {
-				req.Intents = slices.Clone(prev.Intents)
-				for _, in := range prev.Intents {
-					fu.Carried = append(fu.Carried, engine.Constraint{Key: engine.CarriedIntent, Value: in.Type})
-				}
+			if onlyFallback(own, rs.Settings.Fallback) {
+				took, said := inheritIntents(prev.Intents, rs.Session.NotInherited)
+				req.Intents, fu.Carried = took, append(fu.Carried, said...)
 			}
 		case len(entities[key]) > 0: // the question names its own
 		case key == datesKey:
@@ -111,6 +109,24 @@ func answered(query string, asked *engine.Ambiguity, entities map[string][]strin
 		}
 	}
 	return c, c.Value != ""
+}
+
+// inheritIntents are the earlier intents a follow-up takes, and what it
+// says of them: an intent in notInherited (a greeting, help, a command) is
+// not taken, and said so; nil intents leave the question to its own.
+func inheritIntents(prev []engine.Intent, notInherited []string) ([]engine.Intent, []engine.Constraint) {
+	var took []engine.Intent
+	var said []engine.Constraint
+	for _, in := range prev {
+		if slices.Contains(notInherited, in.Type) {
+			said = append(said, engine.Constraint{Key: engine.CarriedIntent, Phrase: "intent " + in.Type,
+				Reason: "session.not_inherited: the question is read on its own"})
+			continue
+		}
+		took = append(took, in)
+		said = append(said, engine.Constraint{Key: engine.CarriedIntent, Value: in.Type})
+	}
+	return took, said
 }
 
 // datesKey is the entity holding the question's period.

@@ -65,6 +65,9 @@ func TestFollowUpRequest(t *testing.T) {
 			map[string][]string{"dates": {"2026-11-16..2026-11-22"}},
 			[]engine.Constraint{tookLastWeek}, true},
 		{"a new question is not a follow-up", earlier(), "how many open issues are there?", nil, nil, nil, false},
+		{"a greeting is not continued", &Session{ID: "t1", Turns: []Turn{{Query: "hello", Intents: []engine.Intent{{Type: "conversation", Confidence: 0.9}}}}},
+			"who worked on hclsyntax?", nil, map[string][]string{"paths": {"hclsyntax"}},
+			[]engine.Constraint{{Key: engine.CarriedIntent, Phrase: "intent conversation", Reason: "session.not_inherited: the question is read on its own"}}, true},
 		{"nothing to move", &Session{ID: "t1", Turns: []Turn{{Query: "what changed?", Intents: commits}}}, "and the week before?", commits,
 			map[string][]string{}, []engine.Constraint{tookCommits, {Key: "dates", Phrase: "the week before", Reason: "the earlier question has no closed period to move"}}, true},
 	}

@@ -14,7 +14,8 @@ reasoning_trace {
 # follow-up when it opens like one ("and the week before?", "only in
 # hclwrite", "what about Alice?") or when no detect rule matched it; it then
 # takes the earlier question's intents (only when none of its own was
-# detected) and every entity below it does not name itself. "The week
+# detected, and never a greeting, help or a command: not_inherited) and
+# every entity below it does not name itself. "The week
 # before" / "the month after" / "before that" move the earlier period. The
 # report's Understood block says what was carried over.
 session {
@@ -25,4 +26,5 @@ session {
   context_turns    = 3
   follow_up        = "query matches '(?i)^\\\\s*(?:and|but|also|or|then|so|now|what about|how about|only|just|same)\\\\b' || intent_types == ['fallback']"
   inherit          = ["intents", "dates", "projects", "paths", "authors", "revisions", "topics", "statuses", "providers"]
+  not_inherited    = ["conversation", "request_help", "command_action"]
 }
