@@ -23,7 +23,7 @@ func TestDefaultDepthOfQuestions(t *testing.T) {
 		{"what is the status of the project?", "focused", 2},
 		{"how many commits did alice make in 2024?", "standard", 3},
 		{"verify the release notes", "standard", 3},
-		{"what is the status of the project and who changed the parser since v2.20.0, and are there open issues?", "broad", 4},
+		{"what is the status of the project and who changed the code since v2.20.0, and are there open issues?", "broad", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -37,7 +37,7 @@ func TestDefaultDepthOfQuestions(t *testing.T) {
 }
 
 func TestProfileDimensions(t *testing.T) {
-	pl := plan(t, defaultPlanner(t), engine.Request{Query: "what is the status of the project and who changed the parser since v2.20.0, and are there open issues?"})
+	pl := plan(t, defaultPlanner(t), engine.Request{Query: "what is the status of the project and who changed the code since v2.20.0, and are there open issues?"})
 	require.NotNil(t, pl.Profile)
 	assert.Equal(t, engine.Dimensions{Words: 19, Intents: 3, Entities: 2, Constraints: 2, Hypotheses: 9, AgentSteps: 3, Retrievals: 4, Sources: 2}, pl.Profile.Dimensions)
 	assert.Equal(t, engine.Depth{Level: 4, Name: "broad", MaxPasses: 3, TTL: 60 * time.Second, MaxRecords: 1000}, pl.Profile.Depth)
@@ -170,7 +170,7 @@ func TestDepthJSONRoundTrips(t *testing.T) {
 // re-assessment at a pass boundary: the target is ≤ 5 µs.
 func BenchmarkProfile(b *testing.B) {
 	p := defaultPlanner(b)
-	pl := plan(b, p, engine.Request{Query: "what is the status of the project and who changed the parser since v2.20.0, and are there open issues?"})
+	pl := plan(b, p, engine.Request{Query: "what is the status of the project and who changed the code since v2.20.0, and are there open issues?"})
 	ds := pl.Policy.Depths
 	intents := []string{"query_status", "query_commits", "query_issues"}
 	var (

@@ -289,7 +289,7 @@ func TestSeedTaskProfileTiers(t *testing.T) {
 	}
 	assert.Equal(t, []int{1, 2, 3, 4, 5}, levels)
 
-	q := engine.Request{Query: "what is the status of the project and who changed the parser since v2.20.0, and are there open issues?"}
+	q := engine.Request{Query: "what is the status of the project and who changed the code since v2.20.0, and are there open issues?"}
 	first := plan(t, p, q).Profile.Depth
 	for range 5 {
 		assert.Equal(t, first, plan(t, p, q).Profile.Depth, "the same input, the same tier")

@@ -47,7 +47,7 @@ func TestAskDepthDeepensForTheNearestCommit(t *testing.T) {
 }
 
 func TestPlanShowsTheDepth(t *testing.T) {
-	code, out, stderr := nous(t, "", "plan", "--format", "text", "what is the status of the project and who changed the parser since v2.20.0, and are there open issues?")
+	code, out, stderr := nous(t, "", "plan", "--format", "text", "what is the status of the project and who changed the code since v2.20.0, and are there open issues?")
 	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, "depth: broad (level 4): 3 pass(es), ttl 1m0s, 1000 records a step\n")
 	assert.Contains(t, out, `why: depth "broad": when = `)

@@ -47,7 +47,7 @@ test "depth_strict_mode_is_standard" {
 # Three intents over two sources.
 test "depth_broad_question" {
   input {
-    query = "what is the status of the project and who changed the parser since v2.20.0, and are there open issues?"
+    query = "what is the status of the project and who changed the code since v2.20.0, and are there open issues?"
   }
   expect {
     depth = "broad"

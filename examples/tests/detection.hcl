@@ -125,3 +125,24 @@ test "docs_directory_is_no_help_request" {
     queries = ["Retrieve commit data from GitLab projects:docs dates:last month paths:docs"]
   }
 }
+
+# What a change verb acts on is a path candidate ("the checker" of expr's
+# checker/); grounding keeps it only where the tree has it. A word after
+# the verb that names no thing ("changed in", "changed the most") is not.
+test "change_verb_object_is_a_path_candidate" {
+  input {
+    query = "who changed the checker in 2025?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab dates:in 2025 paths:checker"]
+  }
+}
+
+test "change_verb_before_a_preposition_names_no_path" {
+  input {
+    query = "what changed the most in 2025?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab dates:in 2025"]
+  }
+}

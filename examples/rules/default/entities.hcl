@@ -70,6 +70,9 @@ entity "paths" {
     # a file name standing alone (not the tail of a path with a slash)
     "(?:^|[^\\w/.-])([\\w-]+\\.(?:go|md|hcl|json|ya?ml|toml|txt|py|js|ts|rs|c|h|cc|java|rb|sh|proto|mod|sum|lock|cfg|ini))\\b",
     "(?i)\\b(?:touch(?:ed|es|ing)?|under|in(?:side)?|within|to|on|of)\\s+(?:the\\s+)?([\\w.-]+(?:/[\\w.-]+)*)/?",
+    # what a change verb acts on: "who changed the checker" (kept only if
+    # the tree has it: a bare word no source knows as a path is dropped)
+    "(?i)\\b(?:chang(?:e|ed|es|ing)|modif(?:y|ied|ies|ying)|edit(?:ed|s|ing)?|rewr(?:ite|ote|itten)|refactor(?:ed|s|ing)?)\\s+(?:the\\s+)?([\\w.-]+(?:/[\\w.-]+)*)/?",
   ]
   ignore = [
     "a", "an", "the", "this", "that", "these", "those", "it", "its", "my", "our",
@@ -81,6 +84,11 @@ entity "paths" {
     "master", "release", "tag", "time", "average", "particular", "order",
     "how", "many", "much", "who", "when", "where", "why", "is", "was", "are",
     "me", "us", "you", "them", "CI", "CD", "PR", "MR", "QA",
+    "in", "on", "at", "by", "for", "from", "between", "during", "after", "before",
+    "about", "with", "to", "of", "under", "inside", "within", "and", "or", "so",
+    "most", "least", "recently", "lately", "today", "yesterday", "anything",
+    "something", "nothing", "everything", "things", "stuff", "lot", "lots",
+    "there", "here", "much", "again",
   ]
   ground = "path"
 }
