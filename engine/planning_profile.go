@@ -10,9 +10,38 @@ import (
 // profile computes the plan's task profile and chooses its depth; a depth
 // condition that fails to evaluate is an error diagnostic.
 func (b *builder) profile() {
-	ds := b.plan.Policy.Depths
-	if ds == nil {
+	if err := profilePlan(b.plan, b.env); err != nil {
+		b.diag(SeverityError, "condition_error", "%v; treated as false", err)
+	}
+}
+
+// reprofile counts plan's task profile again and re-chooses its depth, as
+// ValidatePlan does once it removed what no source serves: a retrieval
+// that will not run is no expected tool usage. A depth that changes says
+// so in its reason.
+func reprofile(plan *Plan) {
+	before := plan.Profile
+	if before == nil || plan.Policy == nil || plan.Policy.Depths == nil {
 		return
+	}
+	env := cond.NewQueryEnv(cond.NewText(plan.Query), plan.Reasoning.Entities, plan.Mode)
+	env.IntentTypes = make([]string, len(plan.Reasoning.Intents))
+	for i, in := range plan.Reasoning.Intents {
+		env.IntentTypes[i] = in.Type
+	}
+	_ = profilePlan(plan, env) // the planner reported a condition that fails
+	if pr := plan.Profile; pr.Depth.Level != before.Depth.Level {
+		pr.Reason += fmt.Sprintf(" (counted again after plan validation; depth %q before)", before.Depth.Name)
+	}
+}
+
+// profilePlan sets plan.Profile: its task profile and the depth the
+// query's env chooses for it. A condition that fails to evaluate counts as
+// false and is returned.
+func profilePlan(plan *Plan, q *cond.QueryEnv) error {
+	ds := plan.Policy.Depths
+	if ds == nil {
+		return nil
 	}
 	// One allocation holds the profile and the environment its conditions
 	// read (which escapes to the heap through Eval anyway).
@@ -22,15 +51,13 @@ func (b *builder) profile() {
 		dims    cond.Profile
 		pass    cond.Pass
 	}{}
-	x.dims = cond.Profile(Measure(b.plan))
-	x.env = cond.ProfileEnv{Query: b.env.Query, Mode: b.env.Mode, IntentTypes: b.env.IntentTypes, Entities: b.env.Entities,
+	x.dims = cond.Profile(Measure(plan))
+	x.env = cond.ProfileEnv{Query: q.Query, Mode: q.Mode, IntentTypes: q.IntentTypes, Entities: q.Entities,
 		Profile: &x.dims, Pass: &x.pass}
 	at, reason, err := ds.Choose(&x.env)
-	if err != nil {
-		b.diag(SeverityError, "condition_error", "%v; treated as false", err)
-	}
 	x.profile = Profile{Dimensions: Dimensions(x.dims), Depth: ds.Levels[at].Depth, Reason: reason}
-	b.plan.Profile = &x.profile
+	plan.Profile = &x.profile
+	return err
 }
 
 // Measure counts the task profile of a plan.

@@ -40,7 +40,7 @@ func TestProfileDimensions(t *testing.T) {
 	pl := plan(t, defaultPlanner(t), engine.Request{Query: "what is the status of the project and who changed the code since v2.20.0, and are there open issues?"})
 	require.NotNil(t, pl.Profile)
 	assert.Equal(t, engine.Dimensions{Words: 19, Intents: 3, Entities: 2, Constraints: 2, Hypotheses: 9, AgentSteps: 3, Retrievals: 4, Sources: 2}, pl.Profile.Dimensions)
-	assert.Equal(t, engine.Depth{Level: 4, Name: "broad", MaxPasses: 3, TTL: 60 * time.Second, MaxRecords: 1000}, pl.Profile.Depth)
+	assert.Equal(t, engine.Depth{Level: 4, Name: "broad", MaxPasses: 4, TTL: 90 * time.Second, MaxRecords: 1500}, pl.Profile.Depth)
 	assert.Contains(t, pl.Profile.Reason, `depth "broad": when = `)
 }
 

@@ -18,11 +18,12 @@ import (
 //     record kind it needs; if not, it is rebound (REPLACE) to another such
 //     source, the highest priority first, else dropped (REMOVE) and the
 //     report says so;
+//   - the task profile and depth are counted again over what is left;
 //   - each retrieve step has a retrieval left to run and each agent step a
 //     declared agent;
-//   - the budgets fit: the agents' timeouts along the critical path against
-//     the run's TTL, each retrieval's limit against its max_records (the
-//     loop's, or the depth's chosen for the question).
+//   - the budgets fit: each agent's timeout against the run's TTL, each
+//     retrieval's limit against its max_records (the loop's, or the depth's
+//     chosen for the question).
 //
 // Required entities (an intent's requires) are checked by the planner, as
 // missing_entity ambiguities (Plan.Ambiguities): a blocking one stops the
@@ -30,6 +31,7 @@ import (
 func ValidatePlan(plan *Plan, sources []SourceFacts) {
 	v := validation{plan: plan, sources: sources}
 	v.bindSources()
+	reprofile(plan)
 	v.checkSteps()
 	v.checkBudgets()
 	if len(v.out.Findings) > 0 {
@@ -244,9 +246,8 @@ func (v *validation) hypothesis(i int) Hypothesis {
 	return Hypothesis{}
 }
 
-// checkBudgets compares the worst case of the agent calls on the critical
-// path (each at its timeout) with the run's TTL, and each retrieval's limit
-// with its max_records: the loop's, or the chosen depth's.
+// checkBudgets compares each agent's timeout with the run's TTL, and each
+// retrieval's limit with its max_records: the loop's, or the chosen depth's.
 func (v *validation) checkBudgets() {
 	pol := v.plan.Policy
 	if pol == nil {
@@ -257,10 +258,7 @@ func (v *validation) checkBudgets() {
 		lim = pr.Depth.Limits(lim) // the depth chosen for the question
 	}
 	if lim.TTL > 0 {
-		if worst, path := v.criticalPath(pol, lim.TTL); worst > lim.TTL {
-			v.find(SeverityInfo, "budget_exceeds_ttl", "", "the agents on the critical path %s may take up to %s at their timeouts, more than the TTL %s: slow agents end the run at the TTL",
-				path(), worst, lim.TTL)
-		}
+		v.agentsOverTTL(pol, lim.TTL)
 	}
 	if lim.MaxRecords > 0 {
 		for _, p := range v.plan.Retrieval.Plans {
@@ -271,96 +269,28 @@ func (v *validation) checkBudgets() {
 	}
 }
 
-// pathStep is a step's place on the longest path ending at it.
-type pathStep struct {
-	cost time.Duration // the agents' timeouts along it
-	prev int           // the step before it on that path; -1 at its start
-}
-
-// criticalPath is the dependency path whose agent calls take longest at
-// their timeouts, and a function that names its steps ("h0 → h2"). The
-// plan's dependencies are acyclic (the planner breaks cycles), so
-// relaxing every edge once per step settles every path.
-func (v *validation) criticalPath(pol *Policy, ttl time.Duration) (time.Duration, func() string) {
-	steps := v.plan.Steps
-	hyps := v.plan.Reasoning.Hypotheses
-	if len(steps) == 0 || len(hyps) != len(steps) {
-		return 0, nil
-	}
-	var buf [stackSteps]pathStep
-	ps := buf[:0]
-	if len(steps) > len(buf) {
-		ps = make([]pathStep, 0, len(steps))
-	}
-	for i := range steps {
-		ps = append(ps, pathStep{cost: stepBudget(pol, steps[i]), prev: -1})
-	}
-	for range steps {
-		changed := false
-		for i := range hyps {
-			own := stepBudget(pol, steps[i])
-			for _, d := range hyps[i].Dependencies {
-				j := stepOf(hyps, d)
-				if j < 0 {
-					continue
-				}
-				// Ties keep the first dependency, so the path names its steps.
-				if c := ps[j].cost + own; c > ps[i].cost || c == ps[i].cost && ps[i].prev < 0 {
-					ps[i].cost, ps[i].prev, changed = c, j, true
-				}
+// agentsOverTTL finds each agent a step of the plan calls (a writer step
+// also the declared analyst and critic) whose own timeout is longer than
+// ttl: one slow answer would end the run. Timeouts are upper bounds, so
+// their sum along a path is not a finding.
+func (v *validation) agentsOverTTL(pol *Policy, ttl time.Duration) {
+	var said []string
+	for _, st := range v.plan.Steps {
+		if st.Role == RoleNone {
+			continue
+		}
+		names := []string{st.Agent}
+		if st.Role == RoleWriter {
+			names = append(names, string(RoleAnalyst), string(RoleCritic))
+		}
+		for _, name := range names {
+			a, ok := pol.Agents[name]
+			if !ok || a.Timeout <= ttl || slices.Contains(said, name) {
+				continue
 			}
-		}
-		if !changed {
-			break
-		}
-	}
-	end := 0
-	for i := range ps {
-		if ps[i].cost > ps[end].cost {
-			end = i
+			said = append(said, name)
+			v.find(SeverityWarning, "budget_exceeds_ttl", st.ID, "agent %q may take up to %s (its timeout), longer than the TTL %s: one slow answer ends the run; raise the TTL or lower the timeout",
+				name, a.Timeout, ttl)
 		}
 	}
-	worst := ps[end].cost
-	var prev []int
-	if worst > ttl { // only a finding names the path
-		prev = make([]int, len(ps))
-		for i := range ps {
-			prev[i] = ps[i].prev
-		}
-	}
-	return worst, func() string {
-		var path []string
-		for i := end; i >= 0; i = prev[i] {
-			path = append(path, steps[i].ID)
-		}
-		slices.Reverse(path)
-		return strings.Join(path, " → ")
-	}
-}
-
-// stepOf is the position of the hypothesis with id, -1 if none.
-func stepOf(hyps []Hypothesis, id string) int {
-	for i := range hyps {
-		if hyps[i].ID == id {
-			return i
-		}
-	}
-	return -1
-}
-
-// stepBudget is how long a step's agent calls may take at their timeouts: a
-// writer step also calls the analyst and the critic when they are declared.
-func stepBudget(pol *Policy, st Step) time.Duration {
-	if st.Role == RoleNone {
-		return 0
-	}
-	d := pol.Agents[st.Agent].Timeout
-	if st.Role == RoleWriter {
-		for _, r := range []Role{RoleAnalyst, RoleCritic} {
-			if a, ok := pol.Agents[string(r)]; ok {
-				d += a.Timeout
-			}
-		}
-	}
-	return d
 }

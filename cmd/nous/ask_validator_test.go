@@ -66,7 +66,8 @@ func TestAskValidatorThroughTheTemplateAgent(t *testing.T) {
 				// the analyst's gap search (no period) found nothing either
 				{"h2": {Check: "validator", Step: "h2", Severity: history.SeverityPass}, "h2.s1": {Check: "validator", Step: "h2.s1", Severity: history.SeverityPass}},
 			},
-			termination: history.MaxPasses, records: 0,
+			// refused each pass, the run deepened to "broad" (four passes): the refinements ran out first
+			termination: history.RefineLimit, records: 0,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/engine"
+	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/timerange"
 )
@@ -60,6 +63,10 @@ func (r *run) failures(res *Result) []string {
 		if st.role() != sdk.RoleWriter || res.Answer != nil || res.Status == ResultCancelled {
 			continue
 		}
+		if st.status == engine.StatusSkipped && r.hist.Termination == history.TTLExpired {
+			out = append(out, r.timeRanOut(st))
+			break
+		}
 		why := string(st.status)
 		if st.err != nil {
 			why += ": " + sentence(r.redactErr(st.err).Error())
@@ -68,6 +75,43 @@ func (r *run) failures(res *Result) []string {
 		break
 	}
 	return out
+}
+
+// timeRanOut says plainly that the run's time ran out before the writer
+// step writer ran: while fetching when a retrieval hit its deadline (how
+// many records arrived, unanalysed), and which steps did not run.
+func (r *run) timeRanOut(writer *stepState) string {
+	text := fmt.Sprintf("No report: the time ran out (TTL %s)", r.loop.TTL)
+	var fetching []string
+	for _, st := range r.steps {
+		for _, f := range st.out.Failed {
+			if errors.Is(f.Err, context.DeadlineExceeded) {
+				fetching = append(fetching, fmt.Sprintf("%q (%s arrived, not analysed)", f.Source, plural(f.Received, "record", "records")))
+			}
+		}
+	}
+	if len(fetching) > 0 {
+		text += " while fetching from " + strings.Join(fetching, ", ")
+	}
+	var skipped []string
+	for _, st := range r.steps {
+		if st.status == engine.StatusSkipped {
+			skipped = append(skipped, st.id)
+		}
+	}
+	return fmt.Sprintf("%s: the question was not answered; %s did not run (the writer %s among them).", text, strings.Join(skipped, ", "), writer.id)
+}
+
+// written reports whether every writer step of the run wrote its report
+// (true when none is planned): records a source sent before failing are
+// then used by the answer.
+func (r *run) written() bool {
+	for _, st := range r.steps {
+		if st.role() == sdk.RoleWriter && st.status != engine.StatusCompleted {
+			return false
+		}
+	}
+	return true
 }
 
 // anyAnswered reports whether a source answered a retrieval of the run.
@@ -193,6 +237,10 @@ func constraintText(c engine.Constraint, why, otherwise string) string {
 // sourceCaveats say which sources of the plan are not available (from
 // grounding) or failed a retrieval, each once, in plan order.
 func (r *run) sourceCaveats() []string {
+	use := "the answer uses them"
+	if !r.written() {
+		use = "no report was written from them"
+	}
 	var out []string
 	said := map[string]bool{}
 	if in := r.plan.Interpretation; in != nil {
@@ -210,7 +258,7 @@ func (r *run) sourceCaveats() []string {
 		for _, f := range st.out.Failed {
 			if !said[f.Source] {
 				said[f.Source] = true
-				out = append(out, r.failureText(f))
+				out = append(out, r.failureText(f, use))
 			}
 		}
 	}
@@ -220,14 +268,14 @@ func (r *run) sourceCaveats() []string {
 // failureText is a source's failure as a sentence, saying how many
 // records arrived before a stream was cut short; an error that names the
 // source already ("source \"youtrack\" is not configured: …") is the
-// sentence.
-func (r *run) failureText(f sourceFailure) string {
+// sentence. use says what became of the records that arrived.
+func (r *run) failureText(f sourceFailure, use string) string {
 	msg := sentence(r.redactErr(f.Err).Error())
 	if q := strconv.Quote(f.Source); f.Received == 0 && strings.HasPrefix(msg, "source "+q) {
 		return "Source" + strings.TrimPrefix(msg, "source") + "."
 	}
 	if f.Received > 0 {
-		return fmt.Sprintf("Source %q failed after %s (the answer uses them): %s.", f.Source, plural(f.Received, "record", "records"), msg)
+		return fmt.Sprintf("Source %q failed after %s (%s): %s.", f.Source, plural(f.Received, "record", "records"), use, msg)
 	}
 	return fmt.Sprintf("Source %q failed: %s.", f.Source, msg)
 }

@@ -142,7 +142,7 @@ func (r *run) partial(st *stepState) string {
 	}
 	texts := make([]string, len(st.out.Failed))
 	for i, f := range st.out.Failed {
-		texts[i] = r.failureText(f)
+		texts[i] = r.failureText(f, "the step keeps them")
 	}
 	return strings.Join(texts, " ")
 }

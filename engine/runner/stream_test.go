@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/nous-dev/nous/engine"
@@ -67,7 +68,7 @@ func TestStreamCutShortIsPartial(t *testing.T) {
 				return
 			}
 			assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status)
-			assert.Contains(t, res.Steps[0].Partial, tt.caveat, "the step says it is partial")
+			assert.Contains(t, res.Steps[0].Partial, strings.Replace(tt.caveat, "the answer uses them", "the step keeps them", 1), "the step says it is partial")
 			assert.Equal(t, res.Steps[0].Partial, res.History.Passes[0].Steps[0].Partial)
 			for _, e := range res.Trace {
 				if e.Action == "retrieve" {
@@ -76,4 +77,36 @@ func TestStreamCutShortIsPartial(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stallSource emits n generated commits, then waits for its deadline, as a
+// slow fetch over a long history does.
+type stallSource struct{ n int }
+
+func (s stallSource) Fetch(ctx context.Context, source string, req sdk.FetchRequest, emit func(sdk.Record) error) error {
+	if err := (cutSource{n: s.n}).Fetch(ctx, source, req, emit); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	return &sdk.Error{Kind: sdk.KindDeadline, Message: "plugin git: Fetch did not finish within its deadline", Err: context.DeadlineExceeded}
+}
+
+// A TTL that runs out while a retrieval streams fails the run with one
+// plain account: the time ran out while fetching, the records that arrived
+// were not analysed, the question was not answered; never a source caveat
+// that says the (absent) answer uses them.
+func TestTTLWhileFetchingSaysSo(t *testing.T) {
+	plan := buildPlan(loadRules(t, "loop {\n  ttl = \"50ms\"\n}\n"), "what changed?", "discovery", nil,
+		stepSpec{id: "h0", desc: "commits", action: "retrieve", retrieve: []planSpec{{source: "git"}}},
+		stepSpec{id: "h1", desc: "report", action: "agent", role: "writer", deps: []string{"h0"}},
+	)
+	res, _ := New(stallSource{n: 3}, standardAgents(), Options{}).Run(context.Background(), plan)
+	require.NotNil(t, res)
+	assert.Equal(t, ResultFailed, res.Status)
+	require.NotEmpty(t, res.Caveats)
+	assert.Equal(t, `No report: the time ran out (TTL 50ms) while fetching from "git" (3 records arrived, not analysed): the question was not answered; h1 did not run (the writer h1 among them).`, res.Caveats[0])
+	for _, c := range res.Caveats {
+		assert.NotContains(t, c, "the answer uses them")
+	}
+	assert.Contains(t, res.Caveats[len(res.Caveats)-1], `Source "git" failed after 3 records (no report was written from them)`)
 }

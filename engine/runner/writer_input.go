@@ -37,7 +37,7 @@ func (r *run) writerCaveats(st *stepState) []string {
 		for _, f := range s.out.Failed {
 			if !said[f.Source] {
 				said[f.Source] = true
-				out = append(out, r.failureText(f))
+				out = append(out, r.failureText(f, "the answer uses them"))
 			}
 		}
 	}

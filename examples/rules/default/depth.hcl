@@ -22,13 +22,20 @@ profile {
   ease   = "pass.need_refinement == 0 && pass.failed == 0"
 }
 
+# Every level has at least the loop document's 60 s: the TTL is a safety
+# bound, not effort (a narrow question over a long history needs the time to
+# count it), and every level holds the same 1000 records. The lower levels
+# save passes and agent effort (the depth hint); a direct question still gets
+# its refinement pass by deepening. The deeper levels get more than the
+# document's budget: more passes, more time, more records held.
+
 # One intent, one retrieval, little to pin down: "what changed last week?".
 depth "direct" {
   level       = 1
-  description = "a single narrow question: one pass, a small budget"
+  description = "a single narrow question: one pass unless it needs refining"
   max_passes  = 1
-  ttl         = "30s"
-  max_records = 250
+  ttl         = "60s"
+  max_records = 1000
 }
 
 depth "focused" {
@@ -36,26 +43,27 @@ depth "focused" {
   description = "one question over several sources, or with several retrievals or constraints"
   when        = "profile.sources >= 2 || profile.intents + profile.retrievals + profile.constraints >= 4"
   max_passes  = 2
-  ttl         = "40s"
-  max_records = 500
+  ttl         = "60s"
+  max_records = 1000
 }
 
+# The loop document's budget: three passes in 60 s.
 depth "standard" {
   level       = 3
   description = "a few questions at once, or strict mode"
   when        = "profile.intents + profile.retrievals + profile.constraints >= 6 || mode == 'strict'"
   max_passes  = 3
-  ttl         = "50s"
-  max_records = 750
+  ttl         = "60s"
+  max_records = 1000
 }
 
 depth "broad" {
   level       = 4
-  description = "several intents over several sources"
+  description = "several intents over several sources: a fourth pass, 90 s"
   when        = "profile.intents >= 3 && profile.sources >= 2 || profile.intents + profile.retrievals + profile.constraints >= 8"
-  max_passes  = 3
-  ttl         = "60s"
-  max_records = 1000
+  max_passes  = 4
+  ttl         = "90s"
+  max_records = 1500
 }
 
 # Everything the loop block allows.
@@ -63,7 +71,7 @@ depth "exhaustive" {
   level       = 5
   description = "a broad question that names many things: the loop's whole budget"
   when        = "profile.intents >= 3 && profile.retrievals >= 4 && profile.constraints >= 3"
-  max_passes  = 3
-  ttl         = "60s"
-  max_records = 1000
+  max_passes  = 5
+  ttl         = "120s"
+  max_records = 2000
 }
