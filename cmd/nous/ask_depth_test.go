@@ -27,8 +27,8 @@ func TestAskDepthDeepensForTheNearestCommit(t *testing.T) {
 	h := doc.History
 	require.NotNil(t, h.Configuration.Profile)
 	assert.Equal(t, 1, h.Configuration.MaxPasses, "the direct level's budget")
-	assert.Equal(t, "30s", h.Configuration.TTL)
-	assert.Equal(t, 250, h.Configuration.MaxRecords)
+	assert.Equal(t, "1m0s", h.Configuration.TTL, "the loop document's 60 s: the TTL is a safety bound, not effort")
+	assert.Equal(t, 1000, h.Configuration.MaxRecords)
 	require.Len(t, h.Passes, 2)
 	assert.Equal(t, "direct", h.Passes[0].Depth)
 	require.NotNil(t, h.Passes[0].DepthChange)
@@ -49,7 +49,8 @@ func TestAskDepthDeepensForTheNearestCommit(t *testing.T) {
 func TestPlanShowsTheDepth(t *testing.T) {
 	code, out, stderr := nous(t, "", "plan", "--format", "text", "what is the status of the project and who changed the code since v2.20.0, and are there open issues?")
 	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, out, "depth: broad (level 4): 3 pass(es), ttl 1m0s, 1000 records a step\n")
-	assert.Contains(t, out, `why: depth "broad": when = `)
-	assert.Contains(t, out, "profile: 19 words, 3 intents, 2 entities (2 constraints), 9 hypotheses, 3 agent steps, 4 retrievals, 2 sources\n")
+	assert.Contains(t, out, "depth: standard (level 3): 3 pass(es), ttl 1m0s, 1000 records a step\n")
+	assert.Contains(t, out, `why: depth "standard": when = `)
+	assert.Contains(t, out, `(counted again after plan validation; depth "broad" before)`, "the issue retrievals no source serves are not counted")
+	assert.Contains(t, out, "profile: 19 words, 3 intents, 2 entities (2 constraints), 9 hypotheses, 3 agent steps, 2 retrievals, 1 sources\n")
 }
