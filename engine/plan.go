@@ -81,6 +81,12 @@ type RetrievalPlan struct {
 	// and body; records that match no term are left out) and keeps the
 	// first Limit, rather than asking the source for Limit records.
 	Rank bool `json:"rank,omitempty"`
+	// RankIgnore are words of the question the ranking leaves out besides
+	// the engine's function words ("use", "documentation").
+	RankIgnore []string `json:"rank_ignore,omitempty"`
+	// RankWeights scale the relevance of records from files a glob matches
+	// (a glob without "/" matches the file's name, else its path).
+	RankWeights map[string]float64 `json:"rank_weights,omitempty"`
 }
 
 // Query is the normalised query of a plan.

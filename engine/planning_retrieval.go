@@ -71,6 +71,8 @@ func (b *builder) retrievals() {
 			Limit:       r.Limit,
 			Optional:    r.Optional,
 			Rank:        r.Rank,
+			RankIgnore:  r.RankIgnore,
+			RankWeights: r.RankWeights,
 		}
 		if pd.rt.step >= 0 {
 			plans[i].Hypothesis = b.p.stepID(a.base + pd.rt.step)

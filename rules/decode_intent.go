@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -200,6 +201,10 @@ func (d *decoder) decodeRetrieval(b *hcl.Block) *Retrieval {
 	d.flag(c.Attributes, "required", &required)
 	r.Optional = !required
 	d.flag(c.Attributes, "rank", &r.Rank)
+	d.strs(c.Attributes, "rank_ignore", &r.RankIgnore)
+	if d.numbers(c.Attributes, "rank_weights", &r.RankWeights) {
+		d.checkWeights(c.Attributes["rank_weights"], r.RankWeights)
+	}
 	d.condition(c.Attributes, "when", cond.QueryEnv{}, &r.When)
 	r.hypothesisAt = b.DefRange
 	if a, ok := c.Attributes["hypothesis"]; ok {
@@ -223,6 +228,20 @@ func (d *decoder) checkFixed(attr *hcl.Attribute, r *Retrieval) {
 		case hasKey(r.Defaults, key):
 			d.add(Error(CheckInvalidValue, attr.Expr.Range(), fmt.Sprintf("Filter %q is both fixed and defaulted", key),
 				"defaults apply when the question gives no value, fixed values always; name it in one of them."))
+		}
+	}
+}
+
+// checkWeights refuses a rank weight outside [0, 1] or a malformed glob.
+func (d *decoder) checkWeights(attr *hcl.Attribute, weights map[string]float64) {
+	for _, glob := range slices.Sorted(maps.Keys(weights)) {
+		if w := weights[glob]; w < 0 || w > 1 {
+			d.add(Error(CheckOutOfRange, attr.Expr.Range(), fmt.Sprintf("Rank weight of %q out of range", glob),
+				fmt.Sprintf("A rank weight scales the relevance of the files %q matches: between 0 and 1, got %g.", glob, w)))
+		}
+		if _, err := path.Match(glob, ""); err != nil {
+			d.add(Error(CheckInvalidValue, attr.Expr.Range(), fmt.Sprintf("Invalid glob %q in rank_weights", glob),
+				"A rank weight's key is a file glob such as \"CHANGELOG*\" (a name) or \"Documentation/RelNotes/*\" (a path)."))
 		}
 	}
 }

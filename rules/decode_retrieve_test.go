@@ -37,6 +37,14 @@ func TestRetrieveKindRequiredRank(t *testing.T) {
 	assert.False(t, r.Rank)
 }
 
+func TestRetrieveRankIgnoreAndWeights(t *testing.T) {
+	rs, diags := Parse("r.hcl", []byte(fmt.Sprintf(docsIntent, "    rank = true\n    rank_ignore = [\"use\", \"docs\"]\n    rank_weights = { \"CHANGELOG*\" = 0.3, \"*/RelNotes/*\" = 0 }\n")))
+	require.Empty(t, diags, diags.Error())
+	r := rs.Intents[0].Retrievals[0]
+	assert.Equal(t, []string{"use", "docs"}, r.RankIgnore)
+	assert.Equal(t, map[string]float64{"CHANGELOG*": 0.3, "*/RelNotes/*": 0}, r.RankWeights)
+}
+
 func TestRetrieveAttributeErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, attrs, check, summary string
@@ -44,6 +52,10 @@ func TestRetrieveAttributeErrors(t *testing.T) {
 		{"kind not a word", `    kind = "Issue Records"`, CheckInvalidValue, `Invalid "kind"`},
 		{"required not a bool", `    required = "no"`, CheckType, `Invalid value for`},
 		{"rank not a bool", `    rank = 1`, CheckType, `Invalid value for`},
+		{"rank_ignore not a list", `    rank_ignore = { use = 1 }`, CheckType, `Invalid value for`},
+		{"rank weight above 1", `    rank_weights = { "CHANGELOG*" = 2 }`, CheckOutOfRange, `Rank weight of "CHANGELOG*" out of range`},
+		{"rank weight not a number", `    rank_weights = { "CHANGELOG*" = "low" }`, CheckType, `Invalid value for`},
+		{"rank weight glob malformed", `    rank_weights = { "[CHANGELOG" = 0.5 }`, CheckInvalidValue, `Invalid glob "[CHANGELOG"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, diags := Parse("r.hcl", []byte(fmt.Sprintf(docsIntent, tc.attrs)))

@@ -194,9 +194,11 @@ type Retrieval struct {
 	Defaults    map[string][]string // used when the entity is absent
 	Fixed       map[string][]string // always used: the question's values for these entities are not applied
 	Limit       int
-	Optional    bool            // required = false: the answer can do without it (see engine.RetrievalPlan.Optional)
-	Rank        bool            // rank = true: its records are ordered by relevance to the question, limit keeps the first
-	When        *cond.Condition // QueryEnv; nil means always
+	Optional    bool               // required = false: the answer can do without it (see engine.RetrievalPlan.Optional)
+	Rank        bool               // rank = true: its records are ordered by relevance to the question, limit keeps the first
+	RankIgnore  []string           // words of the question ranking leaves out (besides the engine's function words)
+	RankWeights map[string]float64 // file glob → factor of a matching record's relevance
+	When        *cond.Condition    // QueryEnv; nil means always
 	Range       hcl.Range
 
 	hypothesisAt hcl.Range

@@ -62,7 +62,8 @@ var hypothesisSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var retrieveSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "description"}, {Name: "source", Required: true}, {Name: "kind"}, {Name: "hypothesis"}, {Name: "priority"},
-	{Name: "filters"}, {Name: "defaults"}, {Name: "fixed"}, {Name: "limit"}, {Name: "required"}, {Name: "rank"}, {Name: "when"},
+	{Name: "filters"}, {Name: "defaults"}, {Name: "fixed"}, {Name: "limit"}, {Name: "required"}, {Name: "rank"}, {Name: "rank_ignore"},
+	{Name: "rank_weights"}, {Name: "when"},
 }}
 
 var dependencySchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{

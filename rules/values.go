@@ -256,6 +256,30 @@ func (d *decoder) stringListsOf(attr *hcl.Attribute, v cty.Value) (map[string][]
 	return out, true
 }
 
+// numbers decodes a map of numbers.
+func (d *decoder) numbers(attrs hcl.Attributes, name string, dst *map[string]float64) bool {
+	attr, ok := attrs[name]
+	if !ok {
+		return false
+	}
+	v, ok := d.value(attr, cty.Map(cty.Number))
+	if !ok {
+		return false
+	}
+	out := make(map[string]float64, v.LengthInt())
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		if e.IsNull() {
+			d.add(Error(CheckType, attr.Expr.Range(), fmt.Sprintf("Invalid value for %q", name),
+				fmt.Sprintf("Each value must be a number; %q is null.", k.AsString())))
+			return false
+		}
+		out[k.AsString()], _ = e.AsBigFloat().Float64()
+	}
+	*dst = out
+	return true
+}
+
 func (d *decoder) duration(attrs hcl.Attributes, name string, dst *time.Duration) bool {
 	var s string
 	if !d.str(attrs, name, &s) {

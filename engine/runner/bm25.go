@@ -20,6 +20,18 @@ const (
 // document token it equals or, from three letters on, begins (so
 // "packfile" matches "packfiles", "fix" matches "fixed").
 func bm25(docs [][]string, terms []string) []float64 {
+	return score(docs, terms, nil)
+}
+
+// bm25Hits is bm25 that also says which terms each document matches.
+func bm25Hits(docs [][]string, terms []string) ([]float64, [][]string) {
+	hits := make([][]string, len(docs))
+	return score(docs, terms, hits), hits
+}
+
+// score computes bm25, appending each term a document matches to its
+// hits when hits is not nil.
+func score(docs [][]string, terms []string, hits [][]string) []float64 {
 	scores := make([]float64, len(docs))
 	if len(docs) == 0 || len(terms) == 0 {
 		return scores
@@ -46,6 +58,9 @@ func bm25(docs [][]string, terms []string) []float64 {
 			if tf[i] == 0 {
 				continue
 			}
+			if hits != nil {
+				hits[i] = append(hits[i], t)
+			}
 			f := float64(tf[i])
 			norm := 1 - bm25B
 			if avgdl > 0 {
@@ -68,7 +83,22 @@ func termFrequency(doc []string, term string) int {
 	return n
 }
 
-// tokens splits text into lower-case words of letters and digits.
+// tokens splits text into lower-case words of letters and digits; a
+// hyphenated word also counts joined ("built-in" is built, in and builtin),
+// so "builtin" and "built-in" find each other.
 func tokens(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	lower := strings.ToLower(text)
+	out := strings.FieldsFunc(lower, notWord)
+	if !strings.Contains(lower, "-") {
+		return out
+	}
+	for _, f := range strings.FieldsFunc(lower, func(r rune) bool { return r != '-' && notWord(r) }) {
+		if f = strings.Trim(f, "-"); strings.Contains(f, "-") {
+			out = append(out, strings.ReplaceAll(f, "-", ""))
+		}
+	}
+	return out
 }
+
+// notWord reports whether r separates words.
+func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }

@@ -58,9 +58,12 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 				err error
 			)
 			seen := -1 // a ranked retrieval's records before ranking
+			var rk ranking
 			switch {
 			case p.Rank:
-				n, seen, err = r.fetchRanked(ctx, src, req, p.Limit, got.add)
+				rk, err = r.fetchRanked(ctx, src, req, p, got.add)
+				n, seen = rk.kept, rk.seen
+				out.rank(rk)
 			case st.nearest != "":
 				n, err = r.fetchNearest(ctx, src, req, st.nearest, asked, got.add)
 			default:
@@ -73,7 +76,7 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 			}
 			note := fmt.Sprintf("%s: %d record(s) from %s for %q", p.ID, n, src, req.Query)
 			if seen >= 0 {
-				note = rankedNote(p.ID, src, r.plan.Query, n, seen)
+				note = rankedNote(p.ID, src, r.plan.Query, rk)
 			}
 			out.Notes = append(out.Notes, note+r.cutShort(err))
 		}
@@ -108,14 +111,29 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record, omi
 		out  output
 	)
 	got := r.newIntake(in, omitted)
+	rankedDone := map[string]bool{}
 	for _, q := range st.search {
 		for _, src := range st.sources {
-			req, err := r.searchRequest(st, src, q)
+			req, ranked, err := r.searchRequest(st, src, q)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
 				continue
 			}
-			n, err := r.fetchFrom(ctx, src, req, got.add)
+			var n int
+			if ranked != nil {
+				// A ranked source is searched by relevance to the
+				// question, whatever the query: once.
+				if rankedDone[src] {
+					continue
+				}
+				rankedDone[src] = true
+				var rk ranking
+				rk, err = r.fetchRanked(ctx, src, req, *ranked, got.add)
+				n = rk.kept
+				out.rank(rk)
+			} else {
+				n, err = r.fetchFrom(ctx, src, req, got.add)
+			}
 			if !out.answered(src, n, err) {
 				errs = append(errs, fmt.Errorf("search %q on source %q: %w", q, src, err))
 				continue
@@ -129,15 +147,19 @@ func (r *run) gapSearch(ctx context.Context, st *stepState, in []sdk.Record, omi
 // searchRequest is a gap search's request on src: the question's own
 // constraints (dates and filters of the plan's first retrieval on src), so
 // looking for missing evidence never widens the question, with q as text.
-func (r *run) searchRequest(st *stepState, src, q string) (sdk.FetchRequest, error) {
+// ranked is that retrieval when it is ranked.
+func (r *run) searchRequest(st *stepState, src, q string) (req sdk.FetchRequest, ranked *engine.RetrievalPlan, err error) {
 	for _, p := range r.plan.Retrieval.Plans {
 		if slices.Contains(p.Sources, src) {
 			req, _, err := r.fetchRequest(st, p)
 			req.Query = q
-			return req, err
+			if p.Rank {
+				ranked = &p
+			}
+			return req, ranked, err
 		}
 	}
-	return sdk.FetchRequest{Query: q}, nil
+	return sdk.FetchRequest{Query: q}, nil, nil
 }
 
 // fetchFrom makes one source call within the run's deadline, passing

@@ -24,10 +24,19 @@ type output struct {
 	Calls   int // agent calls made
 	Notes   []string
 	Search  []string // analyst: queries for missing evidence
+	Ranked  *ranking // retrieve: what its ranked retrievals judged
 
 	// retrieve: the sources that answered and those that failed
 	Answered []string
 	Failed   []sourceFailure
+}
+
+// rank merges a ranked retrieval's judgement into o.
+func (o *output) rank(rk ranking) {
+	if o.Ranked == nil {
+		o.Ranked = &ranking{}
+	}
+	o.Ranked.add(rk)
 }
 
 // sourceFailure is a source call of a retrieval that failed. Received

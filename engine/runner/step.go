@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -134,7 +135,7 @@ func (r *run) partial(st *stepState) string {
 	if why := r.unserved(st); why != "" && st.status == engine.StatusCompleted {
 		return "not retrieved: " + why
 	}
-	if why := r.foundNothing(st); why != "" {
+	if why := cmp.Or(r.irrelevant(st), r.foundNothing(st)); why != "" {
 		return why
 	}
 	if st.status != engine.StatusCompleted || len(st.out.Failed) == 0 {

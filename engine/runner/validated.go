@@ -118,10 +118,16 @@ func (r *run) foundNothing(st *stepState) string {
 	return fmt.Sprintf("no %s found on source %s", noun, strings.Join(sources, ", "))
 }
 
-// emptyCaveats say which optional retrievals found nothing.
+// emptyCaveats say which optional retrievals found nothing, and which
+// ranked retrievals found nothing relevant or records about only part of
+// the question.
 func (r *run) emptyCaveats() []string {
 	var out []string
 	for _, st := range r.steps {
+		if why := r.irrelevant(st); why != "" {
+			out = append(out, why)
+			continue
+		}
 		if why := r.foundNothing(st); why != "" {
 			out = append(out, fmt.Sprintf("Nothing found for %q: %s.", st.hyp.Description, why))
 		}

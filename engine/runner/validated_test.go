@@ -50,17 +50,30 @@ func TestRankedRetrievalKeepsTheMostRelevant(t *testing.T) {
 }
 
 func TestOptionalRetrievalThatFindsNothingIsPartial(t *testing.T) {
-	for name, src := range map[string]*fakeSources{
-		"no documentation": docsSource(),
-		"none relevant":    docsSource(doc("README.md:1", "Overview", "A tool for parsing.")),
-	} {
-		t.Run(name, func(t *testing.T) {
-			res, err := New(src, standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), helpPlan(t, "how do I install it?", 8))
+	tests := []struct {
+		name, caveat, partial string
+		src                   *fakeSources
+	}{
+		{"no documentation", `Nothing found for "Retrieve documentation": no documents found on source "docs".`, `no documents found on source "docs"`, docsSource()},
+		{"none relevant", "No documentation about install found in docs's 1 document.", "No documentation about install found in docs's 1 document.",
+			docsSource(doc("README.md:1", "Overview", "A tool for parsing."))},
+		{"words of asking are no topic", "No documentation about hclwrite found in docs's 2 documents.", "No documentation about hclwrite found in docs's 2 documents.",
+			docsSource(doc("README.md:1", "Who uses it?", "Many users use it."), doc("docs/usage.md:1", "Usage", "Use the documentation."))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			query := "how do I install it?"
+			if tt.name == "words of asking are no topic" {
+				query = "how do I use hclwrite with the documentation?"
+			}
+			plan := helpPlan(t, query, 8)
+			plan.Retrieval.Plans[0].RankIgnore = []string{"use", "documentation"}
+			res, err := New(tt.src, standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), plan)
 			require.NoError(t, err)
 			assert.Equal(t, ResultPartial, res.Status, "help can do without documentation: partial, not failed")
-			assert.Equal(t, []string{`Nothing found for "Retrieve documentation": no documents found on source "docs".`}, res.Caveats)
+			assert.Equal(t, []string{tt.caveat}, res.Caveats)
 			assert.Equal(t, engine.StatusCompleted, res.Steps[0].Status)
-			assert.Equal(t, `no documents found on source "docs"`, res.Steps[0].Partial)
+			assert.Equal(t, tt.partial, res.Steps[0].Partial)
 		})
 	}
 }

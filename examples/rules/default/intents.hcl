@@ -217,14 +217,25 @@ intent "request_help" {
   # The sections of the repository's documentation most relevant to the
   # question. Help can do without them: none found (or no documentation
   # source) leaves the answer partial, saying so, rather than failed.
+  # Sections are ranked by the question's content words: the words of
+  # asking for help are left out, and release notes, which mention
+  # everything once, weigh less than guides.
   retrieve "docs" {
     description = "Retrieve relevant documentation and examples"
     source      = "docs"
     kind        = "document"
     priority    = 5
     rank        = true
-    limit       = 8
-    required    = false
+    rank_ignore = ["use", "using", "documentation", "docs", "doc", "help", "can", "get", "explain", "example", "examples"]
+    rank_weights = {
+      "CHANGELOG*"   = 0.3
+      "CHANGES*"     = 0.3
+      "NEWS*"        = 0.3
+      "RELEASE*"     = 0.3
+      "*/RelNotes/*" = 0.3
+    }
+    limit    = 8
+    required = false
   }
 }
 
