@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk"
@@ -86,11 +87,20 @@ func conflicting(x, y *rules.Intent) bool {
 	return slices.Contains(x.Conflicts, y.Name) || slices.Contains(y.Conflicts, x.Name)
 }
 
-// multipleMatches is the ambiguity of a value one source grounded to
-// several things; blocking when the entity means one thing (matches = "one").
-func multipleMatches(e *rules.Entity, value, source string, canonical []string) Ambiguity {
-	return Ambiguity{Type: AmbiguityMultipleMatches, Entity: e.Name, Value: value, Candidates: canonical, Blocking: e.Matches == rules.MatchesOne,
-		Message: fmt.Sprintf("%q matches %d %s in %s", value, len(canonical), termNouns[e.Ground], source)}
+// multipleMatches is the ambiguity of a term one source (where: what it
+// holds) grounded to several things, with the source's note (how it ranked
+// them) and, when the source looked at part of what it holds, that the list
+// may be incomplete; blocking when the entity means one thing (matches =
+// "one").
+func multipleMatches(e *rules.Entity, a sdk.GroundedTerm, where string) Ambiguity {
+	msg := fmt.Sprintf("%q matches %d %s in %s", a.Value, len(a.Canonical), termNouns[e.Ground], where)
+	if a.Note != "" {
+		msg += "; " + a.Note
+	}
+	if a.Partial && !strings.Contains(a.Note, "incomplete") {
+		msg += "; the list may be incomplete"
+	}
+	return Ambiguity{Type: AmbiguityMultipleMatches, Entity: e.Name, Value: a.Value, Candidates: a.Canonical, Blocking: e.Matches == rules.MatchesOne, Message: msg}
 }
 
 // termNouns names the things each term kind grounds to, in the plural.

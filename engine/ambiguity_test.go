@@ -58,11 +58,11 @@ func TestInterpretMultipleMatches(t *testing.T) {
 	}{
 		{name: "a first name two people share", query: "what did Martin change last week?",
 			want: []engine.Ambiguity{{Type: engine.AmbiguityMultipleMatches, Entity: "authors", Value: "Martin", Blocking: true,
-				Candidates: []string{"Martin Atkins", "Martin Hoefling"}, Message: `"Martin" matches 2 people in gitlab`}}},
+				Candidates: []string{"Martin Atkins", "Martin Hoefling"}, Message: `"Martin" matches 2 people in hashicorp/hcl`}}},
 		{name: "one person under two addresses", query: "what did Martin Atkins change last week?"},
 		{name: "a file name in several directories is an OR", query: "who changed parser.go?",
 			want: []engine.Ambiguity{{Type: engine.AmbiguityMultipleMatches, Entity: "paths", Value: "parser.go",
-				Candidates: []string{"json/parser.go", "hclsyntax/parser.go"}, Message: `"parser.go" matches 2 paths in gitlab`}}},
+				Candidates: []string{"json/parser.go", "hclsyntax/parser.go"}, Message: `"parser.go" matches 2 paths in hashicorp/hcl`}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := p.Interpret(context.Background(), engine.Request{Query: tt.query}, repo, clock)

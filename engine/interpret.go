@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -27,7 +28,7 @@ func (p *Planner) Interpret(ctx context.Context, req Request, g Grounding, now t
 	in := &Interpretation{Now: now, Constraints: []Constraint{}}
 	var gr grounding
 	if g != nil && len(plan.Retrieval.Plans) > 0 {
-		gr = p.ground(ctx, plan, g)
+		gr = p.ground(ctx, plan, g, now)
 		in.Grounded, in.Sources, in.Unknown, in.Missing = true, gr.views, gr.unknown, gr.missing
 		if gr.changed {
 			again := req
@@ -137,8 +138,15 @@ type candidate struct {
 // is dropped when at least one asked source can ground (answered anything
 // known or described its coverage), unless it is a path (missingPaths);
 // otherwise it is kept as written.
-func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding {
+//
+// The question's period, when it resolves, goes with every request: a
+// source may judge its terms in it (the authors with commits in it).
+func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.Time) grounding {
 	entities := plan.Reasoning.Entities
+	var period timerange.Range
+	if dates := entities[datesKey]; len(dates) > 0 {
+		period, _ = timerange.Resolve(dates, now) // unresolved: no period; describe says why
+	}
 	out := grounding{entities: make(map[string][]string, len(entities)), read: map[string]Constraint{}}
 	for k, v := range entities {
 		out.entities[k] = slices.Clone(v)
@@ -172,11 +180,12 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 		sources          []string // sources that know it
 		grounders        []string // sources that can ground and do not know it
 		note             string   // the first grounder's reason
+		read             string   // the first knowing source's note on an author it read as another name
 	}
 	verdicts := map[string]*verdict{}
 	for _, src := range order {
 		cands := asked[src]
-		var req sdk.GroundRequest
+		req := sdk.GroundRequest{Since: period.Since, Until: period.Until}
 		for _, c := range cands {
 			req.Terms = append(req.Terms, c.terms...)
 		}
@@ -205,7 +214,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 			}
 			v.canGround = v.canGround || canGround
 			v.asked = append(v.asked, src)
-			out.noteMatches(p.entity(c.key), src, answers)
+			out.noteMatches(p.entity(c.key), cmp.Or(resp.Coverage.Name, src), answers)
 			known, canon := resolveTerms(c, answers)
 			if !known && canGround {
 				v.grounders = append(v.grounders, src)
@@ -214,6 +223,9 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 				}
 			}
 			if known {
+				if e := p.entity(c.key); e.Ground == sdk.TermAuthor && v.read == "" && len(canon) == 1 && canon[0] != c.value {
+					v.read = answers[0].Note
+				}
 				v.known = true
 				v.sources = append(v.sources, src)
 				for _, cv := range canon {
@@ -298,6 +310,8 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 						read.Reason = pathAmbiguity(val, v.canonical)
 					case len(v.canonical) > 1:
 						read.Reason = fmt.Sprintf("%q matches %d %s", val, len(v.canonical), termNouns[e.Ground])
+					case e.Ground == sdk.TermAuthor:
+						read.Reason = v.read
 					}
 					for _, cv := range v.canonical {
 						if _, ok := out.read[e.Name+"\x00"+cv]; !ok && cv != val {
@@ -324,11 +338,12 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding) grounding
 }
 
 // noteMatches records each term a source grounded to several things (a
-// source is asked about each value once).
-func (g *grounding) noteMatches(e *rules.Entity, src string, answers []sdk.GroundedTerm) {
+// source is asked about each value once); where names what the source
+// holds (its coverage name).
+func (g *grounding) noteMatches(e *rules.Entity, where string, answers []sdk.GroundedTerm) {
 	for _, a := range answers {
 		if a.Known && len(a.Canonical) > 1 {
-			g.ambiguities = append(g.ambiguities, multipleMatches(e, a.Value, src, a.Canonical))
+			g.ambiguities = append(g.ambiguities, multipleMatches(e, a, where))
 		}
 	}
 }

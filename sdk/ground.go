@@ -27,6 +27,11 @@ type Grounder interface {
 // GroundRequest asks a source about candidate terms of a question.
 type GroundRequest struct {
 	Terms []Term `json:"terms"`
+	// Since and Until are the question's period, zero when unbounded (Until
+	// exclusive). Optional: a source may judge its terms in it (the authors
+	// with commits in the period), or ignore it.
+	Since time.Time `json:"since,omitzero"`
+	Until time.Time `json:"until,omitzero"`
 }
 
 // Term is a candidate constraint as the question wrote it.
@@ -60,6 +65,9 @@ type GroundedTerm struct {
 	Time time.Time `json:"time,omitzero"`
 	// Note says why a term is not known or how it was matched.
 	Note string `json:"note,omitempty"`
+	// Partial says the source looked at only part of what it holds (a
+	// bound cut its index short): Canonical may miss forms.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Coverage is the extent of what a source holds.

@@ -51,7 +51,7 @@ func TestAnswerAsksBack(t *testing.T) {
 	}{
 		{"please close it", engine.AmbiguityMissingEntity, `What should "please close it" act on? It names no targets.`, []string{}},
 		{"what did Jeff change last week?", engine.AmbiguityMultipleMatches,
-			`"Jeff" matches 2 people in gitlab: which do you mean?`, []string{"Jeff King", "Jeff Hostetler"}},
+			`"Jeff" matches 2 people in ../../examples/data/issues.jsonl: which do you mean?`, []string{"Jeff King", "Jeff Hostetler"}},
 	} {
 		t.Run(tt.query, func(t *testing.T) {
 			p := &severalJeffs{inProcess: newInProcess(t)}
@@ -97,7 +97,7 @@ func TestAnswerAsksBackWithoutTheAgent(t *testing.T) {
 	res, err := svc.Answer(context.Background(), p, ask.Request{Query: "what did Jeff change last week?"})
 	require.NoError(t, err)
 	assert.Equal(t, runner.ResultNeedsClarification, res.Status)
-	assert.Equal(t, `The question is ambiguous: "Jeff" matches 2 people in gitlab. Which do you mean?`, res.Clarification.Question)
+	assert.Equal(t, `The question is ambiguous: "Jeff" matches 2 people in ../../examples/data/issues.jsonl. Which do you mean?`, res.Clarification.Question)
 	assert.Equal(t, []string{"Jeff King", "Jeff Hostetler"}, res.Clarification.Options)
 	require.NotEmpty(t, res.Caveats)
 	assert.Contains(t, res.Caveats[0], "The clarification agent failed")

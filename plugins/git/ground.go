@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -77,7 +80,7 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 		case term.Kind == sdk.TermPath:
 			groundPath(&g, tr, v)
 		case term.Kind == sdk.TermAuthor:
-			groundAuthor(&g, hist, v)
+			groundAuthor(&g, hist, v, req.Since, req.Until)
 		case term.Kind == sdk.TermRef:
 			s.groundRef(&g, v)
 		}
@@ -164,12 +167,15 @@ func groundPath(g *sdk.GroundedTerm, tr *tree, v string) {
 	g.Known, g.Canonical = true, matches
 }
 
-// groundAuthor knows a value that is a case-insensitive substring of some
-// author's "Name <email>", as `git log -i --author` matches. One person
-// (identities sharing a name or an address) is the value as asked; several
-// are their names, most commits first, so the question can be asked back.
-func groundAuthor(g *sdk.GroundedTerm, hist *history, v string) {
-	ids := hist.authors(v)
+// groundAuthor knows a value naming some author: an e-mail address or a
+// full name exactly, else whole words, else any part of "Name <email>"
+// (authors). Identities of one person are one candidate. In a period, the
+// people with commits in it are the candidates, most commits first. One
+// person is the value as asked when the retrieval's match finds the same
+// commits, else their name; several are their names, so the question can
+// be asked back.
+func groundAuthor(g *sdk.GroundedTerm, hist *history, v string, since, until time.Time) {
+	ids, _ := hist.authors(v)
 	if len(ids) == 0 {
 		g.Note = fmt.Sprintf("no author matches %q in %d commits", v, hist.commits)
 		if hist.cut != "" {
@@ -177,33 +183,84 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string) {
 		}
 		return
 	}
-	g.Known = true
-	if people := hist.people(ids); len(people) > 1 {
-		shown := people[:min(len(people), maxPeople)]
-		notes := make([]string, 0, maxNoteIDs)
-		for _, p := range shown {
-			g.Canonical = append(g.Canonical, p.name)
-			if len(notes) < maxNoteIDs {
-				notes = append(notes, fmt.Sprintf("%s (%d %s)", p.name, p.commits, map[bool]string{true: "commit", false: "commits"}[p.commits == 1]))
-			}
+	// A cut index is whole for a period within its complete part.
+	g.Known, g.Partial = true, hist.cut != "" && (since.IsZero() || since.Before(hist.completeSince))
+	people := hist.people(ids, hist.counts)
+	in, narrowed := "", false
+	if !since.IsZero() || !until.IsZero() {
+		in = " in " + periodText(since, until)
+		active := slices.DeleteFunc(hist.people(ids, hist.countsIn(since, until)), func(p person) bool { return p.commits == 0 })
+		switch {
+		case len(active) == 0:
+			in = fmt.Sprintf(" (none in %s)", periodText(since, until))
+		case len(active) < len(people):
+			people, narrowed = active, true
+		default:
+			people = active
 		}
-		g.Note = fmt.Sprintf("%d people match: %s", len(people), strings.Join(notes, ", "))
-		if len(people) > len(notes) {
-			g.Note += fmt.Sprintf(" and %d more", len(people)-len(notes))
+	}
+	if len(people) > 1 {
+		g.Note = fmt.Sprintf("by commits%s: %s", in, countList(people))
+		for _, p := range people[:min(len(people), maxPeople)] {
+			g.Canonical = append(g.Canonical, p.name)
+		}
+		if g.Partial {
+			g.Note += "; the list may be incomplete (" + hist.cut + ", complete since " + hist.completeSince.Format("2006-01-02") + ")"
 		}
 		return
 	}
-	g.Canonical = []string{v}
-	shown := ids[:min(len(ids), maxNoteIDs)]
-	names := make([]string, len(shown))
-	for i, id := range shown {
-		names[i] = hist.identities[id]
+	p := people[0]
+	if sub := hist.people(hist.containing(v), hist.counts); !narrowed && len(sub) == 1 && sub[0].name == p.name {
+		// The retrieval matches the value as `git log -i --author` does:
+		// this person's commits only.
+		g.Canonical = []string{v}
+		g.Note = "matches " + p.name
+		return
 	}
-	g.Note = "matches " + strings.Join(names, ", ")
-	if len(ids) > len(shown) {
-		g.Note += fmt.Sprintf(" and %d more", len(ids)-len(shown))
+	g.Canonical = []string{p.name}
+	what := "author matching " + strconv.Quote(v)
+	if narrowed {
+		what = fmt.Sprintf("%s with commits%s (%d)", v, in, p.commits)
+	}
+	g.Note = fmt.Sprintf("%q read as %s, the only %s", v, p.name, what)
+	if g.Partial {
+		g.Note += "; the author index may be incomplete (" + hist.cut + ")"
 	}
 }
+
+// countList is "A 250, B 51, C 3 and 2 more": the first people and their
+// counts.
+func countList(people []person) string {
+	shown := people[:min(len(people), maxNoteIDs)]
+	parts := make([]string, len(shown))
+	for i, p := range shown {
+		parts[i] = fmt.Sprintf("%s %d", p.name, p.commits)
+	}
+	out := strings.Join(parts, ", ")
+	if len(people) > len(shown) {
+		out += fmt.Sprintf(" and %d more", len(people)-len(shown))
+	}
+	return out
+}
+
+// periodText names a period as a person would: "2024", "July 2026", else
+// its dates ("2024-03-01 – 2024-05-31", "since 2024-03-01").
+func periodText(since, until time.Time) string {
+	day := "2006-01-02"
+	switch {
+	case since.IsZero():
+		return "before " + until.Format(day)
+	case until.IsZero():
+		return "since " + since.Format(day)
+	case since.YearDay() == 1 && isMidnight(since) && until.Equal(since.AddDate(1, 0, 0)):
+		return since.Format("2006")
+	case since.Day() == 1 && isMidnight(since) && until.Equal(since.AddDate(0, 1, 0)):
+		return since.Format("January 2006")
+	}
+	return since.Format(day) + " – " + until.Add(-time.Nanosecond).Format(day)
+}
+
+func isMidnight(t time.Time) bool { return t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 }
 
 // groundRef knows tags (peeled to their commit) and local and
 // remote-tracking branches; "1.17.0" finds tag "v1.17.0" when only one

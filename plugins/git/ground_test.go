@@ -44,9 +44,9 @@ func TestGround(t *testing.T) {
 		{sdk.TermPath, "payments", false, nil, "", `no file or directory named "payments"`},
 		{sdk.TermPath, "api/payments", false, nil, "", `no file or directory "api/payments"`},
 		{sdk.TermPath, "../etc", false, nil, "", "leaves the repository"},
-		{sdk.TermAuthor, "alice", true, []string{"alice"}, "", "matches Alice Liddell <alice@example.com>"},
-		{sdk.TermAuthor, "BUILDER <bob", true, []string{"BUILDER <bob"}, "", "Bob Builder <bob@example.org>"},
-		{sdk.TermAuthor, "example", true, []string{"Alice Liddell", "Bob Builder", "Carol Danvers"}, "", "3 people match: Alice Liddell (3 commits), Bob Builder (2 commits), Carol Danvers (1 commit)"},
+		{sdk.TermAuthor, "alice", true, []string{"alice"}, "", "matches Alice Liddell"},
+		{sdk.TermAuthor, "BUILDER <bob", true, []string{"BUILDER <bob"}, "", "matches Bob Builder"},
+		{sdk.TermAuthor, "example", true, []string{"Alice Liddell", "Bob Builder", "Carol Danvers"}, "", "by commits: Alice Liddell 3, Bob Builder 2, Carol Danvers 1"},
 		{sdk.TermAuthor, "Radek", false, nil, "", `no author matches "Radek" in 6 commits`},
 		{sdk.TermAuthor, "Release Bot", false, nil, "", "no author matches"}, // a tagger, not an author
 		{sdk.TermRef, "v1.0", true, []string{"v1.0"}, rev("v1.0"), ""},

@@ -1,6 +1,7 @@
 package git
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"slices"
@@ -24,38 +25,56 @@ type history struct {
 	identities []string // "Name <email>", sorted, unique
 	lower      []string // identities in lower case, same order
 	counts     []int    // commits of each identity, same order
+	authorOf   []int32  // per commit walked: its author's identity
+	when       []int64  // per commit walked: its committer time, Unix seconds
+	personOf   []int    // the person of each identity (group)
+	members    [][]int  // each person's identities
 	earliest   time.Time
 	latest     time.Time
 	commits    int
 	// cut says why the index stopped before the root; empty when complete.
 	cut string
+	// completeSince is, when cut, the committer time from which the index
+	// holds every commit.
+	completeSince time.Time
 	// boundary is the newest shallow commit reached, nil when none.
 	boundary *object.Commit
 }
 
-// readHistory walks every commit reachable from tip, in any order, within
-// the bounds; a walk cut short keeps what it saw and says so in cut.
+// readHistory walks every commit reachable from tip, newest committer time
+// first, within the bounds; a walk cut short keeps what it saw, says so in
+// cut, and is complete since completeSince (the newest commits are the
+// same whenever the bound strikes, so a recent period is judged whole).
 func readHistory(ctx context.Context, w *walker, tip *object.Commit) (*history, error) {
 	ctx, cancel := context.WithTimeout(ctx, maxIndexTime)
 	defer cancel()
 	h := &history{tip: tip.Hash}
 	seen := map[plumbing.Hash]bool{tip.Hash: true}
-	ids := map[string]int{}
-	stack := []*object.Commit{tip}
-	for len(stack) > 0 {
+	ids := map[string]int32{} // identity → its index in seen order
+	var order []string
+	queue := &newestFirst{tip}
+	for queue.Len() > 0 {
 		if h.commits%checkEvery == 0 && ctx.Err() != nil {
 			h.cut = fmt.Sprintf("the history index stopped after %d commits (%s bound)", h.commits, maxIndexTime)
+			h.completeSince = h.earliest
 			break
 		}
 		if h.commits >= maxIndexCommits {
 			h.cut = fmt.Sprintf("the history index stopped at %d commits", maxIndexCommits)
+			h.completeSince = h.earliest
 			break
 		}
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		c := heap.Pop(queue).(*object.Commit)
 		h.commits++
-		ids[c.Author.Name+" <"+c.Author.Email+">"]++
+		id := c.Author.Name + " <" + c.Author.Email + ">"
+		at, ok := ids[id]
+		if !ok {
+			at = int32(len(order))
+			ids[id] = at
+			order = append(order, id)
+		}
 		when := c.Committer.When
+		h.authorOf, h.when = append(h.authorOf, at), append(h.when, when.Unix())
 		if h.earliest.IsZero() || when.Before(h.earliest) {
 			h.earliest = when
 		}
@@ -69,32 +88,51 @@ func readHistory(ctx context.Context, w *walker, tip *object.Commit) (*history, 
 		for _, p := range parents {
 			if !seen[p.Hash] {
 				seen[p.Hash] = true
-				stack = append(stack, p)
+				heap.Push(queue, p)
 			}
 		}
 	}
 	h.boundary = w.boundary
-	h.identities = make([]string, 0, len(ids))
-	for id := range ids {
-		h.identities = append(h.identities, id)
-	}
-	slices.Sort(h.identities)
-	h.lower, h.counts = make([]string, len(h.identities)), make([]int, len(h.identities))
+	h.identities = slices.Sorted(slices.Values(order))
+	sorted := make([]int32, len(order)) // seen order → sorted index
+	h.lower = make([]string, len(h.identities))
 	for i, id := range h.identities {
-		h.lower[i], h.counts[i] = strings.ToLower(id), ids[id]
+		h.lower[i], sorted[ids[id]] = strings.ToLower(id), int32(i)
 	}
+	for k, at := range h.authorOf {
+		h.authorOf[k] = sorted[at]
+	}
+	h.counts = h.countsIn(time.Time{}, time.Time{})
+	h.group()
 	return h, nil
 }
 
-// authors returns the indexes of the identities containing value,
-// case-insensitively.
-func (h *history) authors(value string) []int {
-	v := strings.ToLower(value)
-	var out []int
-	for i, id := range h.lower {
-		if strings.Contains(id, v) {
-			out = append(out, i)
+// countsIn counts each identity's commits whose committer time is in
+// [since, until); a zero bound is open.
+func (h *history) countsIn(since, until time.Time) []int {
+	counts := make([]int, len(h.identities))
+	for k, at := range h.authorOf {
+		if (since.IsZero() || h.when[k] >= since.Unix()) && (until.IsZero() || h.when[k] < until.Unix()) {
+			counts[at]++
 		}
 	}
-	return out
+	return counts
+}
+
+// newestFirst is a heap of commits by committer time, newest on top.
+type newestFirst []*object.Commit
+
+func (q newestFirst) Len() int           { return len(q) }
+func (q newestFirst) Less(i, j int) bool { return q[i].Committer.When.After(q[j].Committer.When) }
+func (q newestFirst) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+
+// Push adds a commit (heap.Interface).
+func (q *newestFirst) Push(x any) { *q = append(*q, x.(*object.Commit)) }
+
+// Pop removes the last commit (heap.Interface).
+func (q *newestFirst) Pop() any {
+	old := *q
+	c := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return c
 }

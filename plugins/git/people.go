@@ -2,20 +2,37 @@ package git
 
 import (
 	"cmp"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // person is one author as a question means one: the identities that share
-// a name or an e-mail address (any case).
+// an e-mail address, or whose names are the same but for case and a
+// mailing list's rewrite ("X via GitGitGadget").
 type person struct {
-	name    string // the name on most of their commits
-	commits int
+	name    string // the plain name on most of their commits
+	commits int    // the commits counted (in the asked period, when there is one)
 }
 
-// people groups the identities at ids into persons, most commits first.
-func (h *history) people(ids []int) []person {
-	root := make(map[int]int, len(ids)) // identity → the identity standing for its person
+// viaRewrite is the name a mailing list gives mail it re-sends under its
+// own address for DMARC: "'X' via Git Security", "X via GitGitGadget".
+var viaRewrite = regexp.MustCompile(`(?i)^'?(.+?)'?\s+via\s+\S.*$`)
+
+// plainName is the name without a mailing list's rewrite.
+func plainName(name string) string {
+	if m := viaRewrite.FindStringSubmatch(name); m != nil {
+		return m[1]
+	}
+	return name
+}
+
+// group joins the identities into persons: personOf and members. A
+// rewritten identity's address is the list's, shared by everyone it
+// re-sent: it joins by name only.
+func (h *history) group() {
+	root := make([]int, len(h.identities)) // identity → the identity standing for its person
 	find := func(i int) int {
 		for root[i] != i {
 			root[i] = root[root[i]]
@@ -24,10 +41,14 @@ func (h *history) people(ids []int) []person {
 		return i
 	}
 	byKey := map[string]int{}
-	for _, i := range ids {
+	for i := range h.identities {
 		root[i] = i
 		name, email := splitIdentity(h.lower[i])
-		for _, key := range [...]string{"n:" + name, "e:" + email} {
+		keys := []string{"n:" + plainName(name)}
+		if email != "" && !viaRewrite.MatchString(name) {
+			keys = append(keys, "e:"+email)
+		}
+		for _, key := range keys {
 			if j, ok := byKey[key]; ok {
 				root[find(i)] = find(j)
 			} else {
@@ -35,34 +56,115 @@ func (h *history) people(ids []int) []person {
 			}
 		}
 	}
-	type group struct {
-		person
-		best int // commits of the identity whose name it shows
-	}
-	groups := map[int]*group{}
-	var order []int
-	for _, i := range ids {
+	h.personOf, h.members = make([]int, len(h.identities)), nil
+	index := map[int]int{} // root → person
+	for i := range h.identities {
 		r := find(i)
-		g := groups[r]
-		if g == nil {
-			g = &group{}
-			groups[r] = g
-			order = append(order, r)
+		p, ok := index[r]
+		if !ok {
+			p = len(h.members)
+			index[r] = p
+			h.members = append(h.members, nil)
 		}
-		g.commits += h.counts[i]
-		if h.counts[i] > g.best {
-			g.best = h.counts[i]
-			g.name, _ = splitIdentity(h.identities[i])
-		}
+		h.personOf[i], h.members[p] = p, append(h.members[p], i)
 	}
-	out := make([]person, len(order))
-	for k, r := range order {
-		out[k] = groups[r].person
+}
+
+// people is the persons of the identities at ids, each with the commits
+// of all their identities in counts, most first. A person's name is the
+// plain name of their identity with most commits overall.
+func (h *history) people(ids, counts []int) []person {
+	seen := map[int]bool{}
+	out := []person{}
+	for _, i := range ids {
+		p := h.personOf[i]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		var one person
+		best := -1
+		for _, m := range h.members[p] {
+			one.commits += counts[m]
+			if h.counts[m] > best {
+				best = h.counts[m]
+				name, _ := splitIdentity(h.identities[m])
+				one.name = plainName(name)
+			}
+		}
+		out = append(out, one)
 	}
 	slices.SortStableFunc(out, func(a, b person) int {
 		return cmp.Or(cmp.Compare(b.commits, a.commits), strings.Compare(a.name, b.name))
 	})
 	return out
+}
+
+// How an author value matched identities, from the most exact.
+const (
+	matchExact     = iota // an e-mail address or a full name, in any case
+	matchWords            // whole words of the name or address
+	matchSubstring        // any part, as `git log -i --author` matches
+)
+
+// authors returns the identities value names and how it named them: an
+// e-mail address or a full name (any case) exactly; else whole words
+// ("Jeff" is Jeff King, not Harry Jeffery); else any part of "Name
+// <email>", case-insensitively.
+func (h *history) authors(value string) ([]int, int) {
+	v := strings.ToLower(strings.TrimSpace(value))
+	var exact, words, sub []int
+	want := tokens(v)
+	for i, id := range h.lower {
+		name, email := splitIdentity(id)
+		switch {
+		case id == v || plainName(name) == v || (strings.Contains(v, "@") && email == strings.Trim(v, "<>")):
+			exact = append(exact, i)
+		case containsRun(tokens(plainName(name)+" "+email), want):
+			words = append(words, i)
+		case strings.Contains(id, v):
+			sub = append(sub, i)
+		}
+	}
+	switch {
+	case len(exact) > 0:
+		return exact, matchExact
+	case len(words) > 0:
+		return words, matchWords
+	}
+	return sub, matchSubstring
+}
+
+// containing returns the identities containing value case-insensitively,
+// as `git log -i --author` and the retrieval match.
+func (h *history) containing(value string) []int {
+	v := strings.ToLower(value)
+	var out []int
+	for i, id := range h.lower {
+		if strings.Contains(id, v) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// tokens splits s into its runs of letters and digits.
+func tokens(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// containsRun reports whether want occurs in have as consecutive whole
+// tokens.
+func containsRun(have, want []string) bool {
+	if len(want) == 0 {
+		return false
+	}
+	for i := 0; i+len(want) <= len(have); i++ {
+		if slices.Equal(have[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitIdentity splits "Name <email>" into its name and e-mail address.

@@ -9,17 +9,23 @@ import (
 )
 
 // GroundRequest converts p; a nil term becomes an empty one, which the
-// bounds check then rejects.
-func GroundRequest(p *pb.GroundRequest) sdk.GroundRequest {
-	ps := p.GetTerms()
-	if len(ps) == 0 {
-		return sdk.GroundRequest{}
+// bounds check then rejects, and so does a bad period time.
+func GroundRequest(p *pb.GroundRequest) (sdk.GroundRequest, error) {
+	var r sdk.GroundRequest
+	var err error
+	if r.Since, err = wire.TimeFromProto(p.GetSince()); err != nil {
+		return sdk.GroundRequest{}, fmt.Errorf("since: %w", err)
 	}
-	terms := make([]sdk.Term, len(ps))
-	for i, t := range ps {
-		terms[i] = sdk.Term{Kind: t.GetKind(), Value: t.GetValue()}
+	if r.Until, err = wire.TimeFromProto(p.GetUntil()); err != nil {
+		return sdk.GroundRequest{}, fmt.Errorf("until: %w", err)
 	}
-	return sdk.GroundRequest{Terms: terms}
+	if ps := p.GetTerms(); len(ps) > 0 {
+		r.Terms = make([]sdk.Term, len(ps))
+		for i, t := range ps {
+			r.Terms[i] = sdk.Term{Kind: t.GetKind(), Value: t.GetValue()}
+		}
+	}
+	return r, nil
 }
 
 // GroundResponse converts p; it fails on a bad time.
@@ -40,6 +46,7 @@ func GroundResponse(p *pb.GroundResponse) (sdk.GroundResponse, error) {
 				ID:        t.GetId(),
 				Time:      tm,
 				Note:      t.GetNote(),
+				Partial:   t.GetPartial(),
 			}
 		}
 	}

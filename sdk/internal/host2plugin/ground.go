@@ -21,7 +21,10 @@ const (
 // a Grounder, otherwise every term unknown. Filters default to Describe's.
 func (s *sourceServer) Ground(ctx context.Context, req *pb.GroundRequest) (_ *pb.GroundResponse, err error) {
 	defer recoverCall(s.logger, "Ground", &err)
-	gr := fromproto.GroundRequest(req)
+	gr, err := fromproto.GroundRequest(req)
+	if err != nil {
+		return nil, statusOf(sdk.Errorf(sdk.KindBadRequest, "ground request: %w", err))
+	}
 	if err := checkGroundRequest(gr); err != nil {
 		return nil, statusOf(err)
 	}

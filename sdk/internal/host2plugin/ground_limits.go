@@ -2,6 +2,7 @@ package host2plugin
 
 import (
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/nous-dev/nous/sdk"
@@ -12,6 +13,9 @@ import (
 func checkGroundRequest(req sdk.GroundRequest) error {
 	if len(req.Terms) > sdk.MaxGroundTerms {
 		return sdk.Errorf(sdk.KindBadRequest, "ground request: %d terms, at most %d are allowed", len(req.Terms), sdk.MaxGroundTerms)
+	}
+	if !req.Since.IsZero() && !req.Until.IsZero() && req.Until.Before(req.Since) {
+		return sdk.Errorf(sdk.KindBadRequest, "ground request: until %s is before since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
 	}
 	for i, t := range req.Terms {
 		if err := checkTermField("kind", t.Kind); err != nil {

@@ -1205,6 +1205,8 @@ func (x *Error) GetMessage() string {
 type GroundRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Terms         []*Term                `protobuf:"bytes,1,rep,name=terms,proto3" json:"terms,omitempty"` // at most 256, each value at most 256 bytes
+	Since         *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=since,proto3" json:"since,omitempty"` // the question's period; absent means unbounded
+	Until         *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=until,proto3" json:"until,omitempty"` // absent means unbounded
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1242,6 +1244,20 @@ func (*GroundRequest) Descriptor() ([]byte, []int) {
 func (x *GroundRequest) GetTerms() []*Term {
 	if x != nil {
 		return x.Terms
+	}
+	return nil
+}
+
+func (x *GroundRequest) GetSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Since
+	}
+	return nil
+}
+
+func (x *GroundRequest) GetUntil() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Until
 	}
 	return nil
 }
@@ -1368,6 +1384,7 @@ type GroundedTerm struct {
 	Id            string                 `protobuf:"bytes,5,opt,name=id,proto3" json:"id,omitempty"`               // a ref's commit
 	Time          *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=time,proto3" json:"time,omitempty"`           // a ref's commit time; absent means unknown
 	Note          string                 `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	Partial       bool                   `protobuf:"varint,8,opt,name=partial,proto3" json:"partial,omitempty"` // the source looked at part of what it holds: canonical may miss forms
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1449,6 +1466,13 @@ func (x *GroundedTerm) GetNote() string {
 		return x.Note
 	}
 	return ""
+}
+
+func (x *GroundedTerm) GetPartial() bool {
+	if x != nil {
+		return x.Partial
+	}
+	return false
 }
 
 // Coverage is the extent of what a source holds.
@@ -1609,16 +1633,18 @@ const file_plugin_proto_rawDesc = "" +
 	"\x05model\x18\x03 \x01(\tR\x05model\"P\n" +
 	"\x05Error\x12-\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x19.nous.plugin.v1.ErrorKindR\x04kind\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\";\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\x9f\x01\n" +
 	"\rGroundRequest\x12*\n" +
-	"\x05terms\x18\x01 \x03(\v2\x14.nous.plugin.v1.TermR\x05terms\"0\n" +
+	"\x05terms\x18\x01 \x03(\v2\x14.nous.plugin.v1.TermR\x05terms\x120\n" +
+	"\x05since\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x120\n" +
+	"\x05until\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x05until\"0\n" +
 	"\x04Term\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\"\x94\x01\n" +
 	"\x0eGroundResponse\x122\n" +
 	"\x05terms\x18\x01 \x03(\v2\x1c.nous.plugin.v1.GroundedTermR\x05terms\x12\x18\n" +
 	"\afilters\x18\x02 \x03(\tR\afilters\x124\n" +
-	"\bcoverage\x18\x03 \x01(\v2\x18.nous.plugin.v1.CoverageR\bcoverage\"\xc0\x01\n" +
+	"\bcoverage\x18\x03 \x01(\v2\x18.nous.plugin.v1.CoverageR\bcoverage\"\xda\x01\n" +
 	"\fGroundedTerm\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\x12\x14\n" +
@@ -1626,7 +1652,8 @@ const file_plugin_proto_rawDesc = "" +
 	"\tcanonical\x18\x04 \x03(\tR\tcanonical\x12\x0e\n" +
 	"\x02id\x18\x05 \x01(\tR\x02id\x12.\n" +
 	"\x04time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x12\n" +
-	"\x04note\x18\a \x01(\tR\x04note\"\xa8\x01\n" +
+	"\x04note\x18\a \x01(\tR\x04note\x12\x18\n" +
+	"\apartial\x18\b \x01(\bR\apartial\"\xa8\x01\n" +
 	"\bCoverage\x126\n" +
 	"\bearliest\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\bearliest\x122\n" +
 	"\x06latest\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x06latest\x12\x1c\n" +
@@ -1710,31 +1737,33 @@ var file_plugin_proto_depIdxs = []int32{
 	15, // 11: nous.plugin.v1.InvokeResponse.usage:type_name -> nous.plugin.v1.Usage
 	1,  // 12: nous.plugin.v1.Error.kind:type_name -> nous.plugin.v1.ErrorKind
 	18, // 13: nous.plugin.v1.GroundRequest.terms:type_name -> nous.plugin.v1.Term
-	20, // 14: nous.plugin.v1.GroundResponse.terms:type_name -> nous.plugin.v1.GroundedTerm
-	21, // 15: nous.plugin.v1.GroundResponse.coverage:type_name -> nous.plugin.v1.Coverage
-	23, // 16: nous.plugin.v1.GroundedTerm.time:type_name -> google.protobuf.Timestamp
-	23, // 17: nous.plugin.v1.Coverage.earliest:type_name -> google.protobuf.Timestamp
-	23, // 18: nous.plugin.v1.Coverage.latest:type_name -> google.protobuf.Timestamp
-	12, // 19: nous.plugin.v1.FetchRequest.FiltersEntry.value:type_name -> nous.plugin.v1.StringList
-	2,  // 20: nous.plugin.v1.Source.Describe:input_type -> nous.plugin.v1.DescribeRequest
-	5,  // 21: nous.plugin.v1.Source.Configure:input_type -> nous.plugin.v1.ConfigureRequest
-	8,  // 22: nous.plugin.v1.Source.Fetch:input_type -> nous.plugin.v1.FetchRequest
-	17, // 23: nous.plugin.v1.Source.Ground:input_type -> nous.plugin.v1.GroundRequest
-	2,  // 24: nous.plugin.v1.Agent.Describe:input_type -> nous.plugin.v1.DescribeRequest
-	5,  // 25: nous.plugin.v1.Agent.Configure:input_type -> nous.plugin.v1.ConfigureRequest
-	13, // 26: nous.plugin.v1.Agent.Invoke:input_type -> nous.plugin.v1.InvokeRequest
-	3,  // 27: nous.plugin.v1.Source.Describe:output_type -> nous.plugin.v1.SourceInfo
-	6,  // 28: nous.plugin.v1.Source.Configure:output_type -> nous.plugin.v1.ConfigureResponse
-	9,  // 29: nous.plugin.v1.Source.Fetch:output_type -> nous.plugin.v1.FetchResponse
-	19, // 30: nous.plugin.v1.Source.Ground:output_type -> nous.plugin.v1.GroundResponse
-	4,  // 31: nous.plugin.v1.Agent.Describe:output_type -> nous.plugin.v1.AgentInfo
-	6,  // 32: nous.plugin.v1.Agent.Configure:output_type -> nous.plugin.v1.ConfigureResponse
-	14, // 33: nous.plugin.v1.Agent.Invoke:output_type -> nous.plugin.v1.InvokeResponse
-	27, // [27:34] is the sub-list for method output_type
-	20, // [20:27] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	23, // 14: nous.plugin.v1.GroundRequest.since:type_name -> google.protobuf.Timestamp
+	23, // 15: nous.plugin.v1.GroundRequest.until:type_name -> google.protobuf.Timestamp
+	20, // 16: nous.plugin.v1.GroundResponse.terms:type_name -> nous.plugin.v1.GroundedTerm
+	21, // 17: nous.plugin.v1.GroundResponse.coverage:type_name -> nous.plugin.v1.Coverage
+	23, // 18: nous.plugin.v1.GroundedTerm.time:type_name -> google.protobuf.Timestamp
+	23, // 19: nous.plugin.v1.Coverage.earliest:type_name -> google.protobuf.Timestamp
+	23, // 20: nous.plugin.v1.Coverage.latest:type_name -> google.protobuf.Timestamp
+	12, // 21: nous.plugin.v1.FetchRequest.FiltersEntry.value:type_name -> nous.plugin.v1.StringList
+	2,  // 22: nous.plugin.v1.Source.Describe:input_type -> nous.plugin.v1.DescribeRequest
+	5,  // 23: nous.plugin.v1.Source.Configure:input_type -> nous.plugin.v1.ConfigureRequest
+	8,  // 24: nous.plugin.v1.Source.Fetch:input_type -> nous.plugin.v1.FetchRequest
+	17, // 25: nous.plugin.v1.Source.Ground:input_type -> nous.plugin.v1.GroundRequest
+	2,  // 26: nous.plugin.v1.Agent.Describe:input_type -> nous.plugin.v1.DescribeRequest
+	5,  // 27: nous.plugin.v1.Agent.Configure:input_type -> nous.plugin.v1.ConfigureRequest
+	13, // 28: nous.plugin.v1.Agent.Invoke:input_type -> nous.plugin.v1.InvokeRequest
+	3,  // 29: nous.plugin.v1.Source.Describe:output_type -> nous.plugin.v1.SourceInfo
+	6,  // 30: nous.plugin.v1.Source.Configure:output_type -> nous.plugin.v1.ConfigureResponse
+	9,  // 31: nous.plugin.v1.Source.Fetch:output_type -> nous.plugin.v1.FetchResponse
+	19, // 32: nous.plugin.v1.Source.Ground:output_type -> nous.plugin.v1.GroundResponse
+	4,  // 33: nous.plugin.v1.Agent.Describe:output_type -> nous.plugin.v1.AgentInfo
+	6,  // 34: nous.plugin.v1.Agent.Configure:output_type -> nous.plugin.v1.ConfigureResponse
+	14, // 35: nous.plugin.v1.Agent.Invoke:output_type -> nous.plugin.v1.InvokeResponse
+	29, // [29:36] is the sub-list for method output_type
+	22, // [22:29] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }

@@ -12,7 +12,7 @@ func GroundRequest(r sdk.GroundRequest) *pb.GroundRequest {
 	for i, t := range r.Terms {
 		terms[i] = &pb.Term{Kind: wire.ValidUTF8(t.Kind), Value: wire.ValidUTF8(t.Value)}
 	}
-	return &pb.GroundRequest{Terms: terms}
+	return &pb.GroundRequest{Terms: terms, Since: wire.TimeToProto(r.Since), Until: wire.TimeToProto(r.Until)}
 }
 
 // GroundResponse converts r.
@@ -27,6 +27,7 @@ func GroundResponse(r sdk.GroundResponse) *pb.GroundResponse {
 			Id:        wire.ValidUTF8(t.ID),
 			Time:      wire.TimeToProto(t.Time),
 			Note:      wire.ValidUTF8(t.Note),
+			Partial:   t.Partial,
 		}
 	}
 	return &pb.GroundResponse{
