@@ -17,8 +17,9 @@ const (
 // (never negative, so a term in most documents still counts a little),
 // and each term adds idf(t) · tf·(k1+1) / (tf + k1·(1 - b + b·|d|/avgdl)).
 // Documents and terms are tokens (see tokens); a query term matches a
-// document token it equals or, from three letters on, begins (so
-// "packfile" matches "packfiles", "fix" matches "fixed").
+// document token it equals or, from three letters on, whose stem begins it
+// (so "packfile" matches "packfiles", "fix" matches "fixed", "configure"
+// matches "configuration").
 func bm25(docs [][]string, terms []string) []float64 {
 	return score(docs, terms, nil)
 }
@@ -44,8 +45,9 @@ func score(docs [][]string, terms []string, hits [][]string) []float64 {
 	tf := make([]int, len(docs))
 	for _, t := range terms {
 		n := 0
+		stem := stemOf(t)
 		for i, d := range docs {
-			tf[i] = termFrequency(d, t)
+			tf[i] = termFrequency(d, stem)
 			if tf[i] > 0 {
 				n++
 			}
@@ -70,6 +72,22 @@ func score(docs [][]string, terms []string, hits [][]string) []float64 {
 		}
 	}
 	return scores
+}
+
+// suffixes are the endings stemOf takes off, longest first.
+var suffixes = []string{"ations", "ation", "ings", "ing", "es", "ed", "s", "e"}
+
+// stemOf is term without its inflection ("configure", "configured" and
+// "configuration" are "configur"; "parsing" is "pars"), so
+// that matching by prefix finds its other forms; a stem keeps at least
+// four letters, and "ss" stays.
+func stemOf(term string) string {
+	for _, suf := range suffixes {
+		if stem, ok := strings.CutSuffix(term, suf); ok && len(stem) >= 4 && !strings.HasSuffix(term, "ss") {
+			return stem
+		}
+	}
+	return term
 }
 
 // termFrequency counts the tokens of doc that term matches.

@@ -146,9 +146,18 @@ func rankedNote(id, src, query string, rk ranking) string {
 // documents." when no record matched a term, or which terms its most
 // relevant record leaves out. "" otherwise.
 func (r *run) irrelevant(st *stepState) string {
+	if st.status != engine.StatusCompleted {
+		return ""
+	}
+	return r.relevance(st)
+}
+
+// relevance is irrelevant's judgement of st's ranked records, whatever
+// its status: what the writer is told once the step ran.
+func (r *run) relevance(st *stepState) string {
 	rk := st.out.Ranked
 	// A gap search's step is not judged: the step it searched for says it.
-	if st.action() != "retrieve" || st.status != engine.StatusCompleted || rk == nil || len(rk.terms) == 0 || rk.seen == 0 || len(st.search) > 0 {
+	if st.action() != "retrieve" || rk == nil || len(rk.terms) == 0 || rk.seen == 0 || len(st.search) > 0 {
 		return ""
 	}
 	kind, sources := r.rankedScope(st)

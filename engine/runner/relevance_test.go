@@ -108,3 +108,14 @@ func BenchmarkRelevant(b *testing.B) {
 		relevant([]string{"builtin", "functions"}, weights, recs)
 	}
 }
+
+func TestStemOf(t *testing.T) {
+	for term, want := range map[string]string{
+		"configure": "configur", "configuration": "configur", "configured": "configur",
+		"parser": "parser", "parsing": "pars", "functions": "function", "builtin": "builtin",
+		"bisect": "bisect", "address": "address", "use": "use", "fix": "fix", "packfile": "packfil",
+	} {
+		assert.Equal(t, want, stemOf(term), term)
+	}
+	assert.Equal(t, 2, termFrequency(tokens("Configuration: how to configure it"), stemOf("configure")))
+}

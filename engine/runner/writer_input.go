@@ -18,8 +18,9 @@ func (r *run) intentPeriod(idx int) *sdk.TimeRange {
 }
 
 // writerCaveats are what the writer of st's intent must not gloss over:
-// the constraints the answer does not apply, and the sources of the
-// intent that are not available or failed.
+// the constraints the answer does not apply, its ranked retrievals'
+// records about part of the question or none of it, and the sources of
+// the intent that are not available or failed.
 func (r *run) writerCaveats(st *stepState) []string {
 	out := r.constraintCaveats()
 	idx := r.intentOf(st)
@@ -34,6 +35,9 @@ func (r *run) writerCaveats(st *stepState) []string {
 		}
 	}
 	for _, s := range r.intentSteps(idx) {
+		if why := r.relevance(s); why != "" {
+			out = append(out, why) // records about part of the question, or none: not High
+		}
 		for _, f := range s.out.Failed {
 			if !said[f.Source] {
 				said[f.Source] = true
