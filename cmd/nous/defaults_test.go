@@ -55,8 +55,13 @@ func TestDefaultsWithoutATrackerSayHowToConfigureOne(t *testing.T) {
 				var doc report.Document
 				require.NoError(t, json.Unmarshal([]byte(out), &doc))
 				assert.Equal(t, runner.ResultFailed, doc.Result.Status, "no source answers a bug count")
-				assert.Equal(t, engine.StatusCompleted, doc.Result.Steps[0].Status, "the plan validation left it nothing to retrieve")
-				assert.Contains(t, doc.Result.Steps[0].Partial, youtrackNotConfigured)
+				assert.Equal(t, engine.StatusFailed, doc.Result.Steps[0].Status, "the plan validation left its intent nothing to retrieve")
+				assert.Contains(t, doc.Result.Steps[0].Error, youtrackNotConfigured)
+				for _, st := range doc.Result.Steps {
+					assert.NotEqual(t, engine.StatusCompleted, st.Status, "%s does not run over nothing", st.ID)
+				}
+				require.NotEmpty(t, doc.Result.Answers)
+				assert.Contains(t, doc.Result.Answers[0].Result, "not answered (h0: not retrieved: no configured source serves issue records")
 				require.NotNil(t, doc.Plan.Validation, "the plan shows its validation")
 				assert.Equal(t, engine.OpRemove, doc.Plan.Validation.Refinements[0].Op)
 				assert.Equal(t, doc.Plan.Validation, doc.History.PlanValidation, "and so does the history")

@@ -26,6 +26,9 @@ func (r *run) retrieve(ctx context.Context, st *stepState, in []sdk.Record, omit
 		return r.gapSearch(ctx, st, in, omitted)
 	}
 	if why := r.unserved(st); why != "" {
+		if r.starved(st) {
+			return output{}, fmt.Errorf("not retrieved: %s", why)
+		}
 		return output{Records: in, Omitted: omitted, Text: "nothing to retrieve: " + why}, nil
 	}
 	var (

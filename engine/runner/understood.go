@@ -53,7 +53,13 @@ func (r *run) understand(idx int) understanding {
 	applied := map[string]bool{}     // key\x00value of the intent's filters
 	var withPeriod, without []string // kinds of the retrievals with and without a period
 	mixed := false
-	for _, p := range r.plan.Retrieval.Plans {
+	plans := r.plan.Retrieval.Plans
+	if !r.retrievesFor(idx, intentOf) {
+		// Plan validation removed all the intent asked: the line says
+		// what was not answered.
+		plans = r.removedPlans()
+	}
+	for _, p := range plans {
 		if i, ok := intentOf[p.Hypothesis]; !ok && p.Intent != intent || ok && i != idx {
 			continue
 		}
@@ -325,4 +331,14 @@ func joinAnd(parts []string) string {
 		return strings.Join(parts, "")
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// retrievesFor reports whether intent idx has a retrieval left in the plan.
+func (r *run) retrievesFor(idx int, intentOf map[string]int) bool {
+	for _, p := range r.plan.Retrieval.Plans {
+		if i, ok := intentOf[p.Hypothesis]; ok && i == idx {
+			return true
+		}
+	}
+	return false
 }

@@ -11,8 +11,10 @@ import (
 
 // What the run does with the plan validation's results (engine.ValidatePlan,
 // before the first pass): a retrieve step left with nothing to run
-// completes as partial, saying why; the caveats open the report; and the
-// validation is the trace's second planning entry.
+// completes as partial, saying why, unless its intent has nothing left to
+// retrieve at all (starved): then it fails with the reason and the
+// intent's later steps are skipped, not run over nothing; the caveats open
+// the report; and the validation is the trace's second planning entry.
 
 // unserved says why st is a retrieve step with no retrieval left to run;
 // "" when it has one.
@@ -21,6 +23,41 @@ func (r *run) unserved(st *stepState) string {
 		return v.Unserved[st.id]
 	}
 	return ""
+}
+
+// starved reports whether st's intent has no retrieval left to run and
+// the retrievals removed from st were required: the intent's later steps
+// (its agents) would run over nothing. An optional retrieval (help's
+// documentation) leaves the answer something to do without it.
+func (r *run) starved(st *stepState) bool {
+	idx := r.intentOf(st)
+	for _, p := range r.plan.Retrieval.Plans {
+		if h := r.byID[p.Hypothesis]; h == nil || r.intentOf(h) == idx {
+			return false
+		}
+	}
+	for _, ref := range r.plan.Validation.Refinements {
+		if ref.Op == engine.OpRemove && ref.Step == st.id && ref.Plan != nil && ref.Plan.Optional {
+			return false
+		}
+	}
+	return true
+}
+
+// removedPlans are the retrievals the plan validation removed, as they
+// were: what the question asked of them is still what it asked.
+func (r *run) removedPlans() []engine.RetrievalPlan {
+	v := r.plan.Validation
+	if v == nil {
+		return nil
+	}
+	var out []engine.RetrievalPlan
+	for _, ref := range v.Refinements {
+		if ref.Op == engine.OpRemove && ref.Plan != nil {
+			out = append(out, *ref.Plan)
+		}
+	}
+	return out
 }
 
 // validationCaveats are the plan validation's caveats: what was not

@@ -104,14 +104,23 @@ func TestStepTheValidationLeftUnserved(t *testing.T) {
 		assert.Equal(t, trace.Partial, entry.Outcome)
 		assert.Contains(t, entry.Evidence, "REMOVE plan0: "+want)
 	})
+	// An intent left with nothing to retrieve is not answered over
+	// nothing: its retrieve step fails with the reason and its agents never
+	// run (cmd/nous's defaults test checks its Understood line).
 	t.Run("required: failed", func(t *testing.T) {
 		plan := helpPlan(t, "how do I install it?", 8)
 		plan.Retrieval.Plans[0].Optional = false
 		engine.ValidatePlan(plan, unconfigured)
-		res, err := New(docsSource(), standardAgents(), Options{Clock: fixedClock}).Run(context.Background(), plan)
+		agents := standardAgents()
+		res, err := New(docsSource(), agents, Options{Clock: fixedClock}).Run(context.Background(), plan)
 		require.NoError(t, err)
 		assert.Equal(t, ResultFailed, res.Status, "the answer depends on it")
 		assert.Equal(t, "No source is configured to answer the question.", res.Caveats[0])
+		want := `not retrieved: no configured source serves document records; source "docs" is not configured: set up docs`
+		assert.Equal(t, engine.StatusFailed, res.Steps[0].Status)
+		assert.Equal(t, want, res.Steps[0].Error)
+		assert.Equal(t, engine.StatusSkipped, res.Steps[1].Status, "the writer does not run over nothing")
+		assert.Empty(t, agents.calls, "no agent is called")
 	})
 }
 
