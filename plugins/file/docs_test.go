@@ -52,6 +52,10 @@ func TestDecodeSections(t *testing.T) {
 		{"anchors and closing marks are not the title", "## trim(str) {#trim} ##\nx\n",
 			[]section{{"doc.md:1", "trim(str)", "x"}}},
 		{"#hashtag is no heading", "#hashtag\n", []section{{"doc.md:1", "doc.md", "#hashtag"}}},
+		{"an empty section's heading leads the next one's title", "# A\nx\n## String Functions\n### trim(str)\ntrims\n### upper(str)\nup\n",
+			[]section{{"doc.md:1", "A", "x"}, {"doc.md:4", "String Functions › trim(str)", "trims"}, {"doc.md:6", "upper(str)", "up"}}},
+		{"an empty underlined heading too", "Guide\n=====\nhi\n\nParts\n-----\n\nOne\n---\nx\n",
+			[]section{{"doc.md:1", "Guide", "hi"}, {"doc.md:8", "Parts › One", "x"}}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {
@@ -70,6 +74,8 @@ func TestDecodeAsciiDocSections(t *testing.T) {
 			[]section{{"doc.adoc:1", "Getting help", "Use it."}, {"doc.adoc:5", "More", "x"}}},
 		{"listing blocks are text", "= T\n\n------------\n$ git bisect broken\n------------\nafter\n",
 			[]section{{"doc.adoc:1", "T", "------------\n$ git bisect broken\n------------\nafter"}}},
+		{"a listing block after a list continuation is text", "= T\n\n* Bisect a build:\n+\n------------\n$ git bisect reset # quit\n------------\n",
+			[]section{{"doc.adoc:1", "T", "* Bisect a build:\n+\n------------\n$ git bisect reset # quit\n------------"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -41,14 +41,21 @@ func decodeSections(ctx context.Context, name, shown string, r io.Reader, fn row
 		fence   string
 		line    int
 		emitted bool
+		// carried is an empty section's heading ("String Functions" right
+		// above "trim(str)"): the next section's title starts with it, so
+		// the section is found by what it is part of.
+		carried string
 	)
 	flush := func() error {
 		text := strings.TrimSpace(body.String())
 		body.Reset()
 		if text == "" && (emitted || title == shown) {
+			if title != shown {
+				carried = title
+			}
 			return nil
 		}
-		emitted = true
+		emitted, carried = true, ""
 		if len(text) > maxSectionBody {
 			text = cut(text, maxSectionBody)
 		}
@@ -77,14 +84,14 @@ func decodeSections(ctx context.Context, name, shown string, r io.Reader, fn row
 			if err := flush(); err != nil {
 				return err
 			}
-			title, start, prev, blank = strings.TrimSpace(prev), prevAt, "", false
+			title, start, prev, blank = under(carried, strings.TrimSpace(prev)), prevAt, "", false
 			continue
 		default:
 			if h, ok := atxHeading(text); ok {
 				if err := flush(); err != nil {
 					return err
 				}
-				title, start, prev, blank = h, line, "", false
+				title, start, prev, blank = under(carried, h), line, "", false
 				continue
 			}
 			if f := opensFence(text, blank, asciidoc); f != "" {
@@ -94,15 +101,26 @@ func decodeSections(ctx context.Context, name, shown string, r io.Reader, fn row
 		body.WriteString(text)
 		body.WriteByte('\n')
 		prev, prevAt = "", 0
-		if fence == "" && strings.TrimSpace(text) != "" {
+		// An AsciiDoc list continuation ("+") is no heading and, like a
+		// blank line, may open a listing block.
+		continuation := asciidoc && strings.TrimSpace(text) == "+"
+		if fence == "" && strings.TrimSpace(text) != "" && !continuation {
 			prev, prevAt = text, line
 		}
-		blank = strings.TrimSpace(text) == ""
+		blank = strings.TrimSpace(text) == "" || continuation
 	}
 	if err := sc.Err(); err != nil && !errors.Is(err, bufio.ErrTooLong) {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return flush() // a line longer than the scanner's buffer ends the file there
+}
+
+// under is heading h below the empty section's heading parent, if any.
+func under(parent, h string) string {
+	if parent == "" {
+		return h
+	}
+	return parent + " › " + h
 }
 
 // atxHeading is a Markdown "# Heading" or AsciiDoc "= Title" line's text.
