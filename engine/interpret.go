@@ -334,7 +334,30 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 			out.entities[e.Name] = kept
 		}
 	}
+	out.dropKnownPhrases(p.rules.Entities, known)
 	return out
+}
+
+// dropKnownPhrases removes from the ungrounded entities (topics) each phrase
+// a source knew under a grounded one: "what about hclsyntax?" is the path
+// hclsyntax, not also a word to find in commit messages.
+func (g *grounding) dropKnownPhrases(entities []*rules.Entity, known []string) {
+	for _, e := range entities {
+		values := g.entities[e.Name]
+		if e.Ground != "" || len(values) == 0 {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(values), func(v string) bool { return slices.Contains(known, strings.ToLower(v)) })
+		if len(kept) == len(values) {
+			continue
+		}
+		g.changed = true
+		if len(kept) == 0 {
+			delete(g.entities, e.Name)
+		} else {
+			g.entities[e.Name] = kept
+		}
+	}
 }
 
 // noteMatches records each term a source grounded to several things (a

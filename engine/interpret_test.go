@@ -392,3 +392,25 @@ func TestInterpretAmbiguousPath(t *testing.T) {
 		})
 	}
 }
+
+// TestInterpretWhatAboutNamesAPathOrATopic: "what about X" is a path when
+// the tree has X (then it is not also a topic), else a topic.
+func TestInterpretWhatAboutNamesAPathOrATopic(t *testing.T) {
+	tests := []struct {
+		query         string
+		paths, topics []string
+	}{
+		{"what about hclsyntax?", []string{"hclsyntax"}, nil},
+		{"and how about the hclwrite?", []string{"hclwrite"}, nil},
+		{"what about heredoc?", nil, []string{"heredoc"}},
+		{"commits about hclsyntax", nil, []string{"hclsyntax"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: tt.query}, hclRepo(), clock)
+			require.NoError(t, err)
+			assert.Equal(t, tt.paths, plan.Reasoning.Entities["paths"])
+			assert.Equal(t, tt.topics, plan.Reasoning.Entities["topics"])
+		})
+	}
+}

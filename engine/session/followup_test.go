@@ -31,6 +31,15 @@ func earlier() *Session {
 	}}}
 }
 
+// hclwriteIn2025 is a session whose last turn asked about hclwrite in 2025.
+func hclwriteIn2025() *Session {
+	return &Session{Version: fileVersion, ID: "t1", Turns: []Turn{{
+		Query: "what changed in hclwrite in 2025?", Intents: []engine.Intent{{Type: "query_commits", Confidence: 0.9}},
+		Entities: map[string][]string{"dates": {"in 2025"}, "paths": {"hclwrite"}},
+		Since:    time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+	}}}
+}
+
 func TestFollowUpRequest(t *testing.T) {
 	p := defaultPlanner(t)
 	commits := []engine.Intent{{Type: "query_commits", Confidence: 0.9}}
@@ -65,6 +74,9 @@ func TestFollowUpRequest(t *testing.T) {
 			map[string][]string{"dates": {"2026-11-16..2026-11-22"}},
 			[]engine.Constraint{tookLastWeek}, true},
 		{"a new question is not a follow-up", earlier(), "how many open issues are there?", nil, nil, nil, false},
+		{"another path replaces the earlier one", hclwriteIn2025(), "what about hclsyntax?", commits,
+			map[string][]string{"paths": {"hclsyntax"}, "topics": {"hclsyntax"}, "dates": {"2025-01-01..2025-12-31"}},
+			[]engine.Constraint{tookCommits, {Key: "dates", Value: "2025-01-01..2025-12-31", Phrase: "in 2025"}}, true},
 		{"a greeting is not continued", &Session{ID: "t1", Turns: []Turn{{Query: "hello", Intents: []engine.Intent{{Type: "conversation", Confidence: 0.9}}}}},
 			"who worked on hclsyntax?", nil, map[string][]string{"paths": {"hclsyntax"}},
 			[]engine.Constraint{{Key: engine.CarriedIntent, Phrase: "intent conversation", Reason: "session.not_inherited: the question is read on its own"}}, true},

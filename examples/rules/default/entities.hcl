@@ -72,6 +72,9 @@ entity "paths" {
     "(?i)\\b(?:touch(?:ed|es|ing)?|under|in(?:side)?|within|to|on|of)\\s+(?:the\\s+)?([\\w.-]+(?:/[\\w.-]+)*)/?",
     # what a change verb acts on: "who changed the checker" (kept only if
     # the tree has it: a bare word no source knows as a path is dropped)
+    # a follow-up naming another value: "what about hclsyntax?" after "what
+    # changed in hclwrite?" (a topic too; grounding keeps one reading)
+    "(?i)^\\s*(?:and\\s+|but\\s+)?(?:what|how)\\s+about\\s+(?:the\\s+)?([\\w.-]+(?:/[\\w.-]+)*)/?\\s*\\??\\s*$",
     "(?i)\\b(?:chang(?:e|ed|es|ing)|modif(?:y|ied|ies|ying)|edit(?:ed|s|ing)?|rewr(?:ite|ote|itten)|refactor(?:ed|s|ing)?)\\s+(?:the\\s+)?([\\w.-]+(?:/[\\w.-]+)*)/?",
   ]
   ignore = [
@@ -102,6 +105,8 @@ entity "authors" {
     "\\b(?:did|has|have|does)\\s+([\\p{L}\\d_.@'\\[\\]-]+(?:\\s+\\p{Lu}[\\p{L}\\d_'-]+){0,2})\\s+(?:commit|push|merge|change|do|work|write|make|fix|add)",
     "\\b(\\p{Lu}[\\p{L}\\d_-]+(?:\\s+\\p{Lu}[\\p{L}\\d_-]+){0,2})'s\\s+(?:commits|changes|work|pushes)",
     "\\b([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+)",
+    # a follow-up naming another person: "what about Alice?"
+    "^\\s*(?:[Aa]nd\\s+|[Bb]ut\\s+)?(?:[Ww]hat|[Hh]ow)\\s+about\\s+([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+)?)\\s*\\??\\s*$",
   ]
   ignore = [
     "I", "We", "You", "They", "He", "She", "It", "The", "This", "That", "GitLab", "YouTrack", "GitHub",
