@@ -90,3 +90,32 @@ test "a_clear_winner_beyond_the_margin_runs" {
     ambiguities = []
   }
 }
+
+# A command after another question is still a command, never dropped:
+# "please close it" names nothing and is asked back; with a target the
+# command is planned beside the commits (and reported not executed).
+test "command_after_a_question_is_asked_back" {
+  input {
+    query = "what changed? please close it"
+  }
+  expect {
+    ambiguities = ["missing_entity:targets"]
+  }
+}
+
+test "command_after_a_question_with_a_target_runs" {
+  input {
+    query = "what changed in 2025? please close HCL-12"
+  }
+  expect {
+    ambiguities = []
+    hypotheses = [
+      { id = "h0", description = "Retrieve commit data from GitLab", dependencies = [] },
+      { id = "h1", description = "Filter and rank commits by relevance", dependencies = ["h0"] },
+      { id = "h2", description = "Format commit summary for user", dependencies = ["h1"] },
+      { id = "h3", description = "Validate command preconditions and permissions", dependencies = [] },
+      { id = "h4", description = "Execute command action", dependencies = ["h3"] },
+      { id = "h5", description = "Verify command execution result", dependencies = ["h4"] },
+    ]
+  }
+}

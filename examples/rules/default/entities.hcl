@@ -151,7 +151,7 @@ entity "topics" {
 # #12"). A pronoun is no target: "please close it" names nothing, and
 # command_action requires a target.
 entity "targets" {
-  pattern = "(?i)^\\s*(?:please\\s+)?(?:create|close|assign|deploy|run|restart|trigger|delete|reopen)\\s+(?:(?:the|a|an)\\s+)?([\\w#./-]+)"
+  pattern = "(?i)(?:^|[.?!;]\\s+)(?:please\\s+)?(?:create|close|assign|deploy|run|restart|trigger|delete|reopen)\\s+(?:(?:the|a|an)\\s+)?([\\w#./-]+)"
   ignore = [
     "it", "this", "that", "these", "those", "them", "one", "ones", "same",
     "again", "now", "please",

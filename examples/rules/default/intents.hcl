@@ -165,12 +165,14 @@ intent "command_action" {
   # nous only reads: the execute step is an effect, reported as not executed.
   pattern = "chain"
   # A command acts on something: "please close it" names nothing and is
-  # asked back. Doing a thing and explaining how to do it exclude each other.
+  # asked back, also after another question ("what changed? please close
+  # it": a sentence that opens with the verb is a command, never dropped).
+  # Doing a thing and explaining how to do it exclude each other.
   requires  = ["targets"]
   conflicts = ["request_help"]
 
   detect {
-    when       = "query matches '(?i)^\\\\s*(please\\\\s+)?(create|close|assign|deploy|run|restart|trigger|delete|reopen)\\\\b'"
+    when       = "query matches '(?i)(?:^|[.?!;]\\\\s+)(please\\\\s+)?(create|close|assign|deploy|run|restart|trigger|delete|reopen)\\\\b'"
     confidence = 0.8
   }
 
