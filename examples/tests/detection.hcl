@@ -146,3 +146,33 @@ test "change_verb_before_a_preposition_names_no_path" {
     queries = ["Retrieve commit data from GitLab dates:in 2025"]
   }
 }
+
+# Author names in any script and of three words are extracted whole: a
+# name cut short ("Martin" of "Martin Ågren") would be asked back or
+# answered for someone else.
+test "authors_in_any_script_and_of_three_words" {
+  input {
+    query = "what did Martin Ågren commit in 2024?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab dates:in 2024 authors:Martin Ågren"]
+  }
+}
+
+test "author_of_three_words" {
+  input {
+    query = "what did Diego Augusto Molina change?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab authors:Diego Augusto Molina"]
+  }
+}
+
+test "author_after_by_with_non_ascii_letters" {
+  input {
+    query = "show commits by Ævar Arnfjörð Bjarmason in January 2022"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab dates:in January 2022 authors:Ævar Arnfjörð Bjarmason"]
+  }
+}

@@ -184,7 +184,7 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string, since, until tim
 		return
 	}
 	// A cut index is whole for a period within its complete part.
-	g.Known, g.Partial = true, hist.cut != "" && (since.IsZero() || since.Before(hist.completeSince))
+	g.Known, g.Partial = true, hist.cut != "" && (since.IsZero() || hist.completeSince.IsZero() || since.Before(hist.completeSince))
 	people := hist.people(ids, hist.counts)
 	in, narrowed := "", false
 	if !since.IsZero() || !until.IsZero() {
@@ -192,7 +192,7 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string, since, until tim
 		active := slices.DeleteFunc(hist.people(ids, hist.countsIn(since, until)), func(p person) bool { return p.commits == 0 })
 		switch {
 		case len(active) == 0:
-			in = fmt.Sprintf(" (none in %s)", periodText(since, until))
+			in = fmt.Sprintf(" overall (none in %s)", periodText(since, until))
 		case len(active) < len(people):
 			people, narrowed = active, true
 		default:
