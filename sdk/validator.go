@@ -33,6 +33,10 @@ type ValidatedStep struct {
 	Truncated  bool                `json:"truncated,omitempty"` // Output was cut to its bound
 	Filters    map[string][]string `json:"filters,omitempty"`
 	Error      string              `json:"error,omitempty"`
+	// Relevance is what a ranked retrieval's records leave out of the
+	// question ("No documentation about hclwrite found in expr's 119
+	// documents."), empty when they match all its terms.
+	Relevance string `json:"relevance,omitempty"`
 }
 
 // Validator verdicts on a step.

@@ -130,7 +130,7 @@ func (r *run) questionPeriod() *engine.DateRange {
 func (r *run) validated(st *stepState) sdk.ValidatedStep {
 	out := clip(st.out.Text, maxValidatedOutput) // lines kept: a report's headings count
 	vs := sdk.ValidatedStep{ID: st.id, Hypothesis: st.hyp.Description, Action: st.action(), Role: st.role(), Status: string(st.status),
-		Records: len(st.out.Records) + st.out.Omitted.count(), Output: out, Truncated: out != st.out.Text, Filters: r.stepFilters(st), Error: errText(st.err)}
+		Records: len(st.out.Records) + st.out.Omitted.count(), Output: out, Truncated: out != st.out.Text, Filters: r.stepFilters(st), Error: errText(st.err), Relevance: r.relevance(st)}
 	if vs.Records > 0 {
 		vs.Kinds = map[string]int{}
 		for _, rec := range st.out.Records {

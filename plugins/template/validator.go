@@ -15,7 +15,9 @@ const datesFilter = "dates"
 // (said, with no delta: widening the period or dropping a filter would
 // answer another question), a writer whose answer counts more records than
 // its evidence holds is invalid (composed again), a failed step is
-// uncertain (nothing to judge), every other step is valid.
+// uncertain (nothing to judge), so is a ranked retrieval whose records
+// match only some of the question's terms or none (its Relevance), every
+// other step is valid.
 func validate(cfg Config, in sdk.ValidatorInput) sdk.ValidatorOutput {
 	l := labelsFor(cfg.Language)
 	out := sdk.ValidatorOutput{Steps: make([]sdk.StepVerdict, 0, len(in.Steps))}
@@ -29,6 +31,9 @@ func validate(cfg Config, in sdk.ValidatorInput) sdk.ValidatorOutput {
 			v.Verdict = sdk.VerdictInvalid
 			v.Issues = append(v.Issues, fmt.Sprintf("no records in the period the question names (%s); "+
 				"widening the period or dropping a filter would answer another question, so no delta is suggested", periodText(*in.Period)))
+		case s.Action == "retrieve" && s.Relevance != "":
+			v.Verdict = sdk.VerdictUncertain
+			v.Issues = append(v.Issues, "its records answer only part of the question, or none of it: "+s.Relevance)
 		case s.Role == sdk.RoleWriter:
 			if wrong := contradictions(l, s); len(wrong) > 0 {
 				v.Verdict, v.Issues = sdk.VerdictInvalid, wrong

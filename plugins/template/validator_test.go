@@ -79,3 +79,31 @@ func BenchmarkValidator(b *testing.B) {
 		}
 	}
 }
+
+// TestValidatorRelevance: a ranked documentation retrieval whose sections
+// are about part of the question, or none of it, is not judged valid.
+func TestValidatorRelevance(t *testing.T) {
+	tests := []struct {
+		name, relevance string
+		records         int
+		want            string
+	}{
+		{"every term matched", "", 8, sdk.VerdictValid},
+		{"some terms", `No document matches all of "builtin functions": the most relevant lacks "builtin".`, 8, sdk.VerdictUncertain},
+		{"none", "No documentation about hclwrite found in expr's 119 documents.", 0, sdk.VerdictUncertain},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := sdk.ValidatorInput{Query: "how do I use hclwrite?", Mode: "discovery", Pass: 1, Steps: []sdk.ValidatedStep{
+				{ID: "h1", Hypothesis: "Retrieve relevant documentation and examples", Action: "retrieve", Status: "completed", Records: tt.records, Relevance: tt.relevance},
+			}}
+			var out sdk.ValidatorOutput
+			invoke(t, New(), sdk.RoleValidator, in, nil, &out)
+			require.Len(t, out.Steps, 1)
+			assert.Equal(t, tt.want, out.Steps[0].Verdict)
+			if tt.relevance != "" {
+				assert.Contains(t, out.Steps[0].Issues[0], tt.relevance)
+			}
+		})
+	}
+}
