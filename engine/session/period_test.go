@@ -83,3 +83,15 @@ func splitRange(v string) (first, last string, ok bool) {
 	}
 	return v[:10], v[12:], true
 }
+
+// BenchmarkMovePeriod is "and before that?" after a year: matching the
+// move and stepping the period by calendar months.
+func BenchmarkMovePeriod(b *testing.B) {
+	since, until := utc(2025, 1, 1), utc(2026, 1, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if c, ok := movePeriod("and before that?", since, until); !ok || c.Value == "" {
+			b.Fatal(c)
+		}
+	}
+}
