@@ -339,15 +339,19 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 }
 
 // dropKnownPhrases removes from the ungrounded entities (topics) each phrase
-// a source knew under a grounded one: "what about hclsyntax?" is the path
-// hclsyntax, not also a word to find in commit messages.
+// a source knew under a grounded one, or the first word of one: "what
+// about hclsyntax?" is the path hclsyntax, "what about Ville Vesilehto?"
+// the author, not also words to find in commit messages.
 func (g *grounding) dropKnownPhrases(entities []*rules.Entity, known []string) {
 	for _, e := range entities {
 		values := g.entities[e.Name]
 		if e.Ground != "" || len(values) == 0 {
 			continue
 		}
-		kept := slices.DeleteFunc(slices.Clone(values), func(v string) bool { return slices.Contains(known, strings.ToLower(v)) })
+		kept := slices.DeleteFunc(slices.Clone(values), func(v string) bool {
+			v = strings.ToLower(v)
+			return slices.ContainsFunc(known, func(k string) bool { return k == v || strings.HasPrefix(k, v+" ") })
+		})
 		if len(kept) == len(values) {
 			continue
 		}

@@ -393,17 +393,18 @@ func TestInterpretAmbiguousPath(t *testing.T) {
 	}
 }
 
-// TestInterpretWhatAboutNamesAPathOrATopic: "what about X" is a path when
-// the tree has X (then it is not also a topic), else a topic.
+// TestInterpretWhatAboutNamesAPathOrATopic: "what about X" is a path or an
+// author when the source knows X (then it is not also a topic), else a topic.
 func TestInterpretWhatAboutNamesAPathOrATopic(t *testing.T) {
 	tests := []struct {
-		query         string
-		paths, topics []string
+		query                  string
+		paths, topics, authors []string
 	}{
-		{"what about hclsyntax?", []string{"hclsyntax"}, nil},
-		{"and how about the hclwrite?", []string{"hclwrite"}, nil},
-		{"what about heredoc?", nil, []string{"heredoc"}},
-		{"commits about hclsyntax", nil, []string{"hclsyntax"}},
+		{"what about hclsyntax?", []string{"hclsyntax"}, nil, nil},
+		{"and how about the hclwrite?", []string{"hclwrite"}, nil, nil},
+		{"what about heredoc?", nil, []string{"heredoc"}, nil},
+		{"commits about hclsyntax", nil, []string{"hclsyntax"}, nil},
+		{"what about Radek Simko?", nil, nil, []string{"Radek Simko"}}, // the author, not also the topic "Radek"
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -411,6 +412,7 @@ func TestInterpretWhatAboutNamesAPathOrATopic(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.paths, plan.Reasoning.Entities["paths"])
 			assert.Equal(t, tt.topics, plan.Reasoning.Entities["topics"])
+			assert.Equal(t, tt.authors, plan.Reasoning.Entities["authors"])
 		})
 	}
 }
