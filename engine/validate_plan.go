@@ -18,7 +18,8 @@ import (
 //     record kind it needs; if not, it is rebound (REPLACE) to another such
 //     source, the highest priority first, else dropped (REMOVE) and the
 //     report says so;
-//   - the task profile and depth are counted again over what is left;
+//   - when it rebound or dropped a retrieval, the task profile and depth
+//     are counted again over what is left;
 //   - each retrieve step has a retrieval left to run and each agent step a
 //     declared agent;
 //   - the budgets fit: each agent's timeout against the run's TTL, each
@@ -31,7 +32,9 @@ import (
 func ValidatePlan(plan *Plan, sources []SourceFacts) {
 	v := validation{plan: plan, sources: sources}
 	v.bindSources()
-	reprofile(plan)
+	if len(v.out.Refinements) > 0 { // what runs changed: count it again
+		reprofile(plan)
+	}
 	v.checkSteps()
 	v.checkBudgets()
 	if len(v.out.Findings) > 0 {
