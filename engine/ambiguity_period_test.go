@@ -67,3 +67,10 @@ func TestInterpretAuthorsInPeriod(t *testing.T) {
 		assert.Equal(t, []string{"Jeff King", "Jeff Hostetler"}, plan.Blocking().Candidates)
 	})
 }
+
+func TestInterpretUnknownAuthorSaid(t *testing.T) {
+	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "what did Zed Nobody change?"}, hclRepo(), clock)
+	require.NoError(t, err)
+	assert.Contains(t, plan.Interpretation.Unknown, engine.Constraint{Key: "authors", Value: "Zed Nobody",
+		Reason: `no source of the plan knows "Zed Nobody" as an author`}, "a named author not applied is said, never dropped silently")
+}

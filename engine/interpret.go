@@ -324,7 +324,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 				if phrase := strings.ToLower(val); !reported[phrase] && !partOfKnown(phrase) {
 					reported[phrase] = true // once, under its first entity
 					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: val,
-						Reason: fmt.Sprintf("no source of the plan knows %q as a %s", val, e.Ground)})
+						Reason: fmt.Sprintf("no source of the plan knows %q as %s", val, article(e.Ground))})
 				}
 			}
 		}
@@ -489,4 +489,12 @@ func looksLikePath(v string) bool {
 	ext := v[dot+1:]
 	return strings.IndexFunc(ext, func(r rune) bool { return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') }) < 0 &&
 		strings.ContainsFunc(ext, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' })
+}
+
+// article puts "a" or "an" before a term kind: "an author", "a path".
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
 }
