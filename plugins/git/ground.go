@@ -191,8 +191,18 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string, since, until tim
 		in = " in " + periodText(since, until)
 		active := slices.DeleteFunc(hist.people(ids, hist.countsIn(since, until)), func(p person) bool { return p.commits == 0 })
 		switch {
+		case len(active) == 0 && len(people) == 1:
+			// Their nearest activity answers, as it does for anyone.
 		case len(active) == 0:
-			in = fmt.Sprintf(" overall (none in %s)", periodText(since, until))
+			// Whichever of them was meant, the period holds none of their
+			// commits: nothing to ask back. The value as asked finds the
+			// nearest activity of any of them.
+			g.Canonical = []string{v}
+			g.Note = fmt.Sprintf("no one matching %q has commits in %s (overall: %s)", v, periodText(since, until), countList(people))
+			if g.Partial {
+				g.Note += "; the author index may be incomplete (" + hist.cut + ")"
+			}
+			return
 		case len(active) < len(people):
 			people, narrowed = active, true
 		default:

@@ -69,7 +69,7 @@ func TestGroundAuthorPeople(t *testing.T) {
 		{"whole words before substrings", "Jeff", 0, []string{"Jeff King", "Jeff Hostetler"}, "by commits: Jeff King 2, Jeff Hostetler 1"},
 		{"the period's people only, ranked by its commits", "Martin", 2006, []string{"Martin Langhoff", "Martin Waitz"}, "by commits in 2006: Martin Langhoff 2, Martin Waitz 1"},
 		{"the only one with commits in the period is the answer", "Martin", 2024, []string{"Martin Ågren"}, `"Martin" read as Martin Ågren, the only Martin with commits in 2024 (2)`},
-		{"nobody in the period: every candidate, said", "Jeff", 2006, []string{"Jeff King", "Jeff Hostetler"}, "by commits overall (none in 2006): Jeff King 2, Jeff Hostetler 1"},
+		{"nobody in the period: nothing to ask back, the value as asked", "Jeff", 2006, []string{"Jeff"}, `no one matching "Jeff" has commits in 2006 (overall: Jeff King 2, Jeff Hostetler 1)`},
 		{"no whole word: any part", "Jeffe", 0, []string{"Jeffe"}, "matches Harry Jeffery"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
