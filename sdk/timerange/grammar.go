@@ -110,7 +110,7 @@ func (p *parser) phrase(i int) (phrase, int, bool) {
 				}
 			}
 			return phrase{op: opIn, a: a}, j, true
-		case kwSince, kwAfter, kwBefore, kwUntil, kwIn, kwOn, kwFor:
+		case kwSince, kwAfter, kwBefore, kwUntil, kwIn, kwOn, kwFor, kwAbout:
 			a, j, ok := p.period(i + 1)
 			if !ok || !p.admits(t.kw, a) {
 				return phrase{}, i, false
@@ -148,6 +148,8 @@ func (p *parser) admits(lead keyword, a period) bool {
 		return a.kind == pDay || a.kind == pWeekday
 	case kwFrom:
 		return a.y != 0 || (a.kind != pMonth && a.kind != pDay)
+	case kwAbout:
+		return a.y != 0 // "about 2024", not "about May" (a person as often)
 	}
 	return false
 }

@@ -37,6 +37,7 @@ const (
 	kwIn    // in, during
 	kwOn    // on
 	kwFor   // for, over, within
+	kwAbout // about: a date only before a year ("what about 2024?")
 	kwStart // start, beginning
 	kwEnd
 	kwOf
@@ -205,6 +206,8 @@ func lookup(w []byte) (keyword, int) {
 		return kwOn, 0
 	case "for", "over", "within":
 		return kwFor, 0
+	case "about":
+		return kwAbout, 0
 	case "start", "beginning":
 		return kwStart, 0
 	case "end":
