@@ -176,3 +176,21 @@ test "author_after_by_with_non_ascii_letters" {
     queries = ["Retrieve commit data from GitLab dates:in January 2022 authors:Ævar Arnfjörð Bjarmason"]
   }
 }
+
+test "author_with_a_middle_initial" {
+  input {
+    query = "what did Junio C Hamano commit in March 2025?"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab dates:in March 2025 authors:Junio C Hamano"]
+  }
+}
+
+test "author_with_an_initial_and_a_dot_after_by" {
+  input {
+    query = "show commits by Jeffrey C. Ollie"
+  }
+  expect {
+    queries = ["Retrieve commit data from GitLab authors:Jeffrey C. Ollie"]
+  }
+}

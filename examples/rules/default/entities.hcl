@@ -98,11 +98,12 @@ entity "paths" {
 
 # Authors: "by Radek Simko", "what did Alice commit", "Bob's commits",
 # e-mail addresses; names of up to three words in any script ("Martin
-# Ågren", "Diego Augusto Molina"). Grounded against the sources' authors and committers.
+# Ågren", "Diego Augusto Molina"), a middle initial included ("Junio C Hamano",
+# "Jeffrey C. Ollie"). Grounded against the sources' authors and committers.
 entity "authors" {
   patterns = [
-    "\\b[Bb]y\\s+(\\p{Lu}[\\p{L}\\d_'-]+(?:\\s+\\p{Lu}[\\p{L}\\d_'-]+){0,2})",
-    "\\b(?:did|has|have|does)\\s+([\\p{L}\\d_.@'\\[\\]-]+(?:\\s+\\p{Lu}[\\p{L}\\d_'-]+){0,2})\\s+(?:commit|push|merge|change|do|work|write|make|fix|add)",
+    "\\b[Bb]y\\s+(\\p{Lu}[\\p{L}\\d_'-]+(?:\\s+\\p{Lu}(?:[\\p{L}\\d_'-]+|\\.)?){0,2})",
+    "\\b(?:did|has|have|does)\\s+([\\p{L}\\d_.@'\\[\\]-]+(?:\\s+\\p{Lu}(?:[\\p{L}\\d_'-]+|\\.)?){0,2})\\s+(?:commit|push|merge|change|do|work|write|make|fix|add)",
     "\\b(\\p{Lu}[\\p{L}\\d_-]+(?:\\s+\\p{Lu}[\\p{L}\\d_-]+){0,2})'s\\s+(?:commits|changes|work|pushes)",
     "\\b([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+)",
     # a follow-up naming another person: "what about Alice?"
