@@ -71,6 +71,11 @@ func TestInterpretAuthorsInPeriod(t *testing.T) {
 func TestInterpretUnknownAuthorSaid(t *testing.T) {
 	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "what did Zed Nobody change?"}, hclRepo(), clock)
 	require.NoError(t, err)
-	assert.Contains(t, plan.Interpretation.Unknown, engine.Constraint{Key: "authors", Value: "Zed Nobody",
-		Reason: `no source of the plan knows "Zed Nobody" as an author`}, "a named author not applied is said, never dropped silently")
+	require.Len(t, plan.Interpretation.Missing, 1, "a named author no source knows is kept and said, never dropped")
+	missing := plan.Interpretation.Missing[0]
+	assert.Equal(t, "authors", missing.Key)
+	assert.Equal(t, "Zed Nobody", missing.Value)
+	assert.Equal(t, sdk.TermAuthor, missing.Ground)
+	assert.Empty(t, plan.Interpretation.Unknown, "not also unknown")
+	assert.Equal(t, []string{"Zed Nobody"}, plan.Reasoning.Entities["authors"], "the filter stays: the answer is about that author, not everyone")
 }

@@ -249,17 +249,19 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 	partOfKnown := func(phrase string) bool {
 		return slices.ContainsFunc(known, func(k string) bool { return strings.Contains(k, phrase) })
 	}
-	// A path-looking phrase no source has is asked about as a path: kept,
-	// said missing once, and not also an unknown project.
+	// A path-looking phrase no source has is asked about as a path, and a
+	// named author no source knows as that author: kept, said missing
+	// once, and not also an unknown project. Dropping them would answer
+	// about everything.
 	missing := map[string]bool{}
 	for _, e := range p.rules.Entities {
-		if e.Ground != sdk.TermPath {
+		if e.Ground != sdk.TermPath && e.Ground != sdk.TermAuthor {
 			continue
 		}
 		for _, val := range entities[e.Name] {
 			v := verdicts[e.Name+"\x00"+val]
 			phrase := strings.ToLower(val)
-			if v == nil || v.known || !looksLikePath(val) || !filtersBy(out.views, v.grounders, e.Name) || partOfKnown(phrase) || reported[phrase] {
+			if v == nil || v.known || (e.Ground == sdk.TermPath && !looksLikePath(val)) || !filtersBy(out.views, v.grounders, e.Name) || partOfKnown(phrase) || reported[phrase] {
 				continue
 			}
 			reported[phrase], missing[e.Name+"\x00"+val] = true, true
@@ -267,7 +269,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 			if why == "" {
 				why = fmt.Sprintf("no source of the plan has %q", val)
 			}
-			out.missing = append(out.missing, Constraint{Key: e.Name, Value: val, Source: strings.Join(v.grounders, ", "), Reason: why})
+			out.missing = append(out.missing, Constraint{Key: e.Name, Value: val, Source: strings.Join(v.grounders, ", "), Reason: why, Ground: e.Ground})
 		}
 	}
 	for _, e := range p.rules.Entities {

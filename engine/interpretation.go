@@ -25,9 +25,10 @@ type Interpretation struct {
 	Unapplied []Constraint `json:"unapplied,omitempty"`
 	// Unknown are candidates no source of the plan knows; they were dropped.
 	Unknown []Constraint `json:"unknown,omitempty"`
-	// Missing are paths the question names that no source of the plan
-	// has: they stay filters, so the answer is about them (and empty but
-	// for history a path outlived), and the report says they are missing.
+	// Missing are paths and authors the question names that no source of
+	// the plan has: they stay filters, so the answer is about them (empty
+	// but for history a path outlived) rather than about everything, and
+	// the report says they are missing.
 	Missing []Constraint `json:"missing,omitempty"`
 	// Sources says, per source of the plan, what grounding learnt of it.
 	Sources []SourceView `json:"sources,omitempty"`
@@ -52,6 +53,7 @@ type Constraint struct {
 	Phrase string `json:"phrase,omitempty"` // as the question wrote it, when different
 	Source string `json:"source,omitempty"` // the source that grounded it or cannot apply it
 	Reason string `json:"reason,omitempty"` // why it is unapplied or unknown, or why an applied path is ambiguous
+	Ground string `json:"ground,omitempty"` // of a missing constraint: the term kind no source has it as (sdk.TermPath, sdk.TermAuthor)
 }
 
 // SourceView is what grounding learnt of one source.

@@ -188,8 +188,8 @@ func (r *run) hasOtherFilters(st *stepState) bool {
 	return false
 }
 
-// missingCaveats say which paths the question names no source has: they
-// come first, as they explain an empty answer.
+// missingCaveats say which paths and authors the question names no
+// source has: they come first, as they explain an empty answer.
 func (r *run) missingCaveats() []string {
 	in := r.plan.Interpretation
 	if in == nil {
@@ -197,7 +197,11 @@ func (r *run) missingCaveats() []string {
 	}
 	var out []string
 	for _, c := range in.Missing {
-		out = append(out, fmt.Sprintf("No %s %q in the repository's tree: the answer is about that %[1]s only.", singular(c.Key), c.Value))
+		where := "tree"
+		if c.Ground == sdk.TermAuthor {
+			where = "history"
+		}
+		out = append(out, fmt.Sprintf("No %s %q in the repository's %s: the answer is about that %[1]s only.", singular(c.Key), c.Value, where))
 	}
 	return out
 }
