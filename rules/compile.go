@@ -57,25 +57,13 @@ func (d *decoder) resolve(ref reference) {
 	rs := d.rs
 	switch ref.kind {
 	case "source":
-		if rs.index.sources[ref.name] == nil {
-			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown source %q", ref.name),
-				fmt.Sprintf("%s names a source block; defined sources: %s.", ref.attr, names(rs.index.sources))))
-		}
+		defined(d, ref, rs.index.sources, "source", "a source block", "sources")
 	case "agent":
-		if rs.index.agents[ref.name] == nil {
-			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown agent %q", ref.name),
-				fmt.Sprintf("%s names an agent block; defined agents: %s.", ref.attr, names(rs.index.agents))))
-		}
+		defined(d, ref, rs.index.agents, "agent", "an agent block", "agents")
 	case "entity":
-		if rs.index.entities[ref.name] == nil {
-			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown entity %q", ref.name),
-				fmt.Sprintf("%s names entity blocks; defined entities: %s.", ref.attr, names(rs.index.entities))))
-		}
+		defined(d, ref, rs.index.entities, "entity", "entity blocks", "entities")
 	case "intent":
-		if rs.index.intents[ref.name] == nil {
-			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown intent %q", ref.name),
-				fmt.Sprintf("%s names intent blocks; defined intents: %s.", ref.attr, names(rs.index.intents))))
-		}
+		defined(d, ref, rs.index.intents, "intent", "intent blocks", "intents")
 	case "intent.hypothesis":
 		intent, hyp, _ := strings.Cut(ref.name, ".")
 		in := rs.index.intents[intent]
@@ -88,6 +76,15 @@ func (d *decoder) resolve(ref reference) {
 			d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown hypothesis %q", ref.name),
 				fmt.Sprintf("Intent %q has hypotheses %s.", intent, nameList(in.Hypotheses))))
 		}
+	}
+}
+
+// defined reports ref as an unknown reference unless it names a key of
+// blocks: what names a block of the kind, the kind's singular and plural.
+func defined[V any](d *decoder, ref reference, blocks map[string]V, kind, what, plural string) {
+	if _, ok := blocks[ref.name]; !ok {
+		d.add(Error(CheckUnknownReference, ref.where, fmt.Sprintf("Unknown %s %q", kind, ref.name),
+			fmt.Sprintf("%s names %s; defined %s: %s.", ref.attr, what, plural, names(blocks))))
 	}
 }
 
