@@ -47,19 +47,32 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 	var hist *history
 	var tr *tree
 	if !empty {
-		if hist, tr, err = s.indexes(ctx, tipHash); err != nil {
+		tip, err := object.GetCommit(s.repo.Storer, tipHash)
+		if err != nil {
+			return sdk.GroundResponse{}, fmt.Errorf("git: reading commit %s: %w", tipHash, err)
+		}
+		boundary, err := s.newestBoundary()
+		if err != nil {
 			return sdk.GroundResponse{}, err
 		}
-		resp.Coverage.Latest = hist.latest
-		if hist.cut == "" {
-			resp.Coverage.Earliest = hist.earliest
-		}
-		if hist.boundary != nil {
+		resp.Coverage.Latest = tip.Committer.When
+		if boundary != nil {
 			// Older commits than the newest boundary may be present through
 			// other boundaries, but only history after it is complete.
-			resp.Coverage.Truncated = truncatedNote(hist.boundary)
-			if hist.cut == "" {
-				resp.Coverage.Earliest = hist.boundary.Committer.When
+			resp.Coverage.Truncated = truncatedNote(boundary)
+			resp.Coverage.Earliest = boundary.Committer.When
+		}
+		if slices.ContainsFunc(req.Terms, isKind(sdk.TermAuthor)) {
+			if hist, err = s.history(ctx, tip); err != nil {
+				return sdk.GroundResponse{}, err
+			}
+			if boundary == nil && hist.cut == "" {
+				resp.Coverage.Earliest = hist.earliest
+			}
+		}
+		if slices.ContainsFunc(req.Terms, isKind(sdk.TermPath)) {
+			if tr, err = s.tree(tip.TreeHash); err != nil {
+				return sdk.GroundResponse{}, err
 			}
 		}
 	}
@@ -89,31 +102,72 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 	return resp, nil
 }
 
-// indexes returns the history and tree indexes of tip, read on first use
-// and kept until the tip moves or the source is configured again.
-func (s *Source) indexes(ctx context.Context, tip plumbing.Hash) (*history, *tree, error) {
-	if s.hist != nil && s.hist.tip == tip && s.tree != nil {
-		return s.hist, s.tree, nil
+func isKind(kind string) func(sdk.Term) bool {
+	return func(t sdk.Term) bool { return t.Kind == kind && strings.TrimSpace(t.Value) != "" }
+}
+
+// history returns the author index of tip, read on the first author term
+// and kept until the tip moves or the source is configured again: with one
+// `git log` when git is installed, else (or when git fails) with go-git.
+func (s *Source) history(ctx context.Context, tip *object.Commit) (*history, error) {
+	if s.hist != nil && s.hist.tip == tip.Hash {
+		return s.hist, nil
 	}
+	var hist *history
+	err := errNoGit
+	if s.gitBin != "" && s.gitDir != nil {
+		hist, err = readHistoryGit(ctx, s.gitBin, s.gitDir.Root(), s.repo.Storer, tip.Hash)
+	}
+	if err != nil {
+		shallow, err := s.shallowSet()
+		if err != nil {
+			return nil, err
+		}
+		if hist, err = readHistory(ctx, newWalker(s.repo.Storer, shallow), tip); err != nil {
+			return nil, err
+		}
+	}
+	s.hist = hist
+	return hist, nil
+}
+
+// errNoGit means the git executable cannot read the repository.
+var errNoGit = errors.New("git is not installed or the repository is not a directory")
+
+// tree returns the listing of the tree root, read on the first path term
+// and kept until the tip's tree changes or the source is configured again.
+func (s *Source) tree(root plumbing.Hash) (*tree, error) {
+	if s.paths != nil && s.paths.root == root {
+		return s.paths, nil
+	}
+	tr, err := readTree(s.repo.Storer, root)
+	if err != nil {
+		return nil, err
+	}
+	s.paths = tr
+	return tr, nil
+}
+
+// newestBoundary is the newest of a shallow clone's boundary commits, read
+// from its shallow list: history is complete since it. Nil when the clone
+// is complete.
+func (s *Source) newestBoundary() (*object.Commit, error) {
 	shallow, err := s.shallowSet()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	w := newWalker(s.repo.Storer, shallow)
-	c, err := w.load(tip)
-	if err != nil {
-		return nil, nil, fmt.Errorf("git: reading commit %s: %w", tip, err)
+	var newest *object.Commit
+	for h := range shallow {
+		c, err := object.GetCommit(s.repo.Storer, h)
+		if err != nil {
+			return nil, fmt.Errorf("git: reading shallow boundary %s: %w", h, err)
+		}
+		if newest == nil || c.Committer.When.After(newest.Committer.When) ||
+			(c.Committer.When.Equal(newest.Committer.When) && c.Hash.String() > newest.Hash.String()) {
+			newest = c
+		}
 	}
-	hist, err := readHistory(ctx, w, c)
-	if err != nil {
-		return nil, nil, err
-	}
-	tr, err := readTree(s.repo.Storer, c.TreeHash)
-	if err != nil {
-		return nil, nil, err
-	}
-	s.hist, s.tree = hist, tr
-	return hist, tr, nil
+	return newest, nil
 }
 
 // truncatedNote says from where a shallow clone's history is complete:

@@ -52,7 +52,18 @@ func peopleRepo(t *testing.T) string {
 }
 
 func TestGroundAuthorPeople(t *testing.T) {
-	s := configured(t, pathConfig(peopleRepo(t)))
+	dir := peopleRepo(t)
+	for _, engine := range statsEngines {
+		t.Run(engine.name, func(t *testing.T) {
+			s := configured(t, pathConfig(dir))
+			engine.set(t, s)
+			groundAuthorPeople(t, s)
+		})
+	}
+}
+
+// groundAuthorPeople checks peopleRepo's authors grounded by s.
+func groundAuthorPeople(t *testing.T, s *Source) {
 	year := func(y int) (time.Time, time.Time) {
 		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y+1, 1, 1, 0, 0, 0, 0, time.UTC)
 	}

@@ -46,9 +46,10 @@ type Source struct {
 	// gitBin is the git executable that computes stats; empty when git is
 	// not installed (go-git computes them).
 	gitBin string
-	// hist and tree cache what Ground read of the configured ref.
-	hist *history
-	tree *tree
+	// hist and paths cache what Ground read of the configured ref: its
+	// author index and its tip's tree listing, each read on first need.
+	hist  *history
+	paths *tree
 }
 
 // New returns an unconfigured git source.
@@ -86,7 +87,7 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	defer s.mu.Unlock()
 	closeRepo(s.repo)
 	s.cfg, s.repo, s.openErr = cfg, repo, err
-	s.hist, s.tree = nil, nil
+	s.hist, s.paths = nil, nil
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		return diags, nil

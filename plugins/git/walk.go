@@ -47,9 +47,6 @@ type walker struct {
 	// wait for: 0 until some range excludes a commit.
 	held   []heldNode
 	settle int
-	// boundary is the newest shallow-clone boundary commit the walk met,
-	// nil if none.
-	boundary *object.Commit
 }
 
 // node is a commit of the walk and its range marks.
@@ -144,12 +141,9 @@ func (w *walker) release(over bool, emit func(*node) (bool, error)) (bool, error
 }
 
 // parents loads c's parents. A shallow clone's boundary commit has none
-// here, as in git; its missing parents are remembered as the boundary.
+// here, as in git.
 func (w *walker) parents(c *object.Commit) ([]*object.Commit, error) {
 	if w.shallow[c.Hash] {
-		if w.boundary == nil || c.Committer.When.After(w.boundary.Committer.When) {
-			w.boundary = c
-		}
 		return nil, nil
 	}
 	out := make([]*object.Commit, 0, len(c.ParentHashes))
