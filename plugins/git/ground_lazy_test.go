@@ -150,3 +150,31 @@ func TestNewestBoundary(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, c)
 }
+
+// BenchmarkGroundCold grounds on a 2,000-commit repository freshly opened,
+// as a plugin's first question is: a question without terms reads the tip
+// only; an author term reads the history index with git log or go-git.
+func BenchmarkGroundCold(b *testing.B) {
+	dir := largeRepo(b, 2000, time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC))
+	for _, tt := range []struct {
+		name  string
+		terms []sdk.Term
+	}{
+		{"no terms", nil},
+		{"author", []sdk.Term{{Kind: sdk.TermAuthor, Value: "alice"}}},
+	} {
+		for _, engine := range statsEngines[:2] {
+			b.Run(tt.name+"/"+engine.name, func(b *testing.B) {
+				req := sdk.GroundRequest{Terms: tt.terms}
+				b.ReportAllocs()
+				for b.Loop() {
+					s := configured(b, pathConfig(dir))
+					engine.set(b, s)
+					if _, err := s.Ground(context.Background(), req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
