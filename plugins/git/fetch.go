@@ -19,6 +19,7 @@ const checkEvery = 256
 func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.watch(ctx)()
 	if s.openErr != nil {
 		return s.openErr
 	}

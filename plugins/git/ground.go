@@ -31,6 +31,7 @@ var _ sdk.Grounder = (*Source)(nil)
 func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundResponse, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.watch(ctx)()
 	if s.openErr != nil {
 		return sdk.GroundResponse{}, s.openErr
 	}

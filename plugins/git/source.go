@@ -7,13 +7,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/go-git/go-billy/v5"
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/nous-dev/nous/sdk"
 	sdkconfig "github.com/nous-dev/nous/sdk/config"
@@ -43,9 +46,11 @@ type Source struct {
 	gitDir billy.Filesystem
 	// packs caches the pack indexes' object names for the display ids.
 	packs packNames
-	// gitBin is the git executable that computes stats; empty when git is
-	// not installed (go-git computes them).
+	// gitBin is the git executable that reads objects and computes stats;
+	// empty when git is not installed (go-git does both).
 	gitBin string
+	// objects reads objects through git cat-file; nil when go-git does.
+	objects *catFileStore
 	// hist and paths cache what Ground read of the configured ref: its
 	// author index and its tip's tree listing, each read on first need.
 	hist  *history
@@ -82,11 +87,11 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 		s.repo, s.openErr = nil, sdk.Errorf(sdk.KindBadConfig, "git: invalid configuration: %s", diags[len(diags)-1].Summary)
 		return diags, nil
 	}
-	repo, err := open(cfg.Path)
+	repo, objects, err := open(cfg.Path, s.objectsBin())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	closeRepo(s.repo)
-	s.cfg, s.repo, s.openErr = cfg, repo, err
+	s.cfg, s.repo, s.objects, s.openErr = cfg, repo, objects, err
 	s.hist, s.paths = nil, nil
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
@@ -94,38 +99,85 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	}
 	s.commitURL = commitURLFunc(cfg.CommitURL, originURL(repo))
 	s.gitDir = nil
-	if st, ok := repo.Storer.(*filesystem.Storage); ok {
+	if st := fileStorage(repo); st != nil {
 		s.gitDir = st.Filesystem()
 	}
 	return diags, nil
 }
 
-// open opens the repository containing path.
-func open(path string) (*gogit.Repository, error) {
+// objectsWithGit is false in tests that run the whole suite on go-git's
+// object storage.
+var objectsWithGit = true
+
+// objectsBin is the git executable that reads objects, empty for go-git.
+func (s *Source) objectsBin() string {
+	if !objectsWithGit {
+		return ""
+	}
+	return s.gitBin
+}
+
+// watch binds the object reads of a call to its context (see
+// catFileStore.watch); the returned func ends the binding.
+func (s *Source) watch(ctx context.Context) func() {
+	if s.objects == nil {
+		return func() {}
+	}
+	return s.objects.watch(ctx)
+}
+
+// objectCacheSize bounds go-git's cache of decoded pack objects (96 MiB
+// by default). It serves delta bases and repeated reads when go-git reads
+// objects; commits and trees are kilobytes and the walk keeps the commits
+// it visits, so a few MiB keep the hit rate while bounding memory.
+const objectCacheSize = 8 * cache.MiByte
+
+// open opens the repository containing path. With gitBin its objects are
+// read through git cat-file (objects is then non-nil).
+func open(path, gitBin string) (repo *gogit.Repository, objects *catFileStore, err error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
-	repo, err := gogit.PlainOpenWithOptions(abs, &gogit.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, err = gogit.PlainOpenWithOptions(abs, &gogit.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	switch {
 	case errors.Is(err, gogit.ErrRepositoryNotExists):
-		return nil, sdk.Errorf(sdk.KindNotFound, "git: not a git repository (nor any parent directory): %s", abs)
+		return nil, nil, sdk.Errorf(sdk.KindNotFound, "git: not a git repository (nor any parent directory): %s", abs)
+	case errors.Is(err, gogit.ErrUnknownExtension) && strings.Contains(err.Error(), "objectformat"):
+		return nil, nil, sdk.Errorf(sdk.KindBadConfig, "git: %s uses SHA-256 object names (extensions.objectFormat), which the git source cannot read yet", abs)
 	case err != nil:
-		return nil, sdk.Errorf(sdk.KindBadConfig, "git: cannot open repository at %s: %w", abs, err)
+		return nil, nil, sdk.Errorf(sdk.KindBadConfig, "git: cannot open repository at %s: %w", abs, err)
 	}
 	st, ok := repo.Storer.(*filesystem.Storage)
 	if !ok {
-		return repo, nil
+		return repo, nil, nil
 	}
 	// Reopen the same .git keeping pack files open: by default go-git
 	// opens and closes the pack for every object it reads, which
 	// dominates a history walk.
-	kept := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
-	fast, err := gogit.Open(kept, nil)
-	if err != nil {
-		return nil, sdk.Errorf(sdk.KindBadConfig, "git: cannot open repository at %s: %w", abs, err)
+	kept := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize), filesystem.Options{KeepDescriptors: true})
+	var store storage.Storer = kept
+	if gitBin != "" {
+		objects = newCatFileStore(kept, gitBin, st.Filesystem().Root())
+		store = objects
 	}
-	return fast, nil
+	fast, err := gogit.Open(store, nil)
+	if err != nil {
+		_ = kept.Close()
+		return nil, nil, sdk.Errorf(sdk.KindBadConfig, "git: cannot open repository at %s: %w", abs, err)
+	}
+	return fast, objects, nil
+}
+
+// fileStorage is repo's go-git file storage, nil when it has none.
+func fileStorage(repo *gogit.Repository) *filesystem.Storage {
+	switch st := repo.Storer.(type) {
+	case *filesystem.Storage:
+		return st
+	case *catFileStore:
+		return st.Storage
+	}
+	return nil
 }
 
 // closeRepo releases the pack files a previous configuration kept open.
@@ -133,7 +185,7 @@ func closeRepo(repo *gogit.Repository) {
 	if repo == nil {
 		return
 	}
-	if st, ok := repo.Storer.(*filesystem.Storage); ok {
+	if st, ok := repo.Storer.(io.Closer); ok {
 		_ = st.Close()
 	}
 }
