@@ -23,3 +23,12 @@ type Agents interface {
 type Grounding interface {
 	Ground(ctx context.Context, source string, req sdk.GroundRequest) (sdk.GroundResponse, error)
 }
+
+// Starter starts the plugins serving the named sources and agents ahead of
+// their first calls, in the background, and returns at once; a start that
+// fails fails the first call as it would have without it. The plugin
+// package satisfies it; an answer prestarts what its plan needs when its
+// plugins do.
+type Starter interface {
+	Prestart(ctx context.Context, sources, agents []string)
+}

@@ -87,3 +87,42 @@ func BenchmarkGround(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartRoles starts a manager with five agents, as the default
+// rules declare them, and calls each once: agents sharing one plugin and
+// config (one process) or each with its own config (five processes), on
+// demand one after another or prestarted in parallel first.
+func BenchmarkStartRoles(b *testing.B) {
+	roles := []string{sdk.RoleAnalyst, sdk.RoleCritic, sdk.RoleWriter, sdk.RoleClarification, sdk.RoleValidator}
+	exe := testExe(b)
+	for _, shared := range []bool{true, false} {
+		specs := make([]plugin.Spec, len(roles))
+		for i, r := range roles {
+			specs[i] = agent(r, "builtin:echo")
+			if !shared {
+				specs[i].Config = json.RawMessage(`{"role":"` + r + `"}`)
+			}
+		}
+		for _, prestart := range []bool{false, true} {
+			name := map[bool]string{true: "shared", false: "distinct"}[shared] + "/" + map[bool]string{true: "prestarted", false: "on-demand"}[prestart]
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					m, err := plugin.NewManager(plugin.Options{Executable: exe}, specs...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if prestart {
+						m.Prestart(context.Background(), nil, roles)
+					}
+					for _, r := range roles {
+						if _, err := m.Invoke(context.Background(), r, sdk.InvokeRequest{Role: sdk.RoleWriter}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					_ = m.Close()
+				}
+			})
+		}
+	}
+}

@@ -1,14 +1,18 @@
 package plugin
 
-// PIDs maps "kind/name" to the pid of each running plugin process.
+// PIDs maps "kind/name" to the pid of the running plugin process serving
+// each spec; specs that share a process share its pid.
 func (m *Manager) PIDs() map[string]int {
 	out := map[string]int{}
 	for key, s := range m.slots {
-		s.lock <- struct{}{}
-		if s.proc != nil && s.proc.usable() {
-			out[key.kind.String()+"/"+key.name] = s.proc.pid()
+		if s.pool == nil {
+			continue
 		}
-		s.release()
+		s.pool.lock <- struct{}{}
+		if p := s.pool.running(); p != nil {
+			out[key.kind.String()+"/"+key.name] = p.pid()
+		}
+		s.pool.release()
 	}
 	return out
 }

@@ -105,24 +105,27 @@ type Options struct {
 // defaultStartTimeout bounds a plugin's handshake when Options has none.
 const defaultStartTimeout = 30 * time.Second
 
-// Manager runs plugin subprocesses on demand: one process per spec, started
-// on first use, configured, reused, restarted after a crash, killed when a
-// call outlives its deadline. It is safe for concurrent use.
+// Manager runs plugin subprocesses on demand: one process per distinct
+// plugin and config (specs that differ only in name share it), started on
+// first use or by Prestart, configured, reused, restarted after a crash,
+// killed when a call outlives its deadline. It is safe for concurrent use.
 type Manager struct {
 	resolver     resolver
 	logger       hclog.Logger // redacting
 	redact       *redact.Redactor
 	startTimeout time.Duration
 	slots        map[slotKey]*slot
+	pools        map[poolKey]*pool
 
 	projectDir   string // absolute
 	trustFile    string
 	trustProject bool
 
-	ctx    context.Context // canceled by Close, aborting starts in flight
-	cancel context.CancelFunc
-	mu     sync.Mutex
-	closed bool
+	ctx      context.Context // canceled by Close, aborting starts in flight
+	cancel   context.CancelFunc
+	mu       sync.Mutex
+	closed   bool
+	starting sync.WaitGroup // Prestart's starts; Close waits for them (added to under mu while open)
 }
 
 type slotKey struct {
@@ -167,6 +170,7 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 		redact:       red,
 		startTimeout: opts.StartTimeout,
 		slots:        make(map[slotKey]*slot, len(specs)),
+		pools:        make(map[poolKey]*pool, len(specs)),
 	}
 	if m.startTimeout <= 0 {
 		m.startTimeout = defaultStartTimeout
@@ -184,7 +188,7 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 		case m.slots[key] != nil:
 			errs = append(errs, fmt.Errorf("%s %q is declared twice", s.Kind, s.Name))
 		default:
-			m.slots[key] = newSlot(s)
+			m.slots[key] = newSlot(s, m.poolOf(s))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -192,6 +196,22 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	return m, nil
+}
+
+// poolOf is the pool of the process serving spec, shared with every spec
+// of the same key; nil for a source that is not configured.
+func (m *Manager) poolOf(spec Spec) *pool {
+	if spec.Ref == "" {
+		return nil
+	}
+	k := keyOf(spec)
+	pl := m.pools[k]
+	if pl == nil {
+		pl = newPool()
+		m.pools[k] = pl
+	}
+	pl.specs = append(pl.specs, spec.Name)
+	return pl
 }
 
 // Fetch runs Fetch on the source named source.
@@ -269,9 +289,10 @@ func (m *Manager) Close() error {
 		return nil
 	}
 	m.cancel()
+	m.starting.Wait()
 	var wg sync.WaitGroup
-	for _, s := range m.slots {
-		wg.Go(func() { s.shutdown("the plugin host is shutting down") })
+	for _, pl := range m.pools {
+		wg.Go(func() { pl.shutdown("the plugin host is shutting down") })
 	}
 	wg.Wait()
 	return nil
@@ -291,40 +312,50 @@ func (m *Manager) isClosed() bool {
 	return m.closed
 }
 
-// running returns the slot's process, starting and configuring it first if
-// it is not running; a plugin that rejected its config is not started again. Concurrent callers wait for one start, each until its
-// own ctx ends.
+// running returns the process serving the slot's spec, starting and
+// configuring it first if it is not running; a plugin that rejected its
+// config is not started again. Concurrent callers, of any spec sharing the
+// process, wait for one start, each until its own ctx ends.
 func (m *Manager) running(ctx context.Context, s *slot) (*process, error) {
 	if err := s.notConfigured(); err != nil {
 		return nil, err
 	}
-	if err := s.acquire(ctx); err != nil {
+	pl := s.pool
+	if err := pl.acquire(ctx, s.who); err != nil {
 		return nil, err
 	}
-	defer s.release()
-	if s.rejected != nil {
-		return nil, s.rejected
+	defer pl.release()
+	if f := pl.failed; f != nil {
+		pl.failed = nil // another spec's call tries again, in its own words
+		if f.slot == s {
+			return nil, f.err
+		}
 	}
-	if s.proc != nil && s.proc.usable() {
-		return s.proc, nil
+	return m.ensure(ctx, s)
+}
+
+// ensure is running with the pool's lock held.
+func (m *Manager) ensure(ctx context.Context, s *slot) (*process, error) {
+	pl := s.pool
+	if pl.rejected != nil {
+		return nil, m.redact.Error(pl.rejected.as(s.who))
+	}
+	if p := pl.running(); p != nil {
+		return p, nil
 	}
 	if m.isClosed() {
 		return nil, fmt.Errorf("plugin %s: the plugin host is shut down", s.who)
 	}
-	if old := s.proc; old != nil {
-		s.proc = nil
+	if old := pl.proc; old != nil {
+		pl.proc = nil
 		old.end(true)
 		m.logger.Info("restarting plugin", "plugin", s.spec.Name, "ref", s.spec.Ref)
 	}
 	p, err := m.start(ctx, s)
 	if err != nil {
-		err = m.redact.Error(err)
-		if errors.Is(err, sdk.ErrBadConfig) {
-			s.rejected = err // the same config is rejected again
-		}
-		return nil, err
+		return nil, m.redact.Error(err)
 	}
-	s.proc = p
+	pl.proc = p
 	return p, nil
 }
 
@@ -345,7 +376,7 @@ func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
 		p.end(true)
 		return nil, err
 	}
-	m.logger.Named(s.spec.Name).Debug("plugin ready", "path", p.run.name, "pid", p.pid())
+	m.logger.Named(s.spec.Name).Debug("plugin ready", "path", p.run.name, "pid", p.pid(), "serves", strings.Join(s.pool.specs, ", "))
 	return p, nil
 }
 
@@ -374,6 +405,8 @@ func (m *Manager) launch(ctx context.Context, s *slot) (*process, error) {
 }
 
 // configure dispenses the slot's service and hands it the spec's config.
+// A config the plugin refuses is remembered on the slot's pool, for every
+// spec sharing the process.
 func (m *Manager) configure(ctx context.Context, s *slot, p *process) error {
 	if err := p.dispense(s.spec.Kind); err != nil {
 		return err
@@ -384,10 +417,17 @@ func (m *Manager) configure(ctx context.Context, s *slot, p *process) error {
 		return s.notServed()
 	case err != nil && !p.alive():
 		return m.crashed(s, p, "Configure")
+	case errors.Is(err, sdk.ErrBadConfig):
+		s.pool.rejected = &refusal{err: err}
+		return s.pool.rejected.as(s.who)
 	case err != nil:
 		return fmt.Errorf("plugin %s: Configure: %w", s.who, err)
 	}
-	return configError(s.who, diags, m.logger.Named(s.spec.Name))
+	if problems := configProblems(diags, m.logger.Named(s.spec.Name)); len(problems) > 0 {
+		s.pool.rejected = &refusal{problems: problems}
+		return s.pool.rejected.as(s.who)
+	}
+	return nil
 }
 
 // callConfigure calls Configure with the spec's config on the service of
@@ -407,7 +447,7 @@ func (m *Manager) outcome(ctx context.Context, s *slot, p *process, op string, b
 		return nil
 	}
 	if deadlinePassed(ctx) {
-		s.retire(p, fmt.Sprintf("a %s call ran past its deadline", op))
+		retire(p, fmt.Sprintf("a %s call ran past its deadline", op))
 		m.logger.Warn("killed plugin: call ran past its deadline", "plugin", s.spec.Name, "op", op, "pid", p.pid())
 		return &sdk.Error{
 			Kind:    sdk.KindDeadline,
@@ -439,7 +479,7 @@ func deadlinePassed(ctx context.Context) bool {
 
 // crashed retires a process that died by itself and explains why.
 func (m *Manager) crashed(s *slot, p *process, op string) error {
-	s.retire(p, "it exited unexpectedly")
+	retire(p, "it exited unexpectedly")
 	note := p.log.crashNote() // complete now: retire waited for stderr to drain
 	if st := p.exitStatus(); st != "" {
 		note += " (" + st + ")"
@@ -460,9 +500,9 @@ func ConfigSummary(d sdk.Diagnostic) string {
 	return "config." + d.Path + ": " + d.Summary
 }
 
-// configError turns Configure's diagnostics into one error naming every
-// problem and its config key; warnings are logged.
-func configError(who string, diags sdk.Diagnostics, logger hclog.Logger) error {
+// configProblems are Configure's error diagnostics, each naming its config
+// key; warnings are logged.
+func configProblems(diags sdk.Diagnostics, logger hclog.Logger) []string {
 	var problems []string
 	for _, d := range diags {
 		msg := ConfigSummary(d)
@@ -475,11 +515,5 @@ func configError(who string, diags sdk.Diagnostics, logger hclog.Logger) error {
 			logger.Warn("config warning: " + msg)
 		}
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	return &sdk.Error{
-		Kind:    sdk.KindBadConfig,
-		Message: fmt.Sprintf("plugin %s rejected its config: %s", who, strings.Join(problems, "; ")),
-	}
+	return problems
 }

@@ -111,6 +111,11 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	if errs := plan.Errors(); len(errs) > 0 {
 		return nil, &PlanError{Diagnostics: errs}
 	}
+	if st, ok := p.(engine.Starter); ok {
+		// The plugins start while the question is grounded.
+		sources, agents := needs(plan)
+		st.Prestart(ctx, sources, agents)
+	}
 	// An ambiguous question is asked back as soon as it is found so: one
 	// the rules find ambiguous is not grounded, one grounding finds
 	// ambiguous is not validated. Neither would settle it.
