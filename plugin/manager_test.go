@@ -550,6 +550,26 @@ func TestCheckConfigReturnsEveryDiagnostic(t *testing.T) {
 	assert.Empty(t, m.PIDs(), "checking starts no lasting process")
 }
 
+// Specs sharing a process share the check of their plugin and config.
+func TestCheckConfigChecksASharedConfigOnce(t *testing.T) {
+	config := json.RawMessage(`{"base_url":"ftp://x"}`)
+	m, logs := newManager(t, plugin.Options{},
+		plugin.Spec{Name: "a", Kind: plugin.KindSource, Ref: "builtin:echo", Config: config},
+		plugin.Spec{Name: "b", Kind: plugin.KindSource, Ref: "builtin:echo", Config: config},
+		plugin.Spec{Name: "c", Kind: plugin.KindSource, Ref: "builtin:echo"},
+	)
+	want := sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "not a URL", Detail: `got "ftp://x"`, Path: "base_url"}}
+	for _, name := range []string{"a", "b", "a"} {
+		diags, err := m.CheckConfig(context.Background(), plugin.KindSource, name)
+		require.NoError(t, err)
+		assert.Equal(t, want, diags, name)
+	}
+	diags, err := m.CheckConfig(context.Background(), plugin.KindSource, "c")
+	require.NoError(t, err)
+	assert.Empty(t, diags)
+	assert.Equal(t, 2, handshakes(logs), "one check per plugin and config")
+}
+
 // waitLogged waits until msg has been logged at least n times.
 func waitLogged(t *testing.T, logs *logBuffer, msg string, n int) {
 	t.Helper()

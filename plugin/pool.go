@@ -41,6 +41,9 @@ type pool struct {
 	// for the first call of the spec it started for, which fails with it
 	// as it would have failed starting the plugin itself. Held with lock.
 	failed *prestartError
+	// checked are the diagnostics of CheckConfig's check of the plugin
+	// and config, once made. Held with lock.
+	checked *sdk.Diagnostics
 }
 
 // prestartError is a failed prestart of spec's plugin.
