@@ -20,11 +20,15 @@ import (
 type Regexp struct {
 	pattern string
 	tree    *syntax.Regexp // parsed at load, to report a bad pattern there
-	// The rest is prepared on first use: a question needs only the
-	// patterns whose literals it holds.
-	once   sync.Once
-	re     *regexp.Regexp
-	filter screen
+	// The rest is prepared on first use, in two steps: the prefilter, then
+	// the regexp and its shortcuts for the first text the prefilter lets
+	// through. A question needs only the patterns whose literals it holds,
+	// and compiling a regexp costs several times its prefilter.
+	screened sync.Once
+	simple   *syntax.Regexp // tree simplified, between the two steps
+	filter   screen
+	once     sync.Once
+	re       *regexp.Regexp
 	// words is the pattern as caseless strings between assertions; nil
 	// when it is not one.
 	words *words
@@ -69,16 +73,31 @@ func CompileRegexp(pattern string) (*Regexp, error) {
 // compile, which regexp.Compile never does.
 var nothing = regexp.MustCompile(`[^\x00-\x{10FFFF}]`)
 
+// buildFilter builds the prefilter.
+func (r *Regexp) buildFilter() {
+	r.screened.Do(func() {
+		r.simple = r.tree.Simplify()
+		r.tree = nil
+		r.filter = newPrefilter(r.simple).screen()
+	})
+}
+
+// mayMatch reports whether the prefilter lets t through.
+func (r *Regexp) mayMatch(t Text) bool {
+	r.buildFilter()
+	return r.filter == nil || r.filter.mayMatch(t.folded)
+}
+
 // prepare compiles the regexp and its shortcuts.
 func (r *Regexp) prepare() {
+	r.buildFilter()
 	r.once.Do(func() {
 		var err error
 		if r.re, err = regexp.Compile(r.pattern); err != nil {
 			r.re = nothing
 		}
-		tree := r.tree.Simplify()
-		r.tree = nil
-		r.filter = newPrefilter(tree).screen()
+		tree := r.simple
+		r.simple = nil
 		if r.words = newWords(tree, r.re.NumSubexp()); r.words == nil {
 			r.starts = newStarts(tree)
 		}
@@ -117,10 +136,10 @@ func (r *Regexp) MatchString(s string) bool { return r.Match(NewText(s)) }
 
 // Match reports whether t holds a match.
 func (r *Regexp) Match(t Text) bool {
-	r.prepare()
-	if r.filter != nil && !r.filter.mayMatch(t.folded) {
+	if !r.mayMatch(t) {
 		return false
 	}
+	r.prepare()
 	if t.ascii && r.words != nil {
 		_, _, ok := r.words.find(t, 0)
 		return ok
@@ -131,10 +150,10 @@ func (r *Regexp) Match(t Text) bool {
 // FindAll returns the successive non-overlapping matches in t, as
 // regexp.FindAllStringSubmatchIndex(t, -1) does.
 func (r *Regexp) FindAll(t Text) [][]int {
-	r.prepare()
-	if r.filter != nil && !r.filter.mayMatch(t.folded) {
+	if !r.mayMatch(t) {
 		return nil
 	}
+	r.prepare()
 	switch {
 	case t.ascii && r.words != nil:
 		var all [][]int
