@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nous-dev/nous/sdk/host"
 )
@@ -12,9 +13,11 @@ import (
 // go-plugin's start errors are terse and name its internals; these patterns
 // pick out what a user needs to know.
 var (
-	reUnrecognized  = regexp.MustCompile(`^Unrecognized remote plugin message: (.*)`)
-	reCoreVersion   = regexp.MustCompile(`incompatible core API version with plugin\. Plugin version: (\d+), Core version: (\d+)`)
-	reNoAPIVersions = regexp.MustCompile(`Error parsing protocol version`)
+	reUnrecognized = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Unrecognized remote plugin message: (.*)`) })
+	reCoreVersion  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`incompatible core API version with plugin\. Plugin version: (\d+), Core version: (\d+)`)
+	})
+	reNoAPIVersions = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Error parsing protocol version`) })
 )
 
 // versionError says a plugin and this nous speak different protocols.
@@ -45,12 +48,12 @@ func explainStart(who string, err error, log *pluginLog, versions []int) error {
 	if v, ok := host.MismatchedProtocol(err); ok {
 		return &versionError{Who: who, Plugin: v, Host: versions}
 	}
-	if m := reCoreVersion.FindStringSubmatch(msg); m != nil {
+	if m := reCoreVersion().FindStringSubmatch(msg); m != nil {
 		v, _ := strconv.Atoi(m[1])
 		core, _ := strconv.Atoi(m[2])
 		return &versionError{Who: who, Plugin: v, Host: []int{core}, Core: true}
 	}
-	if m := reUnrecognized.FindStringSubmatch(msg); m != nil {
+	if m := reUnrecognized().FindStringSubmatch(msg); m != nil {
 		line, _, _ := strings.Cut(m[1], "\n")
 		if line == "" && strings.Contains(msg, "Failed to read any lines") {
 			return fmt.Errorf("plugin %s exited before the handshake: %s", who, log.crashNote())
@@ -65,7 +68,7 @@ func explainStart(who string, err error, log *pluginLog, versions []int) error {
 		return fmt.Errorf("plugin %s exited before the handshake: %s", who, log.crashNote())
 	case strings.Contains(msg, "timeout while waiting for plugin to start"):
 		return fmt.Errorf("plugin %s did not complete the handshake in time (is it a nous plugin built with plugin.Serve?): %s", who, log.crashNote())
-	case reNoAPIVersions.MatchString(msg):
+	case reNoAPIVersions().MatchString(msg):
 		return fmt.Errorf("plugin %s sent a malformed handshake (%s); is it a nous plugin built with plugin.Serve?", who, msg)
 	}
 	return fmt.Errorf("starting plugin %s: %w", who, err)

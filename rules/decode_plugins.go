@@ -3,21 +3,22 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
 
 var (
-	sha256Hex  = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
-	recordKind = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	sha256Hex  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{64}$`) })
+	recordKind = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
 )
 
 // pluginCommon decodes the attributes shared by source and agent blocks; it
 // reports whether plugin was decoded.
 func (d *decoder) pluginCommon(c *hcl.BodyContent, plugin, sum *string, config *map[string]any) bool {
 	decoded := d.str(c.Attributes, "plugin", plugin)
-	if d.str(c.Attributes, "sha256", sum) && !sha256Hex.MatchString(*sum) {
+	if d.str(c.Attributes, "sha256", sum) && !sha256Hex().MatchString(*sum) {
 		d.add(Error(CheckInvalidValue, c.Attributes["sha256"].Expr.Range(), `Invalid "sha256"`,
 			fmt.Sprintf("A SHA-256 checksum is 64 hexadecimal digits, got %q.", *sum)))
 	}
@@ -94,7 +95,7 @@ func (d *decoder) decodeAgent(b *hcl.Block) {
 
 // recordKind decodes a kind attribute: a record kind, a lower-case word.
 func (d *decoder) recordKind(attrs hcl.Attributes, dst *string) {
-	if d.str(attrs, "kind", dst) && !recordKind.MatchString(*dst) {
+	if d.str(attrs, "kind", dst) && !recordKind().MatchString(*dst) {
 		d.add(Error(CheckInvalidValue, attrs["kind"].Expr.Range(), `Invalid "kind"`,
 			fmt.Sprintf("A record kind is a lower-case word such as \"issue\" or \"commit\", got %q.", *dst)))
 	}

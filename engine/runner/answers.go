@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nous-dev/nous/engine"
@@ -14,7 +15,7 @@ import (
 )
 
 // counting matches questions that ask for a number.
-var counting = regexp.MustCompile(`(?i)\b(how\s+many|number\s+of|count)\b`)
+var counting = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(how\s+many|number\s+of|count)\b`) })
 
 // answers fills res.Answers: one per accepted intent, in plan order.
 func (r *run) answers(res *Result) {
@@ -40,7 +41,7 @@ func (r *run) answer(idx int, intent string, results map[string]*StepResult) Ans
 			a.Outside, a.AskedSince, a.AskedUntil = sr.Outside, sr.AskedSince, sr.AskedUntil
 		}
 	}
-	a.Counting = intent == "query_analytics" || counting.MatchString(r.plan.Query) ||
+	a.Counting = intent == "query_analytics" || counting().MatchString(r.plan.Query) ||
 		slices.ContainsFunc(steps, func(st *stepState) bool { return st.action() == "stats" })
 
 	ans, recs := answerSteps(steps)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/nous-dev/nous/engine"
 )
@@ -12,12 +13,12 @@ import (
 const notExecuted = "not executed"
 
 // politeness is the courtesy before a command that is no part of it.
-var politeness = regexp.MustCompile(`(?i)^(?:please|kindly)\b[\s,]*`)
+var politeness = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(?:please|kindly)\b[\s,]*`) })
 
 // command is the question as the command it asks for: without a leading
 // "please" and closing punctuation.
 func (r *run) command() string {
-	c := politeness.ReplaceAllString(strings.TrimSpace(r.plan.Query), "")
+	c := politeness().ReplaceAllString(strings.TrimSpace(r.plan.Query), "")
 	return oneLine(strings.TrimRight(c, ".!? "))
 }
 

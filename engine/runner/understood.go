@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nous-dev/nous/sdk"
@@ -29,14 +30,19 @@ type understanding struct {
 var kindOrder = []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPipeline, sdk.KindDocument}
 
 // kindWords find a record kind named in a question or a retrieval's description.
-var kindWords = []struct {
+var kindWords = sync.OnceValue(func() []kindWord {
+	return []kindWord{
+		{sdk.KindCommit, regexp.MustCompile(`(?i)\bcommit(s|ted)?\b`)},
+		{sdk.KindIssue, regexp.MustCompile(`(?i)\b(issues?|bugs?|tickets?)\b`)},
+		{sdk.KindMergeRequest, regexp.MustCompile(`(?i)\b(merge|pull) requests?\b`)},
+		{sdk.KindPipeline, regexp.MustCompile(`(?i)\bpipelines?\b`)},
+	}
+})
+
+// kindWord is a record kind and the words that name it.
+type kindWord struct {
 	kind string
 	re   *regexp.Regexp
-}{
-	{sdk.KindCommit, regexp.MustCompile(`(?i)\bcommit(s|ted)?\b`)},
-	{sdk.KindIssue, regexp.MustCompile(`(?i)\b(issues?|bugs?|tickets?)\b`)},
-	{sdk.KindMergeRequest, regexp.MustCompile(`(?i)\b(merge|pull) requests?\b`)},
-	{sdk.KindPipeline, regexp.MustCompile(`(?i)\bpipelines?\b`)},
 }
 
 // understand reads what intent idx asks from the plan and its interpretation.
@@ -250,7 +256,7 @@ func periodPhrase(since, until time.Time) string {
 // namedKinds are the record kinds text names, in kindOrder.
 func namedKinds(text string) []string {
 	var out []string
-	for _, w := range kindWords {
+	for _, w := range kindWords() {
 		if w.re.MatchString(text) {
 			out = append(out, w.kind)
 		}

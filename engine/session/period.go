@@ -3,6 +3,7 @@ package session
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nous-dev/nous/engine"
@@ -11,8 +12,10 @@ import (
 // moves find a follow-up's move of the earlier period: "the week before",
 // "the month after", "before that", "the year before that".
 var (
-	moveByUnit = regexp.MustCompile(`(?i)\b(?:the\s+)?(day|week|month|quarter|year)\s+(before|after|earlier|later)\b`)
-	moveByLen  = regexp.MustCompile(`(?i)\b(before|after)\s+that\b`)
+	moveByUnit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:the\s+)?(day|week|month|quarter|year)\s+(before|after|earlier|later)\b`)
+	})
+	moveByLen = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(before|after)\s+that\b`) })
 )
 
 // movePeriod moves the earlier period [since, until) as query asks, and
@@ -23,11 +26,11 @@ func movePeriod(query string, since, until time.Time) (engine.Constraint, bool) 
 	c := engine.Constraint{Key: datesKey}
 	var back bool
 	var by shift
-	if m := moveByUnit.FindStringSubmatch(query); m != nil {
+	if m := moveByUnit().FindStringSubmatch(query); m != nil {
 		c.Phrase = strings.ToLower(m[0])
 		back = isBack(m[2])
 		by = unitShifts[strings.ToLower(m[1])]
-	} else if m := moveByLen.FindStringSubmatch(query); m != nil {
+	} else if m := moveByLen().FindStringSubmatch(query); m != nil {
 		c.Phrase = strings.ToLower(m[0])
 		back = isBack(m[1])
 		by = length(since, until)

@@ -71,7 +71,7 @@ func FuzzMovePeriodCalendar(f *testing.F) {
 		if last != day(since.AddDate(0, 0, -1)) && first != day(until) {
 			t.Fatalf("%q from %s..%s: %q neither ends at the start nor starts at the end", q, day(since), day(until), c.Value)
 		}
-		if sh := length(since, until); sh.months > 0 && moveByLen.MatchString(q) && !moveByUnit.MatchString(q) && first[8:] != "01" {
+		if sh := length(since, until); sh.months > 0 && moveByLen().MatchString(q) && !moveByUnit().MatchString(q) && first[8:] != "01" {
 			t.Fatalf("%q: %q of a whole-month period does not start on the 1st", q, c.Value)
 		}
 	})

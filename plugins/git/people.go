@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -18,11 +19,11 @@ type person struct {
 
 // viaRewrite is the name a mailing list gives mail it re-sends under its
 // own address for DMARC: "'X' via Git Security", "X via GitGitGadget".
-var viaRewrite = regexp.MustCompile(`(?i)^'?(.+?)'?\s+via\s+\S.*$`)
+var viaRewrite = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^'?(.+?)'?\s+via\s+\S.*$`) })
 
 // plainName is the name without a mailing list's rewrite.
 func plainName(name string) string {
-	if m := viaRewrite.FindStringSubmatch(name); m != nil {
+	if m := viaRewrite().FindStringSubmatch(name); m != nil {
 		return m[1]
 	}
 	return name
@@ -45,7 +46,7 @@ func (h *history) group() {
 		root[i] = i
 		name, email := splitIdentity(h.lower[i])
 		keys := []string{"n:" + plainName(name)}
-		if email != "" && !viaRewrite.MatchString(name) {
+		if email != "" && !viaRewrite().MatchString(name) {
 			keys = append(keys, "e:"+email)
 		}
 		for _, key := range keys {

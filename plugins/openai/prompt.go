@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nous-dev/nous/plugins/internal/text"
@@ -123,11 +124,11 @@ func compactJSON(raw json.RawMessage) []byte {
 	return buf.Bytes()
 }
 
-var schemaNameInvalid = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var schemaNameInvalid = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]+`) })
 
 // schemaName is the json_schema name OpenAI requires: [A-Za-z0-9_-], ≤ 64.
 func schemaName(role string) string {
-	name := schemaNameInvalid.ReplaceAllString(role, "_")
+	name := schemaNameInvalid().ReplaceAllString(role, "_")
 	if name == "" {
 		name = "agent"
 	}

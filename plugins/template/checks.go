@@ -6,15 +6,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nous-dev/nous/sdk"
 )
 
 var (
 	// sourcesHeading matches a Sources (or References) heading in English or Chinese.
-	sourcesHeading = regexp.MustCompile(`(?im)^#{1,6}\s*(sources|references|來源|資料來源|參考資料)`)
+	sourcesHeading = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)^#{1,6}\s*(sources|references|來源|資料來源|參考資料)`)
+	})
 	// dated matches an ISO date.
-	dated = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+	dated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
 )
 
 // findings are what a rule-based reading of a draft against the context
@@ -47,12 +50,12 @@ func inspect(l *labels, draft string, ev evidence) findings {
 			f.uncited++
 		}
 	}
-	f.noSources = !sourcesHeading.MatchString(draft)
+	f.noSources = !sourcesHeading().MatchString(draft)
 	// The notes of a revision quote the review's complaints, and record
 	// titles are the records' own words ("sdk: chunks of up to 2048
 	// records" is a commit); neither is a claim of the draft.
 	f.overclaims = overclaims(l, withoutTitles(stripRevisionNotes(l, draft), ev.records), ev)
-	f.noDates = !ev.first.IsZero() && !dated.MatchString(draft)
+	f.noDates = !ev.first.IsZero() && !dated().MatchString(draft)
 	if len(ev.outside) == 0 {
 		// Records marked outside the period are presented as context under
 		// their own heading; unmarked ones must not pose as the answer.
@@ -63,19 +66,19 @@ func inspect(l *labels, draft string, ev evidence) findings {
 
 // inPeriodCounts matches the "(N of M records fall in it)" note of each
 // label set, N captured.
-var inPeriodCounts = func() map[*labels]*regexp.Regexp {
+var inPeriodCounts = sync.OnceValue(func() map[*labels]*regexp.Regexp {
 	m := make(map[*labels]*regexp.Regexp, len(labelSets))
 	for _, l := range labelSets {
 		m[l] = regexp.MustCompile(`\(` + strings.ReplaceAll(regexp.QuoteMeta(l.InPeriod), "%d", `(\d+)`) + `\)`)
 	}
 	return m
-}()
+})
 
 // emptyPeriod is the requested period of a draft whose "Requested period"
 // line (see writeDraft) says none of its records falls in it, else "".
 func emptyPeriod(l *labels, draft string) string {
 	prefix := "- " + l.RequestedPeriod + ": "
-	counts := inPeriodCounts[l]
+	counts := inPeriodCounts()[l]
 	for line := range strings.Lines(draft) {
 		if !strings.HasPrefix(line, prefix) {
 			continue

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
@@ -39,7 +40,7 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	// The summary counts all the evidence; the sources list what the draft cites.
 	summary := ""
 	switch {
-	case len(ev.records) > 0 && countingQuestion.MatchString(in.Query):
+	case len(ev.records) > 0 && countingQuestion().MatchString(in.Query):
 		summary = countSentence(l, ev, in.Temporal)
 	case len(ev.records) > 0:
 		summary = overview(l, ev)
@@ -93,7 +94,9 @@ func citedOrAll(draft string, all, usable evidence) []sdk.Record {
 }
 
 // countingQuestion matches a question that asks for a number.
-var countingQuestion = regexp.MustCompile(`(?i)\b(how\s+many|number\s+of|count)\b|多少|幾個|幾筆`)
+var countingQuestion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(how\s+many|number\s+of|count)\b|多少|幾個|幾筆`)
+})
 
 // grade is the report's confidence and why. It never claims more than the
 // answer holds: an empty period answered with the nearest activity is Low,
@@ -201,7 +204,7 @@ func detailsOf(draft, summary string) string {
 			}
 			skipLevel = 0
 		}
-		if level > 0 && sourcesHeading.MatchString(line) {
+		if level > 0 && sourcesHeading().MatchString(line) {
 			skipLevel = level
 			continue
 		}

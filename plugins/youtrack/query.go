@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nous-dev/nous/sdk"
@@ -141,11 +142,11 @@ func isMidnight(t time.Time) bool {
 	return h == 0 && m == 0 && s == 0 && t.Nanosecond() == 0
 }
 
-var plainValue = regexp.MustCompile(`^[\p{L}\p{N}_.@-]+$`)
+var plainValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\p{L}\p{N}_.@-]+$`) })
 
 // value quotes a search value in braces unless it is a single plain word.
 func value(v string) string {
-	if plainValue.MatchString(v) {
+	if plainValue().MatchString(v) {
 		return v
 	}
 	return "{" + strings.NewReplacer("{", "", "}", "").Replace(v) + "}"

@@ -7,6 +7,7 @@ package host
 import (
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/nous-dev/nous/sdk/internal/host2plugin"
@@ -34,7 +35,9 @@ var ErrNotServed = host2plugin.ErrNotServed
 
 // go-plugin words a version mismatch as "incompatible API version with
 // plugin. Plugin version: 2, Client versions: [1]".
-var mismatchPattern = regexp.MustCompile(`incompatible API version with plugin\. Plugin version: (\d+)`)
+var mismatchPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`incompatible API version with plugin\. Plugin version: (\d+)`)
+})
 
 // MismatchedProtocol reports whether err is go-plugin's protocol version
 // mismatch and, if so, the protocol version the plugin speaks, so the host
@@ -43,7 +46,7 @@ func MismatchedProtocol(err error) (pluginVersion int, ok bool) {
 	if err == nil {
 		return 0, false
 	}
-	m := mismatchPattern.FindStringSubmatch(err.Error())
+	m := mismatchPattern().FindStringSubmatch(err.Error())
 	if m == nil {
 		return 0, false
 	}

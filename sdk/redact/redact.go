@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Mask replaces a secret.
@@ -61,7 +62,7 @@ func New(secrets ...string) *Redactor {
 
 // tokenShapes matches text shaped like a credential whatever its value: a
 // bearer token after "Bearer", and an OpenAI-style "sk-" key.
-var tokenShapes = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+|\bsk-[A-Za-z0-9_\-]{6,}`)
+var tokenShapes = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(bearer\s+)[^\s"',;]+|\bsk-[A-Za-z0-9_\-]{6,}`) })
 
 // WithTokenShapes returns a copy of r that also hides text shaped like a
 // credential (a bearer token, an "sk-" API key) whose value it was not
@@ -86,7 +87,7 @@ func (r *Redactor) String(s string) string {
 		s = r.replacer.Replace(s)
 	}
 	if r.shapes {
-		s = tokenShapes.ReplaceAllStringFunc(s, func(m string) string {
+		s = tokenShapes().ReplaceAllStringFunc(s, func(m string) string {
 			if len(m) >= len("bearer") && strings.EqualFold(m[:len("bearer")], "bearer") {
 				return m[:len("bearer")] + " " + Mask
 			}
