@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Load reads a rules file, or every .hcl and .hcl.json file of a directory
@@ -52,7 +53,8 @@ func Load(p string, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 }
 
 // LoadFS loads every .hcl and .hcl.json file of fsys, walking it recursively
-// in lexical order; it is how the embedded default rules are loaded.
+// in lexical order; it is how the embedded default rules are loaded. When
+// fsys is Parsed, a file it holds the syntax tree of is not parsed again.
 func LoadFS(fsys fs.FS, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 	var srcs []source
 	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
@@ -63,7 +65,8 @@ func LoadFS(fsys fs.FS, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 		if err != nil {
 			return err
 		}
-		srcs = append(srcs, source{name: p, bytes: b})
+		parsed, _ := fsys.(Parsed)
+		srcs = append(srcs, source{name: p, bytes: b, parsed: parsed})
 		return nil
 	})
 	if err != nil {
@@ -83,8 +86,20 @@ func Parse(name string, src []byte, opts ...Option) (*Ruleset, hcl.Diagnostics) 
 
 // source is one rules file's name and content.
 type source struct {
-	name  string
-	bytes []byte
+	name   string
+	bytes  []byte
+	parsed Parsed // may hold the file's syntax tree; nil: none does
+}
+
+// Parsed is a file system whose rules files come parsed already, as the
+// embedded default rules do (see package snapshot): LoadFS takes a file's
+// syntax tree from it rather than parsing the file, which is most of the
+// cost of loading rules.
+type Parsed interface {
+	// ParsedBody returns the body hclsyntax.ParseConfig returns for the
+	// file named name whose content is src, or nil when it holds none for
+	// that content.
+	ParsedBody(name string, src []byte) *hclsyntax.Body
 }
 
 func isRulesFile(name string) bool {

@@ -3,10 +3,12 @@ package rules
 import (
 	"maps"
 	"slices"
+	"sync"
 	"text/template"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/nous-dev/nous/rules/cond"
 	"github.com/nous-dev/nous/rules/testcase"
 )
@@ -32,9 +34,10 @@ type Ruleset struct {
 	Session      Session
 	Tests        []*testcase.Case
 
-	index   index
-	files   map[string]*hcl.File
-	secrets []string
+	index     index
+	files     map[string]*hcl.File
+	navigable sync.Once // files all have their navigation
+	secrets   []string
 }
 
 type index struct {
@@ -70,7 +73,23 @@ func (r *Ruleset) Prompt(role string) *Prompt { return r.index.prompts[role] }
 
 // Files returns the parsed rule files by name, for diagnostic snippets.
 // The map is a copy; the files must not be modified.
-func (r *Ruleset) Files() map[string]*hcl.File { return maps.Clone(r.files) }
+func (r *Ruleset) Files() map[string]*hcl.File {
+	r.navigable.Do(r.navigate)
+	return maps.Clone(r.files)
+}
+
+// navigate parses again the files whose syntax trees were loaded rather
+// than parsed (see Parsed), for the navigation that only hclsyntax makes:
+// diagnostics name the block around what they point at.
+func (r *Ruleset) navigate() {
+	for name, f := range r.files {
+		if _, native := f.Body.(*hclsyntax.Body); native && f.Nav == nil {
+			if parsed, _ := ParseFile(name, f.Bytes); parsed != nil {
+				r.files[name] = parsed
+			}
+		}
+	}
+}
 
 // Secrets returns the values env() read from variables whose names look
 // secret (containing TOKEN, KEY, SECRET or PASSWORD), for redaction.

@@ -44,9 +44,22 @@ type parsing struct {
 // run parses the file unless someone else has claimed it.
 func (p *parsing) run() {
 	if p.claimed.CompareAndSwap(false, true) {
-		p.file, p.diags = ParseFile(p.src.name, p.src.bytes)
+		p.file, p.diags = p.src.parse()
 		close(p.done)
 	}
+}
+
+// parse returns the file's syntax tree: the one its file system holds for
+// its content when there is one, else the one ParseFile makes. The former
+// has no navigation (hclsyntax makes it alone); Ruleset.Files parses such a
+// file again, should diagnostics be shown.
+func (s source) parse() (*hcl.File, hcl.Diagnostics) {
+	if s.parsed != nil && !strings.HasSuffix(s.name, ".json") && unparseable(s.name, s.bytes) == nil {
+		if body := s.parsed.ParsedBody(s.name, s.bytes); body != nil {
+			return &hcl.File{Body: body, Bytes: s.bytes}, nil
+		}
+	}
+	return ParseFile(s.name, s.bytes)
 }
 
 // wait returns the parsed file, parsing it now if no one has started,
