@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -42,29 +43,26 @@ func runWatched(cmd *exec.Cmd, exe string) (procRun, error) {
 	if err := cmd.Start(); err != nil {
 		return procRun{}, err
 	}
-	done := make(chan struct{})
+	var done atomic.Bool
 	sampled := make(chan *procTree)
 	go func() {
 		// A plugin that lives 40 ms must be seen even on a loaded machine:
-		// the sampler asks for a higher priority where it may have one.
+		// the sampler asks for a higher priority where it may have one, on
+		// a thread of its own that sleeps in the kernel, so that no Go
+		// timer (run by another thread) has to wake it.
 		runtime.LockOSThread()
 		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), -10)
 		t := &procTree{exe: exe, root: cmd.Process.Pid, procs: map[int]*procState{}}
-		tick := time.NewTicker(pollEvery)
-		defer tick.Stop()
-		for n := 0; ; n++ {
+		pause := syscall.NsecToTimespec(int64(pollEvery))
+		for n := 0; !done.Load(); n++ {
 			t.find()
 			t.sample(n%pssEvery == 0)
-			select {
-			case <-done:
-				sampled <- t
-				return
-			case <-tick.C:
-			}
+			_ = syscall.Nanosleep(&pause, nil)
 		}
+		sampled <- t
 	}()
 	err := cmd.Wait()
-	close(done)
+	done.Store(true)
 	t := <-sampled
 	// Not the kernel's ru_maxrss of the host: it is the largest of the
 	// host and every child it waited for.
