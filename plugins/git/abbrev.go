@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -31,8 +32,11 @@ const maxIdxObjects = 50_000_000
 // object directories. One serves one fetch: it reads the directories on
 // first use, so objects written since are seen by the next fetch.
 type abbrev struct {
-	fs   billy.Filesystem // the .git directory; nil when unknown
-	once sync.Once
+	fs billy.Filesystem // the .git directory; nil when unknown
+	// objects is the objects directory, where loose objects are listed by
+	// name alone: billy's listing stats every file.
+	objects string
+	once    sync.Once
 	// cache keeps pack indexes across fetches: a pack never changes
 	// under its name.
 	cache *packNames
@@ -65,7 +69,25 @@ type packIndex struct {
 const idxNamesAt = 8 + 256*4
 
 func newAbbrev(fs billy.Filesystem, cache *packNames) *abbrev {
-	return &abbrev{fs: fs, cache: cache, loose: map[byte][]plumbing.Hash{}}
+	a := &abbrev{fs: fs, cache: cache, loose: map[byte][]plumbing.Hash{}}
+	if fs != nil {
+		a.objects = objectsDir(fs.Root())
+	}
+	return a
+}
+
+// objectsDir is the objects directory of the repository gitDir: the
+// common directory's in a linked worktree (its commondir file names it).
+func objectsDir(gitDir string) string {
+	common, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return filepath.Join(gitDir, "objects")
+	}
+	dir := strings.TrimSpace(string(common))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(gitDir, dir)
+	}
+	return filepath.Join(dir, "objects")
 }
 
 // short returns h's shortest unique prefix of at least minAbbrev digits.
@@ -258,18 +280,28 @@ func (a *abbrev) looseWith(b byte) ([]plumbing.Hash, error) {
 		return hs, nil
 	}
 	dir := hex.EncodeToString([]byte{b})
-	infos, err := a.fs.ReadDir("objects/" + dir)
+	names, err := readDirNames(filepath.Join(a.objects, dir))
 	if err != nil && !isNotExist(err) {
 		return nil, err
 	}
 	var hs []plumbing.Hash
-	for _, fi := range infos {
-		if h, ok := parseHash(dir + fi.Name()); ok {
+	for _, name := range names {
+		if h, ok := parseHash(dir + name); ok {
 			hs = append(hs, h)
 		}
 	}
 	a.loose[b] = hs
 	return hs, nil
+}
+
+// readDirNames lists the names in dir, without a stat of each.
+func readDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
 }
 
 func isNotExist(err error) bool { return errors.Is(err, os.ErrNotExist) }

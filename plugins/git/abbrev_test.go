@@ -34,20 +34,25 @@ func TestAbbrevMatchesGit(t *testing.T) {
 		want[full] = short
 	}
 	require.Greater(t, len(want), 450)
+	worktree := filepath.Join(t.TempDir(), "linked")
+	runGit(t, dir, nil, "worktree", "add", "-q", "--detach", worktree)
 
-	s := configured(t, pathConfig(dir))
-	a := newAbbrev(s.gitDir, &s.packs)
-	longer := 0
-	for full, short := range want {
-		n, err := a.unique(plumbing.NewHash(full))
-		require.NoError(t, err)
-		assert.Equal(t, short, full[:max(4, n)], "commit %s", full)
-		if n > 4 {
-			longer++
+	// A linked worktree's objects are its common directory's.
+	for _, path := range []string{dir, worktree} {
+		s := configured(t, pathConfig(path))
+		a := newAbbrev(s.gitDir, &s.packs)
+		longer := 0
+		for full, short := range want {
+			n, err := a.unique(plumbing.NewHash(full))
+			require.NoError(t, err)
+			assert.Equal(t, short, full[:max(4, n)], "commit %s", full)
+			if n > 4 {
+				longer++
+			}
+			assert.Equal(t, full[:max(minAbbrev, n)], a.short(plumbing.NewHash(full)))
 		}
-		assert.Equal(t, full[:max(minAbbrev, n)], a.short(plumbing.NewHash(full)))
+		assert.Positive(t, longer, "some prefixes must be shared for the test to mean anything")
 	}
-	assert.Positive(t, longer, "some prefixes must be shared for the test to mean anything")
 }
 
 func TestAbbrevNeighbours(t *testing.T) {

@@ -29,7 +29,7 @@ type catFileStore struct {
 
 	// mu serialises the requests on git's pipes.
 	mu sync.Mutex
-	// proc is git, nil until the first read and after a stop.
+	// proc is git, nil before the start and after a stop.
 	proc *catFile
 	// broken is why git is no longer used; nil while it is.
 	broken error
@@ -125,7 +125,7 @@ func (s *catFileStore) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 // errUseGoGit says git is unusable and go-git reads the object.
 var errUseGoGit = errors.New("read with go-git")
 
-// request runs one request on git, starting it first if needed. A missing
+// request runs one request on git, starting it again after a stop. A missing
 // object is an answer; when the call's context is done the request fails
 // with its error; any other failure leaves git for go-git (errUseGoGit).
 func (s *catFileStore) request(do func(*catFile) error) error {
@@ -137,13 +137,8 @@ func (s *catFileStore) request(do func(*catFile) error) error {
 	if err := s.ctxErr(); err != nil {
 		return err
 	}
-	if s.proc == nil {
-		p, err := startCatFile(s.gitBin, s.gitDir)
-		if err != nil {
-			s.broken = err
-			return errUseGoGit
-		}
-		s.setProc(p)
+	if !s.running() {
+		return errUseGoGit
 	}
 	err := do(s.proc)
 	switch {
@@ -160,6 +155,28 @@ func (s *catFileStore) request(do func(*catFile) error) error {
 	}
 	s.broken = err
 	return errUseGoGit
+}
+
+// start starts git ahead of the first read, so that its start-up (tens of
+// milliseconds on a busy machine) overlaps with the caller's work.
+func (s *catFileStore) start() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.running()
+}
+
+// running starts git unless it runs or failed, and reports whether it
+// runs. Called with mu held.
+func (s *catFileStore) running() bool {
+	if s.proc == nil && s.broken == nil {
+		p, err := startCatFile(s.gitBin, s.gitDir)
+		if err != nil {
+			s.broken = err
+			return false
+		}
+		s.setProc(p)
+	}
+	return s.broken == nil
 }
 
 // ctxErr is the call's context's error as a deadline error, nil while it

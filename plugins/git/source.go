@@ -49,7 +49,8 @@ type Source struct {
 	// gitBin is the git executable that reads objects and computes stats;
 	// empty when git is not installed (go-git does both).
 	gitBin string
-	// objects reads objects through git cat-file; nil when go-git does.
+	// objects reads objects through git cat-file, started with the
+	// configuration; nil when go-git reads them.
 	objects *catFileStore
 	// hist and paths cache what Ground read of the configured ref: its
 	// author index and its tip's tree listing, each read on first need.
@@ -96,6 +97,9 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		return diags, nil
+	}
+	if objects != nil {
+		objects.start()
 	}
 	s.commitURL = commitURLFunc(cfg.CommitURL, originURL(repo))
 	s.gitDir = nil
