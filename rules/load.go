@@ -98,7 +98,7 @@ type source struct {
 type Parsed interface {
 	// ParsedBody returns the body hclsyntax.ParseConfig returns for the
 	// file named name whose content is src, or nil when it holds none for
-	// that content.
+	// that content. It is called concurrently, for different files.
 	ParsedBody(name string, src []byte) *hclsyntax.Body
 }
 

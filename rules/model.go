@@ -78,17 +78,28 @@ func (r *Ruleset) Files() map[string]*hcl.File {
 	return maps.Clone(r.files)
 }
 
-// navigate parses again the files whose syntax trees were loaded rather
-// than parsed (see Parsed), for the navigation that only hclsyntax makes:
-// diagnostics name the block around what they point at.
+// navigate parses again, in parallel, the files whose syntax trees were
+// loaded rather than parsed (see Parsed), for the navigation that only
+// hclsyntax makes: diagnostics name the block around what they point at.
 func (r *Ruleset) navigate() {
+	parsed := make(map[string]*hcl.File)
+	var (
+		mu sync.Mutex
+		wg sync.WaitGroup
+	)
 	for name, f := range r.files {
 		if _, native := f.Body.(*hclsyntax.Body); native && f.Nav == nil {
-			if parsed, _ := ParseFile(name, f.Bytes); parsed != nil {
-				r.files[name] = parsed
-			}
+			wg.Go(func() {
+				if p, _ := ParseFile(name, f.Bytes); p != nil {
+					mu.Lock()
+					parsed[name] = p
+					mu.Unlock()
+				}
+			})
 		}
 	}
+	wg.Wait()
+	maps.Copy(r.files, parsed)
 }
 
 // Secrets returns the values env() read from variables whose names look

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"io/fs"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -18,11 +19,14 @@ import (
 // file, as a snapshot holds them: without navigation.
 type parsedMap struct {
 	fstest.MapFS
+	mu    *sync.Mutex
 	asked map[string]bool
 }
 
 func (p parsedMap) ParsedBody(name string, src []byte) *hclsyntax.Body {
+	p.mu.Lock()
 	p.asked[name] = true
+	p.mu.Unlock()
 	f, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil
@@ -45,7 +49,7 @@ mode "m" { keep = "item.tierr > 1" }
 		"b.hcl":      {Data: []byte("source \"s\" { plugin = env(\"NOUS_TEST_PLUGIN\", \"builtin:git\") }\nentity \"e\" { pattern = \"(\" }\n")},
 		"c.hcl.json": {Data: []byte(`{"tier": {"s": {"tier": 1}}}`)},
 	}
-	parsed := parsedMap{MapFS: files, asked: map[string]bool{}}
+	parsed := parsedMap{MapFS: files, mu: &sync.Mutex{}, asked: map[string]bool{}}
 	text, textDiags := LoadFS(files, testEnv)
 	fromTrees, treeDiags := LoadFS(parsed, testEnv)
 	assert.Equal(t, map[string]bool{"a.hcl": true, "b.hcl": true}, parsed.asked, "JSON files are parsed")
