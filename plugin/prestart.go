@@ -56,8 +56,9 @@ func (m *Manager) prestart(ctx context.Context, s *slot) {
 	switch {
 	case err == nil, pl.rejected != nil:
 		// Running, or refused for every sharing spec.
-	case ctx.Err() != nil || m.ctx.Err() != nil:
-		// Abandoned: a call that still wants the plugin starts it itself.
+	case ctx.Err() != nil:
+		// Abandoned (by its caller or Close): a call that still wants the
+		// plugin starts it itself.
 	default:
 		m.logger.Named(s.spec.Name).Debug(fmt.Sprintf("prestart failed; the first call of %s %q fails with it", s.spec.Kind, s.spec.Name), "err", err)
 		pl.failed = &prestartError{slot: s, err: err}
