@@ -41,6 +41,15 @@ func TestOddRepositories(t *testing.T) {
 			commit(t, dir, "a.txt", "a\n", "one")
 			runGit(t, dir, nil, "symbolic-ref", "HEAD", "refs/heads/unborn")
 		}},
+		{"objects borrowed through alternates", func(t *testing.T, dir string) {
+			src := t.TempDir()
+			runGit(t, src, nil, "init", "-q", "-b", "main")
+			commit(t, src, "a.txt", "a\n", "one")
+			commit(t, src, "vendor/lib/x.go", "package x\n", "two")
+			alternates := filepath.Join(dir, ".git", "objects", "info", "alternates")
+			require.NoError(t, os.WriteFile(alternates, []byte(filepath.Join(src, ".git", "objects")+"\n"), 0o644))
+			runGit(t, dir, nil, "update-ref", "refs/heads/main", strings.TrimSpace(runGit(t, src, nil, "rev-parse", "HEAD")))
+		}},
 		{"submodule", func(t *testing.T, dir string) {
 			sub := t.TempDir()
 			runGit(t, sub, nil, "init", "-q", "-b", "main")

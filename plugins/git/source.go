@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	gogit "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage"
@@ -159,7 +160,10 @@ func open(path, gitBin string) (repo *gogit.Repository, objects *catFileStore, e
 	// Reopen the same .git keeping pack files open: by default go-git
 	// opens and closes the pack for every object it reads, which
 	// dominates a history walk.
-	kept := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize), filesystem.Options{KeepDescriptors: true})
+	// Alternates name absolute directories, outside the .git directory
+	// go-git's storage is confined to unless given the whole file system.
+	kept := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize),
+		filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New(string(filepath.Separator))})
 	var store storage.Storer = kept
 	if gitBin != "" {
 		objects = newCatFileStore(kept, gitBin, st.Filesystem().Root())
