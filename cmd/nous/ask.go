@@ -76,7 +76,8 @@ and its options.`,
 				return err
 			}
 			red := a.redactor(rs)
-			deps := ask.Deps{Rules: rs, Clock: clock, Redactor: red, Logger: a.engineLogger(red), Warnings: a.stderr, LogDir: logDir}
+			deps := ask.Deps{Rules: rs, Clock: clock, Redactor: red, Logger: a.engineLogger(red), Warnings: a.stderr, LogDir: logDir,
+				WithStats: format == "json" || logDir != ""} // the outputs that show record fields
 			if a.stderrIsTerminal() {
 				deps.Progress = progressPrinter(a.stderr)
 			}

@@ -40,6 +40,9 @@ type Deps struct {
 	Progress func(runner.Event)
 	Warnings io.Writer // one line per agent that falls back; io.Discard when nil
 	LogDir   string    // per-run JSON logs (see history.Dir); none when empty
+	// WithStats asks the sources for the records' line statistics, for
+	// output that shows record fields (see runner.Options.WithStats).
+	WithStats bool
 }
 
 // Request is one question.
@@ -134,7 +137,7 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	}
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress,
-		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns)}
+		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns), WithStats: d.WithStats}
 	exec := runner.New(p, agents, opts)
 	var res *runner.Result
 	if amb := plan.Blocking(); amb != nil {

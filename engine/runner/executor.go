@@ -50,6 +50,11 @@ type Options struct {
 	// Conversation is the question's earlier turns in its session, oldest
 	// first and bounded by the caller; the analyst, critic and writer get it.
 	Conversation []sdk.Turn
+	// WithStats asks the sources that apply the with_stats filter for the
+	// records' line statistics (files, additions, deletions, paths): set
+	// when something shows record fields (JSON output, LogDir). Without
+	// it each source's own configuration decides.
+	WithStats bool
 }
 
 // Event is a progress notification.

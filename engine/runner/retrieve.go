@@ -172,7 +172,7 @@ func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, e
 	n := 0
 	ctx, cancel := context.WithDeadline(ctx, r.deadline)
 	defer cancel()
-	err := r.e.sources.Fetch(ctx, src, req, func(rec sdk.Record) error {
+	err := r.e.sources.Fetch(ctx, src, r.withStats(src, req), func(rec sdk.Record) error {
 		// Secrets masked and one-line fields kept on one line before
 		// any agent, report or log sees the record.
 		rec = redact.OneLineFields(r.e.opts.Redactor.Record(rec))

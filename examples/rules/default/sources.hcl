@@ -4,6 +4,13 @@
 # data (examples/data) is read only by rules that point at it, such as
 # examples/rules/example-data.
 # Each plugin gets only the config keys it understands.
+#
+# Line statistics (files, additions, deletions, paths): the git source
+# computes them (stats) only when an agent reads record fields, which the
+# LLM agent's prompt does and the offline template agent never does, so
+# stats follows agents.hcl's choice of builtin:openai. `nous ask --format
+# json` and `--log-dir`, which show record fields, ask for them anyway
+# (the with_stats filter).
 
 # Commits: GitLab with GITLAB_TOKEN, else the local git repository.
 source "gitlab" {
@@ -13,7 +20,8 @@ source "gitlab" {
     base_url = env("GITLAB_URL", "https://gitlab.com")
     token    = env("GITLAB_TOKEN", "")
     } : {
-    path = "."
+    path  = "."
+    stats = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != ""
   }
 }
 
@@ -40,6 +48,7 @@ source "generic" {
   plugin   = "builtin:git"
   priority = 5
   config = {
-    path = "."
+    path  = "."
+    stats = env("NOUS_OPENAI_BASE_URL", "") != "" || env("OPENAI_API_KEY", "") != ""
   }
 }
