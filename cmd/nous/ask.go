@@ -76,8 +76,11 @@ and its options.`,
 				return err
 			}
 			red := a.redactor(rs)
+			// Of the outputs only JSON shows record fields; the log directory
+			// shows them only in an LLM agent's prompt, and the default rules
+			// compute them for such agents anyway (sources.hcl, stats).
 			deps := ask.Deps{Rules: rs, Clock: clock, Redactor: red, Logger: a.engineLogger(red), Warnings: a.stderr, LogDir: logDir,
-				WithStats: format == "json" || logDir != ""} // the outputs that show record fields
+				WithStats: format == "json"}
 			if a.stderrIsTerminal() {
 				deps.Progress = progressPrinter(a.stderr)
 			}

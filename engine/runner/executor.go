@@ -52,8 +52,8 @@ type Options struct {
 	Conversation []sdk.Turn
 	// WithStats asks the sources that apply the with_stats filter for the
 	// records' line statistics (files, additions, deletions, paths): set
-	// when something shows record fields (JSON output, LogDir). Without
-	// it each source's own configuration decides.
+	// when the output shows record fields (JSON). Without it each source's
+	// own configuration decides.
 	WithStats bool
 }
 

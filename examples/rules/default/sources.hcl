@@ -9,8 +9,8 @@
 # computes them (stats) only when an agent reads record fields, which the
 # LLM agent's prompt does and the offline template agent never does, so
 # stats follows agents.hcl's choice of builtin:openai. `nous ask --format
-# json` and `--log-dir`, which show record fields, ask for them anyway
-# (the with_stats filter).
+# json`, which shows record fields, asks for them anyway (the with_stats
+# filter).
 
 # Commits: GitLab with GITLAB_TOKEN, else the local git repository.
 source "gitlab" {
