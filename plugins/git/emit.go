@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -61,7 +62,8 @@ func (e *emitter) add(c *object.Commit, ref string) (bool, error) {
 	return false, nil
 }
 
-// flush computes the stats of the queued records and emits them.
+// flush sets the stats of the queued records, from the cache or computed
+// for the commits it lacks, and emits them.
 func (e *emitter) flush() error {
 	if len(e.pending) == 0 {
 		return nil
@@ -69,18 +71,34 @@ func (e *emitter) flush() error {
 	pending := e.pending
 	e.pending = e.pending[:0]
 	e.batch = min(2*e.batch, maxNumstatBatch)
-	if !e.noGit && e.gitStats(pending) != nil {
+	var todo []pendingRecord // commits whose stats are not cached
+	for _, p := range pending {
+		if e.isMerge(p.c) {
+			continue
+		}
+		if fs, ok := e.s.stats.get(e.key(p.c)); ok {
+			setStats(&p.rec, fs)
+			continue
+		}
+		todo = append(todo, p)
+	}
+	if len(todo) > 0 && !e.noGit && e.gitStats(todo) != nil {
 		// git is unusable here (not a safe directory, killed, an odd
 		// repository): go-git computes the same figures, slower.
 		e.noGit = true
 		e.close()
 	}
-	for _, p := range pending {
-		if e.noGit && !e.isMerge(p.c) {
-			if err := e.s.addStats(e.ctx, &p.rec, p.c, e.shallow[p.c.Hash]); err != nil {
-				return err
+	if e.noGit {
+		for _, p := range todo {
+			fs, err := commitStats(e.ctx, e.s.repo.Storer, p.c, e.shallow[p.c.Hash])
+			if err != nil {
+				return fmt.Errorf("git: computing stats of %s: %w", p.c.Hash, err)
 			}
+			e.s.stats.put(e.key(p.c), fs)
+			setStats(&p.rec, fs)
 		}
+	}
+	for _, p := range pending {
 		if err := e.emit(p.rec); err != nil {
 			return err
 		}
@@ -88,8 +106,9 @@ func (e *emitter) flush() error {
 	return nil
 }
 
-// gitStats sets the stats of pending with the git executable.
-func (e *emitter) gitStats(pending []pendingRecord) error {
+// gitStats sets and caches the stats of todo, none a merge, with the git
+// executable.
+func (e *emitter) gitStats(todo []pendingRecord) error {
 	if e.git == nil {
 		g, err := startNumstat(e.ctx, e.s.gitBin, e.s.gitDir.Root())
 		if err != nil {
@@ -97,29 +116,33 @@ func (e *emitter) gitStats(pending []pendingRecord) error {
 		}
 		e.git = g
 	}
-	items := make([]numstatItem, 0, len(pending))
-	for _, p := range pending {
-		if e.isMerge(p.c) {
-			continue
+	items := make([]numstatItem, len(todo))
+	for i, p := range todo {
+		key := e.key(p.c)
+		items[i] = numstatItem{sha: key.commit.String()}
+		if !key.parent.IsZero() {
+			items[i].parent = key.parent.String()
 		}
-		it := numstatItem{sha: p.c.Hash.String()}
-		if len(p.c.ParentHashes) > 0 && !e.shallow[p.c.Hash] {
-			it.parent = p.c.ParentHashes[0].String()
-		}
-		items = append(items, it)
 	}
 	stats, err := e.git.count(items)
 	if err != nil {
 		return err
 	}
-	i := 0
-	for _, p := range pending {
-		if !e.isMerge(p.c) {
-			setStats(&p.rec, sortStats(stats[i]))
-			i++
-		}
+	for i, p := range todo {
+		fs := sortStats(stats[i])
+		e.s.stats.put(e.key(p.c), fs)
+		setStats(&p.rec, fs)
 	}
 	return nil
+}
+
+// key is what c's stats are computed against: its first parent, or none
+// for a root commit or a shallow clone's boundary.
+func (e *emitter) key(c *object.Commit) statsKey {
+	if len(c.ParentHashes) == 0 || e.shallow[c.Hash] {
+		return statsKey{commit: c.Hash}
+	}
+	return statsKey{commit: c.Hash, parent: c.ParentHashes[0]}
 }
 
 // isMerge reports whether c has several parents. Merges carry no stats,

@@ -1,8 +1,6 @@
 package git
 
 import (
-	"context"
-	"fmt"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -40,16 +38,6 @@ func (s *Source) record(c *object.Commit, ref, short string) sdk.Record {
 		rec.URL = s.commitURL(sha)
 	}
 	return rec
-}
-
-// addStats computes c's stats with go-git and stores them in rec.
-func (s *Source) addStats(ctx context.Context, rec *sdk.Record, c *object.Commit, root bool) error {
-	fs, err := commitStats(ctx, s.repo.Storer, c, root)
-	if err != nil {
-		return fmt.Errorf("git: computing stats of %s: %w", c.Hash, err)
-	}
-	setStats(rec, fs)
-	return nil
 }
 
 // setStats stores a commit's file stats in rec's fields.

@@ -57,11 +57,14 @@ type Source struct {
 	// author index and its tip's tree listing, each read on first need.
 	hist  *history
 	paths *tree
+	// stats caches commits' stats: they never change for a commit and
+	// its parent, whatever the configuration.
+	stats *statsCache
 }
 
 // New returns an unconfigured git source.
 func New() *Source {
-	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured")}
+	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured"), stats: newStatsCache()}
 	s.gitBin, _ = exec.LookPath("git")
 	return s
 }
