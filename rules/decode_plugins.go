@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -23,7 +24,7 @@ func (d *decoder) pluginCommon(c *hcl.BodyContent, plugin, sum *string, config *
 			fmt.Sprintf("A SHA-256 checksum is 64 hexadecimal digits, got %q.", *sum)))
 	}
 	if a, ok := c.Attributes["config"]; ok {
-		if v, ok := d.value(a, cty.DynamicPseudoType); ok {
+		if v, ok := d.value(d.chosenConfig(a), cty.DynamicPseudoType); ok {
 			if !v.Type().IsObjectType() && !v.Type().IsMapType() {
 				d.add(Error(CheckType, a.Expr.Range(), `Invalid value for "config"`,
 					fmt.Sprintf("An object is required here, got a %s.", v.Type().FriendlyName())))
@@ -33,6 +34,28 @@ func (d *decoder) pluginCommon(c *hcl.BodyContent, plugin, sum *string, config *
 		}
 	}
 	return decoded
+}
+
+// chosenConfig is a config attribute with its conditionals resolved to the
+// branch chosen: each branch is one plugin's config, and evaluating the
+// conditional whole would unify the branches' types, turning a boolean or a
+// number of one into a string when their keys differ. A condition that does
+// not evaluate to a known bool leaves the expression to report it.
+func (d *decoder) chosenConfig(a *hcl.Attribute) *hcl.Attribute {
+	out := *a
+	for {
+		cond, ok := out.Expr.(*hclsyntax.ConditionalExpr)
+		if !ok {
+			return &out
+		}
+		v, diags := cond.Condition.Value(d.ctx)
+		if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.IsMarked() || v.Type() != cty.Bool {
+			return &out
+		}
+		if out.Expr = cond.FalseResult; v.True() {
+			out.Expr = cond.TrueResult
+		}
+	}
 }
 
 // misplaced reports attributes of the other block type, saying where each belongs.

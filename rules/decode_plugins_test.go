@@ -93,3 +93,37 @@ func TestSourceAndAgentAttributeErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigConditionalKeepsTypes: a conditional choosing one plugin's
+// config object or another's gives the chosen object as written, its
+// booleans and numbers included, not both unified into strings.
+func TestConfigConditionalKeepsTypes(t *testing.T) {
+	src := []byte(`source "commits" {
+  plugin = env("GITLAB_TOKEN", "") != "" ? "builtin:gitlab" : "builtin:git"
+  config = env("GITLAB_TOKEN", "") != "" ? {
+    base_url = "https://gitlab.example.com"
+    token    = env("GITLAB_TOKEN", "")
+    } : env("NESTED", "") != "" ? { path = "nested" } : {
+    path  = "."
+    stats = env("OPENAI_API_KEY", "") != ""
+    depth = 3
+  }
+}
+`)
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		want map[string]any
+	}{
+		{"the second branch", nil, map[string]any{"path": ".", "stats": false, "depth": int64(3)}},
+		{"its boolean as evaluated", map[string]string{"OPENAI_API_KEY": "sk-x"}, map[string]any{"path": ".", "stats": true, "depth": int64(3)}},
+		{"a nested conditional", map[string]string{"NESTED": "1"}, map[string]any{"path": "nested"}},
+		{"the first branch", map[string]string{"GITLAB_TOKEN": "glpat-x"}, map[string]any{"base_url": "https://gitlab.example.com", "token": "glpat-x"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, diags := Parse("sources.hcl", src, WithEnv(tt.env))
+			require.Empty(t, diags, diags.Error())
+			assert.Equal(t, tt.want, rs.Source("commits").Config)
+		})
+	}
+}

@@ -82,8 +82,6 @@ func TestDecode(t *testing.T) {
 		{"every key", `{"path":"a","stats":false,"token":"t","kind":"note","n":2,"level":"high","key":"low","fields":{"title":"h"},"limits":{"depth":1,"mode":"m"},"tags":["x"]}`,
 			testConfig{Path: "a", Stats: &no, Token: "t", Kind: "note", N: 2, Level: 2, Key: 1, Fields: map[string]string{"title": "h"},
 				Limits: limits{Depth: 1, Mode: "m"}, Tags: []string{"x"}}, nil, false},
-		{"a boolean as a string, as an HCL conditional makes it", `{"path":"a","stats":"false","limits":{"mode":"m"}}`,
-			defaults(testConfig{Path: "a", Stats: &no, Limits: limits{Mode: "m"}}), nil, false},
 		{"null and empty string are unset", `{"path":"a","kind":"","stats":null,"limits":{"mode":"m","depth":null}}`,
 			defaults(testConfig{Path: "a", Limits: limits{Mode: "m"}}), nil, false},
 		{"not an object", `[1]`, testConfig{}, sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "p: config is not a JSON object",

@@ -79,7 +79,7 @@ func (d *decoder) object(prefix string, values map[string]json.RawMessage, v ref
 				d.object(prefix+key+".", sub, fv)
 			}
 		} else {
-			err = decodeInto(fv, unquotedBool(f.typ, value))
+			err = decodeInto(fv, value)
 		}
 		if err != nil {
 			failed = append(failed, key)
@@ -112,16 +112,6 @@ func decodeInto(fv reflect.Value, value json.RawMessage) error {
 	}
 	fv.Set(tmp.Elem())
 	return nil
-}
-
-// unquotedBool is the JSON string "true" or "false" as that boolean, for
-// a bool field: an HCL conditional choosing between config objects with
-// different keys turns their booleans into strings. Anything else is v.
-func unquotedBool(t reflect.Type, v json.RawMessage) json.RawMessage {
-	if base(t).Kind() == reflect.Bool && !decodesItself(t) && (string(v) == `"true"` || string(v) == `"false"`) {
-		return v[1 : len(v)-1]
-	}
-	return v
 }
 
 // problem says what is wrong with value v, without repeating a secret.
