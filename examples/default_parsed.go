@@ -21,7 +21,7 @@ var parsed = map[string]parsedFile{
 	"modes.hcl":     {sum: [32]uint8{0xb3, 0xd8, 0x23, 0xd4, 0xe9, 0x2a, 0x3, 0x2c, 0x6b, 0x6e, 0x36, 0x91, 0xa7, 0xe5, 0xc3, 0xa8, 0xf8, 0xbc, 0x6f, 0x59, 0x4e, 0x18, 0xf9, 0x8, 0xf1, 0x4c, 0x48, 0xdd, 0xcb, 0x11, 0x70, 0xd5}, body: parsed7},
 	"nous.hcl":      {sum: [32]uint8{0x11, 0x7c, 0x20, 0xf7, 0x71, 0x7d, 0xd3, 0x65, 0x62, 0x69, 0x3f, 0x7a, 0xce, 0xa6, 0x3d, 0x1b, 0x7, 0x1b, 0x8d, 0x9, 0x1c, 0xeb, 0x88, 0xfe, 0x2a, 0x9d, 0x7d, 0xbb, 0x78, 0xa0, 0xd7, 0xee}, body: parsed8},
 	"prompts.hcl":   {sum: [32]uint8{0xe3, 0x48, 0x14, 0x52, 0x4, 0xb5, 0x5c, 0xc6, 0x66, 0xaf, 0x28, 0x8f, 0x6e, 0xe2, 0xc5, 0x68, 0xaf, 0x3c, 0xbe, 0x7d, 0x3b, 0x91, 0x66, 0x9d, 0x1, 0x8b, 0x26, 0xcb, 0xa6, 0x7e, 0x8f, 0xaa}, body: parsed9},
-	"sources.hcl":   {sum: [32]uint8{0x93, 0xb2, 0x53, 0x49, 0xc3, 0x6b, 0xa6, 0xd2, 0x48, 0xcb, 0x33, 0x44, 0x55, 0x1e, 0x64, 0xf1, 0xc4, 0xe6, 0x2b, 0x2d, 0x55, 0x78, 0x10, 0x49, 0x53, 0x27, 0x94, 0x41, 0x53, 0x1b, 0x8a, 0xf4}, body: parsed10},
+	"sources.hcl":   {sum: [32]uint8{0xf5, 0x5, 0xaa, 0x66, 0x78, 0x37, 0xfd, 0x5a, 0xed, 0x93, 0xef, 0x86, 0x9d, 0xff, 0x4b, 0xb7, 0x3f, 0x44, 0x62, 0xfd, 0x76, 0xd3, 0xdc, 0x8c, 0x6c, 0xf6, 0x56, 0xca, 0x3f, 0x83, 0xf2, 0x53}, body: parsed10},
 	"tiers.hcl":     {sum: [32]uint8{0x41, 0x2a, 0xd0, 0x79, 0x40, 0xe9, 0x49, 0x9f, 0x78, 0x4, 0xe1, 0x4b, 0x0, 0xed, 0x6c, 0x88, 0xda, 0x8d, 0xd4, 0x70, 0xc8, 0x85, 0x5c, 0x1c, 0x24, 0x43, 0xe2, 0x88, 0x60, 0x7d, 0xbd, 0xa5}, body: parsed11},
 	"trace.hcl":     {sum: [32]uint8{0x73, 0xb1, 0xa4, 0xdd, 0x8d, 0x24, 0x26, 0xf1, 0xc1, 0xd0, 0xf3, 0xd3, 0xd7, 0x47, 0x60, 0x61, 0x6a, 0x8e, 0xf4, 0x5f, 0x19, 0x17, 0x94, 0x81, 0xc3, 0xf4, 0x53, 0xfd, 0xb6, 0x6, 0xeb, 0xbc}, body: parsed12},
 	"validator.hcl": {sum: [32]uint8{0x66, 0x13, 0xac, 0xb1, 0xc9, 0xe9, 0xc4, 0x66, 0xf2, 0xff, 0x74, 0x82, 0x1, 0xf5, 0x7f, 0xca, 0xb0, 0xbd, 0x2b, 0x24, 0x9e, 0xff, 0x4e, 0xcb, 0x79, 0x64, 0x2d, 0x89, 0xb6, 0xec, 0xfb, 0xcc}, body: parsed13},
@@ -8890,36 +8890,36 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("GITLAB_TOKEN"),
-														SrcRange: rng(f, 12, 17, 585, 12, 29, 597),
+														SrcRange: rng(f, 19, 17, 962, 19, 29, 974),
 													},
 												},
-												SrcRange: rng(f, 12, 16, 584, 12, 30, 598),
+												SrcRange: rng(f, 19, 16, 961, 19, 30, 975),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 12, 34, 602, 12, 34, 602),
+														SrcRange: rng(f, 19, 34, 979, 19, 34, 979),
 													},
 												},
-												SrcRange: rng(f, 12, 32, 600, 12, 34, 602),
+												SrcRange: rng(f, 19, 32, 977, 19, 34, 979),
 											},
 										},
-										NameRange:       rng(f, 12, 12, 580, 12, 15, 583),
-										OpenParenRange:  rng(f, 12, 15, 583, 12, 16, 584),
-										CloseParenRange: rng(f, 12, 34, 602, 12, 35, 603),
+										NameRange:       rng(f, 19, 12, 957, 19, 15, 960),
+										OpenParenRange:  rng(f, 19, 15, 960, 19, 16, 961),
+										CloseParenRange: rng(f, 19, 34, 979, 19, 35, 980),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 12, 41, 609, 12, 41, 609),
+												SrcRange: rng(f, 19, 41, 986, 19, 41, 986),
 											},
 										},
-										SrcRange: rng(f, 12, 39, 607, 12, 41, 609),
+										SrcRange: rng(f, 19, 39, 984, 19, 41, 986),
 									},
-									SrcRange: rng(f, 12, 12, 580, 12, 41, 609),
+									SrcRange: rng(f, 19, 12, 957, 19, 41, 986),
 								},
 								TrueResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -8929,10 +8929,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "base_url",
-															SrcRange: rng(f, 13, 5, 618, 13, 13, 626),
+															SrcRange: rng(f, 20, 5, 995, 20, 13, 1003),
 														},
 													},
-													SrcRange: rng(f, 13, 5, 618, 13, 13, 626),
+													SrcRange: rng(f, 20, 5, 995, 20, 13, 1003),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -8942,24 +8942,24 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_URL"),
-																SrcRange: rng(f, 13, 21, 634, 13, 31, 644),
+																SrcRange: rng(f, 20, 21, 1011, 20, 31, 1021),
 															},
 														},
-														SrcRange: rng(f, 13, 20, 633, 13, 32, 645),
+														SrcRange: rng(f, 20, 20, 1010, 20, 32, 1022),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("https://gitlab.com"),
-																SrcRange: rng(f, 13, 35, 648, 13, 53, 666),
+																SrcRange: rng(f, 20, 35, 1025, 20, 53, 1043),
 															},
 														},
-														SrcRange: rng(f, 13, 34, 647, 13, 54, 667),
+														SrcRange: rng(f, 20, 34, 1024, 20, 54, 1044),
 													},
 												},
-												NameRange:       rng(f, 13, 16, 629, 13, 19, 632),
-												OpenParenRange:  rng(f, 13, 19, 632, 13, 20, 633),
-												CloseParenRange: rng(f, 13, 54, 667, 13, 55, 668),
+												NameRange:       rng(f, 20, 16, 1006, 20, 19, 1009),
+												OpenParenRange:  rng(f, 20, 19, 1009, 20, 20, 1010),
+												CloseParenRange: rng(f, 20, 54, 1044, 20, 55, 1045),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -8968,10 +8968,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "token",
-															SrcRange: rng(f, 14, 5, 673, 14, 10, 678),
+															SrcRange: rng(f, 21, 5, 1050, 21, 10, 1055),
 														},
 													},
-													SrcRange: rng(f, 14, 5, 673, 14, 10, 678),
+													SrcRange: rng(f, 21, 5, 1050, 21, 10, 1055),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -8981,29 +8981,29 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_TOKEN"),
-																SrcRange: rng(f, 14, 21, 689, 14, 33, 701),
+																SrcRange: rng(f, 21, 21, 1066, 21, 33, 1078),
 															},
 														},
-														SrcRange: rng(f, 14, 20, 688, 14, 34, 702),
+														SrcRange: rng(f, 21, 20, 1065, 21, 34, 1079),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 14, 38, 706, 14, 38, 706),
+																SrcRange: rng(f, 21, 38, 1083, 21, 38, 1083),
 															},
 														},
-														SrcRange: rng(f, 14, 36, 704, 14, 38, 706),
+														SrcRange: rng(f, 21, 36, 1081, 21, 38, 1083),
 													},
 												},
-												NameRange:       rng(f, 14, 16, 684, 14, 19, 687),
-												OpenParenRange:  rng(f, 14, 19, 687, 14, 20, 688),
-												CloseParenRange: rng(f, 14, 38, 706, 14, 39, 707),
+												NameRange:       rng(f, 21, 16, 1061, 21, 19, 1064),
+												OpenParenRange:  rng(f, 21, 19, 1064, 21, 20, 1065),
+												CloseParenRange: rng(f, 21, 38, 1083, 21, 39, 1084),
 											},
 										},
 									},
-									SrcRange:  rng(f, 12, 44, 612, 15, 6, 713),
-									OpenRange: rng(f, 12, 44, 612, 12, 45, 613),
+									SrcRange:  rng(f, 19, 44, 989, 22, 6, 1090),
+									OpenRange: rng(f, 19, 44, 989, 19, 45, 990),
 								},
 								FalseResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -9013,31 +9013,126 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "path",
-															SrcRange: rng(f, 16, 5, 722, 16, 9, 726),
+															SrcRange: rng(f, 23, 5, 1099, 23, 9, 1103),
 														},
 													},
-													SrcRange: rng(f, 16, 5, 722, 16, 9, 726),
+													SrcRange: rng(f, 23, 5, 1099, 23, 9, 1103),
 												},
 											},
 											ValueExpr: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("."),
-														SrcRange: rng(f, 16, 13, 730, 16, 14, 731),
+														SrcRange: rng(f, 23, 14, 1108, 23, 15, 1109),
 													},
 												},
-												SrcRange: rng(f, 16, 12, 729, 16, 15, 732),
+												SrcRange: rng(f, 23, 13, 1107, 23, 16, 1110),
+											},
+										},
+										hclsyntax.ObjectConsItem{
+											KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+												Wrapped: &hclsyntax.ScopeTraversalExpr{
+													Traversal: hcl.Traversal{
+														hcl.TraverseRoot{
+															Name:     "stats",
+															SrcRange: rng(f, 24, 5, 1115, 24, 10, 1120),
+														},
+													},
+													SrcRange: rng(f, 24, 5, 1115, 24, 10, 1120),
+												},
+											},
+											ValueExpr: &hclsyntax.BinaryOpExpr{
+												LHS: &hclsyntax.BinaryOpExpr{
+													LHS: &hclsyntax.FunctionCallExpr{
+														Name: "env",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("NOUS_OPENAI_BASE_URL"),
+																		SrcRange: rng(f, 24, 18, 1128, 24, 38, 1148),
+																	},
+																},
+																SrcRange: rng(f, 24, 17, 1127, 24, 39, 1149),
+															},
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal(""),
+																		SrcRange: rng(f, 24, 43, 1153, 24, 43, 1153),
+																	},
+																},
+																SrcRange: rng(f, 24, 41, 1151, 24, 43, 1153),
+															},
+														},
+														NameRange:       rng(f, 24, 13, 1123, 24, 16, 1126),
+														OpenParenRange:  rng(f, 24, 16, 1126, 24, 17, 1127),
+														CloseParenRange: rng(f, 24, 43, 1153, 24, 44, 1154),
+													},
+													Op: hclsyntax.OpNotEqual,
+													RHS: &hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal(""),
+																SrcRange: rng(f, 24, 50, 1160, 24, 50, 1160),
+															},
+														},
+														SrcRange: rng(f, 24, 48, 1158, 24, 50, 1160),
+													},
+													SrcRange: rng(f, 24, 13, 1123, 24, 50, 1160),
+												},
+												Op: hclsyntax.OpLogicalOr,
+												RHS: &hclsyntax.BinaryOpExpr{
+													LHS: &hclsyntax.FunctionCallExpr{
+														Name: "env",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("OPENAI_API_KEY"),
+																		SrcRange: rng(f, 24, 59, 1169, 24, 73, 1183),
+																	},
+																},
+																SrcRange: rng(f, 24, 58, 1168, 24, 74, 1184),
+															},
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal(""),
+																		SrcRange: rng(f, 24, 78, 1188, 24, 78, 1188),
+																	},
+																},
+																SrcRange: rng(f, 24, 76, 1186, 24, 78, 1188),
+															},
+														},
+														NameRange:       rng(f, 24, 54, 1164, 24, 57, 1167),
+														OpenParenRange:  rng(f, 24, 57, 1167, 24, 58, 1168),
+														CloseParenRange: rng(f, 24, 78, 1188, 24, 79, 1189),
+													},
+													Op: hclsyntax.OpNotEqual,
+													RHS: &hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal(""),
+																SrcRange: rng(f, 24, 85, 1195, 24, 85, 1195),
+															},
+														},
+														SrcRange: rng(f, 24, 83, 1193, 24, 85, 1195),
+													},
+													SrcRange: rng(f, 24, 54, 1164, 24, 85, 1195),
+												},
+												SrcRange: rng(f, 24, 13, 1123, 24, 85, 1195),
 											},
 										},
 									},
-									SrcRange:  rng(f, 15, 9, 716, 17, 4, 736),
-									OpenRange: rng(f, 15, 9, 716, 15, 10, 717),
+									SrcRange:  rng(f, 22, 9, 1093, 25, 4, 1199),
+									OpenRange: rng(f, 22, 9, 1093, 22, 10, 1094),
 								},
-								SrcRange: rng(f, 12, 12, 580, 17, 4, 736),
+								SrcRange: rng(f, 19, 12, 957, 25, 4, 1199),
 							},
-							SrcRange:    rng(f, 12, 3, 571, 17, 4, 736),
-							NameRange:   rng(f, 12, 3, 571, 12, 9, 577),
-							EqualsRange: rng(f, 12, 10, 578, 12, 11, 579),
+							SrcRange:    rng(f, 19, 3, 948, 25, 4, 1199),
+							NameRange:   rng(f, 19, 3, 948, 19, 9, 954),
+							EqualsRange: rng(f, 19, 10, 955, 19, 11, 956),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -9050,82 +9145,82 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("GITLAB_TOKEN"),
-														SrcRange: rng(f, 10, 19, 493, 10, 31, 505),
+														SrcRange: rng(f, 17, 19, 870, 17, 31, 882),
 													},
 												},
-												SrcRange: rng(f, 10, 18, 492, 10, 32, 506),
+												SrcRange: rng(f, 17, 18, 869, 17, 32, 883),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 10, 36, 510, 10, 36, 510),
+														SrcRange: rng(f, 17, 36, 887, 17, 36, 887),
 													},
 												},
-												SrcRange: rng(f, 10, 34, 508, 10, 36, 510),
+												SrcRange: rng(f, 17, 34, 885, 17, 36, 887),
 											},
 										},
-										NameRange:       rng(f, 10, 14, 488, 10, 17, 491),
-										OpenParenRange:  rng(f, 10, 17, 491, 10, 18, 492),
-										CloseParenRange: rng(f, 10, 36, 510, 10, 37, 511),
+										NameRange:       rng(f, 17, 14, 865, 17, 17, 868),
+										OpenParenRange:  rng(f, 17, 17, 868, 17, 18, 869),
+										CloseParenRange: rng(f, 17, 36, 887, 17, 37, 888),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 10, 43, 517, 10, 43, 517),
+												SrcRange: rng(f, 17, 43, 894, 17, 43, 894),
 											},
 										},
-										SrcRange: rng(f, 10, 41, 515, 10, 43, 517),
+										SrcRange: rng(f, 17, 41, 892, 17, 43, 894),
 									},
-									SrcRange: rng(f, 10, 14, 488, 10, 43, 517),
+									SrcRange: rng(f, 17, 14, 865, 17, 43, 894),
 								},
 								TrueResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:gitlab"),
-											SrcRange: rng(f, 10, 47, 521, 10, 61, 535),
+											SrcRange: rng(f, 17, 47, 898, 17, 61, 912),
 										},
 									},
-									SrcRange: rng(f, 10, 46, 520, 10, 62, 536),
+									SrcRange: rng(f, 17, 46, 897, 17, 62, 913),
 								},
 								FalseResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:git"),
-											SrcRange: rng(f, 10, 66, 540, 10, 77, 551),
+											SrcRange: rng(f, 17, 66, 917, 17, 77, 928),
 										},
 									},
-									SrcRange: rng(f, 10, 65, 539, 10, 78, 552),
+									SrcRange: rng(f, 17, 65, 916, 17, 78, 929),
 								},
-								SrcRange: rng(f, 10, 14, 488, 10, 78, 552),
+								SrcRange: rng(f, 17, 14, 865, 17, 78, 929),
 							},
-							SrcRange:    rng(f, 10, 3, 477, 10, 78, 552),
-							NameRange:   rng(f, 10, 3, 477, 10, 9, 483),
-							EqualsRange: rng(f, 10, 12, 486, 10, 13, 487),
+							SrcRange:    rng(f, 17, 3, 854, 17, 78, 929),
+							NameRange:   rng(f, 17, 3, 854, 17, 9, 860),
+							EqualsRange: rng(f, 17, 12, 863, 17, 13, 864),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("10"),
-								SrcRange: rng(f, 11, 14, 566, 11, 16, 568),
+								SrcRange: rng(f, 18, 14, 943, 18, 16, 945),
 							},
-							SrcRange:    rng(f, 11, 3, 555, 11, 16, 568),
-							NameRange:   rng(f, 11, 3, 555, 11, 11, 563),
-							EqualsRange: rng(f, 11, 12, 564, 11, 13, 565),
+							SrcRange:    rng(f, 18, 3, 932, 18, 16, 945),
+							NameRange:   rng(f, 18, 3, 932, 18, 11, 940),
+							EqualsRange: rng(f, 18, 12, 941, 18, 13, 942),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 9, 17, 473, 18, 2, 738),
-					EndRange: rng(f, 18, 2, 738, 18, 2, 738),
+					SrcRange: rng(f, 16, 17, 850, 26, 2, 1201),
+					EndRange: rng(f, 26, 2, 1201, 26, 2, 1201),
 				},
-				TypeRange: rng(f, 9, 1, 457, 9, 7, 463),
+				TypeRange: rng(f, 16, 1, 834, 16, 7, 840),
 				LabelRanges: []hcl.Range{
-					rng(f, 9, 8, 464, 9, 16, 472),
+					rng(f, 16, 8, 841, 16, 16, 849),
 				},
-				OpenBraceRange:  rng(f, 9, 17, 473, 9, 18, 474),
-				CloseBraceRange: rng(f, 18, 1, 737, 18, 2, 738),
+				OpenBraceRange:  rng(f, 16, 17, 850, 16, 18, 851),
+				CloseBraceRange: rng(f, 26, 1, 1200, 26, 2, 1201),
 			},
 			&hclsyntax.Block{
 				Type: "source",
@@ -9145,36 +9240,36 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("YOUTRACK_TOKEN"),
-														SrcRange: rng(f, 27, 17, 1179, 27, 31, 1193),
+														SrcRange: rng(f, 35, 17, 1642, 35, 31, 1656),
 													},
 												},
-												SrcRange: rng(f, 27, 16, 1178, 27, 32, 1194),
+												SrcRange: rng(f, 35, 16, 1641, 35, 32, 1657),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 27, 36, 1198, 27, 36, 1198),
+														SrcRange: rng(f, 35, 36, 1661, 35, 36, 1661),
 													},
 												},
-												SrcRange: rng(f, 27, 34, 1196, 27, 36, 1198),
+												SrcRange: rng(f, 35, 34, 1659, 35, 36, 1661),
 											},
 										},
-										NameRange:       rng(f, 27, 12, 1174, 27, 15, 1177),
-										OpenParenRange:  rng(f, 27, 15, 1177, 27, 16, 1178),
-										CloseParenRange: rng(f, 27, 36, 1198, 27, 37, 1199),
+										NameRange:       rng(f, 35, 12, 1637, 35, 15, 1640),
+										OpenParenRange:  rng(f, 35, 15, 1640, 35, 16, 1641),
+										CloseParenRange: rng(f, 35, 36, 1661, 35, 37, 1662),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 27, 43, 1205, 27, 43, 1205),
+												SrcRange: rng(f, 35, 43, 1668, 35, 43, 1668),
 											},
 										},
-										SrcRange: rng(f, 27, 41, 1203, 27, 43, 1205),
+										SrcRange: rng(f, 35, 41, 1666, 35, 43, 1668),
 									},
-									SrcRange: rng(f, 27, 12, 1174, 27, 43, 1205),
+									SrcRange: rng(f, 35, 12, 1637, 35, 43, 1668),
 								},
 								TrueResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -9184,10 +9279,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "base_url",
-															SrcRange: rng(f, 28, 5, 1214, 28, 13, 1222),
+															SrcRange: rng(f, 36, 5, 1677, 36, 13, 1685),
 														},
 													},
-													SrcRange: rng(f, 28, 5, 1214, 28, 13, 1222),
+													SrcRange: rng(f, 36, 5, 1677, 36, 13, 1685),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -9197,24 +9292,24 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("YOUTRACK_URL"),
-																SrcRange: rng(f, 28, 21, 1230, 28, 33, 1242),
+																SrcRange: rng(f, 36, 21, 1693, 36, 33, 1705),
 															},
 														},
-														SrcRange: rng(f, 28, 20, 1229, 28, 34, 1243),
+														SrcRange: rng(f, 36, 20, 1692, 36, 34, 1706),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 28, 38, 1247, 28, 38, 1247),
+																SrcRange: rng(f, 36, 38, 1710, 36, 38, 1710),
 															},
 														},
-														SrcRange: rng(f, 28, 36, 1245, 28, 38, 1247),
+														SrcRange: rng(f, 36, 36, 1708, 36, 38, 1710),
 													},
 												},
-												NameRange:       rng(f, 28, 16, 1225, 28, 19, 1228),
-												OpenParenRange:  rng(f, 28, 19, 1228, 28, 20, 1229),
-												CloseParenRange: rng(f, 28, 38, 1247, 28, 39, 1248),
+												NameRange:       rng(f, 36, 16, 1688, 36, 19, 1691),
+												OpenParenRange:  rng(f, 36, 19, 1691, 36, 20, 1692),
+												CloseParenRange: rng(f, 36, 38, 1710, 36, 39, 1711),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -9223,10 +9318,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "token",
-															SrcRange: rng(f, 29, 5, 1253, 29, 10, 1258),
+															SrcRange: rng(f, 37, 5, 1716, 37, 10, 1721),
 														},
 													},
-													SrcRange: rng(f, 29, 5, 1253, 29, 10, 1258),
+													SrcRange: rng(f, 37, 5, 1716, 37, 10, 1721),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -9236,29 +9331,29 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("YOUTRACK_TOKEN"),
-																SrcRange: rng(f, 29, 21, 1269, 29, 35, 1283),
+																SrcRange: rng(f, 37, 21, 1732, 37, 35, 1746),
 															},
 														},
-														SrcRange: rng(f, 29, 20, 1268, 29, 36, 1284),
+														SrcRange: rng(f, 37, 20, 1731, 37, 36, 1747),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 29, 40, 1288, 29, 40, 1288),
+																SrcRange: rng(f, 37, 40, 1751, 37, 40, 1751),
 															},
 														},
-														SrcRange: rng(f, 29, 38, 1286, 29, 40, 1288),
+														SrcRange: rng(f, 37, 38, 1749, 37, 40, 1751),
 													},
 												},
-												NameRange:       rng(f, 29, 16, 1264, 29, 19, 1267),
-												OpenParenRange:  rng(f, 29, 19, 1267, 29, 20, 1268),
-												CloseParenRange: rng(f, 29, 40, 1288, 29, 41, 1289),
+												NameRange:       rng(f, 37, 16, 1727, 37, 19, 1730),
+												OpenParenRange:  rng(f, 37, 19, 1730, 37, 20, 1731),
+												CloseParenRange: rng(f, 37, 40, 1751, 37, 41, 1752),
 											},
 										},
 									},
-									SrcRange:  rng(f, 27, 46, 1208, 30, 6, 1295),
-									OpenRange: rng(f, 27, 46, 1208, 27, 47, 1209),
+									SrcRange:  rng(f, 35, 46, 1671, 38, 6, 1758),
+									OpenRange: rng(f, 35, 46, 1671, 35, 47, 1672),
 								},
 								FalseResult: &hclsyntax.ConditionalExpr{
 									Condition: &hclsyntax.BinaryOpExpr{
@@ -9269,36 +9364,36 @@ func parsed10() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("GITLAB_TOKEN"),
-															SrcRange: rng(f, 30, 14, 1303, 30, 26, 1315),
+															SrcRange: rng(f, 38, 14, 1766, 38, 26, 1778),
 														},
 													},
-													SrcRange: rng(f, 30, 13, 1302, 30, 27, 1316),
+													SrcRange: rng(f, 38, 13, 1765, 38, 27, 1779),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 30, 31, 1320, 30, 31, 1320),
+															SrcRange: rng(f, 38, 31, 1783, 38, 31, 1783),
 														},
 													},
-													SrcRange: rng(f, 30, 29, 1318, 30, 31, 1320),
+													SrcRange: rng(f, 38, 29, 1781, 38, 31, 1783),
 												},
 											},
-											NameRange:       rng(f, 30, 9, 1298, 30, 12, 1301),
-											OpenParenRange:  rng(f, 30, 12, 1301, 30, 13, 1302),
-											CloseParenRange: rng(f, 30, 31, 1320, 30, 32, 1321),
+											NameRange:       rng(f, 38, 9, 1761, 38, 12, 1764),
+											OpenParenRange:  rng(f, 38, 12, 1764, 38, 13, 1765),
+											CloseParenRange: rng(f, 38, 31, 1783, 38, 32, 1784),
 										},
 										Op: hclsyntax.OpNotEqual,
 										RHS: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal(""),
-													SrcRange: rng(f, 30, 38, 1327, 30, 38, 1327),
+													SrcRange: rng(f, 38, 38, 1790, 38, 38, 1790),
 												},
 											},
-											SrcRange: rng(f, 30, 36, 1325, 30, 38, 1327),
+											SrcRange: rng(f, 38, 36, 1788, 38, 38, 1790),
 										},
-										SrcRange: rng(f, 30, 9, 1298, 30, 38, 1327),
+										SrcRange: rng(f, 38, 9, 1761, 38, 38, 1790),
 									},
 									TrueResult: &hclsyntax.ObjectConsExpr{
 										Items: []hclsyntax.ObjectConsItem{
@@ -9308,10 +9403,10 @@ func parsed10() *hclsyntax.Body {
 														Traversal: hcl.Traversal{
 															hcl.TraverseRoot{
 																Name:     "base_url",
-																SrcRange: rng(f, 31, 5, 1336, 31, 13, 1344),
+																SrcRange: rng(f, 39, 5, 1799, 39, 13, 1807),
 															},
 														},
-														SrcRange: rng(f, 31, 5, 1336, 31, 13, 1344),
+														SrcRange: rng(f, 39, 5, 1799, 39, 13, 1807),
 													},
 												},
 												ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -9321,24 +9416,24 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("GITLAB_URL"),
-																	SrcRange: rng(f, 31, 21, 1352, 31, 31, 1362),
+																	SrcRange: rng(f, 39, 21, 1815, 39, 31, 1825),
 																},
 															},
-															SrcRange: rng(f, 31, 20, 1351, 31, 32, 1363),
+															SrcRange: rng(f, 39, 20, 1814, 39, 32, 1826),
 														},
 														&hclsyntax.TemplateExpr{
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("https://gitlab.com"),
-																	SrcRange: rng(f, 31, 35, 1366, 31, 53, 1384),
+																	SrcRange: rng(f, 39, 35, 1829, 39, 53, 1847),
 																},
 															},
-															SrcRange: rng(f, 31, 34, 1365, 31, 54, 1385),
+															SrcRange: rng(f, 39, 34, 1828, 39, 54, 1848),
 														},
 													},
-													NameRange:       rng(f, 31, 16, 1347, 31, 19, 1350),
-													OpenParenRange:  rng(f, 31, 19, 1350, 31, 20, 1351),
-													CloseParenRange: rng(f, 31, 54, 1385, 31, 55, 1386),
+													NameRange:       rng(f, 39, 16, 1810, 39, 19, 1813),
+													OpenParenRange:  rng(f, 39, 19, 1813, 39, 20, 1814),
+													CloseParenRange: rng(f, 39, 54, 1848, 39, 55, 1849),
 												},
 											},
 											hclsyntax.ObjectConsItem{
@@ -9347,10 +9442,10 @@ func parsed10() *hclsyntax.Body {
 														Traversal: hcl.Traversal{
 															hcl.TraverseRoot{
 																Name:     "token",
-																SrcRange: rng(f, 32, 5, 1391, 32, 10, 1396),
+																SrcRange: rng(f, 40, 5, 1854, 40, 10, 1859),
 															},
 														},
-														SrcRange: rng(f, 32, 5, 1391, 32, 10, 1396),
+														SrcRange: rng(f, 40, 5, 1854, 40, 10, 1859),
 													},
 												},
 												ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -9360,41 +9455,41 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("GITLAB_TOKEN"),
-																	SrcRange: rng(f, 32, 21, 1407, 32, 33, 1419),
+																	SrcRange: rng(f, 40, 21, 1870, 40, 33, 1882),
 																},
 															},
-															SrcRange: rng(f, 32, 20, 1406, 32, 34, 1420),
+															SrcRange: rng(f, 40, 20, 1869, 40, 34, 1883),
 														},
 														&hclsyntax.TemplateExpr{
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 32, 38, 1424, 32, 38, 1424),
+																	SrcRange: rng(f, 40, 38, 1887, 40, 38, 1887),
 																},
 															},
-															SrcRange: rng(f, 32, 36, 1422, 32, 38, 1424),
+															SrcRange: rng(f, 40, 36, 1885, 40, 38, 1887),
 														},
 													},
-													NameRange:       rng(f, 32, 16, 1402, 32, 19, 1405),
-													OpenParenRange:  rng(f, 32, 19, 1405, 32, 20, 1406),
-													CloseParenRange: rng(f, 32, 38, 1424, 32, 39, 1425),
+													NameRange:       rng(f, 40, 16, 1865, 40, 19, 1868),
+													OpenParenRange:  rng(f, 40, 19, 1868, 40, 20, 1869),
+													CloseParenRange: rng(f, 40, 38, 1887, 40, 39, 1888),
 												},
 											},
 										},
-										SrcRange:  rng(f, 30, 41, 1330, 33, 4, 1429),
-										OpenRange: rng(f, 30, 41, 1330, 30, 42, 1331),
+										SrcRange:  rng(f, 38, 41, 1793, 41, 4, 1892),
+										OpenRange: rng(f, 38, 41, 1793, 38, 42, 1794),
 									},
 									FalseResult: &hclsyntax.ObjectConsExpr{
-										SrcRange:  rng(f, 33, 7, 1432, 33, 9, 1434),
-										OpenRange: rng(f, 33, 7, 1432, 33, 8, 1433),
+										SrcRange:  rng(f, 41, 7, 1895, 41, 9, 1897),
+										OpenRange: rng(f, 41, 7, 1895, 41, 8, 1896),
 									},
-									SrcRange: rng(f, 30, 9, 1298, 33, 9, 1434),
+									SrcRange: rng(f, 38, 9, 1761, 41, 9, 1897),
 								},
-								SrcRange: rng(f, 27, 12, 1174, 33, 9, 1434),
+								SrcRange: rng(f, 35, 12, 1637, 41, 9, 1897),
 							},
-							SrcRange:    rng(f, 27, 3, 1165, 33, 9, 1434),
-							NameRange:   rng(f, 27, 3, 1165, 27, 9, 1171),
-							EqualsRange: rng(f, 27, 10, 1172, 27, 11, 1173),
+							SrcRange:    rng(f, 35, 3, 1628, 41, 9, 1897),
+							NameRange:   rng(f, 35, 3, 1628, 35, 9, 1634),
+							EqualsRange: rng(f, 35, 10, 1635, 35, 11, 1636),
 						},
 						"kind": &hclsyntax.Attribute{
 							Name: "kind",
@@ -9402,14 +9497,14 @@ func parsed10() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("issue"),
-										SrcRange: rng(f, 24, 15, 1050, 24, 20, 1055),
+										SrcRange: rng(f, 32, 15, 1513, 32, 20, 1518),
 									},
 								},
-								SrcRange: rng(f, 24, 14, 1049, 24, 21, 1056),
+								SrcRange: rng(f, 32, 14, 1512, 32, 21, 1519),
 							},
-							SrcRange:    rng(f, 24, 3, 1038, 24, 21, 1056),
-							NameRange:   rng(f, 24, 3, 1038, 24, 7, 1042),
-							EqualsRange: rng(f, 24, 12, 1047, 24, 13, 1048),
+							SrcRange:    rng(f, 32, 3, 1501, 32, 21, 1519),
+							NameRange:   rng(f, 32, 3, 1501, 32, 7, 1505),
+							EqualsRange: rng(f, 32, 12, 1510, 32, 13, 1511),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -9422,45 +9517,45 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("YOUTRACK_TOKEN"),
-														SrcRange: rng(f, 23, 19, 932, 23, 33, 946),
+														SrcRange: rng(f, 31, 19, 1395, 31, 33, 1409),
 													},
 												},
-												SrcRange: rng(f, 23, 18, 931, 23, 34, 947),
+												SrcRange: rng(f, 31, 18, 1394, 31, 34, 1410),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 23, 38, 951, 23, 38, 951),
+														SrcRange: rng(f, 31, 38, 1414, 31, 38, 1414),
 													},
 												},
-												SrcRange: rng(f, 23, 36, 949, 23, 38, 951),
+												SrcRange: rng(f, 31, 36, 1412, 31, 38, 1414),
 											},
 										},
-										NameRange:       rng(f, 23, 14, 927, 23, 17, 930),
-										OpenParenRange:  rng(f, 23, 17, 930, 23, 18, 931),
-										CloseParenRange: rng(f, 23, 38, 951, 23, 39, 952),
+										NameRange:       rng(f, 31, 14, 1390, 31, 17, 1393),
+										OpenParenRange:  rng(f, 31, 17, 1393, 31, 18, 1394),
+										CloseParenRange: rng(f, 31, 38, 1414, 31, 39, 1415),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 23, 45, 958, 23, 45, 958),
+												SrcRange: rng(f, 31, 45, 1421, 31, 45, 1421),
 											},
 										},
-										SrcRange: rng(f, 23, 43, 956, 23, 45, 958),
+										SrcRange: rng(f, 31, 43, 1419, 31, 45, 1421),
 									},
-									SrcRange: rng(f, 23, 14, 927, 23, 45, 958),
+									SrcRange: rng(f, 31, 14, 1390, 31, 45, 1421),
 								},
 								TrueResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:youtrack"),
-											SrcRange: rng(f, 23, 49, 962, 23, 65, 978),
+											SrcRange: rng(f, 31, 49, 1425, 31, 65, 1441),
 										},
 									},
-									SrcRange: rng(f, 23, 48, 961, 23, 66, 979),
+									SrcRange: rng(f, 31, 48, 1424, 31, 66, 1442),
 								},
 								FalseResult: &hclsyntax.ConditionalExpr{
 									Condition: &hclsyntax.BinaryOpExpr{
@@ -9471,72 +9566,72 @@ func parsed10() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("GITLAB_TOKEN"),
-															SrcRange: rng(f, 23, 74, 987, 23, 86, 999),
+															SrcRange: rng(f, 31, 74, 1450, 31, 86, 1462),
 														},
 													},
-													SrcRange: rng(f, 23, 73, 986, 23, 87, 1000),
+													SrcRange: rng(f, 31, 73, 1449, 31, 87, 1463),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 23, 91, 1004, 23, 91, 1004),
+															SrcRange: rng(f, 31, 91, 1467, 31, 91, 1467),
 														},
 													},
-													SrcRange: rng(f, 23, 89, 1002, 23, 91, 1004),
+													SrcRange: rng(f, 31, 89, 1465, 31, 91, 1467),
 												},
 											},
-											NameRange:       rng(f, 23, 69, 982, 23, 72, 985),
-											OpenParenRange:  rng(f, 23, 72, 985, 23, 73, 986),
-											CloseParenRange: rng(f, 23, 91, 1004, 23, 92, 1005),
+											NameRange:       rng(f, 31, 69, 1445, 31, 72, 1448),
+											OpenParenRange:  rng(f, 31, 72, 1448, 31, 73, 1449),
+											CloseParenRange: rng(f, 31, 91, 1467, 31, 92, 1468),
 										},
 										Op: hclsyntax.OpNotEqual,
 										RHS: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal(""),
-													SrcRange: rng(f, 23, 98, 1011, 23, 98, 1011),
+													SrcRange: rng(f, 31, 98, 1474, 31, 98, 1474),
 												},
 											},
-											SrcRange: rng(f, 23, 96, 1009, 23, 98, 1011),
+											SrcRange: rng(f, 31, 96, 1472, 31, 98, 1474),
 										},
-										SrcRange: rng(f, 23, 69, 982, 23, 98, 1011),
+										SrcRange: rng(f, 31, 69, 1445, 31, 98, 1474),
 									},
 									TrueResult: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("builtin:gitlab"),
-												SrcRange: rng(f, 23, 102, 1015, 23, 116, 1029),
+												SrcRange: rng(f, 31, 102, 1478, 31, 116, 1492),
 											},
 										},
-										SrcRange: rng(f, 23, 101, 1014, 23, 117, 1030),
+										SrcRange: rng(f, 31, 101, 1477, 31, 117, 1493),
 									},
 									FalseResult: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 23, 122, 1035, 23, 122, 1035),
+												SrcRange: rng(f, 31, 122, 1498, 31, 122, 1498),
 											},
 										},
-										SrcRange: rng(f, 23, 120, 1033, 23, 122, 1035),
+										SrcRange: rng(f, 31, 120, 1496, 31, 122, 1498),
 									},
-									SrcRange: rng(f, 23, 69, 982, 23, 122, 1035),
+									SrcRange: rng(f, 31, 69, 1445, 31, 122, 1498),
 								},
-								SrcRange: rng(f, 23, 14, 927, 23, 122, 1035),
+								SrcRange: rng(f, 31, 14, 1390, 31, 122, 1498),
 							},
-							SrcRange:    rng(f, 23, 3, 916, 23, 122, 1035),
-							NameRange:   rng(f, 23, 3, 916, 23, 9, 922),
-							EqualsRange: rng(f, 23, 12, 925, 23, 13, 926),
+							SrcRange:    rng(f, 31, 3, 1379, 31, 122, 1498),
+							NameRange:   rng(f, 31, 3, 1379, 31, 9, 1385),
+							EqualsRange: rng(f, 31, 12, 1388, 31, 13, 1389),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("10"),
-								SrcRange: rng(f, 26, 14, 1160, 26, 16, 1162),
+								SrcRange: rng(f, 34, 14, 1623, 34, 16, 1625),
 							},
-							SrcRange:    rng(f, 26, 3, 1149, 26, 16, 1162),
-							NameRange:   rng(f, 26, 3, 1149, 26, 11, 1157),
-							EqualsRange: rng(f, 26, 12, 1158, 26, 13, 1159),
+							SrcRange:    rng(f, 34, 3, 1612, 34, 16, 1625),
+							NameRange:   rng(f, 34, 3, 1612, 34, 11, 1620),
+							EqualsRange: rng(f, 34, 12, 1621, 34, 13, 1622),
 						},
 						"setup": &hclsyntax.Attribute{
 							Name: "setup",
@@ -9544,26 +9639,26 @@ func parsed10() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"),
-										SrcRange: rng(f, 25, 15, 1071, 25, 89, 1145),
+										SrcRange: rng(f, 33, 15, 1534, 33, 89, 1608),
 									},
 								},
-								SrcRange: rng(f, 25, 14, 1070, 25, 90, 1146),
+								SrcRange: rng(f, 33, 14, 1533, 33, 90, 1609),
 							},
-							SrcRange:    rng(f, 25, 3, 1059, 25, 90, 1146),
-							NameRange:   rng(f, 25, 3, 1059, 25, 8, 1064),
-							EqualsRange: rng(f, 25, 12, 1068, 25, 13, 1069),
+							SrcRange:    rng(f, 33, 3, 1522, 33, 90, 1609),
+							NameRange:   rng(f, 33, 3, 1522, 33, 8, 1527),
+							EqualsRange: rng(f, 33, 12, 1531, 33, 13, 1532),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 22, 19, 912, 34, 2, 1436),
-					EndRange: rng(f, 34, 2, 1436, 34, 2, 1436),
+					SrcRange: rng(f, 30, 19, 1375, 42, 2, 1899),
+					EndRange: rng(f, 42, 2, 1899, 42, 2, 1899),
 				},
-				TypeRange: rng(f, 22, 1, 894, 22, 7, 900),
+				TypeRange: rng(f, 30, 1, 1357, 30, 7, 1363),
 				LabelRanges: []hcl.Range{
-					rng(f, 22, 8, 901, 22, 18, 911),
+					rng(f, 30, 8, 1364, 30, 18, 1374),
 				},
-				OpenBraceRange:  rng(f, 22, 19, 912, 22, 20, 913),
-				CloseBraceRange: rng(f, 34, 1, 1435, 34, 2, 1436),
+				OpenBraceRange:  rng(f, 30, 19, 1375, 30, 20, 1376),
+				CloseBraceRange: rng(f, 42, 1, 1898, 42, 2, 1899),
 			},
 			&hclsyntax.Block{
 				Type: "source",
@@ -9582,29 +9677,124 @@ func parsed10() *hclsyntax.Body {
 												Traversal: hcl.Traversal{
 													hcl.TraverseRoot{
 														Name:     "path",
-														SrcRange: rng(f, 43, 5, 1689, 43, 9, 1693),
+														SrcRange: rng(f, 51, 5, 2152, 51, 9, 2156),
 													},
 												},
-												SrcRange: rng(f, 43, 5, 1689, 43, 9, 1693),
+												SrcRange: rng(f, 51, 5, 2152, 51, 9, 2156),
 											},
 										},
 										ValueExpr: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("."),
-													SrcRange: rng(f, 43, 13, 1697, 43, 14, 1698),
+													SrcRange: rng(f, 51, 14, 2161, 51, 15, 2162),
 												},
 											},
-											SrcRange: rng(f, 43, 12, 1696, 43, 15, 1699),
+											SrcRange: rng(f, 51, 13, 2160, 51, 16, 2163),
+										},
+									},
+									hclsyntax.ObjectConsItem{
+										KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+											Wrapped: &hclsyntax.ScopeTraversalExpr{
+												Traversal: hcl.Traversal{
+													hcl.TraverseRoot{
+														Name:     "stats",
+														SrcRange: rng(f, 52, 5, 2168, 52, 10, 2173),
+													},
+												},
+												SrcRange: rng(f, 52, 5, 2168, 52, 10, 2173),
+											},
+										},
+										ValueExpr: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.BinaryOpExpr{
+												LHS: &hclsyntax.FunctionCallExpr{
+													Name: "env",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("NOUS_OPENAI_BASE_URL"),
+																	SrcRange: rng(f, 52, 18, 2181, 52, 38, 2201),
+																},
+															},
+															SrcRange: rng(f, 52, 17, 2180, 52, 39, 2202),
+														},
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal(""),
+																	SrcRange: rng(f, 52, 43, 2206, 52, 43, 2206),
+																},
+															},
+															SrcRange: rng(f, 52, 41, 2204, 52, 43, 2206),
+														},
+													},
+													NameRange:       rng(f, 52, 13, 2176, 52, 16, 2179),
+													OpenParenRange:  rng(f, 52, 16, 2179, 52, 17, 2180),
+													CloseParenRange: rng(f, 52, 43, 2206, 52, 44, 2207),
+												},
+												Op: hclsyntax.OpNotEqual,
+												RHS: &hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal(""),
+															SrcRange: rng(f, 52, 50, 2213, 52, 50, 2213),
+														},
+													},
+													SrcRange: rng(f, 52, 48, 2211, 52, 50, 2213),
+												},
+												SrcRange: rng(f, 52, 13, 2176, 52, 50, 2213),
+											},
+											Op: hclsyntax.OpLogicalOr,
+											RHS: &hclsyntax.BinaryOpExpr{
+												LHS: &hclsyntax.FunctionCallExpr{
+													Name: "env",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("OPENAI_API_KEY"),
+																	SrcRange: rng(f, 52, 59, 2222, 52, 73, 2236),
+																},
+															},
+															SrcRange: rng(f, 52, 58, 2221, 52, 74, 2237),
+														},
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal(""),
+																	SrcRange: rng(f, 52, 78, 2241, 52, 78, 2241),
+																},
+															},
+															SrcRange: rng(f, 52, 76, 2239, 52, 78, 2241),
+														},
+													},
+													NameRange:       rng(f, 52, 54, 2217, 52, 57, 2220),
+													OpenParenRange:  rng(f, 52, 57, 2220, 52, 58, 2221),
+													CloseParenRange: rng(f, 52, 78, 2241, 52, 79, 2242),
+												},
+												Op: hclsyntax.OpNotEqual,
+												RHS: &hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal(""),
+															SrcRange: rng(f, 52, 85, 2248, 52, 85, 2248),
+														},
+													},
+													SrcRange: rng(f, 52, 83, 2246, 52, 85, 2248),
+												},
+												SrcRange: rng(f, 52, 54, 2217, 52, 85, 2248),
+											},
+											SrcRange: rng(f, 52, 13, 2176, 52, 85, 2248),
 										},
 									},
 								},
-								SrcRange:  rng(f, 42, 12, 1683, 44, 4, 1703),
-								OpenRange: rng(f, 42, 12, 1683, 42, 13, 1684),
+								SrcRange:  rng(f, 50, 12, 2146, 53, 4, 2252),
+								OpenRange: rng(f, 50, 12, 2146, 50, 13, 2147),
 							},
-							SrcRange:    rng(f, 42, 3, 1674, 44, 4, 1703),
-							NameRange:   rng(f, 42, 3, 1674, 42, 9, 1680),
-							EqualsRange: rng(f, 42, 10, 1681, 42, 11, 1682),
+							SrcRange:    rng(f, 50, 3, 2137, 53, 4, 2252),
+							NameRange:   rng(f, 50, 3, 2137, 50, 9, 2143),
+							EqualsRange: rng(f, 50, 10, 2144, 50, 11, 2145),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -9612,40 +9802,40 @@ func parsed10() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("builtin:git"),
-										SrcRange: rng(f, 40, 15, 1644, 40, 26, 1655),
+										SrcRange: rng(f, 48, 15, 2107, 48, 26, 2118),
 									},
 								},
-								SrcRange: rng(f, 40, 14, 1643, 40, 27, 1656),
+								SrcRange: rng(f, 48, 14, 2106, 48, 27, 2119),
 							},
-							SrcRange:    rng(f, 40, 3, 1632, 40, 27, 1656),
-							NameRange:   rng(f, 40, 3, 1632, 40, 9, 1638),
-							EqualsRange: rng(f, 40, 12, 1641, 40, 13, 1642),
+							SrcRange:    rng(f, 48, 3, 2095, 48, 27, 2119),
+							NameRange:   rng(f, 48, 3, 2095, 48, 9, 2101),
+							EqualsRange: rng(f, 48, 12, 2104, 48, 13, 2105),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("5"),
-								SrcRange: rng(f, 41, 14, 1670, 41, 15, 1671),
+								SrcRange: rng(f, 49, 14, 2133, 49, 15, 2134),
 							},
-							SrcRange:    rng(f, 41, 3, 1659, 41, 15, 1671),
-							NameRange:   rng(f, 41, 3, 1659, 41, 11, 1667),
-							EqualsRange: rng(f, 41, 12, 1668, 41, 13, 1669),
+							SrcRange:    rng(f, 49, 3, 2122, 49, 15, 2134),
+							NameRange:   rng(f, 49, 3, 2122, 49, 11, 2130),
+							EqualsRange: rng(f, 49, 12, 2131, 49, 13, 2132),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 39, 18, 1628, 45, 2, 1705),
-					EndRange: rng(f, 45, 2, 1705, 45, 2, 1705),
+					SrcRange: rng(f, 47, 18, 2091, 54, 2, 2254),
+					EndRange: rng(f, 54, 2, 2254, 54, 2, 2254),
 				},
-				TypeRange: rng(f, 39, 1, 1611, 39, 7, 1617),
+				TypeRange: rng(f, 47, 1, 2074, 47, 7, 2080),
 				LabelRanges: []hcl.Range{
-					rng(f, 39, 8, 1618, 39, 17, 1627),
+					rng(f, 47, 8, 2081, 47, 17, 2090),
 				},
-				OpenBraceRange:  rng(f, 39, 18, 1628, 39, 19, 1629),
-				CloseBraceRange: rng(f, 45, 1, 1704, 45, 2, 1705),
+				OpenBraceRange:  rng(f, 47, 18, 2091, 47, 19, 2092),
+				CloseBraceRange: rng(f, 54, 1, 2253, 54, 2, 2254),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 46, 1, 1706),
-		EndRange: rng(f, 46, 1, 1706, 46, 1, 1706),
+		SrcRange: rng(f, 1, 1, 0, 55, 1, 2255),
+		EndRange: rng(f, 55, 1, 2255, 55, 1, 2255),
 	}
 }
 
