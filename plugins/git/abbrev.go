@@ -55,8 +55,8 @@ type packNames struct {
 // packIndex is a version 2 pack index's fan-out table and the buckets of
 // its sorted names read so far: the names sharing a first byte, 20 bytes
 // each. A display id needs only its own bucket, so a fetch of a few
-// commits reads a few buckets (42 KiB each for the 542,000 objects of a 35,000-commit repository)
-// instead of every name of the pack (11 MB).
+// commits reads a few buckets instead of every name of the pack: 42 KiB
+// each, not 11 MB, for the 542,000 objects of a 35,000-commit repository.
 type packIndex struct {
 	name   string
 	fanout [256]uint32
