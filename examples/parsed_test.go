@@ -52,3 +52,44 @@ func TestParsedBodies(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkParsedBodies builds the syntax trees of every default file from
+// the generated code, as each load of the defaults does.
+func BenchmarkParsedBodies(b *testing.B) {
+	fsys := examples.DefaultRules()
+	parsed := fsys.(rules.Parsed)
+	srcs := defaultSources(b, fsys)
+	b.ReportAllocs()
+	for b.Loop() {
+		for name, src := range srcs {
+			if parsed.ParsedBody(name, src) == nil {
+				b.Fatal(name)
+			}
+		}
+	}
+}
+
+// BenchmarkParseDefaults parses every default file from its text, as each
+// load of the defaults did.
+func BenchmarkParseDefaults(b *testing.B) {
+	srcs := defaultSources(b, examples.DefaultRules())
+	b.ReportAllocs()
+	for b.Loop() {
+		for name, src := range srcs {
+			if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
+				b.Fatal(diags)
+			}
+		}
+	}
+}
+
+func defaultSources(b *testing.B, fsys fs.FS) map[string][]byte {
+	names, err := fs.Glob(fsys, "*.hcl")
+	require.NoError(b, err)
+	srcs := make(map[string][]byte, len(names))
+	for _, name := range names {
+		srcs[name], err = fs.ReadFile(fsys, name)
+		require.NoError(b, err)
+	}
+	return srcs
+}
