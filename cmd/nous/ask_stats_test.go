@@ -7,14 +7,15 @@ import (
 	"testing"
 
 	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/examples"
+	"github.com/nous-dev/nous/rules"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // TestDefaultsStatsOnlyWhenShown: the default rules compute commits' line
-// statistics only for what shows record fields: JSON output and an LLM
-// agent (its prompt renders them); the offline text path never pays for
-// them.
+// statistics only for what shows record fields: JSON output (ask's and
+// fetch's); the offline text path never pays for them.
 func TestDefaultsStatsOnlyWhenShown(t *testing.T) {
 	withoutTokens(t)
 	inRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z", "Add gateway retry": "2026-11-05T15:00:00Z"})
@@ -44,15 +45,41 @@ func TestDefaultsStatsOnlyWhenShown(t *testing.T) {
 		assert.NotContains(t, string(b), `"additions"`, c)
 	}
 
-	// The source's own configuration: no stats offline, stats when the
-	// agents are an LLM's.
+	// nous fetch's JSON shows record fields: it asks for them too, unless
+	// the flags say otherwise.
 	code, out, stderr = runCLI(t, "", "fetch", "gitlab", "--format", "jsonl")
 	require.Equal(t, 0, code, stderr)
-	assert.NotContains(t, out, `"additions"`)
-	t.Setenv("OPENAI_API_KEY", "sk-test-not-used")
-	code, out, stderr = runCLI(t, "", "fetch", "generic", "--format", "jsonl")
-	require.Equal(t, 0, code, stderr)
 	assert.Contains(t, out, `"additions"`)
+	code, out, stderr = runCLI(t, "", "fetch", "gitlab", "--format", "jsonl", "--filter", "with_stats=false")
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, out, `"additions"`, "a filter given is kept")
+}
+
+// TestDefaultsStatsFollowTheAgents: the default rules' git sources compute
+// stats by themselves only when the agents are an LLM's, whose prompt
+// renders record fields; GitLab's config has no such key.
+func TestDefaultsStatsFollowTheAgents(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		env   map[string]string
+		stats any // the git sources' config; nil: not set
+	}{
+		{"offline", nil, false},
+		{"an OpenAI key", map[string]string{"OPENAI_API_KEY": "sk-x"}, true},
+		{"an endpoint", map[string]string{"NOUS_OPENAI_BASE_URL": "http://localhost:11434/v1"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, diags := rules.LoadFS(examples.DefaultRules(), rules.WithEnv(tt.env))
+			require.False(t, diags.HasErrors(), diags.Error())
+			for _, name := range []string{"gitlab", "generic"} {
+				assert.Equal(t, tt.stats, rs.Source(name).Config["stats"], name)
+			}
+			assert.Equal(t, rs.Source("gitlab").Config, rs.Source("generic").Config, "one git process serves both")
+		})
+	}
+	rs, diags := rules.LoadFS(examples.DefaultRules(), rules.WithEnv(map[string]string{"GITLAB_TOKEN": "glpat-x", "OPENAI_API_KEY": "sk-x"}))
+	require.False(t, diags.HasErrors(), diags.Error())
+	assert.NotContains(t, rs.Source("gitlab").Config, "stats", "GitLab's config has no stats")
 }
 
 // asInt reads a JSON number decoded into any.
