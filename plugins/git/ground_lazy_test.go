@@ -1,6 +1,8 @@
 package git
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -8,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/memory"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -177,4 +181,32 @@ func BenchmarkGroundCold(b *testing.B) {
 			})
 		}
 	}
+}
+
+// FuzzParseHistory: any git log output gives commits, a cut or an error,
+// never a panic, and well-formed lines are each one commit.
+func FuzzParseHistory(f *testing.F) {
+	f.Add([]byte("0123456789012345678901234567890123456789\x00Ann\x00ann@x\x002024-03-01T10:00:00+02:00\x00\n"))
+	f.Add([]byte("0123456789012345678901234567890123456789\x00Ann\x00ann@x\x002024-03-01T10:00:00Z\x00ISO-8859-1\n"))
+	f.Add([]byte("short\x00line\n"))
+	f.Add([]byte("a\x00b\x00c\x00not a date\x00\n"))
+	f.Add([]byte(strings.Repeat("x", 200)))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		b := newHistoryBuilder(plumbing.ZeroHash)
+		err := parseHistory(bufio.NewReaderSize(bytes.NewReader(out), maxHistoryLine), memory.NewStorage(), b)
+		h := b.finish()
+		if err == nil {
+			assert.LessOrEqual(t, h.commits, strings.Count(string(out), "\n")+1)
+		}
+		assert.Len(t, h.when, h.commits)
+	})
+}
+
+// TestParseHistoryLongLine: a line longer than the bound is an error (the
+// caller then walks with go-git), not a partial commit.
+func TestParseHistoryLongLine(t *testing.T) {
+	b := newHistoryBuilder(plumbing.ZeroHash)
+	err := parseHistory(bufio.NewReaderSize(strings.NewReader(strings.Repeat("x", maxHistoryLine+10)+"\n"), maxHistoryLine), memory.NewStorage(), b)
+	require.ErrorContains(t, err, "longer than")
+	assert.Zero(t, b.h.commits)
 }
