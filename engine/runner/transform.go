@@ -50,7 +50,8 @@ func (r *run) filter(in []sdk.Record) (output, error) {
 }
 
 // matchesEntities checks entity values against a record field of the same
-// name (or its singular); records without the field pass.
+// name (or its singular); records without the field pass. A path value
+// matches the files under it, as `git log -- DIR` does.
 func matchesEntities(rec sdk.Record, ents map[string][]string, keys []string) bool {
 	for _, k := range keys {
 		if k == datesFilter || len(ents[k]) == 0 {
@@ -72,8 +73,12 @@ func matchesEntities(rec sdk.Record, ents map[string][]string, keys []string) bo
 		default:
 			continue
 		}
+		match := strings.EqualFold
+		if k == "paths" || k == "path" {
+			match = underPath
+		}
 		if !slices.ContainsFunc(have, func(h string) bool {
-			return slices.ContainsFunc(ents[k], func(w string) bool { return strings.EqualFold(h, w) })
+			return slices.ContainsFunc(ents[k], func(w string) bool { return match(h, w) })
 		}) {
 			return false
 		}
@@ -245,4 +250,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// underPath reports whether file is path or lies under the directory path
+// (case-insensitive, as the other entities compare; a trailing slash on
+// path is ignored).
+func underPath(file, path string) bool {
+	path = strings.TrimSuffix(path, "/")
+	if path == "" || strings.EqualFold(file, path) {
+		return path != ""
+	}
+	return len(file) > len(path) && file[len(path)] == '/' && strings.EqualFold(file[:len(path)], path)
 }
