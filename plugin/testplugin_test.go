@@ -15,6 +15,7 @@ import (
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/host"
 	sdkplugin "github.com/nous-dev/nous/sdk/plugin"
+	"google.golang.org/grpc"
 )
 
 // The test binary doubles as every plugin the tests need: started as
@@ -75,6 +76,16 @@ func servePlugin(mode string) {
 			Plugins:         goplugin.PluginSet{},
 			Logger:          hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true}),
 		})
+	case "notls":
+		// A plugin that offers no TLS: go-plugin serves in the clear when
+		// it is given no client certificate.
+		_ = os.Unsetenv("PLUGIN_CLIENT_CERT")
+		goplugin.Serve(&goplugin.ServeConfig{
+			HandshakeConfig:  host.Handshake,
+			VersionedPlugins: map[int]goplugin.PluginSet{sdk.ProtocolVersion: {host.PluginSource: bareGRPC{}}},
+			GRPCServer:       goplugin.DefaultGRPCServer,
+			Logger:           hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true}),
+		})
 	case "mute":
 		// Starts but never completes the handshake.
 		fmt.Fprintln(os.Stderr, "mute: waiting for a license server")
@@ -97,6 +108,15 @@ func servePlugin(mode string) {
 		os.Exit(2)
 	}
 	os.Exit(0)
+}
+
+// bareGRPC is a gRPC plugin that registers no service.
+type bareGRPC struct{ goplugin.NetRPCUnsupportedPlugin }
+
+func (bareGRPC) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error { return nil }
+
+func (bareGRPC) GRPCClient(context.Context, *goplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, nil
 }
 
 // echoSource emits generated records; its query selects a misbehaviour.
