@@ -111,7 +111,9 @@ func servePlugin(mode string) {
 }
 
 // bareGRPC is a gRPC plugin that registers no service.
-type bareGRPC struct{ goplugin.NetRPCUnsupportedPlugin }
+type bareGRPC struct {
+	goplugin.NetRPCUnsupportedPlugin
+}
 
 func (bareGRPC) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error { return nil }
 
