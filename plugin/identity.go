@@ -13,6 +13,8 @@ import (
 	"math/big"
 	"sync"
 	"time"
+
+	"github.com/nous-dev/nous/sdk/host"
 )
 
 // The plugin transport is mutual TLS, as with go-plugin's AutoMTLS, but with
@@ -28,12 +30,15 @@ import (
 // peers expect.
 type identity struct {
 	cert    tls.Certificate
+	leaf    *x509.Certificate
 	certPEM []byte
+	keyPEM  []byte
 }
 
 // clientIdentity is the host's client certificate, made once per host
 // process on first use: every plugin child learns it from
-// PLUGIN_CLIENT_CERT and accepts only connections that present it.
+// PLUGIN_CLIENT_CERT and accepts only connections that present it. Its key
+// never leaves the host's memory.
 var clientIdentity = sync.OnceValues(newIdentity)
 
 // newIdentity makes a fresh P-256 key and a self-signed certificate for it.
@@ -66,39 +71,74 @@ func newIdentity() (identity, error) {
 	if err != nil {
 		return identity{}, err
 	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		return identity{}, err
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return identity{}, err
+	}
 	return identity{
-		cert:    tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key},
+		cert:    tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf},
+		leaf:    leaf,
 		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		keyPEM:  pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}),
 	}, nil
 }
 
-// clientTLS returns the TLS configuration of one plugin client, and the
-// environment entry that tells the child which client certificate to
-// accept. go-plugin pins the certificate the child sends in its handshake
-// line as the only root; checkPinned refuses a child that sent none.
-func clientTLS() (*tls.Config, string, error) {
-	id, err := clientIdentity()
+// transport is the mutual TLS of one plugin process. The host presents its
+// client certificate and trusts only the server certificate it made for
+// this child (handed over in host.EnvTLSCert and host.EnvTLSKey, see
+// sdk/internal/host2plugin/tls.go for why the environment is acceptable).
+// A plugin built on an older SDK or plain go-plugin ignores that identity,
+// does go-plugin's AutoMTLS and sends its own certificate in the handshake
+// line, which go-plugin then pins in place of ours.
+type transport struct {
+	config *tls.Config
+	env    []string       // entries for the child's environment
+	pinned *x509.CertPool // the roots before the handshake
+}
+
+// newTransport makes the TLS configuration and environment of one child.
+func newTransport() (transport, error) {
+	client, err := clientIdentity()
 	if err != nil {
-		return nil, "", fmt.Errorf("making the host's TLS certificate: %w", err)
+		return transport{}, fmt.Errorf("making the host's TLS certificate: %w", err)
 	}
-	cfg := &tls.Config{
-		Certificates: []tls.Certificate{id.cert},
-		ClientAuth:   tls.RequireAndVerifyClientCert,
-		// go-plugin's servers accept 1.2 and up; every Go server speaks 1.3.
-		MinVersion: tls.VersionTLS13,
-		ServerName: "localhost",
+	server, err := newIdentity()
+	if err != nil {
+		return transport{}, fmt.Errorf("making the plugin's TLS certificate: %w", err)
 	}
-	return cfg, "PLUGIN_CLIENT_CERT=" + string(id.certPEM), nil
+	pinned := x509.NewCertPool()
+	pinned.AddCert(server.leaf)
+	return transport{
+		config: &tls.Config{
+			Certificates: []tls.Certificate{client.cert},
+			RootCAs:      pinned,
+			// go-plugin's broker serves with this configuration too.
+			ClientAuth: tls.RequireAndVerifyClientCert,
+			ClientCAs:  pinned,
+			// go-plugin's servers accept 1.2 and up; every Go server speaks 1.3.
+			MinVersion: tls.VersionTLS13,
+			ServerName: "localhost",
+		},
+		env: []string{
+			"PLUGIN_CLIENT_CERT=" + string(client.certPEM),
+			host.EnvTLSCert + "=" + string(server.certPEM),
+			host.EnvTLSKey + "=" + string(server.keyPEM),
+		},
+		pinned: pinned,
+	}, nil
 }
 
-// errNoServerCert is why a plugin whose handshake carried no certificate is
-// refused: without one, nothing would authenticate the plugin's end.
-var errNoServerCert = errors.New("its handshake carried no TLS certificate; nous connects to plugins only over mutually authenticated TLS (a plugin built on github.com/nous-dev/nous/sdk or hashicorp/go-plugin does this itself)")
-
-// checkPinned reports an error unless cfg trusts a server certificate.
-func checkPinned(cfg *tls.Config) error {
-	if cfg.RootCAs == nil {
-		return errNoServerCert
-	}
-	return nil
+// handshakeCert reports whether the plugin sent its own certificate in the
+// handshake line (go-plugin's AutoMTLS), which go-plugin pinned in place of
+// ours. Valid once the client has started.
+func (t transport) handshakeCert() bool {
+	return t.config.RootCAs != t.pinned
 }
+
+// errNoMutualTLS is why a plugin that did not complete the TLS handshake
+// with the certificate it was handed is refused.
+var errNoMutualTLS = errors.New("nous connects to plugins only over mutually authenticated TLS (a plugin built on github.com/nous-dev/nous/sdk or hashicorp/go-plugin does this itself)")

@@ -50,7 +50,7 @@ type startConfig struct {
 // startProcess launches the plugin and completes the handshake. It returns
 // when the plugin is ready to dispense, ctx is done, or the start fails.
 func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
-	tlsConfig, certEnv, err := clientTLS()
+	tr, err := newTransport()
 	if err != nil {
 		return nil, fmt.Errorf("starting plugin %s: %w", cfg.who, err)
 	}
@@ -62,12 +62,12 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		// Our runner starts the process: from the sealed copy, in its own
 		// process group, reading its stdout and stderr itself.
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
-			run.cmd.Env = append(spec.Env, certEnv)
+			run.cmd.Env = append(spec.Env, tr.env...)
 			return run, nil
 		},
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		// Our own mutual TLS, cheaper than go-plugin's AutoMTLS (identity.go).
-		TLSConfig: tlsConfig,
+		TLSConfig: tr.config,
 		// A little longer than ctx allows, so ctx's clearer error wins.
 		StartTimeout: cfg.startTimeout + time.Second,
 		// os.Stderr and os.Stdout writes after the handshake, which
@@ -86,16 +86,14 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		if _, err := client.Start(); err != nil {
-			done <- result{nil, err}
-			return
-		}
-		// Start has pinned the certificate of the handshake, if any.
-		if err := checkPinned(tlsConfig); err != nil {
-			done <- result{nil, err}
-			return
-		}
 		rpc, err := client.Client()
+		if err == nil && !tr.handshakeCert() {
+			// Served with the identity we handed it, or with no TLS at
+			// all: the first call tells, so make it now.
+			if err = rpc.Ping(); err != nil {
+				err = fmt.Errorf("it did not complete a TLS handshake with the certificate nous handed it (%w); %w", err, errNoMutualTLS)
+			}
+		}
 		done <- result{rpc, err}
 	}()
 	select {

@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/host"
 )
 
 // identTrailer starts the identity a test appends to a copy of the test
@@ -21,6 +23,22 @@ type identSource struct{ *echoSource }
 func (s identSource) Describe(ctx context.Context) (sdk.SourceInfo, error) {
 	info, err := s.echoSource.Describe(ctx)
 	info.Version = selfIdentity()
+	return info, err
+}
+
+// envSource is the echo source whose version lists the TLS variables its
+// process still has, and whether it can see the host's certificate.
+type envSource struct{ *echoSource }
+
+func (s envSource) Describe(ctx context.Context) (sdk.SourceInfo, error) {
+	info, err := s.echoSource.Describe(ctx)
+	var seen []string
+	for _, name := range []string{host.EnvTLSCert, host.EnvTLSKey, "PLUGIN_CLIENT_CERT"} {
+		if os.Getenv(name) != "" {
+			seen = append(seen, name)
+		}
+	}
+	info.Version = strings.Join(seen, ",")
 	return info, err
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -76,6 +77,19 @@ func servePlugin(mode string) {
 			Plugins:         goplugin.PluginSet{},
 			Logger:          hclog.New(&hclog.LoggerOptions{Output: os.Stderr, JSONFormat: true}),
 		})
+	case "oldsdk":
+		// A plugin on an older SDK, or plain go-plugin: it ignores the
+		// identity the host hands it and does go-plugin's AutoMTLS. Run
+		// again, this binary no longer finds the identity (the SDK took it
+		// out of the environment), so the echo plugin falls back.
+		exe, err := os.Executable()
+		if err == nil {
+			err = syscall.Exec(exe, []string{exe, "plugin", "serve", "env"}, os.Environ())
+		}
+		fmt.Fprintln(os.Stderr, "oldsdk:", err)
+		os.Exit(2)
+	case "env":
+		sdkplugin.Serve(sdkplugin.Config{Source: envSource{&echoSource{}}})
 	case "notls":
 		// A plugin that offers no TLS: go-plugin serves in the clear when
 		// it is given no client certificate.

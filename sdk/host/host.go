@@ -16,6 +16,14 @@ import (
 // Handshake is the go-plugin handshake every nous plugin and host share.
 var Handshake = host2plugin.Handshake
 
+// The environment variables in which a host hands each plugin its TLS
+// server certificate and key (PEM); the plugin's Serve takes them out of its
+// environment at start-up.
+const (
+	EnvTLSCert = host2plugin.EnvTLSCert
+	EnvTLSKey  = host2plugin.EnvTLSKey
+)
+
 // Names to dispense from a connected plugin (go-plugin's
 // ClientProtocol.Dispense).
 const (

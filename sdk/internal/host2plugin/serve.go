@@ -2,6 +2,7 @@ package host2plugin
 
 import (
 	"context"
+	"crypto/tls"
 	"os"
 	"sync"
 	"time"
@@ -65,7 +66,8 @@ func ServeConfig(src sdk.Source, agent sdk.Agent, logger hclog.Logger) *plugin.S
 				}),
 			)...)
 		},
-		Logger: logger,
+		TLSProvider: func() (*tls.Config, error) { return serverTLS(handed, os.Getenv(envClientCert)) },
+		Logger:      logger,
 	}
 }
 
