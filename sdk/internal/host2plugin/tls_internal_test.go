@@ -70,7 +70,7 @@ func TestServerTLS(t *testing.T) {
 }
 
 // testPEM makes a P-256 self-signed certificate and key, as a host does.
-func testPEM(t *testing.T) handedIdentity {
+func testPEM(t testing.TB) handedIdentity {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
