@@ -38,12 +38,14 @@ func (a *app) pluginServeCommand() *cobra.Command {
 
 // pluginMemoryLimit is a plugin process's soft memory limit (Go heap,
 // stacks and runtime metadata; the binary's mapped text, ~20 MiB, comes on
-// top). The bound for the git plugin on a 35,000-commit repository
-// is 150 MiB resident: past 128 MiB the garbage collector runs as often
-// as needed to stay under it instead of letting the heap double, trading
-// CPU for memory only when a plugin is that large. It is soft: a plugin
-// that truly needs more still gets it.
-const pluginMemoryLimit = 128 << 20
+// top). Past it the garbage collector runs as often as needed to stay
+// under it instead of letting the heap double, trading CPU for memory only
+// when a plugin is that large. A question about a week of a 35,000-commit
+// repository needs ~30 MiB; a walk of git.git's whole history holds ~250
+// MiB, and at 128 MiB the collector's extra work pushed such a walk past
+// its time limit, so the limit sits above what real walks need. It is
+// soft: a plugin that truly needs more still gets it.
+const pluginMemoryLimit = 512 << 20
 
 // softMemoryLimit sets pluginMemoryLimit unless GOMEMLIMIT chose one.
 func softMemoryLimit() {

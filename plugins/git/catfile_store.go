@@ -26,6 +26,9 @@ type catFileStore struct {
 	gitBin, gitDir string
 	// limit is the largest object read, maxObjectSize but in tests.
 	limit int64
+	// reads counts the objects git read; at handover (handoverReads but
+	// in tests) go-git takes over.
+	reads, handover int
 
 	// mu serialises the requests on git's pipes.
 	mu sync.Mutex
@@ -46,8 +49,18 @@ type catFileStore struct {
 }
 
 func newCatFileStore(st *filesystem.Storage, gitBin, gitDir string) *catFileStore {
-	return &catFileStore{Storage: st, gitBin: gitBin, gitDir: gitDir, limit: maxObjectSize}
+	return &catFileStore{Storage: st, gitBin: gitBin, gitDir: gitDir, limit: maxObjectSize, handover: handoverReads}
 }
+
+// handoverReads is how many objects git reads before go-git takes over. A
+// read through git's pipe costs a round trip; go-git reads in-process once
+// it has indexed the pack (~130 ms and ~50 MB on 35,000 commits). A week's
+// walk stays far below it; a walk of a whole long history (an author no
+// commit matches) goes on about twice as fast with go-git after it.
+const handoverReads = 4096
+
+// errHandedOver says go-git reads the objects because the walks are long.
+var errHandedOver = errors.New("git read its share of objects; go-git reads the rest")
 
 // watch binds the reads until the returned stop to ctx: when ctx is done
 // git is killed, the read under way fails with ctx's error, and the next
@@ -143,6 +156,10 @@ func (s *catFileStore) request(do func(*catFile) error) error {
 	err := do(s.proc)
 	switch {
 	case err == nil || errors.Is(err, plumbing.ErrObjectNotFound):
+		if s.reads++; s.reads == s.handover {
+			s.stop()
+			s.broken = errHandedOver
+		}
 		return err
 	case errors.Is(err, errObjectTooLarge):
 		// git is still writing the object: a new git serves the next read.

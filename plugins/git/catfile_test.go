@@ -49,6 +49,7 @@ func gitLog(t *testing.T, dir string, args ...string) []string {
 func TestCatFileReadsLikeGoGit(t *testing.T) {
 	dir := largeRepo(t, 400, time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC))
 	s := catFileSource(t, dir, "git")
+	s.objects.handover = 0 // git reads them all
 	iter, err := s.objects.Storage.IterEncodedObjects(plumbing.AnyObject)
 	require.NoError(t, err)
 	n := 0
@@ -66,6 +67,25 @@ func TestCatFileReadsLikeGoGit(t *testing.T) {
 	}))
 	require.Greater(t, n, 1000)
 	assert.NoError(t, s.objects.broken, "git read every object")
+}
+
+// TestCatFileHandsOver: after its share of reads git stops and go-git
+// reads the same objects.
+func TestCatFileHandsOver(t *testing.T) {
+	dir := shopRepo(t)
+	s := catFileSource(t, dir, "git")
+	s.objects.handover = 3
+	for i, h := range gitLog(t, dir, "--all") {
+		obj, err := s.objects.EncodedObject(plumbing.CommitObject, plumbing.NewHash(h))
+		require.NoError(t, err)
+		assert.Equal(t, h, obj.Hash().String())
+		if i < 2 {
+			assert.NoError(t, s.objects.broken, "read %d", i+1)
+			assert.NotNil(t, s.objects.proc)
+		}
+	}
+	assert.ErrorIs(t, s.objects.broken, errHandedOver)
+	assert.Nil(t, s.objects.proc, "git was stopped")
 }
 
 func contents(t *testing.T, o plumbing.EncodedObject) string {

@@ -88,8 +88,12 @@ func (e *emitter) flush() error {
 		e.noGit = true
 		e.close()
 	}
-	if e.noGit {
-		for _, p := range todo {
+	for i := range pending {
+		p := &pending[i]
+		// go-git computes each commit's stats just before its record goes
+		// out: a commit it cannot read (a blob missing from a partial
+		// clone) ends the fetch after the records before it, not before.
+		if e.noGit && !e.isMerge(p.c) && p.rec.Fields["files"] == nil {
 			fs, err := commitStats(e.ctx, e.s.repo.Storer, p.c, e.shallow[p.c.Hash])
 			if err != nil {
 				return fmt.Errorf("git: computing stats of %s: %w", p.c.Hash, err)
@@ -97,8 +101,6 @@ func (e *emitter) flush() error {
 			e.s.stats.put(e.key(p.c), fs)
 			setStats(&p.rec, fs)
 		}
-	}
-	for _, p := range pending {
 		if err := e.emit(p.rec); err != nil {
 			return err
 		}
