@@ -22,15 +22,14 @@ import (
 // the verification x509.CreateCertificate does of its own signature cost
 // ~17 ms per plugin on the host and again in each child, on the critical
 // path of every cold start. P-256 does the same in well under a millisecond
-// and is what every TLS stack (go-plugin's other-language servers included)
-// accepts; Ed25519 would be as fast but is not.
+// and every TLS stack (go-plugin's other-language servers included) accepts
+// it; Ed25519 would be as fast, but not every stack does.
 
 // identity is an ephemeral self-signed certificate and its key, valid for
 // "localhost" as both client and server, which is what go-plugin's AutoMTLS
 // peers expect.
 type identity struct {
-	cert    tls.Certificate
-	leaf    *x509.Certificate
+	cert    tls.Certificate // with its Leaf
 	certPEM []byte
 	keyPEM  []byte
 }
@@ -81,7 +80,6 @@ func newIdentity() (identity, error) {
 	}
 	return identity{
 		cert:    tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf},
-		leaf:    leaf,
 		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
 		keyPEM:  pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}),
 	}, nil
@@ -111,7 +109,7 @@ func newTransport() (transport, error) {
 		return transport{}, fmt.Errorf("making the plugin's TLS certificate: %w", err)
 	}
 	pinned := x509.NewCertPool()
-	pinned.AddCert(server.leaf)
+	pinned.AddCert(server.cert.Leaf)
 	return transport{
 		config: &tls.Config{
 			Certificates: []tls.Certificate{client.cert},

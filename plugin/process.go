@@ -62,7 +62,7 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		// Our runner starts the process: from the sealed copy, in its own
 		// process group, reading its stdout and stderr itself.
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
-			run.cmd.Env = append(spec.Env, tr.env...)
+			run.cmd.Env = slices.Concat(spec.Env, tr.env)
 			return run, nil
 		},
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},

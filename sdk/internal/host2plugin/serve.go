@@ -34,8 +34,9 @@ func Serve(src sdk.Source, agent sdk.Agent, logger hclog.Logger) {
 }
 
 // ServeConfig returns the go-plugin configuration Serve runs with: the
-// nous handshake, the versioned plugin sets for src and agent, gRPC, and
-// logger, or JSON lines on stderr when it is nil. sdktest uses it to serve
+// nous handshake, the versioned plugin sets for src and agent, gRPC, TLS
+// with the identity the host handed (tls.go), and logger, or JSON lines on
+// stderr when it is nil. sdktest uses it to serve
 // in-process over the same protocol.
 func ServeConfig(src sdk.Source, agent sdk.Agent, logger hclog.Logger) *plugin.ServeConfig {
 	if logger == nil {
