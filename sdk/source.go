@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"time"
 )
 
@@ -37,4 +38,20 @@ type FetchRequest struct {
 	Since   time.Time           `json:"since,omitzero"`    // resolved from the dates filter; zero is unbounded
 	Until   time.Time           `json:"until,omitzero"`    // exclusive: records from [Since, Until); zero is unbounded
 	Limit   int                 `json:"limit,omitempty"`   // at most this many records; 0 is no limit
+}
+
+// FilterWithStats is the filter key ("true"/"false") asking a commit
+// source for the records' line statistics (files, additions, deletions,
+// paths), which cost a diff per commit: the host asks for them only when
+// it shows record fields.
+const FilterWithStats = "with_stats"
+
+// WithFilter returns a copy of r whose filter key holds values; r's own
+// map is not changed.
+func (r FetchRequest) WithFilter(key string, values ...string) FetchRequest {
+	filters := make(map[string][]string, len(r.Filters)+1)
+	maps.Copy(filters, r.Filters)
+	filters[key] = values
+	r.Filters = filters
+	return r
 }

@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"maps"
 	"slices"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/sdk"
 )
-
-// withStatsFilter asks a source for the records' line statistics.
-const withStatsFilter = "with_stats"
 
 // fetchStats asks source for line statistics when the fetch's output shows
 // record fields (JSON) and the flags did not say: a source whose config
@@ -18,16 +14,12 @@ const withStatsFilter = "with_stats"
 // shows them here. A source that does not apply with_stats never sees it;
 // one that cannot describe itself fails the fetch that follows.
 func fetchStats(ctx context.Context, d engine.Describer, source string, req sdk.FetchRequest) sdk.FetchRequest {
-	if _, given := req.Filters[withStatsFilter]; given {
+	if _, given := req.Filters[sdk.FilterWithStats]; given {
 		return req
 	}
 	info, err := d.Describe(ctx, source)
-	if err != nil || !slices.Contains(info.Filters, withStatsFilter) {
+	if err != nil || !slices.Contains(info.Filters, sdk.FilterWithStats) {
 		return req
 	}
-	filters := make(map[string][]string, len(req.Filters)+1)
-	maps.Copy(filters, req.Filters)
-	filters[withStatsFilter] = []string{"true"}
-	req.Filters = filters
-	return req
+	return req.WithFilter(sdk.FilterWithStats, "true")
 }
