@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -440,6 +441,46 @@ func TestBadSpecs(t *testing.T) {
 	m, _ := newManager(t, plugin.Options{}, source("a", "builtin:echo"))
 	err = m.Fetch(context.Background(), "zzz", sdk.FetchRequest{}, collect(new([]sdk.Record)))
 	assert.EqualError(t, err, `no source named "zzz" is declared`)
+}
+
+// A start its caller gave up on before the process launched leaves no
+// process behind: the kill that abandons it must reach a process the
+// start launches after it.
+func TestAbandonedStartLeavesNoProcess(t *testing.T) {
+	tests := []struct {
+		name  string
+		start func(ctx context.Context, m *plugin.Manager) error
+	}{
+		{"call", func(ctx context.Context, m *plugin.Manager) error {
+			return m.Fetch(ctx, "a", fetchN(1, ""), collect(new([]sdk.Record)))
+		}},
+		{"check", func(ctx context.Context, m *plugin.Manager) error {
+			_, err := m.CheckConfig(ctx, plugin.KindAgent, "w")
+			return err
+		}},
+		{"inspect", func(ctx context.Context, m *plugin.Manager) error {
+			if info := m.Inspect(ctx, "builtin:echo", ""); info.Error != "" {
+				return errors.New(info.Error)
+			}
+			return nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, _ := newManager(t, plugin.Options{}, source("a", "builtin:echo"), agent("w", "builtin:echo"))
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			for range 20 { // the start races with the kill: try it often
+				require.ErrorContains(t, tt.start(ctx, m), "context canceled")
+			}
+			require.NoError(t, m.Close())
+			left := children(t)
+			for _, pid := range left {
+				_ = syscall.Kill(pid, syscall.SIGKILL) // spare the tests that follow
+			}
+			assert.Empty(t, left, "no plugin process outlives an abandoned start")
+		})
+	}
 }
 
 func TestCloseLeavesNoProcessBehind(t *testing.T) {

@@ -61,8 +61,9 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 		VersionedPlugins: host.VersionedPlugins(),
 		// Our runner starts the process: from the sealed copy, in its own
 		// process group, reading its stdout and stderr itself.
-		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, socketDir string) (runner.Runner, error) {
 			run.cmd.Env = slices.Concat(spec.Env, tr.env)
+			run.socketDir = socketDir
 			return run, nil
 		},
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
@@ -190,7 +191,9 @@ func (p *process) alive() bool {
 }
 
 // hardKill ends the process at once, then lets go-plugin clean up. It is for
-// processes that are hung or already dead; stop is the polite way.
+// processes that are hung or already dead, and for starts abandoned before
+// the process launched, which it keeps from launching (go-plugin's Kill
+// does nothing then); end(false) is the polite way.
 func (p *process) hardKill() {
 	_ = p.run.Kill(context.Background()) // first: go-plugin's Kill waits for its lock
 	p.client.Kill()

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -32,6 +33,10 @@ type procRunner struct {
 	name   string // the plugin's path, for messages
 	log    *pluginLog
 	sealed *sealedBinary // nil when the binary runs from its path
+	// socketDir is go-plugin's directory for the plugin's socket. go-plugin
+	// removes it only when it kills a started process: Start removes it
+	// when the process does not start.
+	socketDir string
 
 	handshake *io.PipeReader // what go-plugin reads for the handshake
 	outR      *os.File
@@ -39,6 +44,7 @@ type procRunner struct {
 	readers   sync.WaitGroup
 
 	mu      sync.Mutex
+	killed  bool // Kill came first: the process must not start
 	started bool
 	reaped  bool          // the process was waited for: its group id may be reused
 	done    chan struct{} // closed once the process ended and its output drained
@@ -77,13 +83,19 @@ func (r *procRunner) Start(context.Context) error {
 	}
 	r.cmd.Stdout, r.cmd.Stderr = outW, errW
 	r.mu.Lock()
-	err = r.cmd.Start()
+	err = errKilledBeforeStart
+	if !r.killed {
+		err = r.cmd.Start()
+	}
 	r.started = err == nil
 	r.mu.Unlock()
 	closeAll(outW, errW) // the child holds its own copies
 	if err != nil {
 		closeAll(outR, errR)
 		r.release()
+		if r.socketDir != "" {
+			_ = os.RemoveAll(r.socketDir)
+		}
 		return err
 	}
 	r.outR, r.errR = outR, errR
@@ -149,10 +161,16 @@ func (r *procRunner) Wait(context.Context) error {
 	return r.err
 }
 
-// Kill kills the process and its group at once.
+// errKilledBeforeStart is Start's error once Kill has been called.
+var errKilledBeforeStart = errors.New("the plugin was stopped before it started")
+
+// Kill kills the process and its group at once. Called before Start, it
+// keeps the process from starting: a start abandoned while go-plugin was
+// still on its way to Start must not launch a process nobody stops.
 func (r *procRunner) Kill(context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.killed = true
 	if r.started && !r.reaped {
 		killGroup(r.cmd.Process)
 	}
