@@ -79,6 +79,22 @@ type Coverage struct {
 	Truncated string `json:"truncated,omitempty"`
 	// Name is what the source holds, for the report: "hashicorp/hcl".
 	Name string `json:"name,omitempty"`
+	// Remote is where the source says its project is hosted (a git
+	// repository's origin); nil when unknown.
+	Remote *Remote `json:"remote,omitempty"`
+}
+
+// Remote kinds: the hosting services a Remote's host is known to be.
+const (
+	RemoteGitHub = "github" // github.com
+	RemoteGitLab = "gitlab" // gitlab.com
+)
+
+// Remote is a hosted project a source points at, without credentials.
+type Remote struct {
+	Host string `json:"host,omitempty"` // host name without port: "github.com"
+	Path string `json:"path,omitempty"` // project path without ".git": "owner/name", "group/sub/name"
+	Kind string `json:"kind,omitempty"` // RemoteGitHub, RemoteGitLab, or "" for any other host
 }
 
 // Bounds of a Ground call. A question has a handful of terms; the bounds

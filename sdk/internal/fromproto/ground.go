@@ -69,7 +69,15 @@ func coverage(p *pb.Coverage) (sdk.Coverage, error) {
 	if err != nil {
 		return sdk.Coverage{}, fmt.Errorf("latest: %w", err)
 	}
-	return sdk.Coverage{Earliest: earliest, Latest: latest, Truncated: p.GetTruncated(), Name: p.GetName()}, nil
+	return sdk.Coverage{Earliest: earliest, Latest: latest, Truncated: p.GetTruncated(), Name: p.GetName(), Remote: remote(p.GetRemote())}, nil
+}
+
+// remote keeps an absent remote nil.
+func remote(p *pb.Remote) *sdk.Remote {
+	if p == nil {
+		return nil
+	}
+	return &sdk.Remote{Host: p.GetHost(), Path: p.GetPath(), Kind: p.GetKind()}
 }
 
 // NilIfEmpty keeps "none" as nil, as the sdk types document.

@@ -57,8 +57,9 @@ func TestGroundCrossesTheWireWhole(t *testing.T) {
 			{Kind: sdk.TermAuthor, Value: "radek", Known: true, Canonical: []string{"Radek Simko <radek@example.com>", "Radek S <rs@example.org>"}, Note: "matched by name"},
 			{Kind: sdk.TermLabel, Value: "ünïcødé", Note: "labels are not grounded"},
 		},
-		Filters:  []string{"paths", "authors"},
-		Coverage: sdk.Coverage{Earliest: tagTime.Add(-time.Hour), Latest: tagTime, Truncated: "shallow clone at abc", Name: "hashicorp/hcl"},
+		Filters: []string{"paths", "authors"},
+		Coverage: sdk.Coverage{Earliest: tagTime.Add(-time.Hour), Latest: tagTime, Truncated: "shallow clone at abc", Name: "hashicorp/hcl",
+			Remote: &sdk.Remote{Host: "gitlab.com", Path: "group/sub/hcl", Kind: sdk.RemoteGitLab}},
 	}
 	src := sdktest.Source(t, &groundingSource{
 		fakeSource: &fakeSource{info: sdk.SourceInfo{Filters: []string{"ignored"}}},
@@ -227,4 +228,17 @@ func TestGroundHonoursTheCallersDeadline(t *testing.T) {
 	defer cancel()
 	_, err := sdktest.Ground(ctx, src, terms(sdk.TermPath, "a"))
 	require.ErrorIs(t, err, sdk.ErrDeadline)
+}
+
+func TestGroundCoverageOfOnlyARemoteCrossesTheWire(t *testing.T) {
+	want := sdk.Coverage{Remote: &sdk.Remote{Host: "github.com", Path: "hashicorp/hcl", Kind: sdk.RemoteGitHub}}
+	src := sdktest.Source(t, &groundingSource{
+		fakeSource: &fakeSource{},
+		ground: func(context.Context, sdk.GroundRequest) (sdk.GroundResponse, error) {
+			return sdk.GroundResponse{Coverage: want}, nil
+		},
+	})
+	got, err := sdktest.Ground(context.Background(), src, sdk.GroundRequest{})
+	require.NoError(t, err)
+	assert.Equal(t, want, got.Coverage)
 }

@@ -1482,6 +1482,7 @@ type Coverage struct {
 	Latest        *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=latest,proto3" json:"latest,omitempty"`       // absent means unknown
 	Truncated     string                 `protobuf:"bytes,3,opt,name=truncated,proto3" json:"truncated,omitempty"` // why the history is incomplete
 	Name          string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`           // what the source holds
+	Remote        *Remote                `protobuf:"bytes,5,opt,name=remote,proto3" json:"remote,omitempty"`       // where the project is hosted; absent means unknown
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1540,6 +1541,74 @@ func (x *Coverage) GetTruncated() string {
 func (x *Coverage) GetName() string {
 	if x != nil {
 		return x.Name
+	}
+	return ""
+}
+
+func (x *Coverage) GetRemote() *Remote {
+	if x != nil {
+		return x.Remote
+	}
+	return nil
+}
+
+// Remote is a hosted project a source points at, without credentials.
+type Remote struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Host          string                 `protobuf:"bytes,1,opt,name=host,proto3" json:"host,omitempty"` // host name without port
+	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"` // "owner/name", without ".git"
+	Kind          string                 `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"` // "github", "gitlab" or empty
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Remote) Reset() {
+	*x = Remote{}
+	mi := &file_plugin_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Remote) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Remote) ProtoMessage() {}
+
+func (x *Remote) ProtoReflect() protoreflect.Message {
+	mi := &file_plugin_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Remote.ProtoReflect.Descriptor instead.
+func (*Remote) Descriptor() ([]byte, []int) {
+	return file_plugin_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *Remote) GetHost() string {
+	if x != nil {
+		return x.Host
+	}
+	return ""
+}
+
+func (x *Remote) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *Remote) GetKind() string {
+	if x != nil {
+		return x.Kind
 	}
 	return ""
 }
@@ -1653,12 +1722,17 @@ const file_plugin_proto_rawDesc = "" +
 	"\x02id\x18\x05 \x01(\tR\x02id\x12.\n" +
 	"\x04time\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x04time\x12\x12\n" +
 	"\x04note\x18\a \x01(\tR\x04note\x12\x18\n" +
-	"\apartial\x18\b \x01(\bR\apartial\"\xa8\x01\n" +
+	"\apartial\x18\b \x01(\bR\apartial\"\xd8\x01\n" +
 	"\bCoverage\x126\n" +
 	"\bearliest\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\bearliest\x122\n" +
 	"\x06latest\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x06latest\x12\x1c\n" +
 	"\ttruncated\x18\x03 \x01(\tR\ttruncated\x12\x12\n" +
-	"\x04name\x18\x04 \x01(\tR\x04name*N\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12.\n" +
+	"\x06remote\x18\x05 \x01(\v2\x16.nous.plugin.v1.RemoteR\x06remote\"D\n" +
+	"\x06Remote\x12\x12\n" +
+	"\x04host\x18\x01 \x01(\tR\x04host\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind*N\n" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SEVERITY_WARNING\x10\x01\x12\x12\n" +
@@ -1695,7 +1769,7 @@ func file_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_plugin_proto_goTypes = []any{
 	(Severity)(0),                 // 0: nous.plugin.v1.Severity
 	(ErrorKind)(0),                // 1: nous.plugin.v1.ErrorKind
@@ -1719,51 +1793,53 @@ var file_plugin_proto_goTypes = []any{
 	(*GroundResponse)(nil),        // 19: nous.plugin.v1.GroundResponse
 	(*GroundedTerm)(nil),          // 20: nous.plugin.v1.GroundedTerm
 	(*Coverage)(nil),              // 21: nous.plugin.v1.Coverage
-	nil,                           // 22: nous.plugin.v1.FetchRequest.FiltersEntry
-	(*timestamppb.Timestamp)(nil), // 23: google.protobuf.Timestamp
+	(*Remote)(nil),                // 22: nous.plugin.v1.Remote
+	nil,                           // 23: nous.plugin.v1.FetchRequest.FiltersEntry
+	(*timestamppb.Timestamp)(nil), // 24: google.protobuf.Timestamp
 }
 var file_plugin_proto_depIdxs = []int32{
 	7,  // 0: nous.plugin.v1.ConfigureResponse.diagnostics:type_name -> nous.plugin.v1.Diagnostic
 	0,  // 1: nous.plugin.v1.Diagnostic.severity:type_name -> nous.plugin.v1.Severity
-	22, // 2: nous.plugin.v1.FetchRequest.filters:type_name -> nous.plugin.v1.FetchRequest.FiltersEntry
-	23, // 3: nous.plugin.v1.FetchRequest.since:type_name -> google.protobuf.Timestamp
-	23, // 4: nous.plugin.v1.FetchRequest.until:type_name -> google.protobuf.Timestamp
+	23, // 2: nous.plugin.v1.FetchRequest.filters:type_name -> nous.plugin.v1.FetchRequest.FiltersEntry
+	24, // 3: nous.plugin.v1.FetchRequest.since:type_name -> google.protobuf.Timestamp
+	24, // 4: nous.plugin.v1.FetchRequest.until:type_name -> google.protobuf.Timestamp
 	10, // 5: nous.plugin.v1.FetchResponse.records:type_name -> nous.plugin.v1.Record
-	23, // 6: nous.plugin.v1.Record.time:type_name -> google.protobuf.Timestamp
+	24, // 6: nous.plugin.v1.Record.time:type_name -> google.protobuf.Timestamp
 	11, // 7: nous.plugin.v1.Record.fields:type_name -> nous.plugin.v1.Field
-	23, // 8: nous.plugin.v1.Field.time_value:type_name -> google.protobuf.Timestamp
+	24, // 8: nous.plugin.v1.Field.time_value:type_name -> google.protobuf.Timestamp
 	12, // 9: nous.plugin.v1.Field.string_list:type_name -> nous.plugin.v1.StringList
 	10, // 10: nous.plugin.v1.InvokeRequest.context:type_name -> nous.plugin.v1.Record
 	15, // 11: nous.plugin.v1.InvokeResponse.usage:type_name -> nous.plugin.v1.Usage
 	1,  // 12: nous.plugin.v1.Error.kind:type_name -> nous.plugin.v1.ErrorKind
 	18, // 13: nous.plugin.v1.GroundRequest.terms:type_name -> nous.plugin.v1.Term
-	23, // 14: nous.plugin.v1.GroundRequest.since:type_name -> google.protobuf.Timestamp
-	23, // 15: nous.plugin.v1.GroundRequest.until:type_name -> google.protobuf.Timestamp
+	24, // 14: nous.plugin.v1.GroundRequest.since:type_name -> google.protobuf.Timestamp
+	24, // 15: nous.plugin.v1.GroundRequest.until:type_name -> google.protobuf.Timestamp
 	20, // 16: nous.plugin.v1.GroundResponse.terms:type_name -> nous.plugin.v1.GroundedTerm
 	21, // 17: nous.plugin.v1.GroundResponse.coverage:type_name -> nous.plugin.v1.Coverage
-	23, // 18: nous.plugin.v1.GroundedTerm.time:type_name -> google.protobuf.Timestamp
-	23, // 19: nous.plugin.v1.Coverage.earliest:type_name -> google.protobuf.Timestamp
-	23, // 20: nous.plugin.v1.Coverage.latest:type_name -> google.protobuf.Timestamp
-	12, // 21: nous.plugin.v1.FetchRequest.FiltersEntry.value:type_name -> nous.plugin.v1.StringList
-	2,  // 22: nous.plugin.v1.Source.Describe:input_type -> nous.plugin.v1.DescribeRequest
-	5,  // 23: nous.plugin.v1.Source.Configure:input_type -> nous.plugin.v1.ConfigureRequest
-	8,  // 24: nous.plugin.v1.Source.Fetch:input_type -> nous.plugin.v1.FetchRequest
-	17, // 25: nous.plugin.v1.Source.Ground:input_type -> nous.plugin.v1.GroundRequest
-	2,  // 26: nous.plugin.v1.Agent.Describe:input_type -> nous.plugin.v1.DescribeRequest
-	5,  // 27: nous.plugin.v1.Agent.Configure:input_type -> nous.plugin.v1.ConfigureRequest
-	13, // 28: nous.plugin.v1.Agent.Invoke:input_type -> nous.plugin.v1.InvokeRequest
-	3,  // 29: nous.plugin.v1.Source.Describe:output_type -> nous.plugin.v1.SourceInfo
-	6,  // 30: nous.plugin.v1.Source.Configure:output_type -> nous.plugin.v1.ConfigureResponse
-	9,  // 31: nous.plugin.v1.Source.Fetch:output_type -> nous.plugin.v1.FetchResponse
-	19, // 32: nous.plugin.v1.Source.Ground:output_type -> nous.plugin.v1.GroundResponse
-	4,  // 33: nous.plugin.v1.Agent.Describe:output_type -> nous.plugin.v1.AgentInfo
-	6,  // 34: nous.plugin.v1.Agent.Configure:output_type -> nous.plugin.v1.ConfigureResponse
-	14, // 35: nous.plugin.v1.Agent.Invoke:output_type -> nous.plugin.v1.InvokeResponse
-	29, // [29:36] is the sub-list for method output_type
-	22, // [22:29] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	24, // 18: nous.plugin.v1.GroundedTerm.time:type_name -> google.protobuf.Timestamp
+	24, // 19: nous.plugin.v1.Coverage.earliest:type_name -> google.protobuf.Timestamp
+	24, // 20: nous.plugin.v1.Coverage.latest:type_name -> google.protobuf.Timestamp
+	22, // 21: nous.plugin.v1.Coverage.remote:type_name -> nous.plugin.v1.Remote
+	12, // 22: nous.plugin.v1.FetchRequest.FiltersEntry.value:type_name -> nous.plugin.v1.StringList
+	2,  // 23: nous.plugin.v1.Source.Describe:input_type -> nous.plugin.v1.DescribeRequest
+	5,  // 24: nous.plugin.v1.Source.Configure:input_type -> nous.plugin.v1.ConfigureRequest
+	8,  // 25: nous.plugin.v1.Source.Fetch:input_type -> nous.plugin.v1.FetchRequest
+	17, // 26: nous.plugin.v1.Source.Ground:input_type -> nous.plugin.v1.GroundRequest
+	2,  // 27: nous.plugin.v1.Agent.Describe:input_type -> nous.plugin.v1.DescribeRequest
+	5,  // 28: nous.plugin.v1.Agent.Configure:input_type -> nous.plugin.v1.ConfigureRequest
+	13, // 29: nous.plugin.v1.Agent.Invoke:input_type -> nous.plugin.v1.InvokeRequest
+	3,  // 30: nous.plugin.v1.Source.Describe:output_type -> nous.plugin.v1.SourceInfo
+	6,  // 31: nous.plugin.v1.Source.Configure:output_type -> nous.plugin.v1.ConfigureResponse
+	9,  // 32: nous.plugin.v1.Source.Fetch:output_type -> nous.plugin.v1.FetchResponse
+	19, // 33: nous.plugin.v1.Source.Ground:output_type -> nous.plugin.v1.GroundResponse
+	4,  // 34: nous.plugin.v1.Agent.Describe:output_type -> nous.plugin.v1.AgentInfo
+	6,  // 35: nous.plugin.v1.Agent.Configure:output_type -> nous.plugin.v1.ConfigureResponse
+	14, // 36: nous.plugin.v1.Agent.Invoke:output_type -> nous.plugin.v1.InvokeResponse
+	30, // [30:37] is the sub-list for method output_type
+	23, // [23:30] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_plugin_proto_init() }
@@ -1785,7 +1861,7 @@ func file_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_plugin_proto_rawDesc), len(file_plugin_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

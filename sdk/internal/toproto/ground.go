@@ -39,7 +39,7 @@ func GroundResponse(r sdk.GroundResponse) *pb.GroundResponse {
 
 // coverage leaves an unknown (zero) coverage absent.
 func coverage(c sdk.Coverage) *pb.Coverage {
-	if c.Earliest.IsZero() && c.Latest.IsZero() && c.Truncated == "" && c.Name == "" {
+	if c.Earliest.IsZero() && c.Latest.IsZero() && c.Truncated == "" && c.Name == "" && c.Remote == nil {
 		return nil
 	}
 	return &pb.Coverage{
@@ -47,5 +47,14 @@ func coverage(c sdk.Coverage) *pb.Coverage {
 		Latest:    wire.TimeToProto(c.Latest),
 		Truncated: wire.ValidUTF8(c.Truncated),
 		Name:      wire.ValidUTF8(c.Name),
+		Remote:    remote(c.Remote),
 	}
+}
+
+// remote leaves an unknown (nil) remote absent.
+func remote(r *sdk.Remote) *pb.Remote {
+	if r == nil {
+		return nil
+	}
+	return &pb.Remote{Host: wire.ValidUTF8(r.Host), Path: wire.ValidUTF8(r.Path), Kind: wire.ValidUTF8(r.Kind)}
 }
