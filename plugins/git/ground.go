@@ -40,6 +40,10 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 	}
 	resp := sdk.GroundResponse{Filters: append([]string(nil), filterKeys...)}
 	resp.Coverage.Name = s.repoName()
+	if s.remote != nil {
+		r := *s.remote // the caller owns the response
+		resp.Coverage.Remote = &r
+	}
 	tipHash, _, err := s.resolve(s.cfg.Ref)
 	empty := errors.Is(err, errNoCommits)
 	if err != nil && !empty {
@@ -384,7 +388,10 @@ func (s *Source) groundRef(g *sdk.GroundedTerm, v string) {
 // path ("hashicorp/hcl") or last component, in any case.
 func (s *Source) groundProject(g *sdk.GroundedTerm, v string) {
 	dir := s.dirName()
-	_, origin, _ := splitRemote(originURL(s.repo))
+	var origin string
+	if s.remote != nil {
+		origin = s.remote.Path
+	}
 	for _, name := range []string{origin, path2Base(origin), dir} {
 		if name != "" && strings.EqualFold(name, v) {
 			g.Known, g.Canonical = true, []string{s.repoName()}
@@ -396,8 +403,8 @@ func (s *Source) groundProject(g *sdk.GroundedTerm, v string) {
 
 // repoName is the origin's path when there is one, else the directory name.
 func (s *Source) repoName() string {
-	if _, origin, ok := splitRemote(originURL(s.repo)); ok {
-		return origin
+	if s.remote != nil {
+		return s.remote.Path
 	}
 	return s.dirName()
 }

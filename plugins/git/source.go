@@ -40,6 +40,9 @@ type Source struct {
 	repo *gogit.Repository
 	// openErr is why the repository could not be opened, reported by Fetch.
 	openErr error
+	// remote is the origin's hosted project, read at configuration; nil
+	// when unknown.
+	remote *sdk.Remote
 	// commitURL links a commit sha to its web page; nil when unknown.
 	commitURL func(sha string) string
 	// gitDir is the .git directory, for the display ids; nil when the
@@ -105,7 +108,8 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	if objects != nil {
 		objects.start()
 	}
-	s.commitURL = commitURLFunc(cfg.CommitURL, originURL(repo))
+	s.remote = originRemote(repo)
+	s.commitURL = commitURLFunc(cfg.CommitURL, s.remote)
 	s.gitDir = nil
 	if st := fileStorage(repo); st != nil {
 		s.gitDir = st.Filesystem()

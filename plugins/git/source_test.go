@@ -252,7 +252,7 @@ func TestEmptyRepository(t *testing.T) {
 	assert.Empty(t, plugintest.Fetch(t, configured(t, pathConfig(dir)), sdk.FetchRequest{}))
 }
 
-func TestSplitRemote(t *testing.T) {
+func TestCommitURLFunc(t *testing.T) {
 	tests := []struct {
 		remote, want string
 	}{
@@ -266,7 +266,11 @@ func TestSplitRemote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.remote, func(t *testing.T) {
-			link := commitURLFunc("", tt.remote)
+			var remote *sdk.Remote
+			if r, ok := parseRemote(tt.remote); ok {
+				remote = &r
+			}
+			link := commitURLFunc("", remote)
 			if tt.want == "" {
 				assert.Nil(t, link)
 				return
