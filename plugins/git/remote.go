@@ -77,8 +77,8 @@ func splitURL(raw string) (host, repoPath string, ok bool) {
 	if !found || !remoteSchemes[strings.ToLower(scheme)] {
 		return "", "", false
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || u.RawPath != "" {
+	u, err := url.Parse(raw) // its error quotes raw, credentials included: never shown
+	if err != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.Contains(u.RawPath, "%") {
 		return "", "", false
 	}
 	return u.Hostname(), u.Path, true
