@@ -157,3 +157,16 @@ func bracketed(host string) string {
 	}
 	return host
 }
+
+func BenchmarkParseRemote(b *testing.B) {
+	remotes := []string{
+		"https://x-access-token:tok@github.com/hashicorp/hcl.git",
+		"git@gitlab.com:group/sub/proj.git",
+		"ssh://git@git.example.com:2222/team/repo.git",
+		"/srv/git/repo.git",
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		parseRemote(remotes[i%len(remotes)])
+	}
+}
