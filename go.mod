@@ -20,6 +20,8 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require github.com/google/go-github/v75 v75.0.0 // indirect
+
 require (
 	dario.cat/mergo v1.0.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect

@@ -1,0 +1,395 @@
+package fakes
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// GitHub is a fake GitHub REST API for one repository with generated issues
+// and pull requests, following GitHub's documentation: Link pagination
+// (per_page up to 100), x-ratelimit-* headers on every answer, a primary
+// limit that answers 403 once used up, ETags with If-None-Match answered
+// 304 without counting against the limit, and GitHub's error bodies.
+// Serve it with httptest.NewServer(g); with Enterprise set, the API lives
+// under /api/v3 as on GitHub Enterprise Server.
+type GitHub struct {
+	Token      string // accepted as "Authorization: Bearer" or "token"
+	Repo       GitHubRepo
+	Enterprise bool
+
+	// Limit is the primary rate limit per window: 5,000 authenticated, 60
+	// anonymous by default. Reset is when the window ends.
+	Limit, AnonymousLimit int
+	Reset                 time.Time
+
+	mu   sync.Mutex
+	used map[bool]int // requests counted per authenticated-or-not
+
+	faults faults
+	log    requestLog
+}
+
+// GitHubRepo is the one repository the fake knows.
+type GitHubRepo struct {
+	Owner, Name  string
+	Issues       []GitHubIssue // issues and pull requests, as /issues lists them
+	PullRequests []GitHubPullRequest
+}
+
+// GitHubUser is the user shape embedded in issues and pull requests.
+type GitHubUser struct {
+	Login   string `json:"login"`
+	ID      int64  `json:"id"`
+	Type    string `json:"type"`
+	HTMLURL string `json:"html_url"`
+}
+
+// GitHubLabel is a label as GitHub embeds it.
+type GitHubLabel struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Color string `json:"color"`
+}
+
+// GitHubPRLinks is the pull_request object that marks an /issues item as a pull request.
+type GitHubPRLinks struct {
+	URL      string     `json:"url"`
+	HTMLURL  string     `json:"html_url"`
+	MergedAt *time.Time `json:"merged_at"`
+}
+
+// GitHubIssue is an item of GET /repos/{owner}/{repo}/issues.
+type GitHubIssue struct {
+	ID          int64          `json:"id"`
+	Number      int            `json:"number"`
+	Title       string         `json:"title"`
+	Body        string         `json:"body"`
+	State       string         `json:"state"`
+	StateReason *string        `json:"state_reason"`
+	User        GitHubUser     `json:"user"`
+	Labels      []GitHubLabel  `json:"labels"`
+	Assignees   []GitHubUser   `json:"assignees"`
+	Comments    int            `json:"comments"`
+	CreatedAt   time.Time      `json:"created_at"`
+	UpdatedAt   time.Time      `json:"updated_at"`
+	ClosedAt    *time.Time     `json:"closed_at"`
+	HTMLURL     string         `json:"html_url"`
+	PullRequest *GitHubPRLinks `json:"pull_request,omitempty"`
+}
+
+// GitHubBranch is a pull request's head or base.
+type GitHubBranch struct {
+	Ref string `json:"ref"`
+	SHA string `json:"sha"`
+}
+
+// GitHubPullRequest is an item of GET /repos/{owner}/{repo}/pulls.
+type GitHubPullRequest struct {
+	ID             int64         `json:"id"`
+	Number         int           `json:"number"`
+	Title          string        `json:"title"`
+	Body           string        `json:"body"`
+	State          string        `json:"state"`
+	Draft          bool          `json:"draft"`
+	User           GitHubUser    `json:"user"`
+	Labels         []GitHubLabel `json:"labels"`
+	CreatedAt      time.Time     `json:"created_at"`
+	UpdatedAt      time.Time     `json:"updated_at"`
+	ClosedAt       *time.Time    `json:"closed_at"`
+	MergedAt       *time.Time    `json:"merged_at"`
+	MergeCommitSHA *string       `json:"merge_commit_sha"`
+	Head           GitHubBranch  `json:"head"`
+	Base           GitHubBranch  `json:"base"`
+	HTMLURL        string        `json:"html_url"`
+}
+
+// NewGitHub returns a fake for octo-org/octo-repo with 150 issues and 120
+// pull requests (which /issues lists too), newest first, deterministic.
+func NewGitHub(token string) *GitHub {
+	return &GitHub{Token: token, Repo: GenerateGitHubRepo("octo-org", "octo-repo", 150, 120),
+		Limit: 5000, AnonymousLimit: 60, Reset: time.Now().Add(time.Hour).Truncate(time.Second)}
+}
+
+// Fail scripts a failure for upcoming requests.
+func (g *GitHub) Fail(f Fault) { g.faults.add(f) }
+
+// Requests returns the raw request URIs seen so far.
+func (g *GitHub) Requests() []string { return g.log.all() }
+
+// Used returns how many requests counted against the primary limit.
+func (g *GitHub) Used(authenticated bool) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.used[authenticated]
+}
+
+var githubPeople = []string{"octocat", "hubot", "monalisa", "defunkt"}
+
+// GenerateGitHubRepo builds a repository's data deterministically: item i
+// is 3 hours older than item i-1, from 2024-03-31 12:00 UTC. Issue and pull
+// request numbers share one sequence, as on GitHub.
+func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
+	web := "https://github.com/" + owner + "/" + name
+	start := time.Date(2024, 3, 31, 12, 0, 0, 0, time.UTC)
+	at := func(i int) time.Time { return start.Add(-time.Duration(i) * 3 * time.Hour) }
+	user := func(i int) GitHubUser {
+		login := githubPeople[i%len(githubPeople)]
+		return GitHubUser{Login: login, ID: int64(100 + i%len(githubPeople)), Type: "User", HTMLURL: "https://github.com/" + login}
+	}
+	areas := []string{"payments", "auth", "search", "docs"}
+	repo := GitHubRepo{Owner: owner, Name: name}
+	total := issues + pulls
+	for i := range total {
+		n := total - i
+		area := areas[i%len(areas)]
+		labels := []GitHubLabel{{ID: 1, Name: "bug", Color: "d73a4a"}, {ID: int64(10 + i%len(areas)), Name: area, Color: "ededed"}}
+		if i%2 == 1 { // odd items are pull requests
+			pr := GitHubPullRequest{
+				ID: int64(9000 + n), Number: n, Title: fmt.Sprintf("Improve %s (%d)", area, n), Body: "Fixes #" + strconv.Itoa(n-1),
+				State: "open", Draft: i%10 == 1, User: user(i + 1), Labels: labels[1:],
+				CreatedAt: at(i + 5), UpdatedAt: at(i), Head: GitHubBranch{Ref: fmt.Sprintf("feature-%d", n), SHA: fakeSHA("head", n)},
+				Base: GitHubBranch{Ref: "main", SHA: fakeSHA("base", n)}, HTMLURL: fmt.Sprintf("%s/pull/%d", web, n),
+			}
+			switch i % 3 {
+			case 1:
+				t, sha := at(i), fakeSHA("merge", n)
+				pr.State, pr.ClosedAt, pr.MergedAt, pr.MergeCommitSHA = "closed", &t, &t, &sha
+			case 2:
+				t := at(i)
+				pr.State, pr.ClosedAt = "closed", &t
+			}
+			repo.PullRequests = append(repo.PullRequests, pr)
+			repo.Issues = append(repo.Issues, GitHubIssue{
+				ID: int64(9000 + n), Number: n, Title: pr.Title, Body: pr.Body, State: pr.State, User: pr.User, Labels: pr.Labels,
+				CreatedAt: pr.CreatedAt, UpdatedAt: pr.UpdatedAt, ClosedAt: pr.ClosedAt, HTMLURL: pr.HTMLURL,
+				PullRequest: &GitHubPRLinks{URL: fmt.Sprintf("https://api.github.com/repos/%s/%s/pulls/%d", owner, name, n), HTMLURL: pr.HTMLURL, MergedAt: pr.MergedAt},
+			})
+			continue
+		}
+		it := GitHubIssue{
+			ID: int64(1000 + n), Number: n, Title: fmt.Sprintf("%s bug %d", area, n), Body: fmt.Sprintf("Steps to reproduce issue %d.", n),
+			State: "open", User: user(i), Labels: labels, Assignees: []GitHubUser{user(i + 1)}, Comments: i % 7,
+			CreatedAt: at(i + 10), UpdatedAt: at(i), HTMLURL: fmt.Sprintf("%s/issues/%d", web, n),
+		}
+		if i%3 == 0 {
+			t, reason := at(i), "completed"
+			it.State, it.ClosedAt, it.StateReason = "closed", &t, &reason
+		}
+		repo.Issues = append(repo.Issues, it)
+	}
+	return repo
+}
+
+// ServeHTTP routes GET /repos/{owner}/{repo}/issues and /pulls, under
+// /api/v3 when Enterprise is set.
+func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g.log.add(r)
+	token, authenticated := bearer(r.Header.Get("Authorization"))
+	if ft, ok := g.faults.take(r.URL.RequestURI()); ok {
+		ft.serve(w, token)
+		return
+	}
+	if authenticated && token != g.Token {
+		githubError(w, http.StatusUnauthorized, "Bad credentials", "https://docs.github.com/rest")
+		return
+	}
+	limit := g.AnonymousLimit
+	if authenticated {
+		limit = g.Limit
+	}
+	path := r.URL.Path
+	if g.Enterprise {
+		var ok bool
+		if path, ok = strings.CutPrefix(path, "/api/v3"); !ok {
+			githubError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/enterprise-server/rest")
+			return
+		}
+	}
+	res := g.route(r, path)
+	etag := `W/"` + etagOf(res.body, res.link) + `"`
+	notModified := res.status == http.StatusOK && slices.Contains(strings.Split(r.Header.Get("If-None-Match"), ", "), etag)
+	if !g.count(w, authenticated, limit, !notModified) {
+		message := "API rate limit exceeded for user ID 1."
+		if !authenticated {
+			message = "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"
+		}
+		githubError(w, http.StatusForbidden, message, "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-the-primary-rate-limit")
+		return
+	}
+	if res.status != http.StatusOK {
+		githubError(w, res.status, res.message, "https://docs.github.com/rest/issues/issues#list-repository-issues")
+		return
+	}
+	if res.link != "" {
+		w.Header().Set("Link", res.link)
+	}
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "private, max-age=60, s-maxage=60")
+	w.Header().Set("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
+	if notModified {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write([]byte(res.body))
+}
+
+// bearer reads "Bearer T" or "token T"; ok is false without credentials.
+func bearer(h string) (string, bool) {
+	for _, scheme := range []string{"Bearer ", "token "} {
+		if t, ok := strings.CutPrefix(h, scheme); ok {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// count sets the x-ratelimit-* headers and, when charge, uses one request;
+// it reports false when the limit was already used up.
+func (g *GitHub) count(w http.ResponseWriter, authenticated bool, limit int, charge bool) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.used == nil {
+		g.used = map[bool]int{}
+	}
+	ok := g.used[authenticated] < limit
+	if ok && charge {
+		g.used[authenticated]++
+	}
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(limit-g.used[authenticated]))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(g.Reset.Unix(), 10))
+	h.Set("X-RateLimit-Used", strconv.Itoa(g.used[authenticated]))
+	h.Set("X-RateLimit-Resource", "core")
+	return ok
+}
+
+// githubResult is one routed answer: a page and its Link header, or an error.
+type githubResult struct {
+	body, link string
+	status     int
+	message    string
+}
+
+var githubNotFound = githubResult{status: http.StatusNotFound, message: "Not Found"}
+
+// route answers one API path.
+func (g *GitHub) route(r *http.Request, path string) githubResult {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	if r.Method != http.MethodGet || len(parts) != 4 || parts[0] != "repos" || parts[1] != g.Repo.Owner || parts[2] != g.Repo.Name {
+		return githubNotFound
+	}
+	q := r.URL.Query()
+	switch parts[3] {
+	case "issues":
+		return githubPage(r, filterGitHubIssues(g.Repo.Issues, q))
+	case "pulls":
+		return githubPage(r, filterGitHubPulls(g.Repo.PullRequests, q))
+	}
+	return githubNotFound
+}
+
+// githubError writes GitHub's error body: message, documentation_url and the status as a string.
+func githubError(w http.ResponseWriter, status int, message, docs string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"message": message, "documentation_url": docs, "status": strconv.Itoa(status)})
+}
+
+func etagOf(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\n")))
+	return hex.EncodeToString(sum[:16])
+}
+
+// githubPage encodes one page (per_page default 30, at most 100) and sets
+// the Link header with next, prev, first and last as GitHub does.
+func githubPage[T any](r *http.Request, items []T) githubResult {
+	q := r.URL.Query()
+	perPage := min(max(atoiOr(q.Get("per_page"), 30), 1), 100)
+	n := max(atoiOr(q.Get("page"), 1), 1)
+	from := min((n-1)*perPage, len(items))
+	to := min(from+perPage, len(items))
+	last := max((len(items)+perPage-1)/perPage, 1)
+	link := func(p int, rel string) string {
+		u := *r.URL
+		v := u.Query()
+		v.Set("page", strconv.Itoa(p))
+		u.RawQuery = v.Encode()
+		return fmt.Sprintf(`<http://%s%s>; rel="%s"`, r.Host, u.RequestURI(), rel)
+	}
+	var links []string
+	if n < last {
+		links = append(links, link(n+1, "next"), link(last, "last"))
+	}
+	if n > 1 {
+		links = append(links, link(1, "first"), link(n-1, "prev"))
+	}
+	body, _ := json.Marshal(items[from:to])
+	return githubResult{body: string(body), link: strings.Join(links, ", "), status: http.StatusOK}
+}
+
+// filterGitHubIssues applies /issues' state (default open), creator,
+// labels (all must match), since (updated at or after) and sort.
+func filterGitHubIssues(all []GitHubIssue, q url.Values) []GitHubIssue {
+	since, _ := time.Parse(time.RFC3339, q.Get("since"))
+	var out []GitHubIssue
+	for _, it := range all {
+		names := make([]string, len(it.Labels))
+		for i, l := range it.Labels {
+			names[i] = l.Name
+		}
+		if keepState(it.State, q.Get("state")) && (q.Get("creator") == "" || q.Get("creator") == it.User.Login) &&
+			hasLabels(names, q.Get("labels")) && !it.UpdatedAt.Before(since) {
+			out = append(out, it)
+		}
+	}
+	sortByTime(out, q.Get("sort"), func(it GitHubIssue) (time.Time, time.Time) { return it.CreatedAt, it.UpdatedAt })
+	return out
+}
+
+// filterGitHubPulls applies /pulls' state (default open), base and sort.
+func filterGitHubPulls(all []GitHubPullRequest, q url.Values) []GitHubPullRequest {
+	var out []GitHubPullRequest
+	for _, pr := range all {
+		if keepState(pr.State, q.Get("state")) && (q.Get("base") == "" || q.Get("base") == pr.Base.Ref) {
+			out = append(out, pr)
+		}
+	}
+	sortByTime(out, q.Get("sort"), func(pr GitHubPullRequest) (time.Time, time.Time) { return pr.CreatedAt, pr.UpdatedAt })
+	return out
+}
+
+func keepState(state, want string) bool {
+	return want == "all" || state == want || (want == "" && state == "open")
+}
+
+func hasLabels(have []string, want string) bool {
+	for l := range strings.SplitSeq(want, ",") {
+		if l != "" && !slices.Contains(have, l) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortByTime orders newest first by "created" (the default) or "updated".
+func sortByTime[T any](items []T, field string, times func(T) (created, updated time.Time)) {
+	slices.SortStableFunc(items, func(a, b T) int {
+		ca, ua := times(a)
+		cb, ub := times(b)
+		if field == "updated" {
+			return ub.Compare(ua)
+		}
+		return cb.Compare(ca)
+	})
+}
