@@ -20,7 +20,7 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
-require github.com/google/go-github/v75 v75.0.0 // indirect
+require github.com/google/go-github/v75 v75.0.0
 
 require (
 	dario.cat/mergo v1.0.0 // indirect

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nous-dev/nous/plugins/file"
 	"github.com/nous-dev/nous/plugins/git"
+	"github.com/nous-dev/nous/plugins/github"
 	"github.com/nous-dev/nous/plugins/gitlab"
 	"github.com/nous-dev/nous/plugins/openai"
 	"github.com/nous-dev/nous/plugins/template"
@@ -20,6 +21,7 @@ var builtins = map[string]func() plugin.Config{
 	"openai":   func() plugin.Config { return plugin.Config{Agent: openai.New()} },
 	"template": func() plugin.Config { return plugin.Config{Agent: template.New()} },
 	"git":      func() plugin.Config { return plugin.Config{Source: git.New()} },
+	"github":   func() plugin.Config { return plugin.Config{Source: github.New()} },
 	"gitlab":   func() plugin.Config { return plugin.Config{Source: gitlab.New()} },
 	"youtrack": func() plugin.Config { return plugin.Config{Source: youtrack.New()} },
 	"file":     func() plugin.Config { return plugin.Config{Source: file.New()} },

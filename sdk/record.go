@@ -7,6 +7,7 @@ const (
 	KindCommit       = "commit"
 	KindIssue        = "issue"
 	KindMergeRequest = "merge_request"
+	KindPullRequest  = "pull_request"
 	KindPipeline     = "pipeline"
 	KindDocument     = "document"
 )
