@@ -116,13 +116,14 @@ func (s *Source) newClient(cfg Config) (*gh.Client, *etagCache, error) {
 	cache := newETagCache(hc.Transport)
 	hc.Transport = cache
 	client := gh.NewClient(hc)
-	client.UserAgent = "nous-github/" + Version
-	client.DisableRateLimitCheck = true
 	if !strings.EqualFold(base.Host, "api.github.com") {
 		if client, err = client.WithEnterpriseURLs(cfg.BaseURL, cfg.BaseURL); err != nil {
 			return nil, nil, err
 		}
 	}
+	// Set after WithEnterpriseURLs, whose copy does not keep them.
+	client.UserAgent = "nous-github/" + Version
+	client.DisableRateLimitCheck = true
 	return client, cache, nil
 }
 

@@ -125,6 +125,14 @@ func (g *GitHub) Fail(f Fault) { g.faults.add(f) }
 // Requests returns the raw request URIs seen so far.
 func (g *GitHub) Requests() []string { return g.log.all() }
 
+// NewWindow starts a new rate-limit window ending at reset, as GitHub does
+// once x-ratelimit-reset passes.
+func (g *GitHub) NewWindow(reset time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.used, g.Reset = nil, reset
+}
+
 // Used returns how many requests counted against the primary limit.
 func (g *GitHub) Used(authenticated bool) int {
 	g.mu.Lock()
@@ -152,7 +160,8 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 		n := total - i
 		area := areas[i%len(areas)]
 		labels := []GitHubLabel{{ID: 1, Name: "bug", Color: "d73a4a"}, {ID: int64(10 + i%len(areas)), Name: area, Color: "ededed"}}
-		if i%2 == 1 { // odd items are pull requests
+		made := len(repo.Issues) - len(repo.PullRequests)
+		if (i%2 == 1 && len(repo.PullRequests) < pulls) || made == issues { // odd items are pull requests while both last
 			pr := GitHubPullRequest{
 				ID: int64(9000 + n), Number: n, Title: fmt.Sprintf("Improve %s (%d)", area, n), Body: "Fixes #" + strconv.Itoa(n-1),
 				State: "open", Draft: i%10 == 1, User: user(i + 1), Labels: labels[1:],
