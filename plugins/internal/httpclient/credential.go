@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // Credential returns a RoundTripper that sets header to value on requests
@@ -29,6 +30,9 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // after the path: no query, no fragment, no credentials. example is a URL
 // of the service, quoted when the scheme is wrong.
 func CheckBaseURL(s, example string) error {
+	if strings.Contains(s, "@") { // user:token@host: checked before anything quotes s
+		return fmt.Errorf("base_url must not carry credentials; use the token key")
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return fmt.Errorf("%q is not a URL: %w", s, err)
@@ -38,8 +42,6 @@ func CheckBaseURL(s, example string) error {
 		return fmt.Errorf("%q: want an http:// or https:// URL such as %s", s, example)
 	case u.Host == "":
 		return fmt.Errorf("%q: missing host", s)
-	case u.User != nil:
-		return fmt.Errorf("base_url must not carry credentials; use the token key")
 	case u.RawQuery != "" || u.Fragment != "":
 		return fmt.Errorf("%q: must not have a query or fragment", s)
 	}

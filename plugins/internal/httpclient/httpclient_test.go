@@ -304,3 +304,41 @@ func mustURL(t *testing.T, s string) *url.URL {
 	require.NoError(t, err)
 	return u
 }
+
+func TestCredentialOnlyToItsOrigin(t *testing.T) {
+	same := newRecorder(t, false)
+	other := newRecorder(t, false)
+	base := mustURL(t, same.srv.URL+"/api/v3/")
+	c := New(Options{})
+	c.Transport = Credential(c.Transport, base, "Authorization", "Bearer s3cret")
+	for _, u := range []string{same.srv.URL + "/repos/x", other.srv.URL + "/repos/x"} {
+		resp, err := c.Get(u)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+	}
+	assert.Equal(t, "Bearer s3cret", same.headers()[0].Get("Authorization"))
+	assert.Empty(t, other.headers()[0].Get("Authorization"), "another port is another origin")
+}
+
+func TestCheckBaseURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://h", ""},
+		{"http://h:8080/api/v3", ""},
+		{"ftp://h", "want an http:// or https:// URL such as https://example"},
+		{"https://", "missing host"},
+		{"https://u:p@h", "must not carry credentials"},
+		{"ftp://u:p@h%zz", "must not carry credentials"},
+		{"https://h/?q=1", "must not have a query or fragment"},
+		{"://", "is not a URL"},
+	}
+	for _, tt := range tests {
+		err := CheckBaseURL(tt.in, "https://example")
+		if tt.want == "" {
+			assert.NoError(t, err, tt.in)
+			continue
+		}
+		require.Error(t, err, tt.in)
+		assert.Contains(t, err.Error(), tt.want)
+		assert.NotContains(t, err.Error(), "u:p", "credentials are never quoted")
+	}
+}
