@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -93,7 +92,7 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 	}
 	diags = append(diags, httpclient.CheckMaxBody("gitlab", &cfg.MaxResponseBytes)...)
 
-	if err := checkBaseURL(cfg.BaseURL); err != nil {
+	if err := httpclient.CheckBaseURL(cfg.BaseURL, "https://gitlab.example.com"); err != nil {
 		diags = append(diags, config.Error("base_url", "gitlab: invalid base_url", err.Error()))
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
@@ -110,24 +109,4 @@ func parseConfig(raw json.RawMessage, getenv func(string) string) (Config, sdk.D
 		}
 	}
 	return cfg, diags
-}
-
-// checkBaseURL accepts an absolute http(s) URL with a host and nothing
-// after the path: no query, no fragment, no credentials.
-func checkBaseURL(s string) error {
-	u, err := url.Parse(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a URL: %w", s, err)
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return fmt.Errorf("%q: want an http:// or https:// URL such as https://gitlab.example.com", s)
-	case u.Host == "":
-		return fmt.Errorf("%q: missing host", s)
-	case u.User != nil:
-		return fmt.Errorf("base_url must not carry credentials; use the token key")
-	case u.RawQuery != "" || u.Fragment != "":
-		return fmt.Errorf("%q: must not have a query or fragment", s)
-	}
-	return nil
 }

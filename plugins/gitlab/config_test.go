@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -124,7 +125,7 @@ func FuzzParseConfig(f *testing.F) {
 		if diags.HasErrors() {
 			return
 		}
-		if cfg.Token == "" || checkBaseURL(cfg.BaseURL) != nil {
+		if cfg.Token == "" || httpclient.CheckBaseURL(cfg.BaseURL, "") != nil {
 			t.Fatalf("accepted %s as %+v", s, cfg)
 		}
 	})
