@@ -9,6 +9,7 @@ const (
 	KindMergeRequest = "merge_request"
 	KindPullRequest  = "pull_request"
 	KindPipeline     = "pipeline"
+	KindRelease      = "release"
 	KindDocument     = "document"
 )
 

@@ -54,6 +54,9 @@ func (e *limitError) header() http.Header {
 	return h
 }
 
+// maxLimitWait bounds a wait a header asks for: GitHub's windows are an hour.
+const maxLimitWait = 24 * time.Hour
+
 // secondaryWait is GitHub's advice when a secondary limit names no time.
 const secondaryWait = time.Minute
 
@@ -70,7 +73,7 @@ func rateLimit(resp *http.Response, api *apiError, authenticated bool, now time.
 	primary := h.Get("X-RateLimit-Remaining") == "0" && !hasRetryAfter
 	switch {
 	case primary && !e.reset.IsZero():
-		e.wait = max(e.reset.Sub(now), 0) + time.Second // the reset second itself may still be refused
+		e.wait = min(max(e.reset.Sub(now), 0), maxLimitWait) + time.Second // the reset second itself may still be refused
 	case hasRetryAfter:
 		e.secondary, e.wait = true, retryAfter
 	case resp.StatusCode == http.StatusTooManyRequests || strings.Contains(strings.ToLower(api.Message), "secondary rate limit"):
@@ -78,6 +81,7 @@ func rateLimit(resp *http.Response, api *apiError, authenticated bool, now time.
 	default:
 		return nil
 	}
+	e.wait = min(max(e.wait, 0), maxLimitWait+time.Second) // an overflowing or absurd header
 	return e
 }
 

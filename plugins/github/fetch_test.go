@@ -203,6 +203,7 @@ func TestFetchBadRequests(t *testing.T) {
 		{"unknown kind", sdk.FetchRequest{Kind: "wiki", Filters: map[string][]string{"projects": {testRepo}}}, `unknown kind "wiki"`},
 		{"merged issues", sdk.FetchRequest{Kind: "issue", Filters: map[string][]string{"projects": {testRepo}, "statuses": {"merged"}}}, `unknown issue status "merged"`},
 		{"two refs", sdk.FetchRequest{Kind: "pr", Filters: map[string][]string{"projects": {testRepo}, "ref": {"a", "b"}}}, `filter "ref" takes one value`},
+		{"two paths", sdk.FetchRequest{Kind: "commit", Filters: map[string][]string{"projects": {testRepo}, "paths": {"a", "b"}}}, `filter "paths" takes one value`},
 		{"bad date_field", sdk.FetchRequest{Filters: map[string][]string{"projects": {testRepo}, "date_field": {"closed"}}}, `"date_field"`},
 	}
 	for _, tt := range tests {

@@ -9,7 +9,7 @@ import (
 )
 
 // Filters lists the filter keys the github source understands.
-var Filters = []string{"projects", "statuses", "authors", "labels", "ref", "date_field"}
+var Filters = []string{"projects", "statuses", "authors", "labels", "ref", "path", "paths", "date_field"}
 
 // query is a FetchRequest checked and normalised for one record kind.
 type query struct {
@@ -18,15 +18,16 @@ type query struct {
 	states    []string // what the user asked: open, closed, merged; none means all
 	authors   []string
 	labels    []string
-	ref       string // pull requests' base branch
+	ref       string // pull requests' base branch; commits' branch
+	path      string // commits touching it
 	dateField string // "created" or "updated": which timestamp since/until bound
 	since     time.Time
 	until     time.Time
 	limit     int
 }
 
-// scope is one listing: a repository, an API state and, for issues (whose
-// creator parameter takes one login), one author.
+// scope is one listing: a repository, an API state and, for issues and
+// commits (whose creator and author parameters take one value), one author.
 type scope struct {
 	repo, state, author string
 }
@@ -55,7 +56,7 @@ func (q query) scopes() []scope {
 		}
 	}
 	authors := []string{""}
-	if q.kind == sdk.KindIssue && len(q.authors) > 0 {
+	if (q.kind == sdk.KindIssue || q.kind == sdk.KindCommit) && len(q.authors) > 0 {
 		authors = q.authors
 	}
 	var out []scope
@@ -78,8 +79,12 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		q.kind = sdk.KindIssue
 	case "pull_request", "pull_requests", "pr", "prs", "pull", "pulls":
 		q.kind = sdk.KindPullRequest
+	case "commit", "commits":
+		q.kind = sdk.KindCommit
+	case "release", "releases":
+		q.kind = sdk.KindRelease
 	default:
-		return q, sdk.Errorf(sdk.KindBadRequest, "github: unknown kind %q: want issue or pull_request", req.Kind)
+		return q, sdk.Errorf(sdk.KindBadRequest, "github: unknown kind %q: want issue, pull_request, commit or release", req.Kind)
 	}
 	f := req.Filters
 	q.repos = list(f["projects"])
@@ -99,6 +104,16 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 	if q.ref, err = single("ref", f["ref"]); err != nil {
 		return q, err
 	}
+	// "paths" is what the engine sends (grounded repository paths); the
+	// commits API filters by one path.
+	for _, key := range []string{"path", "paths"} {
+		if q.path != "" {
+			break
+		}
+		if q.path, err = single(key, f[key]); err != nil {
+			return q, err
+		}
+	}
 	if v, err := single("date_field", f["date_field"]); err != nil {
 		return q, err
 	} else if v != "" {
@@ -106,6 +121,9 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 			return q, sdk.Errorf(sdk.KindBadRequest, `github: filter "date_field": want "created" or "updated", got %q`, v)
 		}
 		q.dateField = v
+	}
+	if q.kind == sdk.KindCommit || q.kind == sdk.KindRelease {
+		return q, nil // no states
 	}
 	for _, s := range list(f["statuses"]) {
 		state, err := normaliseState(q.kind, s)

@@ -158,3 +158,29 @@ func TestOutagesAreRetried(t *testing.T) {
 	assert.Len(t, records, len(h.fake.Repo.PullRequests))
 	assert.Equal(t, []time.Duration{50 * time.Millisecond, 100 * time.Millisecond}, h.waits.Recorded())
 }
+
+// FuzzRateLimit: whatever rate-limit headers a server sends, reading them
+// never panics, never asks for a negative wait, and a limit it reports
+// always says when to retry.
+func FuzzRateLimit(f *testing.F) {
+	f.Add(403, "0", "1700000000", "", "API rate limit exceeded")
+	f.Add(429, "", "", "30", "secondary rate limit")
+	f.Add(403, "12", "x", "-5", "Forbidden")
+	f.Add(429, "0", "99999999999999999999", "Wed, 21 Oct 2015 07:28:00 GMT", "")
+	f.Add(403, "0", "9000000000000000000", "", "")
+	f.Add(429, "", "", "9223372036", "")
+	now := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, status int, remaining, reset, retryAfter, message string) {
+		resp := &http.Response{StatusCode: status, Header: hdr("X-RateLimit-Remaining", remaining, "X-RateLimit-Reset", reset, "Retry-After", retryAfter)}
+		le := rateLimit(resp, &apiError{Status: status, Message: message}, false, now)
+		if le == nil {
+			return
+		}
+		assert.GreaterOrEqual(t, le.wait, time.Duration(0))
+		assert.LessOrEqual(t, le.wait, maxLimitWait+time.Second)
+		advice := le.advice(0)
+		assert.Contains(t, advice, "retry ")
+		assert.Contains(t, advice, "GITHUB_TOKEN")
+		assert.NotEmpty(t, le.header().Get("Retry-After"))
+	})
+}

@@ -43,6 +43,54 @@ type GitHubRepo struct {
 	Owner, Name  string
 	Issues       []GitHubIssue // issues and pull requests, as /issues lists them
 	PullRequests []GitHubPullRequest
+	Commits      []GitHubCommit
+	Releases     []GitHubRelease
+}
+
+// GitHubGitAuthor is a commit's git author or committer.
+type GitHubGitAuthor struct {
+	Name  string    `json:"name"`
+	Email string    `json:"email"`
+	Date  time.Time `json:"date"`
+}
+
+// GitHubGitCommit is the git data of a commit.
+type GitHubGitCommit struct {
+	Author    GitHubGitAuthor `json:"author"`
+	Committer GitHubGitAuthor `json:"committer"`
+	Message   string          `json:"message"`
+}
+
+// GitHubParent is a parent commit reference.
+type GitHubParent struct {
+	SHA string `json:"sha"`
+}
+
+// GitHubCommit is an item of GET /repos/{owner}/{repo}/commits; Paths and
+// Branches drive the path and sha filters.
+type GitHubCommit struct {
+	SHA      string          `json:"sha"`
+	Commit   GitHubGitCommit `json:"commit"`
+	Author   *GitHubUser     `json:"author"`
+	HTMLURL  string          `json:"html_url"`
+	Parents  []GitHubParent  `json:"parents"`
+	Paths    []string        `json:"-"`
+	Branches []string        `json:"-"`
+}
+
+// GitHubRelease is an item of GET /repos/{owner}/{repo}/releases.
+type GitHubRelease struct {
+	ID              int64      `json:"id"`
+	TagName         string     `json:"tag_name"`
+	TargetCommitish string     `json:"target_commitish"`
+	Name            string     `json:"name"`
+	Body            string     `json:"body"`
+	Draft           bool       `json:"draft"`
+	Prerelease      bool       `json:"prerelease"`
+	CreatedAt       time.Time  `json:"created_at"`
+	PublishedAt     *time.Time `json:"published_at"`
+	Author          GitHubUser `json:"author"`
+	HTMLURL         string     `json:"html_url"`
 }
 
 // GitHubUser is the user shape embedded in issues and pull requests.
@@ -112,10 +160,13 @@ type GitHubPullRequest struct {
 	HTMLURL        string        `json:"html_url"`
 }
 
-// NewGitHub returns a fake for octo-org/octo-repo with 150 issues and 120
-// pull requests (which /issues lists too), newest first, deterministic.
+// NewGitHub returns a fake for octo-org/octo-repo with 150 issues, 120 pull
+// requests (which /issues lists too), 250 commits and 30 releases, newest
+// first, deterministic.
 func NewGitHub(token string) *GitHub {
-	return &GitHub{Token: token, Repo: GenerateGitHubRepo("octo-org", "octo-repo", 150, 120),
+	repo := GenerateGitHubRepo("octo-org", "octo-repo", 150, 120)
+	repo.Commits, repo.Releases = GenerateGitHubHistory("octo-org", "octo-repo", 250, 30)
+	return &GitHub{Token: token, Repo: repo,
 		Limit: 5000, AnonymousLimit: 60, Reset: time.Now().Add(time.Hour).Truncate(time.Second)}
 }
 
@@ -196,6 +247,48 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 		repo.Issues = append(repo.Issues, it)
 	}
 	return repo
+}
+
+// GenerateGitHubHistory builds commits (one every 3 hours back from
+// 2024-03-31 12:00 UTC, each touching one area) and releases (one every
+// ten days, every fifth a prerelease, the newest a draft).
+func GenerateGitHubHistory(owner, name string, commits, releases int) ([]GitHubCommit, []GitHubRelease) {
+	web := "https://github.com/" + owner + "/" + name
+	start := time.Date(2024, 3, 31, 12, 0, 0, 0, time.UTC)
+	areas := []string{"payments", "auth", "search", "docs"}
+	var cs []GitHubCommit
+	for i := range commits {
+		login := githubPeople[i%len(githubPeople)]
+		at := start.Add(-time.Duration(i) * 3 * time.Hour)
+		sha := fakeSHA("ghcommit", i)
+		who := GitHubGitAuthor{Name: strings.ToUpper(login[:1]) + login[1:], Email: login + "@example.com", Date: at}
+		c := GitHubCommit{
+			SHA: sha, HTMLURL: web + "/commit/" + sha,
+			Commit: GitHubGitCommit{Author: who, Committer: who, Message: fmt.Sprintf("%s: change %d\n\nDetails of change %d.", areas[i%len(areas)], commits-i, commits-i)},
+			Author: &GitHubUser{Login: login, ID: int64(100 + i%len(githubPeople)), Type: "User"},
+			Paths:  []string{areas[i%len(areas)] + "/file.go"}, Branches: []string{"main"},
+		}
+		if i+1 < commits {
+			c.Parents = []GitHubParent{{SHA: fakeSHA("ghcommit", i+1)}}
+		}
+		if i%5 == 0 {
+			c.Author = nil // an e-mail GitHub cannot map to an account
+		}
+		cs = append(cs, c)
+	}
+	var rs []GitHubRelease
+	for i := range releases {
+		created := start.Add(-time.Duration(i) * 240 * time.Hour)
+		tag := fmt.Sprintf("v1.%d.0", releases-i)
+		r := GitHubRelease{ID: int64(7000 + releases - i), TagName: tag, TargetCommitish: "main", Name: "Release " + tag,
+			Body: "Changes in " + tag + ".", Prerelease: i%5 == 4, CreatedAt: created, PublishedAt: &created,
+			Author: GitHubUser{Login: githubPeople[i%len(githubPeople)], Type: "User"}, HTMLURL: web + "/releases/tag/" + tag}
+		if i == 0 {
+			r.Draft, r.PublishedAt = true, nil
+		}
+		rs = append(rs, r)
+	}
+	return cs, rs
 }
 
 // ServeHTTP routes GET /repos/{owner}/{repo}/issues and /pulls, under
@@ -304,6 +397,10 @@ func (g *GitHub) route(r *http.Request, path string) githubResult {
 		return githubPage(r, filterGitHubIssues(g.Repo.Issues, q))
 	case "pulls":
 		return githubPage(r, filterGitHubPulls(g.Repo.PullRequests, q))
+	case "commits":
+		return githubPage(r, filterGitHubCommits(g.Repo.Commits, q))
+	case "releases":
+		return githubPage(r, g.Repo.Releases)
 	}
 	return githubNotFound
 }
@@ -375,6 +472,32 @@ func filterGitHubPulls(all []GitHubPullRequest, q url.Values) []GitHubPullReques
 		}
 	}
 	sortByTime(out, q.Get("sort"), func(pr GitHubPullRequest) (time.Time, time.Time) { return pr.CreatedAt, pr.UpdatedAt })
+	return out
+}
+
+// filterGitHubCommits applies /commits' sha (a branch), path, author
+// (login or e-mail), since and until (the commit date).
+func filterGitHubCommits(all []GitHubCommit, q url.Values) []GitHubCommit {
+	since, _ := time.Parse(time.RFC3339, q.Get("since"))
+	until, _ := time.Parse(time.RFC3339, q.Get("until"))
+	path := strings.TrimSuffix(q.Get("path"), "/")
+	var out []GitHubCommit
+	for _, c := range all {
+		login := ""
+		if c.Author != nil {
+			login = c.Author.Login
+		}
+		date := c.Commit.Committer.Date
+		switch {
+		case q.Get("sha") != "" && !slices.Contains(c.Branches, q.Get("sha")),
+			path != "" && !slices.ContainsFunc(c.Paths, func(p string) bool { return p == path || strings.HasPrefix(p, path+"/") }),
+			q.Get("author") != "" && q.Get("author") != login && q.Get("author") != c.Commit.Author.Email,
+			!since.IsZero() && date.Before(since),
+			!until.IsZero() && date.After(until):
+			continue
+		}
+		out = append(out, c)
+	}
 	return out
 }
 
