@@ -182,13 +182,24 @@ func TestFetchFilters(t *testing.T) {
 	}
 }
 
-func TestFetchLimitShrinksPages(t *testing.T) {
-	h := newHarness(t, nil)
-	records, err := h.fetch(t, sdk.FetchRequest{Kind: "pull_request", Limit: 7})
-	require.NoError(t, err)
-	assert.Len(t, records, 7)
-	require.Len(t, h.fake.Requests(), 1)
-	assert.Contains(t, h.fake.Requests()[0], "per_page=7")
+func TestFetchLimitShrinksPagesOnlyWhenEveryItemCounts(t *testing.T) {
+	tests := []struct {
+		req         sdk.FetchRequest
+		wantPerPage string
+	}{
+		{sdk.FetchRequest{Kind: "pull_request", Limit: 7}, `per_page=7(&|$)`},
+		{sdk.FetchRequest{Kind: "commit", Limit: 7}, `per_page=7(&|$)`},
+		{sdk.FetchRequest{Kind: "issue", Limit: 7}, "per_page=100"},
+		{sdk.FetchRequest{Kind: "pull_request", Limit: 7, Filters: map[string][]string{"statuses": {"merged"}}}, "per_page=100"},
+	}
+	for _, tt := range tests {
+		h := newHarness(t, nil)
+		records, err := h.fetch(t, tt.req)
+		require.NoError(t, err)
+		assert.Len(t, records, 7)
+		require.Len(t, h.fake.Requests(), 1, "%+v", tt.req)
+		assert.Regexp(t, tt.wantPerPage, h.fake.Requests()[0], "%+v", tt.req)
+	}
 }
 
 func TestFetchBadRequests(t *testing.T) {

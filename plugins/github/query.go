@@ -199,7 +199,23 @@ func (q query) window(t time.Time) int {
 	return 0
 }
 
-// keep reports whether a pull request passes the filters /pulls cannot apply.
+// exact reports whether every item the API lists becomes a record: no
+// filter is left to the plugin (and /issues lists no pull requests to skip),
+// so a page the size of the limit is enough.
+func (q query) exact() bool {
+	switch q.kind {
+	case sdk.KindCommit:
+		return true
+	case sdk.KindPullRequest:
+		return q.until.IsZero() && len(q.authors) == 0 && len(q.labels) == 0 &&
+			!slices.Contains(q.states, "merged") && !slices.Contains(q.states, "closed")
+	case sdk.KindRelease:
+		return q.since.IsZero() && q.until.IsZero()
+	}
+	return false
+}
+
+// keepPull reports whether a pull request passes the filters /pulls cannot apply.
 func (q query) keepPull(state, author string, labels []string) bool {
 	if len(q.states) > 0 && !slices.Contains(q.states, state) {
 		return false

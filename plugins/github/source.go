@@ -202,9 +202,9 @@ func (r *fetchRun) scope(ctx context.Context, sc scope) error {
 }
 
 // pageSize is per_page for the next listing: 100, GitHub's maximum, or
-// fewer when the caller's limit needs fewer.
+// fewer when the caller's limit needs fewer and every listed item counts.
 func (r *fetchRun) pageSize() int {
-	if r.q.limit > 0 && r.q.limit-r.emitted < perPage {
+	if r.q.limit > 0 && r.q.limit-r.emitted < perPage && r.q.exact() {
 		return r.q.limit - r.emitted
 	}
 	return perPage
