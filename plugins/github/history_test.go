@@ -77,3 +77,44 @@ func TestFetchReleases(t *testing.T) {
 	}
 	assert.Len(t, got, 10, "91 days back at one release every ten days")
 }
+
+func TestFetchWorkflowRuns(t *testing.T) {
+	since := time.Date(2024, 3, 20, 0, 0, 0, 0, time.UTC)
+	until := time.Date(2024, 3, 27, 0, 0, 0, 0, time.UTC)
+	h := newHarness(t, nil)
+	all, err := h.fetch(t, sdk.FetchRequest{Kind: "workflow_runs"})
+	require.NoError(t, err)
+	require.Len(t, all, len(h.fake.Repo.Runs), "every page of the workflow_runs envelope")
+	first := all[0]
+	assert.Equal(t, "octo-org/octo-repo/actions/runs/800160", first.ID)
+	assert.Equal(t, sdk.KindPipeline, first.Kind)
+	assert.Equal(t, "CI #160 success on main (push)", first.Title)
+	assert.Equal(t, "success", first.Fields["state"])
+	assert.Equal(t, "in_progress", all[4].Fields["state"], "a run without a conclusion has its status as state")
+	assert.Len(t, first.Fields["sha"], 40)
+
+	h = newHarness(t, nil)
+	got, err := h.fetch(t, sdk.FetchRequest{Kind: "pipeline", Since: since, Until: until, Filters: map[string][]string{
+		"statuses": {"failed", "running"}, "ref": {"main"}}})
+	require.NoError(t, err)
+	want := 0
+	for _, run := range h.fake.Repo.Runs {
+		failed := run.Conclusion != nil && *run.Conclusion == "failure"
+		if (failed || run.Status == "in_progress") && run.HeadBranch == "main" && !run.CreatedAt.Before(since) && !run.CreatedAt.After(until) {
+			want++
+		}
+	}
+	require.Positive(t, want)
+	assert.Len(t, got, want)
+	reqs := h.fake.Requests()
+	require.Len(t, reqs, 2, "one listing per status")
+	for _, q := range []string{"/api/v3/repos/octo-org/octo-repo/actions/runs?", "branch=main", "status=failure", "created=2024-03-20T00%3A00%3A00Z..2024-03-27T00%3A00%3A00Z"} {
+		assert.Contains(t, reqs[0], q)
+	}
+	assert.Contains(t, reqs[1], "status=in_progress")
+
+	_, err = h.fetch(t, sdk.FetchRequest{Kind: "pipeline", Filters: map[string][]string{"statuses": {"purple"}}})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, sdk.ErrBadRequest)
+	assert.Contains(t, err.Error(), `unknown pipeline status "purple"`)
+}

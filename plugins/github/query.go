@@ -26,8 +26,8 @@ type query struct {
 	limit     int
 }
 
-// scope is one listing: a repository, an API state and, for issues and
-// commits (whose creator and author parameters take one value), one author.
+// scope is one listing: a repository, an API state (a run status for
+// pipelines) and, but for pull requests, one author: the APIs take one.
 type scope struct {
 	repo, state, author string
 }
@@ -56,7 +56,7 @@ func (q query) scopes() []scope {
 		}
 	}
 	authors := []string{""}
-	if (q.kind == sdk.KindIssue || q.kind == sdk.KindCommit) && len(q.authors) > 0 {
+	if q.kind != sdk.KindPullRequest && len(q.authors) > 0 { // the others' API takes one
 		authors = q.authors
 	}
 	var out []scope
@@ -83,8 +83,10 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		q.kind = sdk.KindCommit
 	case "release", "releases":
 		q.kind = sdk.KindRelease
+	case "pipeline", "pipelines", "workflow_run", "workflow_runs", "run", "runs":
+		q.kind = sdk.KindPipeline
 	default:
-		return q, sdk.Errorf(sdk.KindBadRequest, "github: unknown kind %q: want issue, pull_request, commit or release", req.Kind)
+		return q, sdk.Errorf(sdk.KindBadRequest, "github: unknown kind %q: want issue, pull_request, commit, release or pipeline (workflow runs)", req.Kind)
 	}
 	f := req.Filters
 	q.repos = list(f["projects"])
@@ -126,7 +128,11 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		return q, nil // no states
 	}
 	for _, s := range list(f["statuses"]) {
-		state, err := normaliseState(q.kind, s)
+		normalise := normaliseState
+		if q.kind == sdk.KindPipeline {
+			normalise = func(_, s string) (string, error) { return normaliseRunStatus(s) }
+		}
+		state, err := normalise(q.kind, s)
 		if err != nil {
 			return q, err
 		}
@@ -204,7 +210,7 @@ func (q query) window(t time.Time) int {
 // so a page the size of the limit is enough.
 func (q query) exact() bool {
 	switch q.kind {
-	case sdk.KindCommit:
+	case sdk.KindCommit, sdk.KindPipeline:
 		return true
 	case sdk.KindPullRequest:
 		return q.until.IsZero() && len(q.authors) == 0 && len(q.labels) == 0 &&

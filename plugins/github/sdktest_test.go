@@ -27,7 +27,7 @@ func TestOverThePluginProtocol(t *testing.T) {
 
 	info, err := src.Describe(ctx)
 	require.NoError(t, err)
-	assert.Equal(t, []string{sdk.KindIssue, sdk.KindPullRequest, sdk.KindCommit, sdk.KindRelease}, info.Kinds)
+	assert.Equal(t, []string{sdk.KindIssue, sdk.KindPullRequest, sdk.KindCommit, sdk.KindRelease, sdk.KindPipeline}, info.Kinds)
 
 	diags, err := src.Configure(ctx, json.RawMessage(`{"base_url":"`+srv.URL+`","repo":"nope"}`))
 	require.NoError(t, err)

@@ -1,5 +1,5 @@
 // Package github is the GitHub source plugin: issues, pull requests,
-// commits and releases of a repository on github.com or GitHub Enterprise Server, through
+// commits, releases and Actions workflow runs of a repository on github.com or GitHub Enterprise Server, through
 // github.com/google/go-github.
 package github
 
@@ -73,7 +73,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 		Name:         "github",
 		Version:      Version,
 		SDKVersion:   sdk.Version,
-		Kinds:        []string{sdk.KindIssue, sdk.KindPullRequest, sdk.KindCommit, sdk.KindRelease},
+		Kinds:        []string{sdk.KindIssue, sdk.KindPullRequest, sdk.KindCommit, sdk.KindRelease, sdk.KindPipeline},
 		Filters:      append([]string(nil), Filters...),
 		ConfigSchema: config.Schema[Config](),
 	}, nil
@@ -196,6 +196,8 @@ func (r *fetchRun) scope(ctx context.Context, sc scope) error {
 		err = r.fetchCommits(ctx, sc)
 	case sdk.KindRelease:
 		err = r.fetchReleases(ctx, sc)
+	case sdk.KindPipeline:
+		err = r.fetchRuns(ctx, sc)
 	}
 	r.logger.Debug("github: fetched", "kind", r.q.kind, "scope", sc.String(), "records", r.emitted-before, "took", time.Since(start))
 	return err

@@ -45,6 +45,24 @@ type GitHubRepo struct {
 	PullRequests []GitHubPullRequest
 	Commits      []GitHubCommit
 	Releases     []GitHubRelease
+	Runs         []GitHubWorkflowRun
+}
+
+// GitHubWorkflowRun is an item of GET /repos/{owner}/{repo}/actions/runs.
+type GitHubWorkflowRun struct {
+	ID         int64      `json:"id"`
+	Name       string     `json:"name"`
+	HeadBranch string     `json:"head_branch"`
+	HeadSHA    string     `json:"head_sha"`
+	RunNumber  int        `json:"run_number"`
+	Event      string     `json:"event"`
+	Status     string     `json:"status"`
+	Conclusion *string    `json:"conclusion"`
+	WorkflowID int64      `json:"workflow_id"`
+	HTMLURL    string     `json:"html_url"`
+	CreatedAt  time.Time  `json:"created_at"`
+	UpdatedAt  time.Time  `json:"updated_at"`
+	Actor      GitHubUser `json:"actor"`
 }
 
 // GitHubGitAuthor is a commit's git author or committer.
@@ -166,6 +184,7 @@ type GitHubPullRequest struct {
 func NewGitHub(token string) *GitHub {
 	repo := GenerateGitHubRepo("octo-org", "octo-repo", 150, 120)
 	repo.Commits, repo.Releases = GenerateGitHubHistory("octo-org", "octo-repo", 250, 30)
+	repo.Runs = GenerateGitHubRuns("octo-org", "octo-repo", 160)
 	return &GitHub{Token: token, Repo: repo,
 		Limit: 5000, AnonymousLimit: 60, Reset: time.Now().Add(time.Hour).Truncate(time.Second)}
 }
@@ -291,6 +310,30 @@ func GenerateGitHubHistory(owner, name string, commits, releases int) ([]GitHubC
 	return cs, rs
 }
 
+// GenerateGitHubRuns builds workflow runs, one every 3 hours back from
+// 2024-03-31 12:00 UTC, on main and release alternately; every fifth is in
+// progress, the others concluded success, failure or cancelled in turn.
+func GenerateGitHubRuns(owner, name string, n int) []GitHubWorkflowRun {
+	start := time.Date(2024, 3, 31, 12, 0, 0, 0, time.UTC)
+	var runs []GitHubWorkflowRun
+	for i := range n {
+		id := int64(800000 + n - i)
+		at := start.Add(-time.Duration(i) * 3 * time.Hour)
+		run := GitHubWorkflowRun{ID: id, Name: "CI", HeadBranch: []string{"main", "release"}[i%2], HeadSHA: fakeSHA("run", int(id)),
+			RunNumber: n - i, Event: []string{"push", "pull_request"}[i%2], Status: "completed", WorkflowID: 42,
+			HTMLURL: fmt.Sprintf("https://github.com/%s/%s/actions/runs/%d", owner, name, id), CreatedAt: at, UpdatedAt: at.Add(12 * time.Minute),
+			Actor: GitHubUser{Login: githubPeople[i%len(githubPeople)], Type: "User"}}
+		if i%5 == 4 {
+			run.Status = "in_progress"
+		} else {
+			c := []string{"success", "failure", "cancelled"}[i%3]
+			run.Conclusion = &c
+		}
+		runs = append(runs, run)
+	}
+	return runs
+}
+
 // ServeHTTP routes GET /repos/{owner}/{repo}/issues and /pulls, under
 // /api/v3 when Enterprise is set.
 func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -388,19 +431,24 @@ var githubNotFound = githubResult{status: http.StatusNotFound, message: "Not Fou
 // route answers one API path.
 func (g *GitHub) route(r *http.Request, path string) githubResult {
 	parts := strings.Split(strings.Trim(path, "/"), "/")
-	if r.Method != http.MethodGet || len(parts) != 4 || parts[0] != "repos" || parts[1] != g.Repo.Owner || parts[2] != g.Repo.Name {
+	if r.Method != http.MethodGet || len(parts) < 4 || parts[0] != "repos" || parts[1] != g.Repo.Owner || parts[2] != g.Repo.Name {
 		return githubNotFound
 	}
 	q := r.URL.Query()
-	switch parts[3] {
+	switch strings.Join(parts[3:], "/") {
 	case "issues":
-		return githubPage(r, filterGitHubIssues(g.Repo.Issues, q))
+		return githubPage(r, filterGitHubIssues(g.Repo.Issues, q), nil)
 	case "pulls":
-		return githubPage(r, filterGitHubPulls(g.Repo.PullRequests, q))
+		return githubPage(r, filterGitHubPulls(g.Repo.PullRequests, q), nil)
 	case "commits":
-		return githubPage(r, filterGitHubCommits(g.Repo.Commits, q))
+		return githubPage(r, filterGitHubCommits(g.Repo.Commits, q), nil)
 	case "releases":
-		return githubPage(r, g.Repo.Releases)
+		return githubPage(r, g.Repo.Releases, nil)
+	case "actions/runs":
+		runs := filterGitHubRuns(g.Repo.Runs, q)
+		return githubPage(r, runs, func(page []GitHubWorkflowRun) any {
+			return map[string]any{"total_count": len(runs), "workflow_runs": page}
+		})
 	}
 	return githubNotFound
 }
@@ -419,7 +467,8 @@ func etagOf(parts ...string) string {
 
 // githubPage encodes one page (per_page default 30, at most 100) and sets
 // the Link header with next, prev, first and last as GitHub does.
-func githubPage[T any](r *http.Request, items []T) githubResult {
+// wrap, when set, puts the page in the envelope the endpoint sends.
+func githubPage[T any](r *http.Request, items []T, wrap func([]T) any) githubResult {
 	q := r.URL.Query()
 	perPage := min(max(atoiOr(q.Get("per_page"), 30), 1), 100)
 	n := max(atoiOr(q.Get("page"), 1), 1)
@@ -440,7 +489,11 @@ func githubPage[T any](r *http.Request, items []T) githubResult {
 	if n > 1 {
 		links = append(links, link(1, "first"), link(n-1, "prev"))
 	}
-	body, _ := json.Marshal(items[from:to])
+	var page any = items[from:to]
+	if wrap != nil {
+		page = wrap(items[from:to])
+	}
+	body, _ := json.Marshal(page)
 	return githubResult{body: string(body), link: strings.Join(links, ", "), status: http.StatusOK}
 }
 
@@ -497,6 +550,41 @@ func filterGitHubCommits(all []GitHubCommit, q url.Values) []GitHubCommit {
 			continue
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// filterGitHubRuns applies /actions/runs' status (a status or a
+// conclusion), branch, actor, event and created ("a..b", ">=a", "<=b").
+func filterGitHubRuns(all []GitHubWorkflowRun, q url.Values) []GitHubWorkflowRun {
+	var after, before time.Time
+	switch created := q.Get("created"); {
+	case strings.Contains(created, ".."):
+		a, b, _ := strings.Cut(created, "..")
+		after, _ = time.Parse(time.RFC3339, a)
+		before, _ = time.Parse(time.RFC3339, b)
+	case strings.HasPrefix(created, ">="):
+		after, _ = time.Parse(time.RFC3339, created[2:])
+	case strings.HasPrefix(created, "<="):
+		before, _ = time.Parse(time.RFC3339, created[2:])
+	}
+	var out []GitHubWorkflowRun
+	for _, run := range all {
+		conclusion := ""
+		if run.Conclusion != nil {
+			conclusion = *run.Conclusion
+		}
+		status := q.Get("status")
+		switch {
+		case status != "" && status != run.Status && status != conclusion,
+			q.Get("branch") != "" && q.Get("branch") != run.HeadBranch,
+			q.Get("actor") != "" && q.Get("actor") != run.Actor.Login,
+			q.Get("event") != "" && q.Get("event") != run.Event,
+			!after.IsZero() && run.CreatedAt.Before(after),
+			!before.IsZero() && run.CreatedAt.After(before):
+			continue
+		}
+		out = append(out, run)
 	}
 	return out
 }
