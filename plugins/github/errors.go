@@ -14,6 +14,7 @@ import (
 
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/retry"
+	"github.com/nous-dev/nous/plugins/internal/text"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -155,16 +156,7 @@ func response(err error) (*http.Response, *apiError) {
 	if resp == nil {
 		return nil, nil
 	}
-	return resp, &apiError{Status: resp.StatusCode, Message: oneLine(msg)}
-}
-
-// oneLine bounds a server's message to one short line.
-func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
-	return s
+	return resp, &apiError{Status: resp.StatusCode, Message: text.Clip(text.OneLine(msg), 300)}
 }
 
 // giveUp reports a call the retry policy stopped retrying; a rate limit

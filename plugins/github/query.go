@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/filter"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -89,7 +90,7 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		return q, sdk.Errorf(sdk.KindBadRequest, "github: unknown kind %q: want issue, pull_request, commit, release or pipeline (workflow runs)", req.Kind)
 	}
 	f := req.Filters
-	q.repos = list(f["projects"])
+	q.repos = filter.List(f["projects"])
 	if len(q.repos) == 0 && defaultRepo != "" {
 		q.repos = []string{defaultRepo}
 	}
@@ -101,9 +102,9 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 			return q, sdk.Errorf(sdk.KindBadRequest, "github: filter \"projects\": %v", err)
 		}
 	}
-	q.authors, q.labels = list(f["authors"]), list(f["labels"])
+	q.authors, q.labels = filter.List(f["authors"]), filter.List(f["labels"])
 	var err error
-	if q.ref, err = single("ref", f["ref"]); err != nil {
+	if q.ref, err = filter.Single("github", "ref", f["ref"]); err != nil {
 		return q, err
 	}
 	// "paths" is what the engine sends (grounded repository paths); the
@@ -112,11 +113,11 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		if q.path != "" {
 			break
 		}
-		if q.path, err = single(key, f[key]); err != nil {
+		if q.path, err = filter.Single("github", key, f[key]); err != nil {
 			return q, err
 		}
 	}
-	if v, err := single("date_field", f["date_field"]); err != nil {
+	if v, err := filter.Single("github", "date_field", f["date_field"]); err != nil {
 		return q, err
 	} else if v != "" {
 		if v != "created" && v != "updated" {
@@ -127,7 +128,7 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 	if q.kind == sdk.KindCommit || q.kind == sdk.KindRelease {
 		return q, nil // no states
 	}
-	for _, s := range list(f["statuses"]) {
+	for _, s := range filter.List(f["statuses"]) {
 		normalise := normaliseState
 		if q.kind == sdk.KindPipeline {
 			normalise = func(_, s string) (string, error) { return normaliseRunStatus(s) }
@@ -166,31 +167,6 @@ func normaliseState(kind, status string) (string, error) {
 		want = "open, closed, merged or all"
 	}
 	return "", sdk.Errorf(sdk.KindBadRequest, "github: unknown %s status %q: want %s", kind, status, want)
-}
-
-// list flattens filter values, splitting comma-separated ones and dropping blanks.
-func list(values []string) []string {
-	var out []string
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			if part = strings.TrimSpace(part); part != "" && !slices.Contains(out, part) {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
-}
-
-// single returns the filter's one value, "" when absent.
-func single(key string, values []string) (string, error) {
-	out := list(values)
-	if len(out) > 1 {
-		return "", sdk.Errorf(sdk.KindBadRequest, "github: filter %q takes one value, got %d (%s)", key, len(out), strings.Join(out, ", "))
-	}
-	if len(out) == 0 {
-		return "", nil
-	}
-	return out[0], nil
 }
 
 // window places t against since/until: -1 older than since (the listing,

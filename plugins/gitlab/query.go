@@ -9,6 +9,7 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
+	"github.com/nous-dev/nous/plugins/internal/filter"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -68,28 +69,28 @@ func parseRequest(req sdk.FetchRequest, defaults []string) (query, error) {
 		return q, err
 	}
 	f := req.Filters
-	q.projects = list(f["projects"])
+	q.projects = filter.List(f["projects"])
 	if len(q.projects) == 0 {
 		q.projects = defaults
 	}
 	if len(q.projects) == 0 {
 		return q, sdk.Errorf(sdk.KindBadRequest, `gitlab: no project: pass the "projects" filter (e.g. projects=group/app) or set config key "projects"`)
 	}
-	q.authors = list(f["authors"])
-	q.labels = list(f["labels"])
+	q.authors = filter.List(f["authors"])
+	q.labels = filter.List(f["labels"])
 	for key, dst := range map[string]*string{"path": &q.path, "ref": &q.ref, "search": &q.search} {
-		if *dst, err = single(key, f[key]); err != nil {
+		if *dst, err = filter.Single("gitlab", key, f[key]); err != nil {
 			return q, err
 		}
 	}
 	// "paths" is what the engine sends (grounded repository paths); the
 	// commits API filters by one path.
 	if q.path == "" {
-		if q.path, err = single("paths", f["paths"]); err != nil {
+		if q.path, err = filter.Single("gitlab", "paths", f["paths"]); err != nil {
 			return q, err
 		}
 	}
-	if v, err := single("date_field", f["date_field"]); err != nil {
+	if v, err := filter.Single("gitlab", "date_field", f["date_field"]); err != nil {
 		return q, err
 	} else if v != "" {
 		if v != "created" && v != "updated" {
@@ -97,14 +98,14 @@ func parseRequest(req sdk.FetchRequest, defaults []string) (query, error) {
 		}
 		q.dateField = v
 	}
-	if v, err := single("with_stats", f["with_stats"]); err != nil {
+	if v, err := filter.Single("gitlab", "with_stats", f["with_stats"]); err != nil {
 		return q, err
 	} else if v != "" {
 		if q.withStats, err = strconv.ParseBool(v); err != nil {
 			return q, sdk.Errorf(sdk.KindBadRequest, `gitlab: filter "with_stats": want true or false, got %q`, v)
 		}
 	}
-	for _, s := range list(f["statuses"]) {
+	for _, s := range filter.List(f["statuses"]) {
 		state, err := normaliseStatus(q.kind, s)
 		if err != nil {
 			return q, err
@@ -168,36 +169,6 @@ func normaliseStatus(kind, status string) (string, error) {
 		return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown pipeline status %q: want one of %s", status, strings.Join(pipelineStatuses, ", "))
 	}
 	return "", nil
-}
-
-// list flattens filter values, splitting comma-separated ones and dropping blanks.
-func list(values []string) []string {
-	var out []string
-	for _, v := range values {
-		for part := range strings.SplitSeq(v, ",") {
-			if part = strings.TrimSpace(part); part != "" && !slices.Contains(out, part) {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
-}
-
-// single returns the filter's one value, "" when absent.
-func single(key string, values []string) (string, error) {
-	var out []string
-	for _, v := range values {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	switch len(out) {
-	case 0:
-		return "", nil
-	case 1:
-		return out[0], nil
-	}
-	return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: filter %q takes one value, got %d (%s)", key, len(out), strings.Join(out, ", "))
 }
 
 // ptr returns a pointer to v, nil for the zero value, as the client's options want.
