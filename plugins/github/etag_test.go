@@ -33,6 +33,20 @@ func TestETagRevalidation(t *testing.T) {
 	}
 }
 
+// TestETagRevalidationWithoutAToken: GitHub counts an anonymous 304, so
+// the records come from the cache but the limit still goes down.
+func TestETagRevalidationWithoutAToken(t *testing.T) {
+	h := newHarness(t, map[string]any{"token": ""})
+	req := sdk.FetchRequest{Kind: sdk.KindPullRequest}
+	first, err := h.fetch(t, req)
+	require.NoError(t, err)
+	second, err := h.fetch(t, req)
+	require.NoError(t, err)
+	assert.Equal(t, first, second)
+	assert.Equal(t, len(h.fake.Requests()), h.fake.Used(false), "every anonymous request counted")
+	assert.Equal(t, len(h.fake.Requests())/2, h.source.cache.revalidated())
+}
+
 // TestETagChangedContentIsRefetched: a page whose content changed gets a
 // new ETag, so the 200 and its new body replace the cached one.
 func TestETagChangedContentIsRefetched(t *testing.T) {

@@ -18,7 +18,8 @@ import (
 // and pull requests, following GitHub's documentation: Link pagination
 // (per_page up to 100), x-ratelimit-* headers on every answer, a primary
 // limit that answers 403 once used up, ETags with If-None-Match answered
-// 304 without counting against the limit, and GitHub's error bodies.
+// 304 (not counted against the limit when the request carried a token),
+// and GitHub's error bodies.
 // Serve it with httptest.NewServer(g); with Enterprise set, the API lives
 // under /api/v3 as on GitHub Enterprise Server.
 type GitHub struct {
@@ -362,7 +363,8 @@ func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	res := g.route(r, path)
 	etag := `W/"` + etagOf(res.body, res.link) + `"`
 	notModified := res.status == http.StatusOK && slices.Contains(strings.Split(r.Header.Get("If-None-Match"), ", "), etag)
-	if !g.count(w, authenticated, limit, !notModified) {
+	// A 304 is free only to an authorized request, GitHub's docs say.
+	if !g.count(w, authenticated, limit, !notModified || !authenticated) {
 		message := "API rate limit exceeded for user ID 1."
 		if !authenticated {
 			message = "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"
