@@ -76,6 +76,12 @@ func TestFetchReleases(t *testing.T) {
 		assert.False(t, r.Time.Before(since), r.ID)
 	}
 	assert.Len(t, got, 10, "91 days back at one release every ten days")
+
+	h = newHarness(t, nil)
+	got, err = h.fetch(t, sdk.FetchRequest{Kind: "release", Filters: map[string][]string{"authors": {"hubot", "octocat"}}})
+	require.NoError(t, err)
+	assert.Len(t, got, 16, "releases are authored by four people in turn")
+	assert.Len(t, h.fake.Requests(), 1, "one listing, the authors filtered here")
 }
 
 func TestFetchWorkflowRuns(t *testing.T) {

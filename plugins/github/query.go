@@ -28,7 +28,8 @@ type query struct {
 }
 
 // scope is one listing: a repository, an API state (a run status for
-// pipelines) and, but for pull requests, one author: the APIs take one.
+// pipelines) and, for issues, commits and runs, one author: their APIs
+// take one. Pull requests and releases filter authors here.
 type scope struct {
 	repo, state, author string
 }
@@ -57,7 +58,7 @@ func (q query) scopes() []scope {
 		}
 	}
 	authors := []string{""}
-	if q.kind != sdk.KindPullRequest && len(q.authors) > 0 { // the others' API takes one
+	if q.kind != sdk.KindPullRequest && q.kind != sdk.KindRelease && len(q.authors) > 0 { // their APIs take one
 		authors = q.authors
 	}
 	var out []scope
@@ -192,9 +193,14 @@ func (q query) exact() bool {
 		return q.until.IsZero() && len(q.authors) == 0 && len(q.labels) == 0 &&
 			!slices.Contains(q.states, "merged") && !slices.Contains(q.states, "closed")
 	case sdk.KindRelease:
-		return q.since.IsZero() && q.until.IsZero()
+		return q.since.IsZero() && q.until.IsZero() && len(q.authors) == 0
 	}
 	return false
+}
+
+// keepAuthor reports whether login is one of the authors asked for, if any.
+func (q query) keepAuthor(login string) bool {
+	return len(q.authors) == 0 || slices.ContainsFunc(q.authors, func(a string) bool { return strings.EqualFold(a, login) })
 }
 
 // keepPull reports whether a pull request passes the filters /pulls cannot apply.
@@ -202,7 +208,7 @@ func (q query) keepPull(state, author string, labels []string) bool {
 	if len(q.states) > 0 && !slices.Contains(q.states, state) {
 		return false
 	}
-	if len(q.authors) > 0 && !slices.ContainsFunc(q.authors, func(a string) bool { return strings.EqualFold(a, author) }) {
+	if !q.keepAuthor(author) {
 		return false
 	}
 	for _, l := range q.labels {

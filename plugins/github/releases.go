@@ -9,8 +9,8 @@ import (
 )
 
 // fetchReleases lists a repository's releases, newest first; the date
-// range applies to the published time (a draft's created time), here,
-// since the API has no filters.
+// range (on the published time, a draft's created time) and authors are
+// applied here, since the API has no filters.
 func (r *fetchRun) fetchReleases(ctx context.Context, sc scope) error {
 	owner, name, _ := splitRepo(sc.repo)
 	list := func(ctx context.Context, lo gh.ListOptions) ([]*gh.RepositoryRelease, *gh.Response, error) {
@@ -21,7 +21,7 @@ func (r *fetchRun) fetchReleases(ctx context.Context, sc scope) error {
 			return nil
 		}
 		rec := releaseRecord(rel, sc.repo)
-		if r.q.window(rec.Time) != 0 {
+		if r.q.window(rec.Time) != 0 || !r.q.keepAuthor(rec.Author) {
 			return nil // releases come by creation; a late publication may still follow
 		}
 		return r.out(rec)
