@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/nous-dev/nous/engine"
@@ -35,21 +36,12 @@ func needs(plan *engine.Plan) (sources, agents []string) {
 				}
 			}
 		}
-		agents = appendNew(agents, agentOf(st.Agent, st.Role))
+		agents = appendNew(agents, cmp.Or(st.Agent, string(st.Role)))
 	}
 	if v := plan.Policy.Validator; v != nil {
-		agents = appendNew(agents, agentOf(v.Agent, engine.RoleValidator))
+		agents = appendNew(agents, cmp.Or(v.Agent, string(engine.RoleValidator)))
 	}
 	return sources, agents
-}
-
-// agentOf is the agent a step calls for its role: its own, else the agent
-// named after the role.
-func agentOf(agent string, role engine.Role) string {
-	if agent != "" {
-		return agent
-	}
-	return string(role)
 }
 
 // appendNew appends the names not in list yet.

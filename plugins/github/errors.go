@@ -209,8 +209,5 @@ func (e *limitError) advice(refused time.Duration) string {
 }
 
 func contextError(repo string, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return sdk.Errorf(sdk.KindDeadline, "github: %s: deadline exceeded", describeRepo(repo))
-	}
-	return fmt.Errorf("github: %s: %w", describeRepo(repo), err)
+	return retry.ContextError("github: "+describeRepo(repo), err)
 }

@@ -91,10 +91,7 @@ func giveUp(ctx context.Context, project string, err error) error {
 }
 
 func contextError(project string, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return sdk.Errorf(sdk.KindDeadline, "gitlab: project %q: deadline exceeded", project)
-	}
-	return fmt.Errorf("gitlab: project %q: %w", project, err)
+	return retry.ContextError(fmt.Sprintf("gitlab: project %q", project), err)
 }
 
 func isSDKError(err error) bool {

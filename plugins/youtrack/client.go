@@ -179,12 +179,7 @@ func classify(ae *APIError, h http.Header) error {
 	return sdk.Errorf(sdk.KindUnknown, "youtrack: %v", ae)
 }
 
-func contextError(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return sdk.Errorf(sdk.KindDeadline, "youtrack: deadline exceeded")
-	}
-	return fmt.Errorf("youtrack: %w", err)
-}
+func contextError(err error) error { return retry.ContextError("youtrack", err) }
 
 // apiMessage extracts YouTrack's {"error", "error_description"} (Hub's
 // OAuth form, used for every REST error), else the trimmed body text.

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nous-dev/nous/sdk"
 )
 
 // Policy decides how often and how long to wait between attempts. The zero
@@ -212,4 +214,14 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// ContextError is the error of a call whose context ended, after where
+// ("github: repository o/r"): a passed deadline is sdk.KindDeadline, a
+// cancellation wraps err.
+func ContextError(where string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return sdk.Errorf(sdk.KindDeadline, "%s: deadline exceeded", where)
+	}
+	return fmt.Errorf("%s: %w", where, err)
 }

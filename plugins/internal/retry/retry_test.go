@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -217,4 +218,13 @@ func TestDoNotifiesBeforeEachWait(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Equal(t, []note{{1, time.Second}, {2, 2 * time.Second}}, notes)
+}
+
+func TestContextError(t *testing.T) {
+	err := ContextError("github: repository o/r", context.DeadlineExceeded)
+	assert.ErrorIs(t, err, sdk.ErrDeadline)
+	assert.EqualError(t, err, "github: repository o/r: deadline exceeded")
+	err = ContextError("youtrack", context.Canceled)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.EqualError(t, err, "youtrack: context canceled")
 }
