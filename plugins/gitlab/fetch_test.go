@@ -275,3 +275,22 @@ func TestSelfHostedUnderASubpath(t *testing.T) {
 		assert.Equal(t, 3, n, base)
 	}
 }
+
+func TestPullRequestKindsAreMergeRequests(t *testing.T) {
+	for _, kind := range []string{"pull_request", "pull_requests", "PR", "prs", "pull", "pulls"} {
+		t.Run(kind, func(t *testing.T) {
+			h := newHarness(t, nil)
+			records, err := h.fetch(t, sdk.FetchRequest{Kind: kind, Filters: map[string][]string{
+				"projects": {"group/sub/app"}, "statuses": {"merged"}}})
+			require.NoError(t, err)
+			require.Len(t, records, 20, "every third of the 60 merge requests is merged")
+			for _, r := range records {
+				assert.Equal(t, sdk.KindMergeRequest, r.Kind, "records keep GitLab's name")
+				assert.Equal(t, "merged", r.Fields["state"])
+			}
+			reqs := h.fake.Requests()
+			require.Len(t, reqs, 1)
+			assert.True(t, strings.HasPrefix(reqs[0], "/api/v4/projects/group%2Fsub%2Fapp/merge_requests?"), reqs[0])
+		})
+	}
+}

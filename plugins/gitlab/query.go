@@ -123,12 +123,15 @@ func normaliseKind(kind string) (string, error) {
 		return sdk.KindCommit, nil
 	case "issue", "issues":
 		return sdk.KindIssue, nil
-	case "merge_request", "merge_requests", "mr", "mrs":
+	// Pull requests are what GitHub calls merge requests; the engine asks
+	// for them when a question says "PR" and the project lives on GitLab.
+	case "merge_request", "merge_requests", "mr", "mrs",
+		"pull_request", "pull_requests", "pr", "prs", "pull", "pulls":
 		return sdk.KindMergeRequest, nil
 	case "pipeline", "pipelines":
 		return sdk.KindPipeline, nil
 	}
-	return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown kind %q: want commit, issue, merge_request or pipeline", kind)
+	return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown kind %q: want commit, issue, merge_request (pull_request) or pipeline", kind)
 }
 
 var pipelineStatuses = []string{"created", "waiting_for_resource", "preparing", "pending", "running",

@@ -66,12 +66,14 @@ func New(opts ...Option) *Source {
 }
 
 // Describe says what the source returns and which filters it understands.
+// Pull requests are listed as merge requests, so the engine can bind a
+// pull-request retrieval here; the records say merge_request.
 func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 	return sdk.SourceInfo{
 		Name:         "gitlab",
 		Version:      Version,
 		SDKVersion:   sdk.Version,
-		Kinds:        []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPipeline},
+		Kinds:        []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPullRequest, sdk.KindPipeline},
 		Filters:      append([]string(nil), Filters...),
 		ConfigSchema: config.Schema[Config](),
 	}, nil
