@@ -7,6 +7,7 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
+	"github.com/nous-dev/nous/plugins/internal/fakes"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -21,9 +22,15 @@ func BenchmarkFetchIssues(b *testing.B) {
 	benchmarkKind(b, sdk.KindIssue, 1000)
 }
 
+// BenchmarkFetchReleases is BenchmarkFetchCommits for 1,000 releases.
+func BenchmarkFetchReleases(b *testing.B) {
+	benchmarkKind(b, sdk.KindRelease, 1000)
+}
+
 func benchmarkKind(b *testing.B, kind string, n int) {
 	h := newHarness(b, nil)
 	h.fake.Project = fakesProject(n)
+	h.fake.Project.Releases = fakes.GenerateGitLabReleases(h.fake.Project, n)
 	req := sdk.FetchRequest{Kind: kind, Filters: project("group/sub/app")}
 	b.ReportAllocs()
 	b.ResetTimer()

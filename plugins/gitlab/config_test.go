@@ -107,7 +107,7 @@ func TestDescribe(t *testing.T) {
 	info, err := New().Describe(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "gitlab", info.Name)
-	assert.ElementsMatch(t, []string{"commit", "issue", "merge_request", "pull_request", "pipeline"}, info.Kinds)
+	assert.ElementsMatch(t, []string{"commit", "issue", "merge_request", "pull_request", "pipeline", "release"}, info.Kinds)
 	assert.Contains(t, info.Filters, "projects")
 	assert.True(t, json.Valid(info.ConfigSchema))
 }

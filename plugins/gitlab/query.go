@@ -35,6 +35,7 @@ type query struct {
 
 // scope is one listing: a project, optionally narrowed to one author and
 // one status, because GitLab's list endpoints take a single value of each.
+// Releases take neither: one listing per project, authors filtered here.
 type scope struct {
 	project, author, status string
 }
@@ -42,6 +43,9 @@ type scope struct {
 // scopes expands the query into the listings that together answer it.
 func (q query) scopes() []scope {
 	authors, statuses := orNone(q.authors), orNone(q.statuses)
+	if q.kind == sdk.KindRelease {
+		authors = orNone(nil)
+	}
 	out := make([]scope, 0, len(q.projects)*len(authors)*len(statuses))
 	for _, p := range q.projects {
 		for _, a := range authors {
@@ -130,8 +134,10 @@ func normaliseKind(kind string) (string, error) {
 		return sdk.KindMergeRequest, nil
 	case "pipeline", "pipelines":
 		return sdk.KindPipeline, nil
+	case "release", "releases":
+		return sdk.KindRelease, nil
 	}
-	return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown kind %q: want commit, issue, merge_request (pull_request) or pipeline", kind)
+	return "", sdk.Errorf(sdk.KindBadRequest, "gitlab: unknown kind %q: want commit, issue, merge_request (pull_request), pipeline or release", kind)
 }
 
 var pipelineStatuses = []string{"created", "waiting_for_resource", "preparing", "pending", "running",
@@ -142,8 +148,8 @@ var pipelineStatuses = []string{"created", "waiting_for_resource", "preparing", 
 func normaliseStatus(kind, status string) (string, error) {
 	s := strings.ToLower(strings.TrimSpace(status))
 	switch kind {
-	case sdk.KindCommit:
-		return "", nil // commits have no state
+	case sdk.KindCommit, sdk.KindRelease:
+		return "", nil // commits and releases have no state
 	case sdk.KindIssue, sdk.KindMergeRequest:
 		switch s {
 		case "open", "opened", "unresolved":
@@ -227,4 +233,11 @@ func describeScope(sc scope) string {
 		s += fmt.Sprintf(" status=%s", sc.status)
 	}
 	return s
+}
+
+// exact reports whether every item the API lists becomes a record, so a
+// page the size of the limit is enough: only releases are filtered here,
+// by until and authors.
+func (q query) exact() bool {
+	return q.kind != sdk.KindRelease || (q.until.IsZero() && len(q.authors) == 0)
 }

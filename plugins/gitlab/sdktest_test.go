@@ -39,6 +39,14 @@ func TestOverThePluginProtocol(t *testing.T) {
 	assert.Equal(t, "group/sub/app!60", records[0].ID)
 	assert.Equal(t, int64(60), records[0].Fields["iid"])
 
+	releases, err := sdktest.Collect(ctx, src, sdk.FetchRequest{Kind: "release", Filters: project("group/sub/app"), Limit: 2})
+	require.NoError(t, err)
+	require.Len(t, releases, 2)
+	assert.Equal(t, sdk.KindRelease, releases[0].Kind)
+	assert.Equal(t, "group/sub/app@v2.129.0", releases[0].ID)
+	assert.Equal(t, true, releases[0].Fields["upcoming_release"])
+	assert.Equal(t, fakes.GitLabUpcomingRelease, releases[0].Time)
+
 	_, err = sdktest.Collect(ctx, src, sdk.FetchRequest{Filters: project("nope/nope")})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, sdk.ErrNotFound)

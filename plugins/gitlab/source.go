@@ -1,5 +1,5 @@
 // Package gitlab is the GitLab source plugin: commits, issues, merge
-// requests and pipelines of gitlab.com or a self-hosted instance, through
+// requests, pipelines and releases of gitlab.com or a self-hosted instance, through
 // the official client (gitlab.com/gitlab-org/api/client-go).
 package gitlab
 
@@ -73,7 +73,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 		Name:         "gitlab",
 		Version:      Version,
 		SDKVersion:   sdk.Version,
-		Kinds:        []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPullRequest, sdk.KindPipeline},
+		Kinds:        []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPullRequest, sdk.KindPipeline, sdk.KindRelease},
 		Filters:      append([]string(nil), Filters...),
 		ConfigSchema: config.Schema[Config](),
 	}, nil
@@ -176,7 +176,7 @@ type fetchRun struct {
 
 func (r *fetchRun) scope(ctx context.Context, sc scope) error {
 	pageSize := 0
-	if r.q.limit > 0 {
+	if r.q.limit > 0 && r.q.exact() {
 		pageSize = r.q.limit - r.emitted
 	}
 	r.policy.Notify = func(attempt int, wait time.Duration, err error) {
@@ -193,6 +193,8 @@ func (r *fetchRun) scope(ctx context.Context, sc scope) error {
 		err = r.fetchMergeRequests(ctx, sc, pageSize)
 	case sdk.KindPipeline:
 		err = r.fetchPipelines(ctx, sc, pageSize)
+	case sdk.KindRelease:
+		err = r.fetchReleases(ctx, sc, pageSize)
 	}
 	r.logger.Debug("gitlab: fetched", "kind", r.q.kind, "scope", describeScope(sc), "records", r.emitted, "took", time.Since(start))
 	return err

@@ -14,7 +14,7 @@ import (
 )
 
 // GitLab is a fake GitLab REST v4 server for one project with generated
-// commits, issues, merge requests and pipelines. Serve it with
+// commits, issues, merge requests, pipelines and releases. Serve it with
 // httptest.NewServer(g) and point the client at the server's URL.
 type GitLab struct {
 	Token   string // accepted as PRIVATE-TOKEN or as an OAuth bearer token
@@ -33,6 +33,7 @@ type GitLabProject struct {
 	MergeRequests []GitLabMergeRequest
 	Pipelines     []GitLabPipeline
 	Tags          []GitLabTag
+	Releases      []GitLabRelease
 }
 
 // GitLabCommit is a commit as GET /projects/:id/repository/commits returns
@@ -150,10 +151,12 @@ type GitLabPipeline struct {
 }
 
 // NewGitLab returns a fake with a generated project: 250 commits, 130
-// issues, 60 merge requests and 80 pipelines, newest first, all
-// deterministic.
+// issues, 60 merge requests, 80 pipelines and 130 releases, newest first,
+// all deterministic.
 func NewGitLab(token string) *GitLab {
-	return &GitLab{Token: token, Project: GenerateGitLabProject(42, "group/sub/app", 250, 130, 60, 80)}
+	p := GenerateGitLabProject(42, "group/sub/app", 250, 130, 60, 80)
+	p.Releases = GenerateGitLabReleases(p, 130)
+	return &GitLab{Token: token, Project: p}
 }
 
 // Fail scripts a failure for upcoming requests.
@@ -260,8 +263,8 @@ func fakeSHA(kind string, i int) string {
 }
 
 // ServeHTTP routes /api/v4/projects/:id and its repository/commits,
-// repository/tags/:name, repository/branches/:name, issues, merge_requests
-// and pipelines.
+// repository/tags/:name, repository/branches/:name, issues, merge_requests,
+// pipelines and releases.
 func (g *GitLab) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.log.add(r)
 	token := r.Header.Get("PRIVATE-TOKEN")
@@ -309,6 +312,8 @@ func (g *GitLab) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		page(w, r, filterMergeRequests(g.Project.MergeRequests, q), true)
 	case "pipelines":
 		page(w, r, filterPipelines(g.Project.Pipelines, q), true)
+	case "releases":
+		g.serveReleases(w, r)
 	default:
 		gitlabError(w, http.StatusNotFound, `{"error":"404 Not Found"}`)
 	}

@@ -1,0 +1,89 @@
+package gitlab
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	gl "gitlab.com/gitlab-org/api/client-go"
+
+	"github.com/nous-dev/nous/sdk"
+)
+
+// errPast ends one release listing: released_at has passed since.
+var errPast = errors.New("older than since")
+
+// fetchReleases lists a project's releases, newest released_at first. The
+// API has no date or author filters, so since ends the listing, and until
+// and authors are applied here.
+func (r *fetchRun) fetchReleases(ctx context.Context, sc scope, pageSize int) error {
+	q := r.q
+	opt := &gl.ListReleasesOptions{OrderBy: ptr("released_at"), Sort: ptr("desc")}
+	list := func(lo gl.ListOptions, ro ...gl.RequestOptionFunc) ([]*gl.Release, *gl.Response, error) {
+		o := *opt
+		o.ListOptions = lo
+		return r.client.Releases.ListReleases(sc.project, &o, ro...)
+	}
+	err := paginate(ctx, r.policy, sc.project, pageSize, list, func(rel *gl.Release) error {
+		if rel == nil || rel.TagName == "" {
+			return nil
+		}
+		rec := releaseRecord(rel, sc.project)
+		switch {
+		case !q.since.IsZero() && rec.Time.Before(q.since):
+			return errPast
+		case !q.until.IsZero() && rec.Time.After(q.until), !q.keepAuthor(rec.Author):
+			return nil
+		}
+		return r.out(rec)
+	})
+	if errors.Is(err, errPast) {
+		return nil
+	}
+	return err
+}
+
+// keepAuthor reports whether username is one of the authors asked for, if any.
+func (q query) keepAuthor(username string) bool {
+	return len(q.authors) == 0 || slices.ContainsFunc(q.authors, func(a string) bool { return strings.EqualFold(a, username) })
+}
+
+// releaseRecord has the shape of the github source's release records: ID
+// project@tag, Title the name (else the tag), Time when it was released.
+func releaseRecord(rel *gl.Release, project string) sdk.Record {
+	fields := map[string]any{
+		"project":          project,
+		"tag":              rel.TagName,
+		"sha":              rel.Commit.ID,
+		"upcoming_release": rel.UpcomingRelease,
+	}
+	if rel.CreatedAt != nil {
+		fields["created_at"] = rel.CreatedAt.UTC()
+	}
+	if rel.ReleasedAt != nil {
+		fields["released_at"] = rel.ReleasedAt.UTC()
+	}
+	var milestones []string
+	for _, m := range rel.Milestones {
+		if m != nil {
+			milestones = append(milestones, m.Title)
+		}
+	}
+	fields["milestones"] = milestones
+	title := rel.Name
+	if title == "" {
+		title = rel.TagName
+	}
+	return sdk.Record{
+		ID:     project + "@" + rel.TagName,
+		Source: "gitlab",
+		Kind:   sdk.KindRelease,
+		Title:  title,
+		Body:   rel.Description,
+		URL:    rel.Links.Self,
+		Author: rel.Author.Username,
+		Time:   firstTime(rel.ReleasedAt, rel.CreatedAt),
+		Fields: dropEmpty(fields),
+	}
+}
