@@ -67,3 +67,26 @@ func BenchmarkDecodeCommits(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 }
+
+// BenchmarkDecodeReleases is BenchmarkDecodeCommits for one page of 100
+// releases with their commits, assets and links.
+func BenchmarkDecodeReleases(b *testing.B) {
+	body, err := json.Marshal(fakes.GenerateGitLabReleases(fakesProject(100), 100))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		var releases []*gl.Release
+		if err := json.Unmarshal(body, &releases); err != nil {
+			b.Fatal(err)
+		}
+		for _, rel := range releases {
+			_ = releaseRecord(rel, "group/sub/app")
+			n++
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
+}

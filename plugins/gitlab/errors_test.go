@@ -186,12 +186,14 @@ func TestTokenNeverLeaks(t *testing.T) {
 		{"429 echoing the token", &fakes.Fault{Status: 429, Times: 10, Body: `slow down {TOKEN}`}, "pipeline"},
 		{"400 echoing the token", &fakes.Fault{Status: 400, Body: `{"message":"bad {TOKEN}"}`}, "commit"},
 		{"200 with the token in a record", nil, "commit"},
+		{"200 with the token in a release", nil, "release"},
 	}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			h := newHarness(t, nil)
 			h.fake.Project.Commits[0].Message = "oops, committed " + testToken
 			h.fake.Project.Commits[0].Title = testToken
+			h.fake.Project.Releases[1].Description = "built with " + testToken
 			if sc.fault != nil {
 				h.fake.Fail(*sc.fault)
 			}

@@ -241,3 +241,9 @@ func describeScope(sc scope) string {
 func (q query) exact() bool {
 	return q.kind != sdk.KindRelease || (q.until.IsZero() && len(q.authors) == 0)
 }
+
+// keepAuthor reports whether username is one of the authors asked for, if
+// any: releases filter their authors here.
+func (q query) keepAuthor(username string) bool {
+	return len(q.authors) == 0 || slices.ContainsFunc(q.authors, func(a string) bool { return strings.EqualFold(a, username) })
+}

@@ -3,8 +3,6 @@ package gitlab
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
@@ -42,11 +40,6 @@ func (r *fetchRun) fetchReleases(ctx context.Context, sc scope, pageSize int) er
 		return nil
 	}
 	return err
-}
-
-// keepAuthor reports whether username is one of the authors asked for, if any.
-func (q query) keepAuthor(username string) bool {
-	return len(q.authors) == 0 || slices.ContainsFunc(q.authors, func(a string) bool { return strings.EqualFold(a, username) })
 }
 
 // releaseRecord has the shape of the github source's release records: ID
