@@ -42,6 +42,7 @@ type limitError struct {
 	reset         time.Time // when the primary window ends; zero for a secondary limit
 	wait          time.Duration
 	authenticated bool
+	search        bool // the search API's own limit, per minute
 }
 
 func (e *limitError) Error() string { return e.api.Error() }
@@ -65,7 +66,7 @@ const secondaryWait = time.Minute
 // another refusal.
 func rateLimit(resp *http.Response, api *apiError, authenticated bool, now time.Time) *limitError {
 	h := resp.Header
-	e := &limitError{api: api, authenticated: authenticated}
+	e := &limitError{api: api, authenticated: authenticated, search: strings.EqualFold(h.Get("X-RateLimit-Resource"), "search")}
 	e.limit, _ = strconv.Atoi(h.Get("X-RateLimit-Limit"))
 	if epoch, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil && epoch > 0 {
 		e.reset = time.Unix(epoch, 0).UTC()
@@ -184,9 +185,14 @@ func (e *limitError) advice(refused time.Duration) string {
 	if e.secondary {
 		b.WriteString("secondary rate limit hit")
 	} else {
+		period := "an hour"
+		if e.search {
+			b.WriteString("search ")
+			period = "a minute"
+		}
 		b.WriteString("rate limit exhausted")
 		if e.limit > 0 {
-			fmt.Fprintf(&b, " (%d requests an hour", e.limit)
+			fmt.Fprintf(&b, " (%d requests %s", e.limit, period)
 			if !e.authenticated {
 				b.WriteString(", unauthenticated")
 			}
@@ -201,7 +207,10 @@ func (e *limitError) advice(refused time.Duration) string {
 	} else {
 		fmt.Fprintf(&b, "; retry in %s", e.wait.Round(time.Second))
 	}
-	if !e.authenticated {
+	switch {
+	case !e.authenticated && e.search:
+		b.WriteString(", or set GITHUB_TOKEN (or GH_TOKEN) for 30 searches a minute")
+	case !e.authenticated:
 		b.WriteString(", or set GITHUB_TOKEN (or GH_TOKEN) for 5,000 requests an hour")
 	}
 	fmt.Fprintf(&b, " (%v)", e.api)

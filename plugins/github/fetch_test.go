@@ -160,7 +160,7 @@ func TestFetchFilters(t *testing.T) {
 			want: countPulls(func(pr fakes.GitHubPullRequest) bool {
 				return pr.MergedAt != nil && pr.User.Login == "monalisa" && hasLabel(pr.Labels, "auth") && in(pr.UpdatedAt)
 			}),
-			wantQuery: []string{"state=closed", "base=main", "sort=updated"},
+			wantQuery: []string{"/search/issues?", "sort=updated", "q=repo%3Aocto-org%2Focto-repo+is%3Apr+is%3Amerged+base%3A%22main%22+label%3A%22auth%22+updated%3A2024-03-20T00%3A00%3A00Z..2024-03-27T00%3A00%3A00Z+author%3AMonaLisa"},
 			maxPages:  1,
 		},
 	}

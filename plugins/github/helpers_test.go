@@ -5,7 +5,10 @@ import (
 	"log/slog"
 	"maps"
 	"net/http/httptest"
+	"net/url"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
@@ -48,4 +51,12 @@ func newHarness(t testing.TB, config map[string]any) *harness {
 func (h *harness) fetch(t testing.TB, req sdk.FetchRequest) ([]sdk.Record, error) {
 	t.Helper()
 	return sdktest.Collect(context.Background(), h.source, req)
+}
+
+// queryOf is the decoded q parameter of a request URI.
+func queryOf(t testing.TB, uri string) string {
+	t.Helper()
+	u, err := url.ParseRequestURI(uri)
+	require.NoError(t, err)
+	return u.Query().Get("q")
 }

@@ -11,11 +11,17 @@ import (
 
 // fetchIssues lists a repository's issues, newest first by the date field,
 // skipping the pull requests the endpoint also returns. State, creator,
-// labels and (for updated) since go to the API.
+// assignee, milestone (by number), labels and (for updated) since go to
+// the API.
 func (r *fetchRun) fetchIssues(ctx context.Context, sc scope) error {
 	owner, name, _ := splitRepo(sc.repo)
 	q := r.q
-	opt := gh.IssueListByRepoOptions{State: sc.state, Creator: sc.author, Labels: q.labels, Sort: q.dateField, Direction: "desc"}
+	milestone, err := r.milestoneNumber(ctx, sc.repo, sc.milestone)
+	if err != nil {
+		return err
+	}
+	opt := gh.IssueListByRepoOptions{State: sc.state, Creator: sc.author, Assignee: sc.assignee, Milestone: milestone,
+		Labels: q.labels, Sort: q.dateField, Direction: "desc"}
 	if q.dateField == "updated" {
 		opt.Since = q.since
 	}
@@ -53,13 +59,7 @@ func issueRecord(i *gh.Issue, repo, dateField string) sdk.Record {
 	if m := i.GetMilestone().GetTitle(); m != "" {
 		fields["milestone"] = m
 	}
-	var assignees []string
-	for _, a := range i.Assignees {
-		if a.GetLogin() != "" {
-			assignees = append(assignees, a.GetLogin())
-		}
-	}
-	if len(assignees) > 0 {
+	if assignees := logins(i.Assignees); len(assignees) > 0 {
 		fields["assignees"] = assignees
 	}
 	setTimes(fields, map[string]*gh.Timestamp{"created_at": i.CreatedAt, "updated_at": i.UpdatedAt, "closed_at": i.ClosedAt})
@@ -74,6 +74,17 @@ func issueRecord(i *gh.Issue, repo, dateField string) sdk.Record {
 		Time:   recordTime(dateField, i.CreatedAt, i.UpdatedAt),
 		Fields: fields,
 	}
+}
+
+// logins are the users' logins, blanks dropped.
+func logins(users []*gh.User) []string {
+	var out []string
+	for _, u := range users {
+		if u.GetLogin() != "" {
+			out = append(out, u.GetLogin())
+		}
+	}
+	return out
 }
 
 func labelNames(labels []*gh.Label) []string {

@@ -10,34 +10,39 @@ import (
 )
 
 // Filters lists the filter keys the github source understands.
-var Filters = []string{"projects", "statuses", "authors", "labels", "ref", "path", "paths", "date_field"}
+var Filters = []string{"projects", "statuses", "authors", "assignees", "milestones", "labels", "ref", "path", "paths", "date_field"}
 
 // query is a FetchRequest checked and normalised for one record kind.
 type query struct {
-	kind      string
-	repos     []string
-	states    []string // what the user asked: open, closed, merged; none means all
-	authors   []string
-	labels    []string
-	ref       string // pull requests' base branch; commits' branch
-	path      string // commits touching it
-	dateField string // "created" or "updated": which timestamp since/until bound
-	since     time.Time
-	until     time.Time
-	limit     int
+	kind       string
+	repos      []string
+	states     []string // what the user asked: open, closed, merged; none means all
+	authors    []string
+	assignees  []string // logins, "none" or "*"
+	milestones []string // numbers, titles, "none" or "*"
+	labels     []string
+	ref        string // pull requests' base branch; commits' branch
+	path       string // commits touching it
+	dateField  string // "created", "updated", or for pull requests "merged" or "closed": which timestamp since/until bound
+	since      time.Time
+	until      time.Time
+	limit      int
 }
 
 // scope is one listing: a repository, an API state (a run status for
-// pipelines) and, for issues, commits and runs, one author: their APIs
-// take one. Pull requests and releases filter authors here.
+// pipelines) and, for issues, commits and runs, one author; for issues one
+// assignee and one milestone too: their APIs take one. Pull requests
+// expand authors, assignees and milestones into searches themselves.
 type scope struct {
-	repo, state, author string
+	repo, state, author, assignee, milestone string
 }
 
 func (sc scope) String() string {
 	s := sc.repo + " state=" + sc.state
-	if sc.author != "" {
-		s += " author=" + sc.author
+	for _, kv := range [][2]string{{"author", sc.author}, {"assignee", sc.assignee}, {"milestone", sc.milestone}} {
+		if kv[1] != "" {
+			s += " " + kv[0] + "=" + kv[1]
+		}
 	}
 	return s
 }
@@ -57,19 +62,34 @@ func (q query) scopes() []scope {
 			}
 		}
 	}
-	authors := []string{""}
+	authors, assignees, milestones := []string{""}, []string{""}, []string{""}
 	if q.kind != sdk.KindPullRequest && q.kind != sdk.KindRelease && len(q.authors) > 0 { // their APIs take one
 		authors = q.authors
+	}
+	if q.kind == sdk.KindIssue {
+		assignees, milestones = orBlank(q.assignees), orBlank(q.milestones)
 	}
 	var out []scope
 	for _, r := range q.repos {
 		for _, s := range states {
 			for _, a := range authors {
-				out = append(out, scope{repo: r, state: s, author: a})
+				for _, as := range assignees {
+					for _, m := range milestones {
+						out = append(out, scope{repo: r, state: s, author: a, assignee: as, milestone: m})
+					}
+				}
 			}
 		}
 	}
 	return out
+}
+
+// orBlank is values, or one blank value (no filter) when there are none.
+func orBlank(values []string) []string {
+	if len(values) == 0 {
+		return []string{""}
+	}
+	return values
 }
 
 // parseRequest checks req against what the kind supports; defaultRepo is
@@ -104,6 +124,10 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		}
 	}
 	q.authors, q.labels = filter.List(f["authors"]), filter.List(f["labels"])
+	q.assignees, q.milestones = filter.List(f["assignees"]), filter.List(f["milestones"])
+	if (len(q.assignees) > 0 || len(q.milestones) > 0) && q.kind != sdk.KindIssue && q.kind != sdk.KindPullRequest {
+		return q, sdk.Errorf(sdk.KindBadRequest, `github: filters "assignees" and "milestones" apply to issues and pull requests, not %ss`, q.kind)
+	}
 	var err error
 	if q.ref, err = filter.Single("github", "ref", f["ref"]); err != nil {
 		return q, err
@@ -121,7 +145,12 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 	if v, err := filter.Single("github", "date_field", f["date_field"]); err != nil {
 		return q, err
 	} else if v != "" {
-		if v != "created" && v != "updated" {
+		switch {
+		case v == "created" || v == "updated":
+		case q.kind == sdk.KindPullRequest && (v == "merged" || v == "closed"):
+		case q.kind == sdk.KindPullRequest:
+			return q, sdk.Errorf(sdk.KindBadRequest, `github: filter "date_field": want "created", "updated", "merged" or "closed", got %q`, v)
+		default:
 			return q, sdk.Errorf(sdk.KindBadRequest, `github: filter "date_field": want "created" or "updated", got %q`, v)
 		}
 		q.dateField = v
@@ -190,7 +219,8 @@ func (q query) exact() bool {
 	case sdk.KindCommit, sdk.KindPipeline:
 		return true
 	case sdk.KindPullRequest:
-		return q.until.IsZero() && len(q.authors) == 0 && len(q.labels) == 0 &&
+		return q.until.IsZero() && len(q.authors) == 0 && len(q.labels) == 0 && len(q.assignees) == 0 && len(q.milestones) == 0 &&
+			(q.dateField == "created" || q.dateField == "updated") &&
 			!slices.Contains(q.states, "merged") && !slices.Contains(q.states, "closed")
 	case sdk.KindRelease:
 		return q.since.IsZero() && q.until.IsZero() && len(q.authors) == 0
@@ -203,18 +233,78 @@ func (q query) keepAuthor(login string) bool {
 	return len(q.authors) == 0 || slices.ContainsFunc(q.authors, func(a string) bool { return strings.EqualFold(a, login) })
 }
 
-// keepPull reports whether a pull request passes the filters /pulls cannot apply.
-func (q query) keepPull(state, author string, labels []string) bool {
-	if len(q.states) > 0 && !slices.Contains(q.states, state) {
+// keepPull reports whether a pull request record passes the filters /pulls
+// cannot apply; milestones are titles here (see milestoneTitles).
+func (q query) keepPull(rec sdk.Record) bool {
+	if len(q.states) > 0 && !slices.Contains(q.states, rec.Fields["state"].(string)) {
 		return false
 	}
-	if !q.keepAuthor(author) {
+	if !q.keepAuthor(rec.Author) {
 		return false
 	}
+	labels, _ := rec.Fields["labels"].([]string)
 	for _, l := range q.labels {
 		if !slices.ContainsFunc(labels, func(have string) bool { return strings.EqualFold(have, l) }) {
 			return false
 		}
 	}
+	assignees, _ := rec.Fields["assignees"].([]string)
+	milestone, _ := rec.Fields["milestone"].(string)
+	return matchesAny(q.assignees, func(a string) bool {
+		return matchOne(a, len(assignees) > 0, slices.ContainsFunc(assignees, equalFold(a)))
+	}) && matchesAny(q.milestones, func(m string) bool { return matchOne(m, milestone != "", m == milestone) })
+}
+
+// matchesAny reports whether no value is asked for or one of them matches.
+func matchesAny(want []string, match func(string) bool) bool {
+	return len(want) == 0 || slices.ContainsFunc(want, match)
+}
+
+// matchOne reads a value as GitHub's list endpoints do: "none" matches
+// items without one, "*" items with any, else the value itself.
+func matchOne(want string, has, equal bool) bool {
+	switch want {
+	case "none":
+		return !has
+	case "*":
+		return has
+	}
+	return equal
+}
+
+func equalFold(a string) func(string) bool {
+	return func(b string) bool { return strings.EqualFold(a, b) }
+}
+
+// listSort is what /pulls and /search/issues sort by for the date field:
+// merged and closed order by updated, which is never before them.
+func (q query) listSort() string {
+	if q.dateField == "created" {
+		return "created"
+	}
+	return "updated"
+}
+
+// ranged reports whether the request bounds a date.
+func (q query) ranged() bool { return !q.since.IsZero() || !q.until.IsZero() }
+
+// inWindow reports whether rec falls within since/until; with a merged or
+// closed date field and a range, a pull request never merged (or closed)
+// does not.
+func (q query) inWindow(rec sdk.Record) bool {
+	if q.window(rec.Time) != 0 {
+		return false
+	}
+	if (q.dateField == "merged" || q.dateField == "closed") && q.ranged() {
+		_, ok := rec.Fields[q.dateField+"_at"]
+		return ok
+	}
 	return true
+}
+
+// wantsSearch reports whether a pull request request filters what /pulls
+// cannot, so the search API would list fewer pages.
+func (q query) wantsSearch() bool {
+	return len(q.authors)+len(q.labels)+len(q.assignees)+len(q.milestones) > 0 ||
+		((q.dateField == "merged" || q.dateField == "closed") && q.ranged())
 }

@@ -150,7 +150,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 		return err
 	}
 	run := &fetchRun{client: client, policy: s.policy, logger: logger, red: red, q: q, emit: emit,
-		seen: map[string]bool{}, authenticated: cfg.Token != ""}
+		seen: map[string]bool{}, milestones: map[string][]*gh.Milestone{}, authenticated: cfg.Token != ""}
 	for _, sc := range q.scopes() {
 		if err := run.scope(ctx, sc); err != nil {
 			if errors.Is(err, errLimit) {
@@ -179,6 +179,8 @@ type fetchRun struct {
 	emitted       int
 	emitErr       error
 	authenticated bool
+	milestones    map[string][]*gh.Milestone // per repository, listed once
+	searching     bool                       // a search answers exactly, every item counts
 }
 
 func (r *fetchRun) scope(ctx context.Context, sc scope) error {
@@ -206,7 +208,7 @@ func (r *fetchRun) scope(ctx context.Context, sc scope) error {
 // pageSize is per_page for the next listing: 100, GitHub's maximum, or
 // fewer when the caller's limit needs fewer and every listed item counts.
 func (r *fetchRun) pageSize() int {
-	if r.q.limit > 0 && r.q.limit-r.emitted < perPage && r.q.exact() {
+	if r.q.limit > 0 && r.q.limit-r.emitted < perPage && (r.searching || r.q.exact()) {
 		return r.q.limit - r.emitted
 	}
 	return perPage

@@ -1,6 +1,7 @@
 package fakes
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -32,8 +33,18 @@ type GitHub struct {
 	Limit, AnonymousLimit int
 	Reset                 time.Time
 
-	mu   sync.Mutex
-	used map[bool]int // requests counted per authenticated-or-not
+	// SearchLimit is the search API's own limit per minute: 30
+	// authenticated, 10 anonymous by default. SearchReset ends the window;
+	// a new one starts with the first search after it.
+	SearchLimit, AnonymousSearchLimit int
+	SearchReset                       time.Time
+	// IncompleteResults is what searches say in incomplete_results (GitHub
+	// sets it when a search timed out).
+	IncompleteResults bool
+
+	mu         sync.Mutex
+	used       map[bool]int // requests counted per authenticated-or-not
+	searchUsed map[bool]int
 
 	faults faults
 	log    requestLog
@@ -47,6 +58,20 @@ type GitHubRepo struct {
 	Commits      []GitHubCommit
 	Releases     []GitHubRelease
 	Runs         []GitHubWorkflowRun
+	Milestones   []GitHubMilestone
+}
+
+// GitHubMilestone is an item of GET /repos/{owner}/{repo}/milestones, as
+// issues and pull requests embed it too.
+type GitHubMilestone struct {
+	ID          int64     `json:"id"`
+	Number      int       `json:"number"`
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	State       string    `json:"state"`
+	HTMLURL     string    `json:"html_url"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // GitHubWorkflowRun is an item of GET /repos/{owner}/{repo}/actions/runs.
@@ -136,21 +161,22 @@ type GitHubPRLinks struct {
 
 // GitHubIssue is an item of GET /repos/{owner}/{repo}/issues.
 type GitHubIssue struct {
-	ID          int64          `json:"id"`
-	Number      int            `json:"number"`
-	Title       string         `json:"title"`
-	Body        string         `json:"body"`
-	State       string         `json:"state"`
-	StateReason *string        `json:"state_reason"`
-	User        GitHubUser     `json:"user"`
-	Labels      []GitHubLabel  `json:"labels"`
-	Assignees   []GitHubUser   `json:"assignees"`
-	Comments    int            `json:"comments"`
-	CreatedAt   time.Time      `json:"created_at"`
-	UpdatedAt   time.Time      `json:"updated_at"`
-	ClosedAt    *time.Time     `json:"closed_at"`
-	HTMLURL     string         `json:"html_url"`
-	PullRequest *GitHubPRLinks `json:"pull_request,omitempty"`
+	ID          int64            `json:"id"`
+	Number      int              `json:"number"`
+	Title       string           `json:"title"`
+	Body        string           `json:"body"`
+	State       string           `json:"state"`
+	StateReason *string          `json:"state_reason"`
+	User        GitHubUser       `json:"user"`
+	Labels      []GitHubLabel    `json:"labels"`
+	Assignees   []GitHubUser     `json:"assignees"`
+	Milestone   *GitHubMilestone `json:"milestone"`
+	Comments    int              `json:"comments"`
+	CreatedAt   time.Time        `json:"created_at"`
+	UpdatedAt   time.Time        `json:"updated_at"`
+	ClosedAt    *time.Time       `json:"closed_at"`
+	HTMLURL     string           `json:"html_url"`
+	PullRequest *GitHubPRLinks   `json:"pull_request,omitempty"`
 }
 
 // GitHubBranch is a pull request's head or base.
@@ -161,22 +187,24 @@ type GitHubBranch struct {
 
 // GitHubPullRequest is an item of GET /repos/{owner}/{repo}/pulls.
 type GitHubPullRequest struct {
-	ID             int64         `json:"id"`
-	Number         int           `json:"number"`
-	Title          string        `json:"title"`
-	Body           string        `json:"body"`
-	State          string        `json:"state"`
-	Draft          bool          `json:"draft"`
-	User           GitHubUser    `json:"user"`
-	Labels         []GitHubLabel `json:"labels"`
-	CreatedAt      time.Time     `json:"created_at"`
-	UpdatedAt      time.Time     `json:"updated_at"`
-	ClosedAt       *time.Time    `json:"closed_at"`
-	MergedAt       *time.Time    `json:"merged_at"`
-	MergeCommitSHA *string       `json:"merge_commit_sha"`
-	Head           GitHubBranch  `json:"head"`
-	Base           GitHubBranch  `json:"base"`
-	HTMLURL        string        `json:"html_url"`
+	ID             int64            `json:"id"`
+	Number         int              `json:"number"`
+	Title          string           `json:"title"`
+	Body           string           `json:"body"`
+	State          string           `json:"state"`
+	Draft          bool             `json:"draft"`
+	User           GitHubUser       `json:"user"`
+	Labels         []GitHubLabel    `json:"labels"`
+	Assignees      []GitHubUser     `json:"assignees"`
+	Milestone      *GitHubMilestone `json:"milestone"`
+	CreatedAt      time.Time        `json:"created_at"`
+	UpdatedAt      time.Time        `json:"updated_at"`
+	ClosedAt       *time.Time       `json:"closed_at"`
+	MergedAt       *time.Time       `json:"merged_at"`
+	MergeCommitSHA *string          `json:"merge_commit_sha"`
+	Head           GitHubBranch     `json:"head"`
+	Base           GitHubBranch     `json:"base"`
+	HTMLURL        string           `json:"html_url"`
 }
 
 // NewGitHub returns a fake for octo-org/octo-repo with 150 issues, 120 pull
@@ -187,7 +215,8 @@ func NewGitHub(token string) *GitHub {
 	repo.Commits, repo.Releases = GenerateGitHubHistory("octo-org", "octo-repo", 250, 30)
 	repo.Runs = GenerateGitHubRuns("octo-org", "octo-repo", 160)
 	return &GitHub{Token: token, Repo: repo,
-		Limit: 5000, AnonymousLimit: 60, Reset: time.Now().Add(time.Hour).Truncate(time.Second)}
+		Limit: 5000, AnonymousLimit: 60, Reset: time.Now().Add(time.Hour).Truncate(time.Second),
+		SearchLimit: 30, AnonymousSearchLimit: 10, SearchReset: time.Now().Add(time.Minute).Truncate(time.Second)}
 }
 
 // Fail scripts a failure for upcoming requests.
@@ -215,7 +244,9 @@ var githubPeople = []string{"octocat", "hubot", "monalisa", "defunkt"}
 
 // GenerateGitHubRepo builds a repository's data deterministically: item i
 // is 3 hours older than item i-1, from 2024-03-31 12:00 UTC. Issue and pull
-// request numbers share one sequence, as on GitHub.
+// request numbers share one sequence, as on GitHub. Every fourth item has
+// no milestone, the others one of three in runs of seven; every fifth
+// issue and every fourth pull request has no assignee.
 func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 	web := "https://github.com/" + owner + "/" + name
 	start := time.Date(2024, 3, 31, 12, 0, 0, 0, time.UTC)
@@ -225,7 +256,14 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 		return GitHubUser{Login: login, ID: int64(100 + i%len(githubPeople)), Type: "User", HTMLURL: "https://github.com/" + login}
 	}
 	areas := []string{"payments", "auth", "search", "docs"}
-	repo := GitHubRepo{Owner: owner, Name: name}
+	repo := GitHubRepo{Owner: owner, Name: name, Milestones: generateGitHubMilestones(web, start)}
+	milestone := func(i int) *GitHubMilestone {
+		if i%4 == 3 {
+			return nil
+		}
+		m := repo.Milestones[(i/7)%len(repo.Milestones)]
+		return &m
+	}
 	total := issues + pulls
 	for i := range total {
 		n := total - i
@@ -235,7 +273,7 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 		if (i%2 == 1 && len(repo.PullRequests) < pulls) || made == issues { // odd items are pull requests while both last
 			pr := GitHubPullRequest{
 				ID: int64(9000 + n), Number: n, Title: fmt.Sprintf("Improve %s (%d)", area, n), Body: "Fixes #" + strconv.Itoa(n-1),
-				State: "open", Draft: i%10 == 1, User: user(i + 1), Labels: labels[1:],
+				State: "open", Draft: i%10 == 1, User: user(i + 1), Labels: labels[1:], Milestone: milestone(i),
 				CreatedAt: at(i + 5), UpdatedAt: at(i), Head: GitHubBranch{Ref: fmt.Sprintf("feature-%d", n), SHA: fakeSHA("head", n)},
 				Base: GitHubBranch{Ref: "main", SHA: fakeSHA("base", n)}, HTMLURL: fmt.Sprintf("%s/pull/%d", web, n),
 			}
@@ -247,9 +285,13 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 				t := at(i)
 				pr.State, pr.ClosedAt = "closed", &t
 			}
+			if i%4 != 0 {
+				pr.Assignees = []GitHubUser{user(i + 2)}
+			}
 			repo.PullRequests = append(repo.PullRequests, pr)
 			repo.Issues = append(repo.Issues, GitHubIssue{
 				ID: int64(9000 + n), Number: n, Title: pr.Title, Body: pr.Body, State: pr.State, User: pr.User, Labels: pr.Labels,
+				Assignees: pr.Assignees, Milestone: pr.Milestone,
 				CreatedAt: pr.CreatedAt, UpdatedAt: pr.UpdatedAt, ClosedAt: pr.ClosedAt, HTMLURL: pr.HTMLURL,
 				PullRequest: &GitHubPRLinks{URL: fmt.Sprintf("https://api.github.com/repos/%s/%s/pulls/%d", owner, name, n), HTMLURL: pr.HTMLURL, MergedAt: pr.MergedAt},
 			})
@@ -257,8 +299,11 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 		}
 		it := GitHubIssue{
 			ID: int64(1000 + n), Number: n, Title: fmt.Sprintf("%s bug %d", area, n), Body: fmt.Sprintf("Steps to reproduce issue %d.", n),
-			State: "open", User: user(i), Labels: labels, Assignees: []GitHubUser{user(i + 1)}, Comments: i % 7,
+			State: "open", User: user(i), Labels: labels, Milestone: milestone(i), Comments: i % 7,
 			CreatedAt: at(i + 10), UpdatedAt: at(i), HTMLURL: fmt.Sprintf("%s/issues/%d", web, n),
+		}
+		if i%5 != 4 {
+			it.Assignees = []GitHubUser{user(i + 1)}
 		}
 		if i%3 == 0 {
 			t, reason := at(i), "completed"
@@ -267,6 +312,21 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 		repo.Issues = append(repo.Issues, it)
 	}
 	return repo
+}
+
+// generateGitHubMilestones makes v1.0 (closed), v1.1 and v2.0 (open).
+func generateGitHubMilestones(web string, start time.Time) []GitHubMilestone {
+	var out []GitHubMilestone
+	for i, title := range []string{"v1.0", "v1.1", "v2.0"} {
+		state := "open"
+		if i == 0 {
+			state = "closed"
+		}
+		at := start.AddDate(0, -3+i, 0)
+		out = append(out, GitHubMilestone{ID: int64(500 + i), Number: i + 1, Title: title, Description: "Work for " + title,
+			State: state, HTMLURL: fmt.Sprintf("%s/milestone/%d", web, i+1), CreatedAt: at, UpdatedAt: at})
+	}
+	return out
 }
 
 // GenerateGitHubHistory builds commits (one every 3 hours back from
@@ -363,8 +423,13 @@ func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	res := g.route(r, path)
 	etag := `W/"` + etagOf(res.body, res.link) + `"`
 	notModified := res.status == http.StatusOK && slices.Contains(strings.Split(r.Header.Get("If-None-Match"), ", "), etag)
-	// A 304 is free only to an authorized request, GitHub's docs say.
-	if !g.count(w, authenticated, limit, !notModified || !authenticated) {
+	var allowed bool
+	if strings.HasPrefix(path, "/search/") {
+		allowed = g.countSearch(w, authenticated)
+	} else { // a 304 is free only to an authorized request, GitHub's docs say
+		allowed = g.count(w, authenticated, limit, !notModified || !authenticated)
+	}
+	if !allowed {
 		message := "API rate limit exceeded for user ID 1."
 		if !authenticated {
 			message = "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"
@@ -372,7 +437,11 @@ func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		githubError(w, http.StatusForbidden, message, "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-the-primary-rate-limit")
 		return
 	}
-	if res.status != http.StatusOK {
+	switch {
+	case res.status != http.StatusOK && res.detail != "":
+		githubValidation(w, res.detail)
+		return
+	case res.status != http.StatusOK:
 		githubError(w, res.status, res.message, "https://docs.github.com/rest/issues/issues#list-repository-issues")
 		return
 	}
@@ -421,17 +490,64 @@ func (g *GitHub) count(w http.ResponseWriter, authenticated bool, limit int, cha
 	return ok
 }
 
-// githubResult is one routed answer: a page and its Link header, or an error.
+// countSearch sets the x-ratelimit-* headers of the search resource and
+// uses one of the window's searches, starting a new window once SearchReset
+// has passed; it reports false when the window's searches are used up.
+func (g *GitHub) countSearch(w http.ResponseWriter, authenticated bool) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if now := time.Now(); !now.Before(g.SearchReset) {
+		g.SearchReset, g.searchUsed = now.Add(time.Minute).Truncate(time.Second), nil
+	}
+	if g.searchUsed == nil {
+		g.searchUsed = map[bool]int{}
+	}
+	limit := g.AnonymousSearchLimit
+	if authenticated {
+		limit = g.SearchLimit
+	}
+	ok := g.searchUsed[authenticated] < limit
+	if ok {
+		g.searchUsed[authenticated]++
+	}
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(limit-g.searchUsed[authenticated]))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(g.SearchReset.Unix(), 10))
+	h.Set("X-RateLimit-Used", strconv.Itoa(g.searchUsed[authenticated]))
+	h.Set("X-RateLimit-Resource", "search")
+	return ok
+}
+
+// NewSearchWindow starts a new search window ending at reset.
+func (g *GitHub) NewSearchWindow(reset time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.searchUsed, g.SearchReset = nil, reset
+}
+
+// Searches returns how many searches counted in the current window.
+func (g *GitHub) Searches(authenticated bool) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.searchUsed[authenticated]
+}
+
+// githubResult is one routed answer: a page and its Link header, or an
+// error (detail set for a 422's errors entry).
 type githubResult struct {
-	body, link string
-	status     int
-	message    string
+	body, link      string
+	status          int
+	message, detail string
 }
 
 var githubNotFound = githubResult{status: http.StatusNotFound, message: "Not Found"}
 
 // route answers one API path.
 func (g *GitHub) route(r *http.Request, path string) githubResult {
+	if r.Method == http.MethodGet && path == "/search/issues" {
+		return g.searchIssues(r)
+	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	if r.Method != http.MethodGet || len(parts) < 4 || parts[0] != "repos" || parts[1] != g.Repo.Owner || parts[2] != g.Repo.Name {
 		return githubNotFound
@@ -446,6 +562,14 @@ func (g *GitHub) route(r *http.Request, path string) githubResult {
 		return githubPage(r, filterGitHubCommits(g.Repo.Commits, q), nil)
 	case "releases":
 		return githubPage(r, g.Repo.Releases, nil)
+	case "milestones":
+		var ms []GitHubMilestone
+		for _, m := range g.Repo.Milestones {
+			if keepState(m.State, q.Get("state")) {
+				ms = append(ms, m)
+			}
+		}
+		return githubPage(r, ms, nil)
 	case "actions/runs":
 		runs := filterGitHubRuns(g.Repo.Runs, q)
 		return githubPage(r, runs, func(page []GitHubWorkflowRun) any {
@@ -453,6 +577,19 @@ func (g *GitHub) route(r *http.Request, path string) githubResult {
 		})
 	}
 	return githubNotFound
+}
+
+// githubValidation writes GitHub's 422 body: "Validation Failed" with one
+// entry in errors.
+func githubValidation(w http.ResponseWriter, detail string) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusUnprocessableEntity)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"message":           "Validation Failed",
+		"errors":            []map[string]string{{"message": detail, "resource": "Search", "field": "q", "code": "invalid"}},
+		"documentation_url": "https://docs.github.com/rest/search/search#search-issues-and-pull-requests",
+		"status":            "422",
+	})
 }
 
 // githubError writes GitHub's error body: message, documentation_url and the status as a string.
@@ -500,7 +637,8 @@ func githubPage[T any](r *http.Request, items []T, wrap func([]T) any) githubRes
 }
 
 // filterGitHubIssues applies /issues' state (default open), creator,
-// labels (all must match), since (updated at or after) and sort.
+// assignee and milestone (a login or number, "none" or "*"), labels (all
+// must match), since (updated at or after) and sort.
 func filterGitHubIssues(all []GitHubIssue, q url.Values) []GitHubIssue {
 	since, _ := time.Parse(time.RFC3339, q.Get("since"))
 	var out []GitHubIssue
@@ -509,7 +647,16 @@ func filterGitHubIssues(all []GitHubIssue, q url.Values) []GitHubIssue {
 		for i, l := range it.Labels {
 			names[i] = l.Name
 		}
+		var assignees []string
+		for _, a := range it.Assignees {
+			assignees = append(assignees, a.Login)
+		}
+		milestone := ""
+		if it.Milestone != nil {
+			milestone = strconv.Itoa(it.Milestone.Number)
+		}
 		if keepState(it.State, q.Get("state")) && (q.Get("creator") == "" || q.Get("creator") == it.User.Login) &&
+			keepOne(assignees, q.Get("assignee")) && keepOne([]string{milestone}, q.Get("milestone")) &&
 			hasLabels(names, q.Get("labels")) && !it.UpdatedAt.Before(since) {
 			out = append(out, it)
 		}
@@ -595,6 +742,21 @@ func keepState(state, want string) bool {
 	return want == "all" || state == want || (want == "" && state == "open")
 }
 
+// keepOne applies an /issues filter that takes one value: "" keeps all,
+// "none" items without one, "*" items with any, else the exact value.
+func keepOne(have []string, want string) bool {
+	have = slices.DeleteFunc(slices.Clone(have), func(s string) bool { return s == "" })
+	switch want {
+	case "":
+		return true
+	case "none":
+		return len(have) == 0
+	case "*":
+		return len(have) > 0
+	}
+	return slices.Contains(have, want)
+}
+
 func hasLabels(have []string, want string) bool {
 	for l := range strings.SplitSeq(want, ",") {
 		if l != "" && !slices.Contains(have, l) {
@@ -614,4 +776,187 @@ func sortByTime[T any](items []T, field string, times func(T) (created, updated 
 		}
 		return cb.Compare(ca)
 	})
+}
+
+// githubSearchItem is an item of GET /search/issues: the issue with its score.
+type githubSearchItem struct {
+	GitHubIssue
+	Score float64 `json:"score"`
+}
+
+// Limits of GET /search/issues, as GitHub documents them.
+const (
+	githubSearchText      = 256  // characters of q besides qualifiers and operators
+	githubSearchOperators = 5    // AND, OR, NOT
+	githubSearchResults   = 1000 // results any search returns
+)
+
+// searchIssues answers GET /search/issues: q's qualifiers repo, is (pr,
+// issue, open, closed, merged, unmerged), author, assignee, label,
+// milestone, base, no (assignee, milestone, label) and the created,
+// updated, merged and closed ranges (a..b, >=a, <=b, >a, <a), all of them
+// ANDed; sort created or updated (else best match, here updated), order
+// desc (default) or asc; pages of per_page up to the first 1,000 results,
+// total_count saying how many matched. A q past 256 characters (qualifiers
+// aside) or with more than five AND/OR/NOT, a qualifier the fake does not
+// know, a repository other than its own and pages past the 1,000th result
+// are answered 422 as GitHub does.
+func (g *GitHub) searchIssues(r *http.Request) githubResult {
+	q := r.URL.Query()
+	var text []string
+	operators := 0
+	var keep []func(GitHubIssue) bool
+	for _, tok := range searchTokens(q.Get("q")) {
+		key, value, isQualifier := strings.Cut(tok, ":")
+		if !isQualifier {
+			if tok == "AND" || tok == "OR" || tok == "NOT" {
+				operators++
+			} else {
+				text = append(text, tok)
+			}
+			continue
+		}
+		value = strings.Trim(value, `"`)
+		match, ok := g.searchQualifier(key, value)
+		if !ok {
+			return githubResult{status: http.StatusUnprocessableEntity, detail: fmt.Sprintf("The qualifier %q is not supported by this fake.", tok)}
+		}
+		keep = append(keep, match)
+	}
+	switch {
+	case len(strings.Join(text, " ")) > githubSearchText:
+		return githubResult{status: http.StatusUnprocessableEntity, detail: "The search is longer than 256 characters."}
+	case operators > githubSearchOperators:
+		return githubResult{status: http.StatusUnprocessableEntity, detail: "The search contains more than 5 AND / OR / NOT operators."}
+	case len(text) > 0:
+		return githubResult{status: http.StatusUnprocessableEntity, detail: "Free-text search is not supported by this fake."}
+	}
+	perPage := min(max(atoiOr(q.Get("per_page"), 30), 1), 100)
+	if max(atoiOr(q.Get("page"), 1), 1)*perPage > githubSearchResults+perPage-1 {
+		return githubResult{status: http.StatusUnprocessableEntity, detail: "Only the first 1000 search results are available"}
+	}
+	var found []githubSearchItem
+	for _, it := range g.Repo.Issues {
+		if !slices.ContainsFunc(keep, func(k func(GitHubIssue) bool) bool { return !k(it) }) {
+			found = append(found, githubSearchItem{GitHubIssue: it, Score: 1})
+		}
+	}
+	sortByTime(found, cmp.Or(q.Get("sort"), "updated"), func(it githubSearchItem) (time.Time, time.Time) { return it.CreatedAt, it.UpdatedAt })
+	if q.Get("order") == "asc" {
+		slices.Reverse(found)
+	}
+	total := len(found)
+	return githubPage(r, found[:min(total, githubSearchResults)], func(page []githubSearchItem) any {
+		return map[string]any{"total_count": total, "incomplete_results": g.IncompleteResults, "items": page}
+	})
+}
+
+// searchQualifier is the test one qualifier puts on issues; ok is false
+// for a qualifier the fake does not know.
+func (g *GitHub) searchQualifier(key, value string) (match func(GitHubIssue) bool, ok bool) {
+	logins := func(us []GitHubUser) []string {
+		var out []string
+		for _, u := range us {
+			out = append(out, u.Login)
+		}
+		return out
+	}
+	pull := func(it GitHubIssue) *GitHubPullRequest {
+		i := slices.IndexFunc(g.Repo.PullRequests, func(pr GitHubPullRequest) bool { return pr.Number == it.Number })
+		if i < 0 {
+			return nil
+		}
+		return &g.Repo.PullRequests[i]
+	}
+	merged := func(it GitHubIssue) *time.Time {
+		if it.PullRequest == nil {
+			return nil
+		}
+		return it.PullRequest.MergedAt
+	}
+	switch key {
+	case "repo":
+		return func(GitHubIssue) bool { return value == g.Repo.Owner+"/"+g.Repo.Name }, true
+	case "is":
+		return map[string]func(GitHubIssue) bool{
+			"pr":       func(it GitHubIssue) bool { return it.PullRequest != nil },
+			"issue":    func(it GitHubIssue) bool { return it.PullRequest == nil },
+			"open":     func(it GitHubIssue) bool { return it.State == "open" },
+			"closed":   func(it GitHubIssue) bool { return it.State == "closed" },
+			"merged":   func(it GitHubIssue) bool { return merged(it) != nil },
+			"unmerged": func(it GitHubIssue) bool { return it.PullRequest != nil && merged(it) == nil },
+		}[value], slices.Contains([]string{"pr", "issue", "open", "closed", "merged", "unmerged"}, value)
+	case "author":
+		return func(it GitHubIssue) bool { return strings.EqualFold(it.User.Login, value) }, true
+	case "assignee":
+		return func(it GitHubIssue) bool { return slices.Contains(logins(it.Assignees), value) }, true
+	case "label":
+		return func(it GitHubIssue) bool {
+			return slices.ContainsFunc(it.Labels, func(l GitHubLabel) bool { return strings.EqualFold(l.Name, value) })
+		}, true
+	case "milestone":
+		return func(it GitHubIssue) bool { return it.Milestone != nil && it.Milestone.Title == value }, true
+	case "base":
+		return func(it GitHubIssue) bool { pr := pull(it); return pr != nil && pr.Base.Ref == value }, true
+	case "no":
+		return map[string]func(GitHubIssue) bool{
+			"assignee":  func(it GitHubIssue) bool { return len(it.Assignees) == 0 },
+			"milestone": func(it GitHubIssue) bool { return it.Milestone == nil },
+			"label":     func(it GitHubIssue) bool { return len(it.Labels) == 0 },
+		}[value], slices.Contains([]string{"assignee", "milestone", "label"}, value)
+	case "created", "updated", "merged", "closed":
+		in, ok := searchRange(value)
+		return func(it GitHubIssue) bool {
+			t := map[string]*time.Time{"created": &it.CreatedAt, "updated": &it.UpdatedAt, "merged": merged(it), "closed": it.ClosedAt}[key]
+			return t != nil && in(*t)
+		}, ok
+	}
+	return nil, false
+}
+
+// searchRange reads a date qualifier's value: a..b, >=a, <=b, >a, <a or a
+// day, with RFC 3339 times or dates.
+func searchRange(v string) (func(time.Time) bool, bool) {
+	parse := func(s string) (time.Time, bool) {
+		for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t, true
+			}
+		}
+		return time.Time{}, false
+	}
+	if a, b, ok := strings.Cut(v, ".."); ok {
+		from, ok1 := parse(a)
+		to, ok2 := parse(b)
+		return func(t time.Time) bool { return !t.Before(from) && !t.After(to) }, ok1 && ok2
+	}
+	for _, op := range []string{">=", "<=", ">", "<"} {
+		if rest, ok := strings.CutPrefix(v, op); ok {
+			at, ok := parse(rest)
+			return func(t time.Time) bool {
+				c := t.Compare(at)
+				return map[string]bool{">=": c >= 0, "<=": c <= 0, ">": c > 0, "<": c < 0}[op]
+			}, ok
+		}
+	}
+	day, ok := parse(v)
+	return func(t time.Time) bool { return !t.Before(day) && t.Before(day.AddDate(0, 0, 1)) }, ok
+}
+
+// searchTokens splits q at spaces outside double quotes.
+func searchTokens(q string) []string {
+	var out []string
+	start, inQuote := 0, false
+	for i := 0; i <= len(q); i++ {
+		switch {
+		case i < len(q) && q[i] == '"':
+			inQuote = !inQuote
+		case i == len(q) || (q[i] == ' ' && !inQuote):
+			if i > start {
+				out = append(out, q[start:i])
+			}
+			start = i + 1
+		}
+	}
+	return out
 }
