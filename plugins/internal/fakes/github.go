@@ -176,6 +176,7 @@ type GitHubIssue struct {
 	UpdatedAt   time.Time        `json:"updated_at"`
 	ClosedAt    *time.Time       `json:"closed_at"`
 	HTMLURL     string           `json:"html_url"`
+	Draft       *bool            `json:"draft,omitempty"` // pull requests only
 	PullRequest *GitHubPRLinks   `json:"pull_request,omitempty"`
 }
 
@@ -291,7 +292,7 @@ func GenerateGitHubRepo(owner, name string, issues, pulls int) GitHubRepo {
 			repo.PullRequests = append(repo.PullRequests, pr)
 			repo.Issues = append(repo.Issues, GitHubIssue{
 				ID: int64(9000 + n), Number: n, Title: pr.Title, Body: pr.Body, State: pr.State, User: pr.User, Labels: pr.Labels,
-				Assignees: pr.Assignees, Milestone: pr.Milestone,
+				Assignees: pr.Assignees, Milestone: pr.Milestone, Draft: &pr.Draft,
 				CreatedAt: pr.CreatedAt, UpdatedAt: pr.UpdatedAt, ClosedAt: pr.ClosedAt, HTMLURL: pr.HTMLURL,
 				PullRequest: &GitHubPRLinks{URL: fmt.Sprintf("https://api.github.com/repos/%s/%s/pulls/%d", owner, name, n), HTMLURL: pr.HTMLURL, MergedAt: pr.MergedAt},
 			})
