@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	gh "github.com/google/go-github/v75/github"
 
 	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -90,4 +92,58 @@ func BenchmarkRevalidate(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkRepeatedQuestion measures what ETag revalidation saves when a
+// question is asked again: each round configures a fresh source (an empty
+// cache), fetches the request once, then again on the same source, and
+// reports the repeat's requests, how many of them the fake answered 304,
+// and how many counted against a rate limit (core or search), beside the
+// first fetch's requests and counted requests.
+func BenchmarkRepeatedQuestion(b *testing.B) {
+	since := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, bc := range []struct {
+		name string
+		req  sdk.FetchRequest
+	}{
+		{"issues", sdk.FetchRequest{Kind: sdk.KindIssue}},
+		{"issues_by_milestone", sdk.FetchRequest{Kind: sdk.KindIssue, Filters: map[string][]string{"milestones": {"v1.1"}}}},
+		{"pulls", sdk.FetchRequest{Kind: sdk.KindPullRequest}},
+		{"pulls_merged_searched", sdk.FetchRequest{Kind: sdk.KindPullRequest, Since: since, Filters: map[string][]string{"date_field": {"merged"}, "labels": {"auth"}}}},
+		{"commits", sdk.FetchRequest{Kind: sdk.KindCommit}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			h := newHarness(b, nil)
+			h.fake.Repo = fakes.GenerateGitHubRepo("octo-org", "octo-repo", 1000, 1000)
+			h.fake.Repo.Commits, _ = fakes.GenerateGitHubHistory("octo-org", "octo-repo", 1000, 0)
+			h.fake.Limit, h.fake.SearchLimit = 1<<30, 1<<30
+			h.fake.NewSearchWindow(time.Now().Add(24 * time.Hour))
+			cfg := map[string]any{"base_url": h.server.URL, "token": testToken, "repo": testRepo}
+			counted := func() int { return h.fake.Used(true) + h.fake.Searches(true) }
+			var first, firstCounted, requests, notModified, limited int
+			b.ReportAllocs()
+			for b.Loop() {
+				s := New(WithEnv(func(string) string { return "" }), WithRetry(h.waits.Policy()))
+				plugintest.Configure(b, s, cfg)
+				before, usedBefore := len(h.fake.Requests()), counted()
+				if err := s.Fetch(context.Background(), bc.req, func(sdk.Record) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+				reqs, n304, used := len(h.fake.Requests()), h.fake.NotModified(), counted()
+				first, firstCounted = first+reqs-before, firstCounted+used-usedBefore
+				if err := s.Fetch(context.Background(), bc.req, func(sdk.Record) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+				requests += len(h.fake.Requests()) - reqs
+				notModified += h.fake.NotModified() - n304
+				limited += counted() - used
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(first)/n, "first-requests/op")
+			b.ReportMetric(float64(firstCounted)/n, "first-counted/op")
+			b.ReportMetric(float64(requests)/n, "repeat-requests/op")
+			b.ReportMetric(float64(notModified)/n, "repeat-304s/op")
+			b.ReportMetric(float64(limited)/n, "repeat-counted/op")
+		})
+	}
 }

@@ -42,9 +42,10 @@ type GitHub struct {
 	// sets it when a search timed out).
 	IncompleteResults bool
 
-	mu         sync.Mutex
-	used       map[bool]int // requests counted per authenticated-or-not
-	searchUsed map[bool]int
+	mu          sync.Mutex
+	used        map[bool]int // requests counted per authenticated-or-not
+	searchUsed  map[bool]int
+	notModified int
 
 	faults faults
 	log    requestLog
@@ -453,6 +454,9 @@ func (g *GitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "private, max-age=60, s-maxage=60")
 	w.Header().Set("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
 	if notModified {
+		g.mu.Lock()
+		g.notModified++
+		g.mu.Unlock()
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -520,11 +524,20 @@ func (g *GitHub) countSearch(w http.ResponseWriter, authenticated bool) bool {
 	return ok
 }
 
-// NewSearchWindow starts a new search window ending at reset.
+// NewSearchWindow starts a new search window ending at reset. Searches,
+// 304s included, count against it: GitHub documents free 304s for the
+// primary limit only.
 func (g *GitHub) NewSearchWindow(reset time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.searchUsed, g.SearchReset = nil, reset
+}
+
+// NotModified returns how many requests were answered 304 Not Modified.
+func (g *GitHub) NotModified() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.notModified
 }
 
 // Searches returns how many searches counted in the current window.
