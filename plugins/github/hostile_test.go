@@ -48,39 +48,54 @@ func TestRedirectToAnotherPortCarriesNoToken(t *testing.T) {
 }
 
 // TestTokenNeverLeaks: servers that echo the token in error bodies and
-// records; no error, log line or record carries it.
+// records, on listings, searches and the milestones lookup; no error, log
+// line or record carries it.
 func TestTokenNeverLeaks(t *testing.T) {
 	echo := `{"message":"token {TOKEN} is not welcome","documentation_url":"https://docs.github.com/rest"}`
-	faults := []fakes.Fault{
-		{PathContains: "/issues", Status: 401, Body: echo},
-		{PathContains: "/issues", Status: 403, Body: echo},
-		{PathContains: "/issues", Status: 404, Body: echo},
-		{PathContains: "/issues", Status: 422, Body: echo},
-		{PathContains: "/issues", Status: 418, Body: echo},
-		{PathContains: "/issues", Status: 500, Times: 10, Body: echo},
-		{PathContains: "/issues", Status: 403, Header: hdr("Retry-After", "600"), Body: echo},
-		{PathContains: "/issues", Status: 403, Header: hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "4102444800"), Body: echo},
-		{PathContains: "/issues", Status: 200, Body: `[{"number":1,"title":"{TOKEN}","body":"x {TOKEN} y","html_url":"https://h/{TOKEN}","user":{"login":"{TOKEN}"},"labels":[{"name":"{TOKEN}"}]}]`},
-		{PathContains: "/issues", Status: 200, Body: `[{"number":"{TOKEN}"}]`},
+	item := `{"number":1,"title":"{TOKEN}","body":"x {TOKEN} y","html_url":"https://h/{TOKEN}","user":{"login":"{TOKEN}"},"labels":[{"name":"{TOKEN}"}],"milestone":{"title":"{TOKEN}"},"assignees":[{"login":"{TOKEN}"}],"pull_request":{"url":"https://h/{TOKEN}"}}`
+	targets := []struct {
+		path string
+		req  sdk.FetchRequest
+		page func(items string) string
+	}{
+		{"/issues", sdk.FetchRequest{}, func(items string) string { return "[" + items + "]" }},
+		{"/search/issues", sdk.FetchRequest{Kind: "pr", Filters: map[string][]string{"labels": {"auth"}}},
+			func(items string) string { return `{"total_count":1,"incomplete_results":false,"items":[` + items + "]}" }},
+		{"/milestones", sdk.FetchRequest{Filters: map[string][]string{"milestones": {"v1.1"}}}, func(items string) string { return "[" + items + "]" }},
 	}
-	for _, f := range faults {
-		t.Run(http.StatusText(f.Status), func(t *testing.T) {
-			h := newHarness(t, nil)
-			h.fake.Fail(f)
-			records, err := h.fetch(t, sdk.FetchRequest{})
-			malformed := strings.Contains(f.Body, `"number":"`)
-			if f.Status >= 400 || malformed {
-				require.Error(t, err)
-				assert.NotContains(t, err.Error(), testToken)
-			}
-			for _, r := range records {
-				assert.NotContains(t, r.Title+r.Body+r.URL+r.Author, testToken)
-				for _, v := range r.Fields {
-					assert.NotContains(t, slog.AnyValue(v).String(), testToken)
+	for _, target := range targets {
+		faults := []fakes.Fault{
+			{Status: 401, Body: echo},
+			{Status: 403, Body: echo},
+			{Status: 404, Body: echo},
+			{Status: 422, Body: echo},
+			{Status: 418, Body: echo},
+			{Status: 500, Times: 10, Body: echo},
+			{Status: 403, Header: hdr("Retry-After", "600"), Body: echo},
+			{Status: 403, Header: hdr("X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "4102444800", "X-RateLimit-Resource", "search"), Body: echo},
+			{Status: 200, Body: target.page(item)},
+			{Status: 200, Body: target.page(`{"number":"{TOKEN}"}`)},
+		}
+		for _, f := range faults {
+			f.PathContains = target.path
+			t.Run(target.path+" "+http.StatusText(f.Status), func(t *testing.T) {
+				h := newHarness(t, nil)
+				h.fake.Fail(f)
+				records, err := h.fetch(t, target.req)
+				malformed := strings.Contains(f.Body, `"number":"`)
+				if f.Status >= 400 || malformed {
+					require.Error(t, err)
+					assert.NotContains(t, err.Error(), testToken)
 				}
-			}
-			assert.NotContains(t, h.logs.String(), testToken)
-		})
+				for _, r := range records {
+					assert.NotContains(t, r.ID+r.Title+r.Body+r.URL+r.Author, testToken)
+					for _, v := range r.Fields {
+						assert.NotContains(t, slog.AnyValue(v).String(), testToken)
+					}
+				}
+				assert.NotContains(t, h.logs.String(), testToken)
+			})
+		}
 	}
 }
 

@@ -257,3 +257,44 @@ func TestFakeSearchAnswersAsGitHubDocuments(t *testing.T) {
 		assert.Equal(t, "30", resp.Header.Get("X-RateLimit-Limit"))
 	}
 }
+
+// FuzzSearches: whatever values a request carries, a search built from them
+// keeps within the API's limits and holds only the qualifiers nous writes:
+// a value never adds a qualifier or an operator of its own.
+func FuzzSearches(f *testing.F) {
+	f.Add("hubot", "bug", "v1.1", "none", "main")
+	f.Add("a repo:x/y", `b" OR label:"c`, "*", "x AND y", "")
+	f.Add("app/dependabot", "good first issue", "none", "dependabot[bot]", "release-1.0")
+	f.Fuzz(func(t *testing.T, author, label, milestone, assignee, ref string) {
+		q := query{kind: sdk.KindPullRequest, dateField: "updated", ref: ref,
+			authors: []string{author}, labels: []string{label}, milestones: []string{milestone}, assignees: []string{assignee}}
+		out, ok := q.searches(scope{repo: testRepo, state: "all"})
+		if !ok {
+			return
+		}
+		require.Len(t, out, 1)
+		s := out[0]
+		assert.True(t, searchFits(s), s)
+		assert.Zero(t, searchOperators(s), s)
+		allowed := []string{"repo:", "is:", "base:", "label:", "author:", "assignee:", "milestone:", "no:"}
+		for _, tok := range tokens(s) {
+			assert.True(t, slices.ContainsFunc(allowed, func(p string) bool { return strings.HasPrefix(tok, p) }), "%q in %q", tok, s)
+		}
+	})
+}
+
+// tokens splits a search at spaces outside double quotes.
+func tokens(q string) []string {
+	var out []string
+	start, inQuote := 0, false
+	for i := 0; i <= len(q); i++ {
+		switch {
+		case i < len(q) && q[i] == '"':
+			inQuote = !inQuote
+		case i == len(q) || (q[i] == ' ' && !inQuote):
+			out = append(out, q[start:i])
+			start = i + 1
+		}
+	}
+	return out
+}
