@@ -60,7 +60,9 @@ func TestTokenNeverLeaks(t *testing.T) {
 	}{
 		{"/issues", sdk.FetchRequest{}, func(items string) string { return "[" + items + "]" }},
 		{"/search/issues", sdk.FetchRequest{Kind: "pr", Filters: map[string][]string{"labels": {"auth"}}},
-			func(items string) string { return `{"total_count":1,"incomplete_results":false,"items":[` + items + "]}" }},
+			func(items string) string {
+				return `{"total_count":1,"incomplete_results":false,"items":[` + items + "]}"
+			}},
 		{"/milestones", sdk.FetchRequest{Filters: map[string][]string{"milestones": {"v1.1"}}}, func(items string) string { return "[" + items + "]" }},
 	}
 	for _, target := range targets {
