@@ -661,16 +661,11 @@ func filterGitHubIssues(all []GitHubIssue, q url.Values) []GitHubIssue {
 		for i, l := range it.Labels {
 			names[i] = l.Name
 		}
-		var assignees []string
-		for _, a := range it.Assignees {
-			assignees = append(assignees, a.Login)
-		}
-		milestone := ""
-		if it.Milestone != nil {
-			milestone = strconv.Itoa(it.Milestone.Number)
-		}
 		if keepState(it.State, q.Get("state")) && (q.Get("creator") == "" || q.Get("creator") == it.User.Login) &&
-			keepOne(assignees, q.Get("assignee")) && keepOne([]string{milestone}, q.Get("milestone")) &&
+			keepOne(len(it.Assignees) > 0, q.Get("assignee"), func(v string) bool {
+				return slices.ContainsFunc(it.Assignees, func(a GitHubUser) bool { return a.Login == v })
+			}) &&
+			keepOne(it.Milestone != nil, q.Get("milestone"), func(v string) bool { return strconv.Itoa(it.Milestone.Number) == v }) &&
 			hasLabels(names, q.Get("labels")) && !it.UpdatedAt.Before(since) {
 			out = append(out, it)
 		}
@@ -757,18 +752,17 @@ func keepState(state, want string) bool {
 }
 
 // keepOne applies an /issues filter that takes one value: "" keeps all,
-// "none" items without one, "*" items with any, else the exact value.
-func keepOne(have []string, want string) bool {
-	have = slices.DeleteFunc(slices.Clone(have), func(s string) bool { return s == "" })
+// "none" items without one, "*" items with any, else those is accepts.
+func keepOne(has bool, want string, is func(string) bool) bool {
 	switch want {
 	case "":
 		return true
 	case "none":
-		return len(have) == 0
+		return !has
 	case "*":
-		return len(have) > 0
+		return has
 	}
-	return slices.Contains(have, want)
+	return has && is(want)
 }
 
 func hasLabels(have []string, want string) bool {
