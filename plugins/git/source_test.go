@@ -12,6 +12,7 @@ import (
 
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/gitremote"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -261,13 +262,16 @@ func TestCommitURLFunc(t *testing.T) {
 		{"https://user:s3cret@gitlab.com/group/sub/proj.git", "https://gitlab.com/group/sub/proj/-/commit/abc"},
 		{"ssh://git@bitbucket.org/team/repo.git", "https://bitbucket.org/team/repo/commits/abc"},
 		{"https://git.internal.example/acme/shop.git", ""},
+		{"https://ghe.acme.example/acme/shop.git", "https://ghe.acme.example/acme/shop/commit/abc"},
+		{"git@gitlab.acme.example:acme/shop.git", "https://gitlab.acme.example/acme/shop/-/commit/abc"},
 		{"/srv/git/shop.git", ""},
 		{"", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.remote, func(t *testing.T) {
 			var remote *sdk.Remote
-			if r, ok := parseRemote(tt.remote); ok {
+			hosts := gitremote.Hosts{"ghe.acme.example": sdk.RemoteGitHub, "gitlab.acme.example": sdk.RemoteGitLab}
+			if r, ok := gitremote.Parse(tt.remote, hosts); ok {
 				remote = &r
 			}
 			link := commitURLFunc("", remote)

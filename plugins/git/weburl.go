@@ -15,6 +15,13 @@ var commitPaths = map[string]string{
 	"codeberg.org":  "/commit/",
 }
 
+// kindCommitPaths maps a service to its commit page path, for hosts known
+// by their kind only.
+var kindCommitPaths = map[string]string{
+	sdk.RemoteGitHub: "/commit/",
+	sdk.RemoteGitLab: "/-/commit/",
+}
+
 // commitURLFunc returns how to link a commit: the configured template when
 // set, else the commit page of a known forge the origin points at, else nil.
 func commitURLFunc(template string, remote *sdk.Remote) func(sha string) string {
@@ -25,6 +32,9 @@ func commitURLFunc(template string, remote *sdk.Remote) func(sha string) string 
 		return nil
 	}
 	suffix, known := commitPaths[remote.Host]
+	if !known {
+		suffix, known = kindCommitPaths[remote.Kind] // a GitHub Enterprise or self-hosted GitLab host
+	}
 	if !known {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package git
+package gitremote
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseRemote(t *testing.T) {
+func TestParse(t *testing.T) {
 	gh := func(p string) *sdk.Remote { return &sdk.Remote{Host: "github.com", Path: p, Kind: sdk.RemoteGitHub} }
 	gl := func(p string) *sdk.Remote { return &sdk.Remote{Host: "gitlab.com", Path: p, Kind: sdk.RemoteGitLab} }
 	other := func(h, p string) *sdk.Remote { return &sdk.Remote{Host: h, Path: p} }
@@ -100,7 +100,7 @@ func TestParseRemote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
-			got, ok := parseRemote(tt.raw)
+			got, ok := Parse(tt.raw, nil)
 			if tt.want == nil {
 				assert.False(t, ok, "got %+v", got)
 				assert.Zero(t, got)
@@ -113,14 +113,14 @@ func TestParseRemote(t *testing.T) {
 	}
 }
 
-func TestParseRemoteAcceptsGitLabsDeepestNesting(t *testing.T) {
+func TestParseAcceptsGitLabsDeepestNesting(t *testing.T) {
 	p := strings.Repeat("g/", maxRemoteSegments-1) + "p"
-	got, ok := parseRemote("https://gitlab.com/" + p + ".git")
+	got, ok := Parse("https://gitlab.com/"+p+".git", nil)
 	require.True(t, ok)
 	assert.Equal(t, p, got.Path)
 }
 
-func FuzzParseRemote(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"https://github.com/hashicorp/hcl.git", "git@github.com:hashicorp/hcl.git",
 		"ssh://git@host:22/a/b.git", "https://user:tok@gitlab.com/g/s/p/", "git@[::1]:a/b",
@@ -129,7 +129,7 @@ func FuzzParseRemote(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		r, ok := parseRemote(raw)
+		r, ok := Parse(raw, nil)
 		if !ok {
 			assert.Zero(t, r)
 			return
@@ -144,7 +144,7 @@ func FuzzParseRemote(f *testing.F) {
 			assert.NotContains(t, []string{"", ".", ".."}, seg)
 		}
 		assert.Contains(t, []string{"", sdk.RemoteGitHub, sdk.RemoteGitLab}, r.Kind)
-		again, ok := parseRemote("https://" + bracketed(r.Host) + "/" + r.Path)
+		again, ok := Parse("https://"+bracketed(r.Host)+"/"+r.Path, nil)
 		require.True(t, ok, "the parsed remote must parse again")
 		assert.Equal(t, r, again)
 	})
@@ -158,7 +158,7 @@ func bracketed(host string) string {
 	return host
 }
 
-func BenchmarkParseRemote(b *testing.B) {
+func BenchmarkParse(b *testing.B) {
 	remotes := []string{
 		"https://x-access-token:tok@github.com/hashicorp/hcl.git",
 		"git@gitlab.com:group/sub/proj.git",
@@ -167,6 +167,6 @@ func BenchmarkParseRemote(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
-		parseRemote(remotes[i%len(remotes)])
+		Parse(remotes[i%len(remotes)], nil)
 	}
 }
