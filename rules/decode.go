@@ -14,6 +14,7 @@ type decoder struct {
 	cfg     config
 	ctx     *hcl.EvalContext
 	secrets map[string]bool
+	remotes *remotes
 	rs      *Ruleset
 	diags   hcl.Diagnostics
 	src     []byte // bytes of the file being decoded, for condition positions
@@ -45,10 +46,12 @@ type reference struct {
 
 func newDecoder(cfg config, w *workers) *decoder {
 	secrets := map[string]bool{}
+	remotes := newRemotes(cfg)
 	return &decoder{
 		cfg:     cfg,
-		ctx:     evalContext(cfg.lookupEnv, secrets),
+		ctx:     evalContext(cfg.lookupEnv, secrets, remotes),
 		secrets: secrets,
+		remotes: remotes,
 		rs:      emptyRuleset(),
 		conds:   cond.NewCompiler(cfg.limits()),
 		defined: map[string]map[string]hcl.Range{},

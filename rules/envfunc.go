@@ -22,9 +22,10 @@ func isSecretName(name string) bool {
 	return false
 }
 
-// evalContext returns the HCL evaluation context of rule files: the env()
-// function, reading through lookup and recording secret values in secrets.
-func evalContext(lookup func(string) (string, bool), secrets map[string]bool) *hcl.EvalContext {
+// evalContext returns the HCL evaluation context of rule files: env(),
+// reading through lookup and recording secret values in secrets, and
+// git_remote (see remoteFunc).
+func evalContext(lookup func(string) (string, bool), secrets map[string]bool, remotes *remotes) *hcl.EvalContext {
 	env := function.New(&function.Spec{
 		Description: "Returns the value of an environment variable, or the default (\"\" when none is given).",
 		Params:      []function.Parameter{{Name: "name", Type: cty.String}},
@@ -45,5 +46,5 @@ func evalContext(lookup func(string) (string, bool), secrets map[string]bool) *h
 			return cty.StringVal(value), nil
 		},
 	})
-	return &hcl.EvalContext{Functions: map[string]function.Function{"env": env}}
+	return &hcl.EvalContext{Functions: map[string]function.Function{"env": env, "git_remote": remotes.function()}}
 }

@@ -47,7 +47,7 @@ func Load(p string, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 		if err != nil {
 			return emptyRuleset(), readError(name, err)
 		}
-		srcs = append(srcs, source{name: name, bytes: b})
+		srcs = append(srcs, source{name: name, bytes: b, dir: absDir(name)})
 	}
 	return load(srcs, newConfig(opts))
 }
@@ -89,6 +89,16 @@ type source struct {
 	name   string
 	bytes  []byte
 	parsed Parsed // may hold the file's syntax tree; nil: none does
+	dir    string // the file's directory on disk; "" when it is not a file (the working directory stands in)
+}
+
+// absDir is the absolute directory of the file name, "" when unknown.
+func absDir(name string) string {
+	dir, err := filepath.Abs(filepath.Dir(name))
+	if err != nil {
+		return ""
+	}
+	return dir
 }
 
 // Parsed is a file system whose rules files come parsed already, as the
@@ -128,6 +138,7 @@ func load(srcs []source, cfg config) (*Ruleset, hcl.Diagnostics) {
 	d := newDecoder(cfg, w)
 	for _, p := range parsed {
 		f, diags := p.wait(w)
+		d.remotes.dir = p.src.dir
 		d.decode(p.src.name, f, diags)
 	}
 	return d.compile()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nous-dev/nous/rules/cond"
+	"github.com/nous-dev/nous/sdk"
 )
 
 // Option configures Load and LoadFS.
@@ -12,6 +13,7 @@ type Option func(*config)
 
 type config struct {
 	lookupEnv        func(string) (string, bool)
+	gitRemote        func(dir string) (sdk.Remote, bool)
 	maxNodes         uint
 	memoryBudget     uint
 	maxBytes         int
@@ -45,6 +47,13 @@ func WithEnv(vars map[string]string) Option {
 		v, ok := vars[name]
 		return v, ok
 	})
+}
+
+// WithGitRemote sets how git_remote() finds where the repository in dir is
+// hosted (by default its origin remote, gitremote.Origin, with the
+// self-hosted instances the environment env() reads names).
+func WithGitRemote(origin func(dir string) (sdk.Remote, bool)) Option {
+	return func(c *config) { c.gitRemote = origin }
 }
 
 // WithMaxNodes limits the size of every condition's syntax tree (1000 by default).
