@@ -15,13 +15,13 @@ var parsed = map[string]parsedFile{
 	"checks.hcl":    {sum: [32]uint8{0xf4, 0xba, 0x23, 0xcd, 0xf5, 0x8d, 0xf2, 0xc7, 0x11, 0x2, 0xf8, 0xfa, 0xf6, 0xff, 0xa5, 0x7e, 0xe4, 0x10, 0xbf, 0x5d, 0x29, 0x88, 0x50, 0x89, 0x4c, 0x43, 0xf2, 0x7c, 0x80, 0x64, 0xb4, 0x9a}, body: parsed1},
 	"depth.hcl":     {sum: [32]uint8{0x4e, 0x7b, 0xfc, 0x35, 0xaf, 0xd, 0x5d, 0x3d, 0xbb, 0xc, 0x31, 0x7d, 0xe4, 0x75, 0x65, 0xef, 0x9d, 0x3e, 0x24, 0x75, 0xa0, 0x4e, 0x45, 0xbc, 0x7, 0xbe, 0xeb, 0x3f, 0x60, 0x22, 0x5d, 0x8b}, body: parsed2},
 	"docs.hcl":      {sum: [32]uint8{0x8a, 0x74, 0x48, 0x1f, 0x43, 0xaa, 0x1b, 0xdf, 0x30, 0x49, 0x5b, 0x7c, 0x34, 0xfc, 0x5f, 0xca, 0xd5, 0xe1, 0x17, 0xc3, 0xf8, 0x9b, 0x97, 0x22, 0x6d, 0x37, 0xeb, 0xfb, 0xdf, 0xbf, 0x1b, 0xbf}, body: parsed3},
-	"entities.hcl":  {sum: [32]uint8{0xbd, 0x1, 0x19, 0xcf, 0xf9, 0x66, 0xef, 0x86, 0x60, 0x61, 0xf4, 0xfb, 0xc5, 0xaf, 0x4e, 0xfd, 0x59, 0x3f, 0x6b, 0xd8, 0x9d, 0xf2, 0x54, 0xd6, 0x42, 0x9e, 0x5a, 0xf3, 0x80, 0xfa, 0xb0, 0xd4}, body: parsed4},
-	"intents.hcl":   {sum: [32]uint8{0xfa, 0x87, 0xf9, 0x90, 0xe4, 0xb4, 0x26, 0x85, 0xdf, 0x7d, 0x24, 0xb5, 0x9d, 0x44, 0x8f, 0x47, 0x67, 0x64, 0xf8, 0x10, 0xd9, 0xfb, 0x4a, 0xee, 0xec, 0xe1, 0x39, 0x91, 0xca, 0x13, 0xb3, 0xe8}, body: parsed5},
+	"entities.hcl":  {sum: [32]uint8{0xc4, 0xc9, 0x47, 0x56, 0x48, 0xc9, 0x29, 0x96, 0xd2, 0x48, 0x64, 0xfe, 0x7a, 0xf1, 0x56, 0x8c, 0xce, 0x32, 0xcd, 0xc9, 0x55, 0x39, 0x28, 0x88, 0xb, 0xaf, 0x74, 0x32, 0x56, 0xc4, 0xab, 0x8b}, body: parsed4},
+	"intents.hcl":   {sum: [32]uint8{0xb6, 0x3d, 0x4f, 0xe7, 0x99, 0xd, 0x7b, 0x22, 0x69, 0xb0, 0x45, 0x63, 0xf2, 0xf0, 0x85, 0x3f, 0xf1, 0x69, 0x59, 0x6a, 0x88, 0xd7, 0xf2, 0xfa, 0x97, 0x49, 0x62, 0xac, 0x68, 0xc8, 0x12, 0x43}, body: parsed5},
 	"loop.hcl":      {sum: [32]uint8{0x4d, 0x73, 0x17, 0xc5, 0x64, 0xe0, 0x79, 0xd2, 0x2f, 0x7, 0x7f, 0x2d, 0x15, 0x68, 0xa1, 0x44, 0x81, 0xff, 0xa7, 0x5d, 0x25, 0xb7, 0xff, 0x8, 0x65, 0xc, 0xa4, 0x1f, 0xdf, 0x93, 0x2c, 0xe7}, body: parsed6},
 	"modes.hcl":     {sum: [32]uint8{0xb3, 0xd8, 0x23, 0xd4, 0xe9, 0x2a, 0x3, 0x2c, 0x6b, 0x6e, 0x36, 0x91, 0xa7, 0xe5, 0xc3, 0xa8, 0xf8, 0xbc, 0x6f, 0x59, 0x4e, 0x18, 0xf9, 0x8, 0xf1, 0x4c, 0x48, 0xdd, 0xcb, 0x11, 0x70, 0xd5}, body: parsed7},
 	"nous.hcl":      {sum: [32]uint8{0x11, 0x7c, 0x20, 0xf7, 0x71, 0x7d, 0xd3, 0x65, 0x62, 0x69, 0x3f, 0x7a, 0xce, 0xa6, 0x3d, 0x1b, 0x7, 0x1b, 0x8d, 0x9, 0x1c, 0xeb, 0x88, 0xfe, 0x2a, 0x9d, 0x7d, 0xbb, 0x78, 0xa0, 0xd7, 0xee}, body: parsed8},
 	"prompts.hcl":   {sum: [32]uint8{0xe3, 0x48, 0x14, 0x52, 0x4, 0xb5, 0x5c, 0xc6, 0x66, 0xaf, 0x28, 0x8f, 0x6e, 0xe2, 0xc5, 0x68, 0xaf, 0x3c, 0xbe, 0x7d, 0x3b, 0x91, 0x66, 0x9d, 0x1, 0x8b, 0x26, 0xcb, 0xa6, 0x7e, 0x8f, 0xaa}, body: parsed9},
-	"sources.hcl":   {sum: [32]uint8{0xf5, 0x5, 0xaa, 0x66, 0x78, 0x37, 0xfd, 0x5a, 0xed, 0x93, 0xef, 0x86, 0x9d, 0xff, 0x4b, 0xb7, 0x3f, 0x44, 0x62, 0xfd, 0x76, 0xd3, 0xdc, 0x8c, 0x6c, 0xf6, 0x56, 0xca, 0x3f, 0x83, 0xf2, 0x53}, body: parsed10},
+	"sources.hcl":   {sum: [32]uint8{0xa8, 0xad, 0xa0, 0x96, 0x56, 0xc9, 0xa6, 0xa3, 0x79, 0xd9, 0x39, 0x21, 0x73, 0xd2, 0xaa, 0x2a, 0x35, 0xdb, 0x9e, 0x45, 0x5a, 0x80, 0x95, 0x75, 0xf8, 0x70, 0xec, 0x78, 0xc8, 0xd8, 0xe6, 0xf4}, body: parsed10},
 	"tiers.hcl":     {sum: [32]uint8{0x41, 0x2a, 0xd0, 0x79, 0x40, 0xe9, 0x49, 0x9f, 0x78, 0x4, 0xe1, 0x4b, 0x0, 0xed, 0x6c, 0x88, 0xda, 0x8d, 0xd4, 0x70, 0xc8, 0x85, 0x5c, 0x1c, 0x24, 0x43, 0xe2, 0x88, 0x60, 0x7d, 0xbd, 0xa5}, body: parsed11},
 	"trace.hcl":     {sum: [32]uint8{0x73, 0xb1, 0xa4, 0xdd, 0x8d, 0x24, 0x26, 0xf1, 0xc1, 0xd0, 0xf3, 0xd3, 0xd7, 0x47, 0x60, 0x61, 0x6a, 0x8e, 0xf4, 0x5f, 0x19, 0x17, 0x94, 0x81, 0xc3, 0xf4, 0x53, 0xfd, 0xb6, 0x6, 0xeb, 0xbc}, body: parsed12},
 	"validator.hcl": {sum: [32]uint8{0x66, 0x13, 0xac, 0xb1, 0xc9, 0xe9, 0xc4, 0x66, 0xf2, 0xff, 0x74, 0x82, 0x1, 0xf5, 0x7f, 0xca, 0xb0, 0xbd, 0x2b, 0x24, 0x9e, 0xff, 0x4e, 0xcb, 0x79, 0x64, 0x2d, 0x89, 0xb6, 0xec, 0xfb, 0xcc}, body: parsed13},
@@ -4545,14 +4545,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("ref"),
-										SrcRange: rng(f, 131, 14, 7350, 131, 17, 7353),
+										SrcRange: rng(f, 133, 14, 7525, 133, 17, 7528),
 									},
 								},
-								SrcRange: rng(f, 131, 13, 7349, 131, 18, 7354),
+								SrcRange: rng(f, 133, 13, 7524, 133, 18, 7529),
 							},
-							SrcRange:    rng(f, 131, 3, 7339, 131, 18, 7354),
-							NameRange:   rng(f, 131, 3, 7339, 131, 9, 7345),
-							EqualsRange: rng(f, 131, 11, 7347, 131, 12, 7348),
+							SrcRange:    rng(f, 133, 3, 7514, 133, 18, 7529),
+							NameRange:   rng(f, 133, 3, 7514, 133, 9, 7520),
+							EqualsRange: rng(f, 133, 11, 7522, 133, 12, 7523),
 						},
 						"matches": &hclsyntax.Attribute{
 							Name: "matches",
@@ -4560,14 +4560,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("one"),
-										SrcRange: rng(f, 132, 14, 7368, 132, 17, 7371),
+										SrcRange: rng(f, 134, 14, 7543, 134, 17, 7546),
 									},
 								},
-								SrcRange: rng(f, 132, 13, 7367, 132, 18, 7372),
+								SrcRange: rng(f, 134, 13, 7542, 134, 18, 7547),
 							},
-							SrcRange:    rng(f, 132, 3, 7357, 132, 18, 7372),
-							NameRange:   rng(f, 132, 3, 7357, 132, 10, 7364),
-							EqualsRange: rng(f, 132, 11, 7365, 132, 12, 7366),
+							SrcRange:    rng(f, 134, 3, 7532, 134, 18, 7547),
+							NameRange:   rng(f, 134, 3, 7532, 134, 10, 7539),
+							EqualsRange: rng(f, 134, 11, 7540, 134, 12, 7541),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -4618,25 +4618,34 @@ func parsed4() *hclsyntax.Body {
 										},
 										SrcRange: rng(f, 129, 5, 7264, 129, 72, 7331),
 									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("(?i)\\b(?:on|in|for|of)\\s+(?P<to>main|master|trunk|develop)(?:[\\s?!,;]|\\.(?:\\s|$)|$)"),
+												SrcRange: rng(f, 131, 6, 7417, 131, 94, 7505),
+											},
+										},
+										SrcRange: rng(f, 131, 5, 7416, 131, 95, 7506),
+									},
 								},
-								SrcRange:  rng(f, 124, 14, 6831, 130, 4, 7336),
+								SrcRange:  rng(f, 124, 14, 6831, 132, 4, 7511),
 								OpenRange: rng(f, 124, 14, 6831, 124, 15, 6832),
 							},
-							SrcRange:    rng(f, 124, 3, 6820, 130, 4, 7336),
+							SrcRange:    rng(f, 124, 3, 6820, 132, 4, 7511),
 							NameRange:   rng(f, 124, 3, 6820, 124, 11, 6828),
 							EqualsRange: rng(f, 124, 12, 6829, 124, 13, 6830),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 123, 20, 6816, 133, 2, 7374),
-					EndRange: rng(f, 133, 2, 7374, 133, 2, 7374),
+					SrcRange: rng(f, 123, 20, 6816, 135, 2, 7549),
+					EndRange: rng(f, 135, 2, 7549, 135, 2, 7549),
 				},
 				TypeRange: rng(f, 123, 1, 6797, 123, 7, 6803),
 				LabelRanges: []hcl.Range{
 					rng(f, 123, 8, 6804, 123, 19, 6815),
 				},
 				OpenBraceRange:  rng(f, 123, 20, 6816, 123, 21, 6817),
-				CloseBraceRange: rng(f, 133, 1, 7373, 133, 2, 7374),
+				CloseBraceRange: rng(f, 135, 1, 7548, 135, 2, 7549),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -4653,360 +4662,360 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("a"),
-												SrcRange: rng(f, 142, 6, 7696, 142, 7, 7697),
+												SrcRange: rng(f, 144, 6, 7871, 144, 7, 7872),
 											},
 										},
-										SrcRange: rng(f, 142, 5, 7695, 142, 8, 7698),
+										SrcRange: rng(f, 144, 5, 7870, 144, 8, 7873),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("an"),
-												SrcRange: rng(f, 142, 11, 7701, 142, 13, 7703),
+												SrcRange: rng(f, 144, 11, 7876, 144, 13, 7878),
 											},
 										},
-										SrcRange: rng(f, 142, 10, 7700, 142, 14, 7704),
+										SrcRange: rng(f, 144, 10, 7875, 144, 14, 7879),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("the"),
-												SrcRange: rng(f, 142, 17, 7707, 142, 20, 7710),
+												SrcRange: rng(f, 144, 17, 7882, 144, 20, 7885),
 											},
 										},
-										SrcRange: rng(f, 142, 16, 7706, 142, 21, 7711),
+										SrcRange: rng(f, 144, 16, 7881, 144, 21, 7886),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("this"),
-												SrcRange: rng(f, 142, 24, 7714, 142, 28, 7718),
+												SrcRange: rng(f, 144, 24, 7889, 144, 28, 7893),
 											},
 										},
-										SrcRange: rng(f, 142, 23, 7713, 142, 29, 7719),
+										SrcRange: rng(f, 144, 23, 7888, 144, 29, 7894),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("that"),
-												SrcRange: rng(f, 142, 32, 7722, 142, 36, 7726),
+												SrcRange: rng(f, 144, 32, 7897, 144, 36, 7901),
 											},
 										},
-										SrcRange: rng(f, 142, 31, 7721, 142, 37, 7727),
+										SrcRange: rng(f, 144, 31, 7896, 144, 37, 7902),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("it"),
-												SrcRange: rng(f, 142, 40, 7730, 142, 42, 7732),
+												SrcRange: rng(f, 144, 40, 7905, 144, 42, 7907),
 											},
 										},
-										SrcRange: rng(f, 142, 39, 7729, 142, 43, 7733),
+										SrcRange: rng(f, 144, 39, 7904, 144, 43, 7908),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("me"),
-												SrcRange: rng(f, 142, 46, 7736, 142, 48, 7738),
+												SrcRange: rng(f, 144, 46, 7911, 144, 48, 7913),
 											},
 										},
-										SrcRange: rng(f, 142, 45, 7735, 142, 49, 7739),
+										SrcRange: rng(f, 144, 45, 7910, 144, 49, 7914),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("us"),
-												SrcRange: rng(f, 142, 52, 7742, 142, 54, 7744),
+												SrcRange: rng(f, 144, 52, 7917, 144, 54, 7919),
 											},
 										},
-										SrcRange: rng(f, 142, 51, 7741, 142, 55, 7745),
+										SrcRange: rng(f, 144, 51, 7916, 144, 55, 7920),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("them"),
-												SrcRange: rng(f, 142, 58, 7748, 142, 62, 7752),
+												SrcRange: rng(f, 144, 58, 7923, 144, 62, 7927),
 											},
 										},
-										SrcRange: rng(f, 142, 57, 7747, 142, 63, 7753),
+										SrcRange: rng(f, 144, 57, 7922, 144, 63, 7928),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("all"),
-												SrcRange: rng(f, 142, 66, 7756, 142, 69, 7759),
+												SrcRange: rng(f, 144, 66, 7931, 144, 69, 7934),
 											},
 										},
-										SrcRange: rng(f, 142, 65, 7755, 142, 70, 7760),
+										SrcRange: rng(f, 144, 65, 7930, 144, 70, 7935),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("any"),
-												SrcRange: rng(f, 142, 73, 7763, 142, 76, 7766),
+												SrcRange: rng(f, 144, 73, 7938, 144, 76, 7941),
 											},
 										},
-										SrcRange: rng(f, 142, 72, 7762, 142, 77, 7767),
+										SrcRange: rng(f, 144, 72, 7937, 144, 77, 7942),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("each"),
-												SrcRange: rng(f, 143, 6, 7774, 143, 10, 7778),
+												SrcRange: rng(f, 145, 6, 7949, 145, 10, 7953),
 											},
 										},
-										SrcRange: rng(f, 143, 5, 7773, 143, 11, 7779),
+										SrcRange: rng(f, 145, 5, 7948, 145, 11, 7954),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("every"),
-												SrcRange: rng(f, 143, 14, 7782, 143, 19, 7787),
+												SrcRange: rng(f, 145, 14, 7957, 145, 19, 7962),
 											},
 										},
-										SrcRange: rng(f, 143, 13, 7781, 143, 20, 7788),
+										SrcRange: rng(f, 145, 13, 7956, 145, 20, 7963),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("some"),
-												SrcRange: rng(f, 143, 23, 7791, 143, 27, 7795),
+												SrcRange: rng(f, 145, 23, 7966, 145, 27, 7970),
 											},
 										},
-										SrcRange: rng(f, 143, 22, 7790, 143, 28, 7796),
+										SrcRange: rng(f, 145, 22, 7965, 145, 28, 7971),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("what"),
-												SrcRange: rng(f, 143, 31, 7799, 143, 35, 7803),
+												SrcRange: rng(f, 145, 31, 7974, 145, 35, 7978),
 											},
 										},
-										SrcRange: rng(f, 143, 30, 7798, 143, 36, 7804),
+										SrcRange: rng(f, 145, 30, 7973, 145, 36, 7979),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("which"),
-												SrcRange: rng(f, 143, 39, 7807, 143, 44, 7812),
+												SrcRange: rng(f, 145, 39, 7982, 145, 44, 7987),
 											},
 										},
-										SrcRange: rng(f, 143, 38, 7806, 143, 45, 7813),
+										SrcRange: rng(f, 145, 38, 7981, 145, 45, 7988),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("who"),
-												SrcRange: rng(f, 143, 48, 7816, 143, 51, 7819),
+												SrcRange: rng(f, 145, 48, 7991, 145, 51, 7994),
 											},
 										},
-										SrcRange: rng(f, 143, 47, 7815, 143, 52, 7820),
+										SrcRange: rng(f, 145, 47, 7990, 145, 52, 7995),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("how"),
-												SrcRange: rng(f, 143, 55, 7823, 143, 58, 7826),
+												SrcRange: rng(f, 145, 55, 7998, 145, 58, 8001),
 											},
 										},
-										SrcRange: rng(f, 143, 54, 7822, 143, 59, 7827),
+										SrcRange: rng(f, 145, 54, 7997, 145, 59, 8002),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("now"),
-												SrcRange: rng(f, 143, 62, 7830, 143, 65, 7833),
+												SrcRange: rng(f, 145, 62, 8005, 145, 65, 8008),
 											},
 										},
-										SrcRange: rng(f, 143, 61, 7829, 143, 66, 7834),
+										SrcRange: rng(f, 145, 61, 8004, 145, 66, 8009),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("today"),
-												SrcRange: rng(f, 143, 69, 7837, 143, 74, 7842),
+												SrcRange: rng(f, 145, 69, 8012, 145, 74, 8017),
 											},
 										},
-										SrcRange: rng(f, 143, 68, 7836, 143, 75, 7843),
+										SrcRange: rng(f, 145, 68, 8011, 145, 75, 8018),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("yesterday"),
-												SrcRange: rng(f, 144, 6, 7850, 144, 15, 7859),
+												SrcRange: rng(f, 146, 6, 8025, 146, 15, 8034),
 											},
 										},
-										SrcRange: rng(f, 144, 5, 7849, 144, 16, 7860),
+										SrcRange: rng(f, 146, 5, 8024, 146, 16, 8035),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("last"),
-												SrcRange: rng(f, 144, 19, 7863, 144, 23, 7867),
+												SrcRange: rng(f, 146, 19, 8038, 146, 23, 8042),
 											},
 										},
-										SrcRange: rng(f, 144, 18, 7862, 144, 24, 7868),
+										SrcRange: rng(f, 146, 18, 8037, 146, 24, 8043),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("past"),
-												SrcRange: rng(f, 144, 27, 7871, 144, 31, 7875),
+												SrcRange: rng(f, 146, 27, 8046, 146, 31, 8050),
 											},
 										},
-										SrcRange: rng(f, 144, 26, 7870, 144, 32, 7876),
+										SrcRange: rng(f, 146, 26, 8045, 146, 32, 8051),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("since"),
-												SrcRange: rng(f, 144, 35, 7879, 144, 40, 7884),
+												SrcRange: rng(f, 146, 35, 8054, 146, 40, 8059),
 											},
 										},
-										SrcRange: rng(f, 144, 34, 7878, 144, 41, 7885),
+										SrcRange: rng(f, 146, 34, 8053, 146, 41, 8060),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("example"),
-												SrcRange: rng(f, 144, 44, 7888, 144, 51, 7895),
+												SrcRange: rng(f, 146, 44, 8063, 146, 51, 8070),
 											},
 										},
-										SrcRange: rng(f, 144, 43, 7887, 144, 52, 7896),
+										SrcRange: rng(f, 146, 43, 8062, 146, 52, 8071),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("instance"),
-												SrcRange: rng(f, 144, 55, 7899, 144, 63, 7907),
+												SrcRange: rng(f, 146, 55, 8074, 146, 63, 8082),
 											},
 										},
-										SrcRange: rng(f, 144, 54, 7898, 144, 64, 7908),
+										SrcRange: rng(f, 146, 54, 8073, 146, 64, 8083),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("real"),
-												SrcRange: rng(f, 144, 67, 7911, 144, 71, 7915),
+												SrcRange: rng(f, 146, 67, 8086, 146, 71, 8090),
 											},
 										},
-										SrcRange: rng(f, 144, 66, 7910, 144, 72, 7916),
+										SrcRange: rng(f, 146, 66, 8085, 146, 72, 8091),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("sure"),
-												SrcRange: rng(f, 144, 75, 7919, 144, 79, 7923),
+												SrcRange: rng(f, 146, 75, 8094, 146, 79, 8098),
 											},
 										},
-										SrcRange: rng(f, 144, 74, 7918, 144, 80, 7924),
+										SrcRange: rng(f, 146, 74, 8093, 146, 80, 8099),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("repository"),
-												SrcRange: rng(f, 145, 6, 7931, 145, 16, 7941),
+												SrcRange: rng(f, 147, 6, 8106, 147, 16, 8116),
 											},
 										},
-										SrcRange: rng(f, 145, 5, 7930, 145, 17, 7942),
+										SrcRange: rng(f, 147, 5, 8105, 147, 17, 8117),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("repo"),
-												SrcRange: rng(f, 145, 20, 7945, 145, 24, 7949),
+												SrcRange: rng(f, 147, 20, 8120, 147, 24, 8124),
 											},
 										},
-										SrcRange: rng(f, 145, 19, 7944, 145, 25, 7950),
+										SrcRange: rng(f, 147, 19, 8119, 147, 25, 8125),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("project"),
-												SrcRange: rng(f, 145, 28, 7953, 145, 35, 7960),
+												SrcRange: rng(f, 147, 28, 8128, 147, 35, 8135),
 											},
 										},
-										SrcRange: rng(f, 145, 27, 7952, 145, 36, 7961),
+										SrcRange: rng(f, 147, 27, 8127, 147, 36, 8136),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("codebase"),
-												SrcRange: rng(f, 145, 39, 7964, 145, 47, 7972),
+												SrcRange: rng(f, 147, 39, 8139, 147, 47, 8147),
 											},
 										},
-										SrcRange: rng(f, 145, 38, 7963, 145, 48, 7973),
+										SrcRange: rng(f, 147, 38, 8138, 147, 48, 8148),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("code"),
-												SrcRange: rng(f, 145, 51, 7976, 145, 55, 7980),
+												SrcRange: rng(f, 147, 51, 8151, 147, 55, 8155),
 											},
 										},
-										SrcRange: rng(f, 145, 50, 7975, 145, 56, 7981),
+										SrcRange: rng(f, 147, 50, 8150, 147, 56, 8156),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("commits"),
-												SrcRange: rng(f, 145, 59, 7984, 145, 66, 7991),
+												SrcRange: rng(f, 147, 59, 8159, 147, 66, 8166),
 											},
 										},
-										SrcRange: rng(f, 145, 58, 7983, 145, 67, 7992),
+										SrcRange: rng(f, 147, 58, 8158, 147, 67, 8167),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("changes"),
-												SrcRange: rng(f, 145, 70, 7995, 145, 77, 8002),
+												SrcRange: rng(f, 147, 70, 8170, 147, 77, 8177),
 											},
 										},
-										SrcRange: rng(f, 145, 69, 7994, 145, 78, 8003),
+										SrcRange: rng(f, 147, 69, 8169, 147, 78, 8178),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("issues"),
-												SrcRange: rng(f, 146, 6, 8010, 146, 12, 8016),
+												SrcRange: rng(f, 148, 6, 8185, 148, 12, 8191),
 											},
 										},
-										SrcRange: rng(f, 146, 5, 8009, 146, 13, 8017),
+										SrcRange: rng(f, 148, 5, 8184, 148, 13, 8192),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("bugs"),
-												SrcRange: rng(f, 146, 16, 8020, 146, 20, 8024),
+												SrcRange: rng(f, 148, 16, 8195, 148, 20, 8199),
 											},
 										},
-										SrcRange: rng(f, 146, 15, 8019, 146, 21, 8025),
+										SrcRange: rng(f, 148, 15, 8194, 148, 21, 8200),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("tickets"),
-												SrcRange: rng(f, 146, 24, 8028, 146, 31, 8035),
+												SrcRange: rng(f, 148, 24, 8203, 148, 31, 8210),
 											},
 										},
-										SrcRange: rng(f, 146, 23, 8027, 146, 32, 8036),
+										SrcRange: rng(f, 148, 23, 8202, 148, 32, 8211),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("help"),
-												SrcRange: rng(f, 146, 35, 8039, 146, 39, 8043),
+												SrcRange: rng(f, 148, 35, 8214, 148, 39, 8218),
 											},
 										},
-										SrcRange: rng(f, 146, 34, 8038, 146, 40, 8044),
+										SrcRange: rng(f, 148, 34, 8213, 148, 40, 8219),
 									},
 								},
-								SrcRange:  rng(f, 141, 12, 7689, 147, 4, 8049),
-								OpenRange: rng(f, 141, 12, 7689, 141, 13, 7690),
+								SrcRange:  rng(f, 143, 12, 7864, 149, 4, 8224),
+								OpenRange: rng(f, 143, 12, 7864, 143, 13, 7865),
 							},
-							SrcRange:    rng(f, 141, 3, 7680, 147, 4, 8049),
-							NameRange:   rng(f, 141, 3, 7680, 141, 9, 7686),
-							EqualsRange: rng(f, 141, 10, 7687, 141, 11, 7688),
+							SrcRange:    rng(f, 143, 3, 7855, 149, 4, 8224),
+							NameRange:   rng(f, 143, 3, 7855, 143, 9, 7861),
+							EqualsRange: rng(f, 143, 10, 7862, 143, 11, 7863),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -5016,30 +5025,30 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:about|regarding|mention(?:s|ing|ed)?|concerning|related to|fixing|fixes)\\s+(?:the\\s+)?([\\w.-]+)"),
-												SrcRange: rng(f, 139, 6, 7563, 139, 114, 7671),
+												SrcRange: rng(f, 141, 6, 7738, 141, 114, 7846),
 											},
 										},
-										SrcRange: rng(f, 139, 5, 7562, 139, 115, 7672),
+										SrcRange: rng(f, 141, 5, 7737, 141, 115, 7847),
 									},
 								},
-								SrcRange:  rng(f, 138, 14, 7556, 140, 4, 7677),
-								OpenRange: rng(f, 138, 14, 7556, 138, 15, 7557),
+								SrcRange:  rng(f, 140, 14, 7731, 142, 4, 7852),
+								OpenRange: rng(f, 140, 14, 7731, 140, 15, 7732),
 							},
-							SrcRange:    rng(f, 138, 3, 7545, 140, 4, 7677),
-							NameRange:   rng(f, 138, 3, 7545, 138, 11, 7553),
-							EqualsRange: rng(f, 138, 12, 7554, 138, 13, 7555),
+							SrcRange:    rng(f, 140, 3, 7720, 142, 4, 7852),
+							NameRange:   rng(f, 140, 3, 7720, 140, 11, 7728),
+							EqualsRange: rng(f, 140, 12, 7729, 140, 13, 7730),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 137, 17, 7541, 148, 2, 8051),
-					EndRange: rng(f, 148, 2, 8051, 148, 2, 8051),
+					SrcRange: rng(f, 139, 17, 7716, 150, 2, 8226),
+					EndRange: rng(f, 150, 2, 8226, 150, 2, 8226),
 				},
-				TypeRange: rng(f, 137, 1, 7525, 137, 7, 7531),
+				TypeRange: rng(f, 139, 1, 7700, 139, 7, 7706),
 				LabelRanges: []hcl.Range{
-					rng(f, 137, 8, 7532, 137, 16, 7540),
+					rng(f, 139, 8, 7707, 139, 16, 7715),
 				},
-				OpenBraceRange:  rng(f, 137, 17, 7541, 137, 18, 7542),
-				CloseBraceRange: rng(f, 148, 1, 8050, 148, 2, 8051),
+				OpenBraceRange:  rng(f, 139, 17, 7716, 139, 18, 7717),
+				CloseBraceRange: rng(f, 150, 1, 8225, 150, 2, 8226),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5056,117 +5065,117 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("it"),
-												SrcRange: rng(f, 157, 6, 8497, 157, 8, 8499),
+												SrcRange: rng(f, 159, 6, 8672, 159, 8, 8674),
 											},
 										},
-										SrcRange: rng(f, 157, 5, 8496, 157, 9, 8500),
+										SrcRange: rng(f, 159, 5, 8671, 159, 9, 8675),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("this"),
-												SrcRange: rng(f, 157, 12, 8503, 157, 16, 8507),
+												SrcRange: rng(f, 159, 12, 8678, 159, 16, 8682),
 											},
 										},
-										SrcRange: rng(f, 157, 11, 8502, 157, 17, 8508),
+										SrcRange: rng(f, 159, 11, 8677, 159, 17, 8683),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("that"),
-												SrcRange: rng(f, 157, 20, 8511, 157, 24, 8515),
+												SrcRange: rng(f, 159, 20, 8686, 159, 24, 8690),
 											},
 										},
-										SrcRange: rng(f, 157, 19, 8510, 157, 25, 8516),
+										SrcRange: rng(f, 159, 19, 8685, 159, 25, 8691),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("these"),
-												SrcRange: rng(f, 157, 28, 8519, 157, 33, 8524),
+												SrcRange: rng(f, 159, 28, 8694, 159, 33, 8699),
 											},
 										},
-										SrcRange: rng(f, 157, 27, 8518, 157, 34, 8525),
+										SrcRange: rng(f, 159, 27, 8693, 159, 34, 8700),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("those"),
-												SrcRange: rng(f, 157, 37, 8528, 157, 42, 8533),
+												SrcRange: rng(f, 159, 37, 8703, 159, 42, 8708),
 											},
 										},
-										SrcRange: rng(f, 157, 36, 8527, 157, 43, 8534),
+										SrcRange: rng(f, 159, 36, 8702, 159, 43, 8709),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("them"),
-												SrcRange: rng(f, 157, 46, 8537, 157, 50, 8541),
+												SrcRange: rng(f, 159, 46, 8712, 159, 50, 8716),
 											},
 										},
-										SrcRange: rng(f, 157, 45, 8536, 157, 51, 8542),
+										SrcRange: rng(f, 159, 45, 8711, 159, 51, 8717),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("one"),
-												SrcRange: rng(f, 157, 54, 8545, 157, 57, 8548),
+												SrcRange: rng(f, 159, 54, 8720, 159, 57, 8723),
 											},
 										},
-										SrcRange: rng(f, 157, 53, 8544, 157, 58, 8549),
+										SrcRange: rng(f, 159, 53, 8719, 159, 58, 8724),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("ones"),
-												SrcRange: rng(f, 157, 61, 8552, 157, 65, 8556),
+												SrcRange: rng(f, 159, 61, 8727, 159, 65, 8731),
 											},
 										},
-										SrcRange: rng(f, 157, 60, 8551, 157, 66, 8557),
+										SrcRange: rng(f, 159, 60, 8726, 159, 66, 8732),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("same"),
-												SrcRange: rng(f, 157, 69, 8560, 157, 73, 8564),
+												SrcRange: rng(f, 159, 69, 8735, 159, 73, 8739),
 											},
 										},
-										SrcRange: rng(f, 157, 68, 8559, 157, 74, 8565),
+										SrcRange: rng(f, 159, 68, 8734, 159, 74, 8740),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("again"),
-												SrcRange: rng(f, 158, 6, 8572, 158, 11, 8577),
+												SrcRange: rng(f, 160, 6, 8747, 160, 11, 8752),
 											},
 										},
-										SrcRange: rng(f, 158, 5, 8571, 158, 12, 8578),
+										SrcRange: rng(f, 160, 5, 8746, 160, 12, 8753),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("now"),
-												SrcRange: rng(f, 158, 15, 8581, 158, 18, 8584),
+												SrcRange: rng(f, 160, 15, 8756, 160, 18, 8759),
 											},
 										},
-										SrcRange: rng(f, 158, 14, 8580, 158, 19, 8585),
+										SrcRange: rng(f, 160, 14, 8755, 160, 19, 8760),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("please"),
-												SrcRange: rng(f, 158, 22, 8588, 158, 28, 8594),
+												SrcRange: rng(f, 160, 22, 8763, 160, 28, 8769),
 											},
 										},
-										SrcRange: rng(f, 158, 21, 8587, 158, 29, 8595),
+										SrcRange: rng(f, 160, 21, 8762, 160, 29, 8770),
 									},
 								},
-								SrcRange:  rng(f, 156, 12, 8490, 159, 4, 8600),
-								OpenRange: rng(f, 156, 12, 8490, 156, 13, 8491),
+								SrcRange:  rng(f, 158, 12, 8665, 161, 4, 8775),
+								OpenRange: rng(f, 158, 12, 8665, 158, 13, 8666),
 							},
-							SrcRange:    rng(f, 156, 3, 8481, 159, 4, 8600),
-							NameRange:   rng(f, 156, 3, 8481, 156, 9, 8487),
-							EqualsRange: rng(f, 156, 10, 8488, 156, 11, 8489),
+							SrcRange:    rng(f, 158, 3, 8656, 161, 4, 8775),
+							NameRange:   rng(f, 158, 3, 8656, 158, 9, 8662),
+							EqualsRange: rng(f, 158, 10, 8663, 158, 11, 8664),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -5174,26 +5183,26 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)(?:^|[.?!;]\\s+)(?:please\\s+)?(?:create|close|assign|deploy|run|restart|trigger|delete|reopen)\\s+(?:(?:the|a|an)\\s+)?([\\w#./-]+)"),
-										SrcRange: rng(f, 155, 14, 8341, 155, 150, 8477),
+										SrcRange: rng(f, 157, 14, 8516, 157, 150, 8652),
 									},
 								},
-								SrcRange: rng(f, 155, 13, 8340, 155, 151, 8478),
+								SrcRange: rng(f, 157, 13, 8515, 157, 151, 8653),
 							},
-							SrcRange:    rng(f, 155, 3, 8330, 155, 151, 8478),
-							NameRange:   rng(f, 155, 3, 8330, 155, 10, 8337),
-							EqualsRange: rng(f, 155, 11, 8338, 155, 12, 8339),
+							SrcRange:    rng(f, 157, 3, 8505, 157, 151, 8653),
+							NameRange:   rng(f, 157, 3, 8505, 157, 10, 8512),
+							EqualsRange: rng(f, 157, 11, 8513, 157, 12, 8514),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 154, 18, 8326, 160, 2, 8602),
-					EndRange: rng(f, 160, 2, 8602, 160, 2, 8602),
+					SrcRange: rng(f, 156, 18, 8501, 162, 2, 8777),
+					EndRange: rng(f, 162, 2, 8777, 162, 2, 8777),
 				},
-				TypeRange: rng(f, 154, 1, 8309, 154, 7, 8315),
+				TypeRange: rng(f, 156, 1, 8484, 156, 7, 8490),
 				LabelRanges: []hcl.Range{
-					rng(f, 154, 8, 8316, 154, 17, 8325),
+					rng(f, 156, 8, 8491, 156, 17, 8500),
 				},
-				OpenBraceRange:  rng(f, 154, 18, 8326, 154, 19, 8327),
-				CloseBraceRange: rng(f, 160, 1, 8601, 160, 2, 8602),
+				OpenBraceRange:  rng(f, 156, 18, 8501, 156, 19, 8502),
+				CloseBraceRange: rng(f, 162, 1, 8776, 162, 2, 8777),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5208,41 +5217,210 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("state"),
-										SrcRange: rng(f, 164, 14, 8724, 164, 19, 8729),
+										SrcRange: rng(f, 166, 14, 8906, 166, 19, 8911),
 									},
 								},
-								SrcRange: rng(f, 164, 13, 8723, 164, 20, 8730),
+								SrcRange: rng(f, 166, 13, 8905, 166, 20, 8912),
 							},
-							SrcRange:    rng(f, 164, 3, 8713, 164, 20, 8730),
-							NameRange:   rng(f, 164, 3, 8713, 164, 9, 8719),
-							EqualsRange: rng(f, 164, 11, 8721, 164, 12, 8722),
+							SrcRange:    rng(f, 166, 3, 8895, 166, 20, 8912),
+							NameRange:   rng(f, 166, 3, 8895, 166, 9, 8901),
+							EqualsRange: rng(f, 166, 11, 8903, 166, 12, 8904),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
 							Expr: &hclsyntax.TemplateExpr{
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
-										Val:      cty.StringVal("(?i)\\b(open|closed|in-progress|resolved|fixed|reopened|blocked|done)\\b"),
-										SrcRange: rng(f, 163, 14, 8637, 163, 86, 8709),
+										Val:      cty.StringVal("(?i)\\b(open|closed|in-progress|resolved|fixed|reopened|blocked|done|merged)\\b"),
+										SrcRange: rng(f, 165, 14, 8812, 165, 93, 8891),
 									},
 								},
-								SrcRange: rng(f, 163, 13, 8636, 163, 87, 8710),
+								SrcRange: rng(f, 165, 13, 8811, 165, 94, 8892),
 							},
-							SrcRange:    rng(f, 163, 3, 8626, 163, 87, 8710),
-							NameRange:   rng(f, 163, 3, 8626, 163, 10, 8633),
-							EqualsRange: rng(f, 163, 11, 8634, 163, 12, 8635),
+							SrcRange:    rng(f, 165, 3, 8801, 165, 94, 8892),
+							NameRange:   rng(f, 165, 3, 8801, 165, 10, 8808),
+							EqualsRange: rng(f, 165, 11, 8809, 165, 12, 8810),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 162, 19, 8622, 165, 2, 8732),
-					EndRange: rng(f, 165, 2, 8732, 165, 2, 8732),
+					SrcRange: rng(f, 164, 19, 8797, 167, 2, 8914),
+					EndRange: rng(f, 167, 2, 8914, 167, 2, 8914),
 				},
-				TypeRange: rng(f, 162, 1, 8604, 162, 7, 8610),
+				TypeRange: rng(f, 164, 1, 8779, 164, 7, 8785),
 				LabelRanges: []hcl.Range{
-					rng(f, 162, 8, 8611, 162, 18, 8621),
+					rng(f, 164, 8, 8786, 164, 18, 8796),
 				},
-				OpenBraceRange:  rng(f, 162, 19, 8622, 162, 20, 8623),
-				CloseBraceRange: rng(f, 165, 1, 8731, 165, 2, 8732),
+				OpenBraceRange:  rng(f, 164, 19, 8797, 164, 20, 8798),
+				CloseBraceRange: rng(f, 167, 1, 8913, 167, 2, 8914),
+			},
+			&hclsyntax.Block{
+				Type: "entity",
+				Labels: []string{
+					"labels",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"ignore": &hclsyntax.Attribute{
+							Name: "ignore",
+							Expr: &hclsyntax.TupleConsExpr{
+								Exprs: []hclsyntax.Expression{
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("a"),
+												SrcRange: rng(f, 177, 14, 9275, 177, 15, 9276),
+											},
+										},
+										SrcRange: rng(f, 177, 13, 9274, 177, 16, 9277),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("an"),
+												SrcRange: rng(f, 177, 19, 9280, 177, 21, 9282),
+											},
+										},
+										SrcRange: rng(f, 177, 18, 9279, 177, 22, 9283),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("the"),
+												SrcRange: rng(f, 177, 25, 9286, 177, 28, 9289),
+											},
+										},
+										SrcRange: rng(f, 177, 24, 9285, 177, 29, 9290),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("any"),
+												SrcRange: rng(f, 177, 32, 9293, 177, 35, 9296),
+											},
+										},
+										SrcRange: rng(f, 177, 31, 9292, 177, 36, 9297),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("some"),
+												SrcRange: rng(f, 177, 39, 9300, 177, 43, 9304),
+											},
+										},
+										SrcRange: rng(f, 177, 38, 9299, 177, 44, 9305),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("no"),
+												SrcRange: rng(f, 177, 47, 9308, 177, 49, 9310),
+											},
+										},
+										SrcRange: rng(f, 177, 46, 9307, 177, 50, 9311),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("as"),
+												SrcRange: rng(f, 177, 53, 9314, 177, 55, 9316),
+											},
+										},
+										SrcRange: rng(f, 177, 52, 9313, 177, 56, 9317),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("with"),
+												SrcRange: rng(f, 177, 59, 9320, 177, 63, 9324),
+											},
+										},
+										SrcRange: rng(f, 177, 58, 9319, 177, 64, 9325),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("by"),
+												SrcRange: rng(f, 177, 67, 9328, 177, 69, 9330),
+											},
+										},
+										SrcRange: rng(f, 177, 66, 9327, 177, 70, 9331),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("in"),
+												SrcRange: rng(f, 177, 73, 9334, 177, 75, 9336),
+											},
+										},
+										SrcRange: rng(f, 177, 72, 9333, 177, 76, 9337),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("on"),
+												SrcRange: rng(f, 177, 79, 9340, 177, 81, 9342),
+											},
+										},
+										SrcRange: rng(f, 177, 78, 9339, 177, 82, 9343),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("of"),
+												SrcRange: rng(f, 177, 85, 9346, 177, 87, 9348),
+											},
+										},
+										SrcRange: rng(f, 177, 84, 9345, 177, 88, 9349),
+									},
+								},
+								SrcRange:  rng(f, 177, 12, 9273, 177, 89, 9350),
+								OpenRange: rng(f, 177, 12, 9273, 177, 13, 9274),
+							},
+							SrcRange:    rng(f, 177, 3, 9264, 177, 89, 9350),
+							NameRange:   rng(f, 177, 3, 9264, 177, 9, 9270),
+							EqualsRange: rng(f, 177, 10, 9271, 177, 11, 9272),
+						},
+						"patterns": &hclsyntax.Attribute{
+							Name: "patterns",
+							Expr: &hclsyntax.TupleConsExpr{
+								Exprs: []hclsyntax.Expression{
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("(?i)\\blabel(?:l?ed|s)?\\s*[:=]?\\s*[\"'`]?([\\w./:-]*\\w)"),
+												SrcRange: rng(f, 174, 6, 9121, 174, 64, 9179),
+											},
+										},
+										SrcRange: rng(f, 174, 5, 9120, 174, 65, 9180),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("(?i)\\bwith\\s+(?:the\\s+)?[\"'`]?([\\w./:-]*\\w)[\"'`]?\\s+label\\b"),
+												SrcRange: rng(f, 175, 6, 9187, 175, 74, 9255),
+											},
+										},
+										SrcRange: rng(f, 175, 5, 9186, 175, 75, 9256),
+									},
+								},
+								SrcRange:  rng(f, 173, 14, 9114, 176, 4, 9261),
+								OpenRange: rng(f, 173, 14, 9114, 173, 15, 9115),
+							},
+							SrcRange:    rng(f, 173, 3, 9103, 176, 4, 9261),
+							NameRange:   rng(f, 173, 3, 9103, 173, 11, 9111),
+							EqualsRange: rng(f, 173, 12, 9112, 173, 13, 9113),
+						},
+					},
+					Blocks:   hclsyntax.Blocks{},
+					SrcRange: rng(f, 172, 17, 9099, 178, 2, 9352),
+					EndRange: rng(f, 178, 2, 9352, 178, 2, 9352),
+				},
+				TypeRange: rng(f, 172, 1, 9083, 172, 7, 9089),
+				LabelRanges: []hcl.Range{
+					rng(f, 172, 8, 9090, 172, 16, 9098),
+				},
+				OpenBraceRange:  rng(f, 172, 17, 9099, 172, 18, 9100),
+				CloseBraceRange: rng(f, 178, 1, 9351, 178, 2, 9352),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5257,30 +5435,30 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)\\b(gitlab|youtrack|github|jira|openai|ollama)\\b"),
-										SrcRange: rng(f, 168, 14, 8768, 168, 67, 8821),
+										SrcRange: rng(f, 181, 14, 9388, 181, 67, 9441),
 									},
 								},
-								SrcRange: rng(f, 168, 13, 8767, 168, 68, 8822),
+								SrcRange: rng(f, 181, 13, 9387, 181, 68, 9442),
 							},
-							SrcRange:    rng(f, 168, 3, 8757, 168, 68, 8822),
-							NameRange:   rng(f, 168, 3, 8757, 168, 10, 8764),
-							EqualsRange: rng(f, 168, 11, 8765, 168, 12, 8766),
+							SrcRange:    rng(f, 181, 3, 9377, 181, 68, 9442),
+							NameRange:   rng(f, 181, 3, 9377, 181, 10, 9384),
+							EqualsRange: rng(f, 181, 11, 9385, 181, 12, 9386),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 167, 20, 8753, 169, 2, 8824),
-					EndRange: rng(f, 169, 2, 8824, 169, 2, 8824),
+					SrcRange: rng(f, 180, 20, 9373, 182, 2, 9444),
+					EndRange: rng(f, 182, 2, 9444, 182, 2, 9444),
 				},
-				TypeRange: rng(f, 167, 1, 8734, 167, 7, 8740),
+				TypeRange: rng(f, 180, 1, 9354, 180, 7, 9360),
 				LabelRanges: []hcl.Range{
-					rng(f, 167, 8, 8741, 167, 19, 8752),
+					rng(f, 180, 8, 9361, 180, 19, 9372),
 				},
-				OpenBraceRange:  rng(f, 167, 20, 8753, 167, 21, 8754),
-				CloseBraceRange: rng(f, 169, 1, 8823, 169, 2, 8824),
+				OpenBraceRange:  rng(f, 180, 20, 9373, 180, 21, 9374),
+				CloseBraceRange: rng(f, 182, 1, 9443, 182, 2, 9444),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 170, 1, 8825),
-		EndRange: rng(f, 170, 1, 8825, 170, 1, 8825),
+		SrcRange: rng(f, 1, 1, 0, 183, 1, 9445),
+		EndRange: rng(f, 183, 1, 9445, 183, 1, 9445),
 	}
 }
 
@@ -5322,35 +5500,35 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.9"),
-											SrcRange: rng(f, 20, 18, 1030, 20, 21, 1033),
+											SrcRange: rng(f, 22, 18, 1245, 22, 21, 1248),
 										},
-										SrcRange:    rng(f, 20, 5, 1017, 20, 21, 1033),
-										NameRange:   rng(f, 20, 5, 1017, 20, 15, 1027),
-										EqualsRange: rng(f, 20, 16, 1028, 20, 17, 1029),
+										SrcRange:    rng(f, 22, 5, 1232, 22, 21, 1248),
+										NameRange:   rng(f, 22, 5, 1232, 22, 15, 1242),
+										EqualsRange: rng(f, 22, 16, 1243, 22, 17, 1244),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
 										Expr: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal("query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b'"),
-													SrcRange: rng(f, 19, 19, 913, 19, 117, 1011),
+													Val:      cty.StringVal("query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?)\\\\b' && !(query matches '(?i)\\\\bcommit'))"),
+													SrcRange: rng(f, 21, 19, 1027, 21, 218, 1226),
 												},
 											},
-											SrcRange: rng(f, 19, 18, 912, 19, 118, 1012),
+											SrcRange: rng(f, 21, 18, 1026, 21, 219, 1227),
 										},
-										SrcRange:    rng(f, 19, 5, 899, 19, 118, 1012),
-										NameRange:   rng(f, 19, 5, 899, 19, 9, 903),
-										EqualsRange: rng(f, 19, 16, 910, 19, 17, 911),
+										SrcRange:    rng(f, 21, 5, 1013, 21, 219, 1227),
+										NameRange:   rng(f, 21, 5, 1013, 21, 9, 1017),
+										EqualsRange: rng(f, 21, 16, 1024, 21, 17, 1025),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 18, 10, 893, 21, 4, 1037),
-								EndRange: rng(f, 21, 4, 1037, 21, 4, 1037),
+								SrcRange: rng(f, 18, 10, 893, 23, 4, 1252),
+								EndRange: rng(f, 23, 4, 1252, 23, 4, 1252),
 							},
 							TypeRange:       rng(f, 18, 3, 886, 18, 9, 892),
 							OpenBraceRange:  rng(f, 18, 10, 893, 18, 11, 894),
-							CloseBraceRange: rng(f, 21, 3, 1036, 21, 4, 1037),
+							CloseBraceRange: rng(f, 23, 3, 1251, 23, 4, 1252),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -5365,14 +5543,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 25, 20, 1137, 25, 28, 1145),
+													SrcRange: rng(f, 27, 20, 1352, 27, 28, 1360),
 												},
 											},
-											SrcRange: rng(f, 25, 19, 1136, 25, 29, 1146),
+											SrcRange: rng(f, 27, 19, 1351, 27, 29, 1361),
 										},
-										SrcRange:    rng(f, 25, 5, 1122, 25, 29, 1146),
-										NameRange:   rng(f, 25, 5, 1122, 25, 11, 1128),
-										EqualsRange: rng(f, 25, 17, 1134, 25, 18, 1135),
+										SrcRange:    rng(f, 27, 5, 1337, 27, 29, 1361),
+										NameRange:   rng(f, 27, 5, 1337, 27, 11, 1343),
+										EqualsRange: rng(f, 27, 17, 1349, 27, 18, 1350),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -5380,26 +5558,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve commit data from GitLab"),
-													SrcRange: rng(f, 24, 20, 1084, 24, 52, 1116),
+													SrcRange: rng(f, 26, 20, 1299, 26, 52, 1331),
 												},
 											},
-											SrcRange: rng(f, 24, 19, 1083, 24, 53, 1117),
+											SrcRange: rng(f, 26, 19, 1298, 26, 53, 1332),
 										},
-										SrcRange:    rng(f, 24, 5, 1069, 24, 53, 1117),
-										NameRange:   rng(f, 24, 5, 1069, 24, 16, 1080),
-										EqualsRange: rng(f, 24, 17, 1081, 24, 18, 1082),
+										SrcRange:    rng(f, 26, 5, 1284, 26, 53, 1332),
+										NameRange:   rng(f, 26, 5, 1284, 26, 16, 1295),
+										EqualsRange: rng(f, 26, 17, 1296, 26, 18, 1297),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 23, 25, 1063, 26, 4, 1150),
-								EndRange: rng(f, 26, 4, 1150, 26, 4, 1150),
+								SrcRange: rng(f, 25, 25, 1278, 28, 4, 1365),
+								EndRange: rng(f, 28, 4, 1365, 28, 4, 1365),
 							},
-							TypeRange: rng(f, 23, 3, 1041, 23, 13, 1051),
+							TypeRange: rng(f, 25, 3, 1256, 25, 13, 1266),
 							LabelRanges: []hcl.Range{
-								rng(f, 23, 14, 1052, 23, 24, 1062),
+								rng(f, 25, 14, 1267, 25, 24, 1277),
 							},
-							OpenBraceRange:  rng(f, 23, 25, 1063, 23, 26, 1064),
-							CloseBraceRange: rng(f, 26, 3, 1149, 26, 4, 1150),
+							OpenBraceRange:  rng(f, 25, 25, 1278, 25, 26, 1279),
+							CloseBraceRange: rng(f, 28, 3, 1364, 28, 4, 1365),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -5414,14 +5592,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("rank"),
-													SrcRange: rng(f, 29, 20, 1249, 29, 24, 1253),
+													SrcRange: rng(f, 31, 20, 1464, 31, 24, 1468),
 												},
 											},
-											SrcRange: rng(f, 29, 19, 1248, 29, 25, 1254),
+											SrcRange: rng(f, 31, 19, 1463, 31, 25, 1469),
 										},
-										SrcRange:    rng(f, 29, 5, 1234, 29, 25, 1254),
-										NameRange:   rng(f, 29, 5, 1234, 29, 11, 1240),
-										EqualsRange: rng(f, 29, 17, 1246, 29, 18, 1247),
+										SrcRange:    rng(f, 31, 5, 1449, 31, 25, 1469),
+										NameRange:   rng(f, 31, 5, 1449, 31, 11, 1455),
+										EqualsRange: rng(f, 31, 17, 1461, 31, 18, 1462),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -5429,26 +5607,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Filter and rank commits by relevance"),
-													SrcRange: rng(f, 28, 20, 1192, 28, 56, 1228),
+													SrcRange: rng(f, 30, 20, 1407, 30, 56, 1443),
 												},
 											},
-											SrcRange: rng(f, 28, 19, 1191, 28, 57, 1229),
+											SrcRange: rng(f, 30, 19, 1406, 30, 57, 1444),
 										},
-										SrcRange:    rng(f, 28, 5, 1177, 28, 57, 1229),
-										NameRange:   rng(f, 28, 5, 1177, 28, 16, 1188),
-										EqualsRange: rng(f, 28, 17, 1189, 28, 18, 1190),
+										SrcRange:    rng(f, 30, 5, 1392, 30, 57, 1444),
+										NameRange:   rng(f, 30, 5, 1392, 30, 16, 1403),
+										EqualsRange: rng(f, 30, 17, 1404, 30, 18, 1405),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 27, 21, 1171, 30, 4, 1258),
-								EndRange: rng(f, 30, 4, 1258, 30, 4, 1258),
+								SrcRange: rng(f, 29, 21, 1386, 32, 4, 1473),
+								EndRange: rng(f, 32, 4, 1473, 32, 4, 1473),
 							},
-							TypeRange: rng(f, 27, 3, 1153, 27, 13, 1163),
+							TypeRange: rng(f, 29, 3, 1368, 29, 13, 1378),
 							LabelRanges: []hcl.Range{
-								rng(f, 27, 14, 1164, 27, 20, 1170),
+								rng(f, 29, 14, 1379, 29, 20, 1385),
 							},
-							OpenBraceRange:  rng(f, 27, 21, 1171, 27, 22, 1172),
-							CloseBraceRange: rng(f, 30, 3, 1257, 30, 4, 1258),
+							OpenBraceRange:  rng(f, 29, 21, 1386, 29, 22, 1387),
+							CloseBraceRange: rng(f, 32, 3, 1472, 32, 4, 1473),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -5463,14 +5641,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 33, 20, 1353, 33, 25, 1358),
+													SrcRange: rng(f, 35, 20, 1568, 35, 25, 1573),
 												},
 											},
-											SrcRange: rng(f, 33, 19, 1352, 33, 26, 1359),
+											SrcRange: rng(f, 35, 19, 1567, 35, 26, 1574),
 										},
-										SrcRange:    rng(f, 33, 5, 1338, 33, 26, 1359),
-										NameRange:   rng(f, 33, 5, 1338, 33, 11, 1344),
-										EqualsRange: rng(f, 33, 17, 1350, 33, 18, 1351),
+										SrcRange:    rng(f, 35, 5, 1553, 35, 26, 1574),
+										NameRange:   rng(f, 35, 5, 1553, 35, 11, 1559),
+										EqualsRange: rng(f, 35, 17, 1565, 35, 18, 1566),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -5478,14 +5656,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format commit summary for user"),
-													SrcRange: rng(f, 32, 20, 1302, 32, 50, 1332),
+													SrcRange: rng(f, 34, 20, 1517, 34, 50, 1547),
 												},
 											},
-											SrcRange: rng(f, 32, 19, 1301, 32, 51, 1333),
+											SrcRange: rng(f, 34, 19, 1516, 34, 51, 1548),
 										},
-										SrcRange:    rng(f, 32, 5, 1287, 32, 51, 1333),
-										NameRange:   rng(f, 32, 5, 1287, 32, 16, 1298),
-										EqualsRange: rng(f, 32, 17, 1299, 32, 18, 1300),
+										SrcRange:    rng(f, 34, 5, 1502, 34, 51, 1548),
+										NameRange:   rng(f, 34, 5, 1502, 34, 16, 1513),
+										EqualsRange: rng(f, 34, 17, 1514, 34, 18, 1515),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -5493,26 +5671,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 34, 20, 1379, 34, 26, 1385),
+													SrcRange: rng(f, 36, 20, 1594, 36, 26, 1600),
 												},
 											},
-											SrcRange: rng(f, 34, 19, 1378, 34, 27, 1386),
+											SrcRange: rng(f, 36, 19, 1593, 36, 27, 1601),
 										},
-										SrcRange:    rng(f, 34, 5, 1364, 34, 27, 1386),
-										NameRange:   rng(f, 34, 5, 1364, 34, 9, 1368),
-										EqualsRange: rng(f, 34, 17, 1376, 34, 18, 1377),
+										SrcRange:    rng(f, 36, 5, 1579, 36, 27, 1601),
+										NameRange:   rng(f, 36, 5, 1579, 36, 9, 1583),
+										EqualsRange: rng(f, 36, 17, 1591, 36, 18, 1592),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 31, 23, 1281, 35, 4, 1390),
-								EndRange: rng(f, 35, 4, 1390, 35, 4, 1390),
+								SrcRange: rng(f, 33, 23, 1496, 37, 4, 1605),
+								EndRange: rng(f, 37, 4, 1605, 37, 4, 1605),
 							},
-							TypeRange: rng(f, 31, 3, 1261, 31, 13, 1271),
+							TypeRange: rng(f, 33, 3, 1476, 33, 13, 1486),
 							LabelRanges: []hcl.Range{
-								rng(f, 31, 14, 1272, 31, 22, 1280),
+								rng(f, 33, 14, 1487, 33, 22, 1495),
 							},
-							OpenBraceRange:  rng(f, 31, 23, 1281, 31, 24, 1282),
-							CloseBraceRange: rng(f, 35, 3, 1389, 35, 4, 1390),
+							OpenBraceRange:  rng(f, 33, 23, 1496, 33, 24, 1497),
+							CloseBraceRange: rng(f, 37, 3, 1604, 37, 4, 1605),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -5527,14 +5705,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve commit data from GitLab"),
-													SrcRange: rng(f, 38, 20, 1434, 38, 52, 1466),
+													SrcRange: rng(f, 40, 20, 1649, 40, 52, 1681),
 												},
 											},
-											SrcRange: rng(f, 38, 19, 1433, 38, 53, 1467),
+											SrcRange: rng(f, 40, 19, 1648, 40, 53, 1682),
 										},
-										SrcRange:    rng(f, 38, 5, 1419, 38, 53, 1467),
-										NameRange:   rng(f, 38, 5, 1419, 38, 16, 1430),
-										EqualsRange: rng(f, 38, 17, 1431, 38, 18, 1432),
+										SrcRange:    rng(f, 40, 5, 1634, 40, 53, 1682),
+										NameRange:   rng(f, 40, 5, 1634, 40, 16, 1645),
+										EqualsRange: rng(f, 40, 17, 1646, 40, 18, 1647),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -5544,63 +5722,63 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 42, 21, 1563, 42, 29, 1571),
+															SrcRange: rng(f, 44, 21, 1778, 44, 29, 1786),
 														},
 													},
-													SrcRange: rng(f, 42, 20, 1562, 42, 30, 1572),
+													SrcRange: rng(f, 44, 20, 1777, 44, 30, 1787),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 42, 33, 1575, 42, 38, 1580),
+															SrcRange: rng(f, 44, 33, 1790, 44, 38, 1795),
 														},
 													},
-													SrcRange: rng(f, 42, 32, 1574, 42, 39, 1581),
+													SrcRange: rng(f, 44, 32, 1789, 44, 39, 1796),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("paths"),
-															SrcRange: rng(f, 42, 42, 1584, 42, 47, 1589),
+															SrcRange: rng(f, 44, 42, 1799, 44, 47, 1804),
 														},
 													},
-													SrcRange: rng(f, 42, 41, 1583, 42, 48, 1590),
+													SrcRange: rng(f, 44, 41, 1798, 44, 48, 1805),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("authors"),
-															SrcRange: rng(f, 42, 51, 1593, 42, 58, 1600),
+															SrcRange: rng(f, 44, 51, 1808, 44, 58, 1815),
 														},
 													},
-													SrcRange: rng(f, 42, 50, 1592, 42, 59, 1601),
+													SrcRange: rng(f, 44, 50, 1807, 44, 59, 1816),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("revisions"),
-															SrcRange: rng(f, 42, 62, 1604, 42, 71, 1613),
+															SrcRange: rng(f, 44, 62, 1819, 44, 71, 1828),
 														},
 													},
-													SrcRange: rng(f, 42, 61, 1603, 42, 72, 1614),
+													SrcRange: rng(f, 44, 61, 1818, 44, 72, 1829),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("topics"),
-															SrcRange: rng(f, 42, 75, 1617, 42, 81, 1623),
+															SrcRange: rng(f, 44, 75, 1832, 44, 81, 1838),
 														},
 													},
-													SrcRange: rng(f, 42, 74, 1616, 42, 82, 1624),
+													SrcRange: rng(f, 44, 74, 1831, 44, 82, 1839),
 												},
 											},
-											SrcRange:  rng(f, 42, 19, 1561, 42, 83, 1625),
-											OpenRange: rng(f, 42, 19, 1561, 42, 20, 1562),
+											SrcRange:  rng(f, 44, 19, 1776, 44, 83, 1840),
+											OpenRange: rng(f, 44, 19, 1776, 44, 20, 1777),
 										},
-										SrcRange:    rng(f, 42, 5, 1547, 42, 83, 1625),
-										NameRange:   rng(f, 42, 5, 1547, 42, 12, 1554),
-										EqualsRange: rng(f, 42, 17, 1559, 42, 18, 1560),
+										SrcRange:    rng(f, 44, 5, 1762, 44, 83, 1840),
+										NameRange:   rng(f, 44, 5, 1762, 44, 12, 1769),
+										EqualsRange: rng(f, 44, 17, 1774, 44, 18, 1775),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -5608,24 +5786,24 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("commit"),
-													SrcRange: rng(f, 40, 20, 1514, 40, 26, 1520),
+													SrcRange: rng(f, 42, 20, 1729, 42, 26, 1735),
 												},
 											},
-											SrcRange: rng(f, 40, 19, 1513, 40, 27, 1521),
+											SrcRange: rng(f, 42, 19, 1728, 42, 27, 1736),
 										},
-										SrcRange:    rng(f, 40, 5, 1499, 40, 27, 1521),
-										NameRange:   rng(f, 40, 5, 1499, 40, 9, 1503),
-										EqualsRange: rng(f, 40, 17, 1511, 40, 18, 1512),
+										SrcRange:    rng(f, 42, 5, 1714, 42, 27, 1736),
+										NameRange:   rng(f, 42, 5, 1714, 42, 9, 1718),
+										EqualsRange: rng(f, 42, 17, 1726, 42, 18, 1727),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 41, 19, 1540, 41, 21, 1542),
+											SrcRange: rng(f, 43, 19, 1755, 43, 21, 1757),
 										},
-										SrcRange:    rng(f, 41, 5, 1526, 41, 21, 1542),
-										NameRange:   rng(f, 41, 5, 1526, 41, 13, 1534),
-										EqualsRange: rng(f, 41, 17, 1538, 41, 18, 1539),
+										SrcRange:    rng(f, 43, 5, 1741, 43, 21, 1757),
+										NameRange:   rng(f, 43, 5, 1741, 43, 13, 1749),
+										EqualsRange: rng(f, 43, 17, 1753, 43, 18, 1754),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -5633,37 +5811,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("gitlab"),
-													SrcRange: rng(f, 39, 20, 1487, 39, 26, 1493),
+													SrcRange: rng(f, 41, 20, 1702, 41, 26, 1708),
 												},
 											},
-											SrcRange: rng(f, 39, 19, 1486, 39, 27, 1494),
+											SrcRange: rng(f, 41, 19, 1701, 41, 27, 1709),
 										},
-										SrcRange:    rng(f, 39, 5, 1472, 39, 27, 1494),
-										NameRange:   rng(f, 39, 5, 1472, 39, 11, 1478),
-										EqualsRange: rng(f, 39, 17, 1484, 39, 18, 1485),
+										SrcRange:    rng(f, 41, 5, 1687, 41, 27, 1709),
+										NameRange:   rng(f, 41, 5, 1687, 41, 11, 1693),
+										EqualsRange: rng(f, 41, 17, 1699, 41, 18, 1700),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 37, 22, 1413, 43, 4, 1629),
-								EndRange: rng(f, 43, 4, 1629, 43, 4, 1629),
+								SrcRange: rng(f, 39, 22, 1628, 45, 4, 1844),
+								EndRange: rng(f, 45, 4, 1844, 45, 4, 1844),
 							},
-							TypeRange: rng(f, 37, 3, 1394, 37, 11, 1402),
+							TypeRange: rng(f, 39, 3, 1609, 39, 11, 1617),
 							LabelRanges: []hcl.Range{
-								rng(f, 37, 12, 1403, 37, 21, 1412),
+								rng(f, 39, 12, 1618, 39, 21, 1627),
 							},
-							OpenBraceRange:  rng(f, 37, 22, 1413, 37, 23, 1414),
-							CloseBraceRange: rng(f, 43, 3, 1628, 43, 4, 1629),
+							OpenBraceRange:  rng(f, 39, 22, 1628, 39, 23, 1629),
+							CloseBraceRange: rng(f, 45, 3, 1843, 45, 4, 1844),
 						},
 					},
-					SrcRange: rng(f, 15, 24, 861, 44, 2, 1631),
-					EndRange: rng(f, 44, 2, 1631, 44, 2, 1631),
+					SrcRange: rng(f, 15, 24, 861, 46, 2, 1846),
+					EndRange: rng(f, 46, 2, 1846, 46, 2, 1846),
 				},
 				TypeRange: rng(f, 15, 1, 838, 15, 7, 844),
 				LabelRanges: []hcl.Range{
 					rng(f, 15, 8, 845, 15, 23, 860),
 				},
 				OpenBraceRange:  rng(f, 15, 24, 861, 15, 25, 862),
-				CloseBraceRange: rng(f, 44, 1, 1630, 44, 2, 1631),
+				CloseBraceRange: rng(f, 46, 1, 1845, 46, 2, 1846),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -5678,14 +5856,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 47, 14, 1670, 47, 19, 1675),
+										SrcRange: rng(f, 49, 14, 1885, 49, 19, 1890),
 									},
 								},
-								SrcRange: rng(f, 47, 13, 1669, 47, 20, 1676),
+								SrcRange: rng(f, 49, 13, 1884, 49, 20, 1891),
 							},
-							SrcRange:    rng(f, 47, 3, 1659, 47, 20, 1676),
-							NameRange:   rng(f, 47, 3, 1659, 47, 10, 1666),
-							EqualsRange: rng(f, 47, 11, 1667, 47, 12, 1668),
+							SrcRange:    rng(f, 49, 3, 1874, 49, 20, 1891),
+							NameRange:   rng(f, 49, 3, 1874, 49, 10, 1881),
+							EqualsRange: rng(f, 49, 11, 1882, 49, 12, 1883),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -5697,35 +5875,35 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.85"),
-											SrcRange: rng(f, 51, 18, 1789, 51, 22, 1793),
+											SrcRange: rng(f, 54, 18, 2221, 54, 22, 2225),
 										},
-										SrcRange:    rng(f, 51, 5, 1776, 51, 22, 1793),
-										NameRange:   rng(f, 51, 5, 1776, 51, 15, 1786),
-										EqualsRange: rng(f, 51, 16, 1787, 51, 17, 1788),
+										SrcRange:    rng(f, 54, 5, 2208, 54, 22, 2225),
+										NameRange:   rng(f, 54, 5, 2208, 54, 15, 2218),
+										EqualsRange: rng(f, 54, 16, 2219, 54, 17, 2220),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
 										Expr: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal("query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"),
-													SrcRange: rng(f, 50, 19, 1707, 50, 82, 1770),
+													Val:      cty.StringVal("query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?|merge requests?|MRs?)\\\\b' && !(query matches '(?i)\\\\b(?:issues?|tickets?)\\\\b'))"),
+													SrcRange: rng(f, 53, 19, 1998, 53, 223, 2202),
 												},
 											},
-											SrcRange: rng(f, 50, 18, 1706, 50, 83, 1771),
+											SrcRange: rng(f, 53, 18, 1997, 53, 224, 2203),
 										},
-										SrcRange:    rng(f, 50, 5, 1693, 50, 83, 1771),
-										NameRange:   rng(f, 50, 5, 1693, 50, 9, 1697),
-										EqualsRange: rng(f, 50, 16, 1704, 50, 17, 1705),
+										SrcRange:    rng(f, 53, 5, 1984, 53, 224, 2203),
+										NameRange:   rng(f, 53, 5, 1984, 53, 9, 1988),
+										EqualsRange: rng(f, 53, 16, 1995, 53, 17, 1996),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 49, 10, 1687, 52, 4, 1797),
-								EndRange: rng(f, 52, 4, 1797, 52, 4, 1797),
+								SrcRange: rng(f, 51, 10, 1902, 55, 4, 2229),
+								EndRange: rng(f, 55, 4, 2229, 55, 4, 2229),
 							},
-							TypeRange:       rng(f, 49, 3, 1680, 49, 9, 1686),
-							OpenBraceRange:  rng(f, 49, 10, 1687, 49, 11, 1688),
-							CloseBraceRange: rng(f, 52, 3, 1796, 52, 4, 1797),
+							TypeRange:       rng(f, 51, 3, 1895, 51, 9, 1901),
+							OpenBraceRange:  rng(f, 51, 10, 1902, 51, 11, 1903),
+							CloseBraceRange: rng(f, 55, 3, 2228, 55, 4, 2229),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -5740,14 +5918,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 56, 20, 1898, 56, 28, 1906),
+													SrcRange: rng(f, 59, 20, 2330, 59, 28, 2338),
 												},
 											},
-											SrcRange: rng(f, 56, 19, 1897, 56, 29, 1907),
+											SrcRange: rng(f, 59, 19, 2329, 59, 29, 2339),
 										},
-										SrcRange:    rng(f, 56, 5, 1883, 56, 29, 1907),
-										NameRange:   rng(f, 56, 5, 1883, 56, 11, 1889),
-										EqualsRange: rng(f, 56, 17, 1895, 56, 18, 1896),
+										SrcRange:    rng(f, 59, 5, 2315, 59, 29, 2339),
+										NameRange:   rng(f, 59, 5, 2315, 59, 11, 2321),
+										EqualsRange: rng(f, 59, 17, 2327, 59, 18, 2328),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -5755,26 +5933,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve issue data from YouTrack"),
-													SrcRange: rng(f, 55, 20, 1844, 55, 53, 1877),
+													SrcRange: rng(f, 58, 20, 2276, 58, 53, 2309),
 												},
 											},
-											SrcRange: rng(f, 55, 19, 1843, 55, 54, 1878),
+											SrcRange: rng(f, 58, 19, 2275, 58, 54, 2310),
 										},
-										SrcRange:    rng(f, 55, 5, 1829, 55, 54, 1878),
-										NameRange:   rng(f, 55, 5, 1829, 55, 16, 1840),
-										EqualsRange: rng(f, 55, 17, 1841, 55, 18, 1842),
+										SrcRange:    rng(f, 58, 5, 2261, 58, 54, 2310),
+										NameRange:   rng(f, 58, 5, 2261, 58, 16, 2272),
+										EqualsRange: rng(f, 58, 17, 2273, 58, 18, 2274),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 54, 25, 1823, 57, 4, 1911),
-								EndRange: rng(f, 57, 4, 1911, 57, 4, 1911),
+								SrcRange: rng(f, 57, 25, 2255, 60, 4, 2343),
+								EndRange: rng(f, 60, 4, 2343, 60, 4, 2343),
 							},
-							TypeRange: rng(f, 54, 3, 1801, 54, 13, 1811),
+							TypeRange: rng(f, 57, 3, 2233, 57, 13, 2243),
 							LabelRanges: []hcl.Range{
-								rng(f, 54, 14, 1812, 54, 24, 1822),
+								rng(f, 57, 14, 2244, 57, 24, 2254),
 							},
-							OpenBraceRange:  rng(f, 54, 25, 1823, 54, 26, 1824),
-							CloseBraceRange: rng(f, 57, 3, 1910, 57, 4, 1911),
+							OpenBraceRange:  rng(f, 57, 25, 2255, 57, 26, 2256),
+							CloseBraceRange: rng(f, 60, 3, 2342, 60, 4, 2343),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -5789,14 +5967,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("filter"),
-													SrcRange: rng(f, 60, 20, 2031, 60, 26, 2037),
+													SrcRange: rng(f, 63, 20, 2463, 63, 26, 2469),
 												},
 											},
-											SrcRange: rng(f, 60, 19, 2030, 60, 27, 2038),
+											SrcRange: rng(f, 63, 19, 2462, 63, 27, 2470),
 										},
-										SrcRange:    rng(f, 60, 5, 2016, 60, 27, 2038),
-										NameRange:   rng(f, 60, 5, 2016, 60, 11, 2022),
-										EqualsRange: rng(f, 60, 17, 2028, 60, 18, 2029),
+										SrcRange:    rng(f, 63, 5, 2448, 63, 27, 2470),
+										NameRange:   rng(f, 63, 5, 2448, 63, 11, 2454),
+										EqualsRange: rng(f, 63, 17, 2460, 63, 18, 2461),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -5804,26 +5982,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Apply filters based on entities (status, date, project)"),
-													SrcRange: rng(f, 59, 20, 1955, 59, 75, 2010),
+													SrcRange: rng(f, 62, 20, 2387, 62, 75, 2442),
 												},
 											},
-											SrcRange: rng(f, 59, 19, 1954, 59, 76, 2011),
+											SrcRange: rng(f, 62, 19, 2386, 62, 76, 2443),
 										},
-										SrcRange:    rng(f, 59, 5, 1940, 59, 76, 2011),
-										NameRange:   rng(f, 59, 5, 1940, 59, 16, 1951),
-										EqualsRange: rng(f, 59, 17, 1952, 59, 18, 1953),
+										SrcRange:    rng(f, 62, 5, 2372, 62, 76, 2443),
+										NameRange:   rng(f, 62, 5, 2372, 62, 16, 2383),
+										EqualsRange: rng(f, 62, 17, 2384, 62, 18, 2385),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 58, 23, 1934, 61, 4, 2042),
-								EndRange: rng(f, 61, 4, 2042, 61, 4, 2042),
+								SrcRange: rng(f, 61, 23, 2366, 64, 4, 2474),
+								EndRange: rng(f, 64, 4, 2474, 64, 4, 2474),
 							},
-							TypeRange: rng(f, 58, 3, 1914, 58, 13, 1924),
+							TypeRange: rng(f, 61, 3, 2346, 61, 13, 2356),
 							LabelRanges: []hcl.Range{
-								rng(f, 58, 14, 1925, 58, 22, 1933),
+								rng(f, 61, 14, 2357, 61, 22, 2365),
 							},
-							OpenBraceRange:  rng(f, 58, 23, 1934, 58, 24, 1935),
-							CloseBraceRange: rng(f, 61, 3, 2041, 61, 4, 2042),
+							OpenBraceRange:  rng(f, 61, 23, 2366, 61, 24, 2367),
+							CloseBraceRange: rng(f, 64, 3, 2473, 64, 4, 2474),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -5838,14 +6016,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 64, 20, 2136, 64, 25, 2141),
+													SrcRange: rng(f, 67, 20, 2568, 67, 25, 2573),
 												},
 											},
-											SrcRange: rng(f, 64, 19, 2135, 64, 26, 2142),
+											SrcRange: rng(f, 67, 19, 2567, 67, 26, 2574),
 										},
-										SrcRange:    rng(f, 64, 5, 2121, 64, 26, 2142),
-										NameRange:   rng(f, 64, 5, 2121, 64, 11, 2127),
-										EqualsRange: rng(f, 64, 17, 2133, 64, 18, 2134),
+										SrcRange:    rng(f, 67, 5, 2553, 67, 26, 2574),
+										NameRange:   rng(f, 67, 5, 2553, 67, 11, 2559),
+										EqualsRange: rng(f, 67, 17, 2565, 67, 18, 2566),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -5853,14 +6031,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format issue summary for user"),
-													SrcRange: rng(f, 63, 20, 2086, 63, 49, 2115),
+													SrcRange: rng(f, 66, 20, 2518, 66, 49, 2547),
 												},
 											},
-											SrcRange: rng(f, 63, 19, 2085, 63, 50, 2116),
+											SrcRange: rng(f, 66, 19, 2517, 66, 50, 2548),
 										},
-										SrcRange:    rng(f, 63, 5, 2071, 63, 50, 2116),
-										NameRange:   rng(f, 63, 5, 2071, 63, 16, 2082),
-										EqualsRange: rng(f, 63, 17, 2083, 63, 18, 2084),
+										SrcRange:    rng(f, 66, 5, 2503, 66, 50, 2548),
+										NameRange:   rng(f, 66, 5, 2503, 66, 16, 2514),
+										EqualsRange: rng(f, 66, 17, 2515, 66, 18, 2516),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -5868,26 +6046,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 65, 20, 2162, 65, 26, 2168),
+													SrcRange: rng(f, 68, 20, 2594, 68, 26, 2600),
 												},
 											},
-											SrcRange: rng(f, 65, 19, 2161, 65, 27, 2169),
+											SrcRange: rng(f, 68, 19, 2593, 68, 27, 2601),
 										},
-										SrcRange:    rng(f, 65, 5, 2147, 65, 27, 2169),
-										NameRange:   rng(f, 65, 5, 2147, 65, 9, 2151),
-										EqualsRange: rng(f, 65, 17, 2159, 65, 18, 2160),
+										SrcRange:    rng(f, 68, 5, 2579, 68, 27, 2601),
+										NameRange:   rng(f, 68, 5, 2579, 68, 9, 2583),
+										EqualsRange: rng(f, 68, 17, 2591, 68, 18, 2592),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 62, 23, 2065, 66, 4, 2173),
-								EndRange: rng(f, 66, 4, 2173, 66, 4, 2173),
+								SrcRange: rng(f, 65, 23, 2497, 69, 4, 2605),
+								EndRange: rng(f, 69, 4, 2605, 69, 4, 2605),
 							},
-							TypeRange: rng(f, 62, 3, 2045, 62, 13, 2055),
+							TypeRange: rng(f, 65, 3, 2477, 65, 13, 2487),
 							LabelRanges: []hcl.Range{
-								rng(f, 62, 14, 2056, 62, 22, 2064),
+								rng(f, 65, 14, 2488, 65, 22, 2496),
 							},
-							OpenBraceRange:  rng(f, 62, 23, 2065, 62, 24, 2066),
-							CloseBraceRange: rng(f, 66, 3, 2172, 66, 4, 2173),
+							OpenBraceRange:  rng(f, 65, 23, 2497, 65, 24, 2498),
+							CloseBraceRange: rng(f, 69, 3, 2604, 69, 4, 2605),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -5902,14 +6080,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve issue data from YouTrack"),
-													SrcRange: rng(f, 69, 20, 2216, 69, 53, 2249),
+													SrcRange: rng(f, 72, 20, 2648, 72, 53, 2681),
 												},
 											},
-											SrcRange: rng(f, 69, 19, 2215, 69, 54, 2250),
+											SrcRange: rng(f, 72, 19, 2647, 72, 54, 2682),
 										},
-										SrcRange:    rng(f, 69, 5, 2201, 69, 54, 2250),
-										NameRange:   rng(f, 69, 5, 2201, 69, 16, 2212),
-										EqualsRange: rng(f, 69, 17, 2213, 69, 18, 2214),
+										SrcRange:    rng(f, 72, 5, 2633, 72, 54, 2682),
+										NameRange:   rng(f, 72, 5, 2633, 72, 16, 2644),
+										EqualsRange: rng(f, 72, 17, 2645, 72, 18, 2646),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -5919,36 +6097,36 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 73, 21, 2347, 73, 29, 2355),
+															SrcRange: rng(f, 76, 21, 2779, 76, 29, 2787),
 														},
 													},
-													SrcRange: rng(f, 73, 20, 2346, 73, 30, 2356),
+													SrcRange: rng(f, 76, 20, 2778, 76, 30, 2788),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 73, 33, 2359, 73, 38, 2364),
+															SrcRange: rng(f, 76, 33, 2791, 76, 38, 2796),
 														},
 													},
-													SrcRange: rng(f, 73, 32, 2358, 73, 39, 2365),
+													SrcRange: rng(f, 76, 32, 2790, 76, 39, 2797),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("statuses"),
-															SrcRange: rng(f, 73, 42, 2368, 73, 50, 2376),
+															SrcRange: rng(f, 76, 42, 2800, 76, 50, 2808),
 														},
 													},
-													SrcRange: rng(f, 73, 41, 2367, 73, 51, 2377),
+													SrcRange: rng(f, 76, 41, 2799, 76, 51, 2809),
 												},
 											},
-											SrcRange:  rng(f, 73, 19, 2345, 73, 52, 2378),
-											OpenRange: rng(f, 73, 19, 2345, 73, 20, 2346),
+											SrcRange:  rng(f, 76, 19, 2777, 76, 52, 2810),
+											OpenRange: rng(f, 76, 19, 2777, 76, 20, 2778),
 										},
-										SrcRange:    rng(f, 73, 5, 2331, 73, 52, 2378),
-										NameRange:   rng(f, 73, 5, 2331, 73, 12, 2338),
-										EqualsRange: rng(f, 73, 17, 2343, 73, 18, 2344),
+										SrcRange:    rng(f, 76, 5, 2763, 76, 52, 2810),
+										NameRange:   rng(f, 76, 5, 2763, 76, 12, 2770),
+										EqualsRange: rng(f, 76, 17, 2775, 76, 18, 2776),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -5956,24 +6134,24 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("issue"),
-													SrcRange: rng(f, 71, 20, 2299, 71, 25, 2304),
+													SrcRange: rng(f, 74, 20, 2731, 74, 25, 2736),
 												},
 											},
-											SrcRange: rng(f, 71, 19, 2298, 71, 26, 2305),
+											SrcRange: rng(f, 74, 19, 2730, 74, 26, 2737),
 										},
-										SrcRange:    rng(f, 71, 5, 2284, 71, 26, 2305),
-										NameRange:   rng(f, 71, 5, 2284, 71, 9, 2288),
-										EqualsRange: rng(f, 71, 17, 2296, 71, 18, 2297),
+										SrcRange:    rng(f, 74, 5, 2716, 74, 26, 2737),
+										NameRange:   rng(f, 74, 5, 2716, 74, 9, 2720),
+										EqualsRange: rng(f, 74, 17, 2728, 74, 18, 2729),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 72, 19, 2324, 72, 21, 2326),
+											SrcRange: rng(f, 75, 19, 2756, 75, 21, 2758),
 										},
-										SrcRange:    rng(f, 72, 5, 2310, 72, 21, 2326),
-										NameRange:   rng(f, 72, 5, 2310, 72, 13, 2318),
-										EqualsRange: rng(f, 72, 17, 2322, 72, 18, 2323),
+										SrcRange:    rng(f, 75, 5, 2742, 75, 21, 2758),
+										NameRange:   rng(f, 75, 5, 2742, 75, 13, 2750),
+										EqualsRange: rng(f, 75, 17, 2754, 75, 18, 2755),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -5981,37 +6159,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("youtrack"),
-													SrcRange: rng(f, 70, 20, 2270, 70, 28, 2278),
+													SrcRange: rng(f, 73, 20, 2702, 73, 28, 2710),
 												},
 											},
-											SrcRange: rng(f, 70, 19, 2269, 70, 29, 2279),
+											SrcRange: rng(f, 73, 19, 2701, 73, 29, 2711),
 										},
-										SrcRange:    rng(f, 70, 5, 2255, 70, 29, 2279),
-										NameRange:   rng(f, 70, 5, 2255, 70, 11, 2261),
-										EqualsRange: rng(f, 70, 17, 2267, 70, 18, 2268),
+										SrcRange:    rng(f, 73, 5, 2687, 73, 29, 2711),
+										NameRange:   rng(f, 73, 5, 2687, 73, 11, 2693),
+										EqualsRange: rng(f, 73, 17, 2699, 73, 18, 2700),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 68, 21, 2195, 74, 4, 2382),
-								EndRange: rng(f, 74, 4, 2382, 74, 4, 2382),
+								SrcRange: rng(f, 71, 21, 2627, 77, 4, 2814),
+								EndRange: rng(f, 77, 4, 2814, 77, 4, 2814),
 							},
-							TypeRange: rng(f, 68, 3, 2177, 68, 11, 2185),
+							TypeRange: rng(f, 71, 3, 2609, 71, 11, 2617),
 							LabelRanges: []hcl.Range{
-								rng(f, 68, 12, 2186, 68, 20, 2194),
+								rng(f, 71, 12, 2618, 71, 20, 2626),
 							},
-							OpenBraceRange:  rng(f, 68, 21, 2195, 68, 22, 2196),
-							CloseBraceRange: rng(f, 74, 3, 2381, 74, 4, 2382),
+							OpenBraceRange:  rng(f, 71, 21, 2627, 71, 22, 2628),
+							CloseBraceRange: rng(f, 77, 3, 2813, 77, 4, 2814),
 						},
 					},
-					SrcRange: rng(f, 46, 23, 1655, 75, 2, 2384),
-					EndRange: rng(f, 75, 2, 2384, 75, 2, 2384),
+					SrcRange: rng(f, 48, 23, 1870, 78, 2, 2816),
+					EndRange: rng(f, 78, 2, 2816, 78, 2, 2816),
 				},
-				TypeRange: rng(f, 46, 1, 1633, 46, 7, 1639),
+				TypeRange: rng(f, 48, 1, 1848, 48, 7, 1854),
 				LabelRanges: []hcl.Range{
-					rng(f, 46, 8, 1640, 46, 22, 1654),
+					rng(f, 48, 8, 1855, 48, 22, 1869),
 				},
-				OpenBraceRange:  rng(f, 46, 23, 1655, 46, 24, 1656),
-				CloseBraceRange: rng(f, 75, 1, 2383, 75, 2, 2384),
+				OpenBraceRange:  rng(f, 48, 23, 1870, 48, 24, 1871),
+				CloseBraceRange: rng(f, 78, 1, 2815, 78, 2, 2816),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -6026,14 +6204,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 78, 14, 2426, 78, 19, 2431),
+										SrcRange: rng(f, 81, 14, 2858, 81, 19, 2863),
 									},
 								},
-								SrcRange: rng(f, 78, 13, 2425, 78, 20, 2432),
+								SrcRange: rng(f, 81, 13, 2857, 81, 20, 2864),
 							},
-							SrcRange:    rng(f, 78, 3, 2415, 78, 20, 2432),
-							NameRange:   rng(f, 78, 3, 2415, 78, 10, 2422),
-							EqualsRange: rng(f, 78, 11, 2423, 78, 12, 2424),
+							SrcRange:    rng(f, 81, 3, 2847, 81, 20, 2864),
+							NameRange:   rng(f, 81, 3, 2847, 81, 10, 2854),
+							EqualsRange: rng(f, 81, 11, 2855, 81, 12, 2856),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -6045,11 +6223,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.8"),
-											SrcRange: rng(f, 82, 18, 2581, 82, 21, 2584),
+											SrcRange: rng(f, 85, 18, 3013, 85, 21, 3016),
 										},
-										SrcRange:    rng(f, 82, 5, 2568, 82, 21, 2584),
-										NameRange:   rng(f, 82, 5, 2568, 82, 15, 2578),
-										EqualsRange: rng(f, 82, 16, 2579, 82, 17, 2580),
+										SrcRange:    rng(f, 85, 5, 3000, 85, 21, 3016),
+										NameRange:   rng(f, 85, 5, 3000, 85, 15, 3010),
+										EqualsRange: rng(f, 85, 16, 3011, 85, 17, 3012),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -6057,23 +6235,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:how many|statistics|stats|metrics?|trends?|count|average|velocity)\\\\b'"),
-													SrcRange: rng(f, 81, 19, 2463, 81, 118, 2562),
+													SrcRange: rng(f, 84, 19, 2895, 84, 118, 2994),
 												},
 											},
-											SrcRange: rng(f, 81, 18, 2462, 81, 119, 2563),
+											SrcRange: rng(f, 84, 18, 2894, 84, 119, 2995),
 										},
-										SrcRange:    rng(f, 81, 5, 2449, 81, 119, 2563),
-										NameRange:   rng(f, 81, 5, 2449, 81, 9, 2453),
-										EqualsRange: rng(f, 81, 16, 2460, 81, 17, 2461),
+										SrcRange:    rng(f, 84, 5, 2881, 84, 119, 2995),
+										NameRange:   rng(f, 84, 5, 2881, 84, 9, 2885),
+										EqualsRange: rng(f, 84, 16, 2892, 84, 17, 2893),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 80, 10, 2443, 83, 4, 2588),
-								EndRange: rng(f, 83, 4, 2588, 83, 4, 2588),
+								SrcRange: rng(f, 83, 10, 2875, 86, 4, 3020),
+								EndRange: rng(f, 86, 4, 3020, 86, 4, 3020),
 							},
-							TypeRange:       rng(f, 80, 3, 2436, 80, 9, 2442),
-							OpenBraceRange:  rng(f, 80, 10, 2443, 80, 11, 2444),
-							CloseBraceRange: rng(f, 83, 3, 2587, 83, 4, 2588),
+							TypeRange:       rng(f, 83, 3, 2868, 83, 9, 2874),
+							OpenBraceRange:  rng(f, 83, 10, 2875, 83, 11, 2876),
+							CloseBraceRange: rng(f, 86, 3, 3019, 86, 4, 3020),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -6088,14 +6266,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 87, 20, 2712, 87, 28, 2720),
+													SrcRange: rng(f, 90, 20, 3144, 90, 28, 3152),
 												},
 											},
-											SrcRange: rng(f, 87, 19, 2711, 87, 29, 2721),
+											SrcRange: rng(f, 90, 19, 3143, 90, 29, 3153),
 										},
-										SrcRange:    rng(f, 87, 5, 2697, 87, 29, 2721),
-										NameRange:   rng(f, 87, 5, 2697, 87, 11, 2703),
-										EqualsRange: rng(f, 87, 17, 2709, 87, 18, 2710),
+										SrcRange:    rng(f, 90, 5, 3129, 90, 29, 3153),
+										NameRange:   rng(f, 90, 5, 3129, 90, 11, 3135),
+										EqualsRange: rng(f, 90, 17, 3141, 90, 18, 3142),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -6103,26 +6281,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Identify relevant data sources (commits, issues, metrics)"),
-													SrcRange: rng(f, 86, 20, 2634, 86, 77, 2691),
+													SrcRange: rng(f, 89, 20, 3066, 89, 77, 3123),
 												},
 											},
-											SrcRange: rng(f, 86, 19, 2633, 86, 78, 2692),
+											SrcRange: rng(f, 89, 19, 3065, 89, 78, 3124),
 										},
-										SrcRange:    rng(f, 86, 5, 2619, 86, 78, 2692),
-										NameRange:   rng(f, 86, 5, 2619, 86, 16, 2630),
-										EqualsRange: rng(f, 86, 17, 2631, 86, 18, 2632),
+										SrcRange:    rng(f, 89, 5, 3051, 89, 78, 3124),
+										NameRange:   rng(f, 89, 5, 3051, 89, 16, 3062),
+										EqualsRange: rng(f, 89, 17, 3063, 89, 18, 3064),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 85, 24, 2613, 88, 4, 2725),
-								EndRange: rng(f, 88, 4, 2725, 88, 4, 2725),
+								SrcRange: rng(f, 88, 24, 3045, 91, 4, 3157),
+								EndRange: rng(f, 91, 4, 3157, 91, 4, 3157),
 							},
-							TypeRange: rng(f, 85, 3, 2592, 85, 13, 2602),
+							TypeRange: rng(f, 88, 3, 3024, 88, 13, 3034),
 							LabelRanges: []hcl.Range{
-								rng(f, 85, 14, 2603, 85, 23, 2612),
+								rng(f, 88, 14, 3035, 88, 23, 3044),
 							},
-							OpenBraceRange:  rng(f, 85, 24, 2613, 85, 25, 2614),
-							CloseBraceRange: rng(f, 88, 3, 2724, 88, 4, 2725),
+							OpenBraceRange:  rng(f, 88, 24, 3045, 88, 25, 3046),
+							CloseBraceRange: rng(f, 91, 3, 3156, 91, 4, 3157),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -6137,14 +6315,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("aggregate"),
-													SrcRange: rng(f, 91, 20, 2829, 91, 29, 2838),
+													SrcRange: rng(f, 94, 20, 3261, 94, 29, 3270),
 												},
 											},
-											SrcRange: rng(f, 91, 19, 2828, 91, 30, 2839),
+											SrcRange: rng(f, 94, 19, 3260, 94, 30, 3271),
 										},
-										SrcRange:    rng(f, 91, 5, 2814, 91, 30, 2839),
-										NameRange:   rng(f, 91, 5, 2814, 91, 11, 2820),
-										EqualsRange: rng(f, 91, 17, 2826, 91, 18, 2827),
+										SrcRange:    rng(f, 94, 5, 3246, 94, 30, 3271),
+										NameRange:   rng(f, 94, 5, 3246, 94, 11, 3252),
+										EqualsRange: rng(f, 94, 17, 3258, 94, 18, 3259),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -6152,26 +6330,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Aggregate data from multiple sources"),
-													SrcRange: rng(f, 90, 20, 2772, 90, 56, 2808),
+													SrcRange: rng(f, 93, 20, 3204, 93, 56, 3240),
 												},
 											},
-											SrcRange: rng(f, 90, 19, 2771, 90, 57, 2809),
+											SrcRange: rng(f, 93, 19, 3203, 93, 57, 3241),
 										},
-										SrcRange:    rng(f, 90, 5, 2757, 90, 57, 2809),
-										NameRange:   rng(f, 90, 5, 2757, 90, 16, 2768),
-										EqualsRange: rng(f, 90, 17, 2769, 90, 18, 2770),
+										SrcRange:    rng(f, 93, 5, 3189, 93, 57, 3241),
+										NameRange:   rng(f, 93, 5, 3189, 93, 16, 3200),
+										EqualsRange: rng(f, 93, 17, 3201, 93, 18, 3202),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 89, 26, 2751, 92, 4, 2843),
-								EndRange: rng(f, 92, 4, 2843, 92, 4, 2843),
+								SrcRange: rng(f, 92, 26, 3183, 95, 4, 3275),
+								EndRange: rng(f, 95, 4, 3275, 95, 4, 3275),
 							},
-							TypeRange: rng(f, 89, 3, 2728, 89, 13, 2738),
+							TypeRange: rng(f, 92, 3, 3160, 92, 13, 3170),
 							LabelRanges: []hcl.Range{
-								rng(f, 89, 14, 2739, 89, 25, 2750),
+								rng(f, 92, 14, 3171, 92, 25, 3182),
 							},
-							OpenBraceRange:  rng(f, 89, 26, 2751, 89, 27, 2752),
-							CloseBraceRange: rng(f, 92, 3, 2842, 92, 4, 2843),
+							OpenBraceRange:  rng(f, 92, 26, 3183, 92, 27, 3184),
+							CloseBraceRange: rng(f, 95, 3, 3274, 95, 4, 3275),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -6186,14 +6364,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("stats"),
-													SrcRange: rng(f, 95, 20, 2938, 95, 25, 2943),
+													SrcRange: rng(f, 98, 20, 3370, 98, 25, 3375),
 												},
 											},
-											SrcRange: rng(f, 95, 19, 2937, 95, 26, 2944),
+											SrcRange: rng(f, 98, 19, 3369, 98, 26, 3376),
 										},
-										SrcRange:    rng(f, 95, 5, 2923, 95, 26, 2944),
-										NameRange:   rng(f, 95, 5, 2923, 95, 11, 2929),
-										EqualsRange: rng(f, 95, 17, 2935, 95, 18, 2936),
+										SrcRange:    rng(f, 98, 5, 3355, 98, 26, 3376),
+										NameRange:   rng(f, 98, 5, 3355, 98, 11, 3361),
+										EqualsRange: rng(f, 98, 17, 3367, 98, 18, 3368),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -6201,26 +6379,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Calculate statistics and trends"),
-													SrcRange: rng(f, 94, 20, 2886, 94, 51, 2917),
+													SrcRange: rng(f, 97, 20, 3318, 97, 51, 3349),
 												},
 											},
-											SrcRange: rng(f, 94, 19, 2885, 94, 52, 2918),
+											SrcRange: rng(f, 97, 19, 3317, 97, 52, 3350),
 										},
-										SrcRange:    rng(f, 94, 5, 2871, 94, 52, 2918),
-										NameRange:   rng(f, 94, 5, 2871, 94, 16, 2882),
-										EqualsRange: rng(f, 94, 17, 2883, 94, 18, 2884),
+										SrcRange:    rng(f, 97, 5, 3303, 97, 52, 3350),
+										NameRange:   rng(f, 97, 5, 3303, 97, 16, 3314),
+										EqualsRange: rng(f, 97, 17, 3315, 97, 18, 3316),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 93, 22, 2865, 96, 4, 2948),
-								EndRange: rng(f, 96, 4, 2948, 96, 4, 2948),
+								SrcRange: rng(f, 96, 22, 3297, 99, 4, 3380),
+								EndRange: rng(f, 99, 4, 3380, 99, 4, 3380),
 							},
-							TypeRange: rng(f, 93, 3, 2846, 93, 13, 2856),
+							TypeRange: rng(f, 96, 3, 3278, 96, 13, 3288),
 							LabelRanges: []hcl.Range{
-								rng(f, 93, 14, 2857, 93, 21, 2864),
+								rng(f, 96, 14, 3289, 96, 21, 3296),
 							},
-							OpenBraceRange:  rng(f, 93, 22, 2865, 93, 23, 2866),
-							CloseBraceRange: rng(f, 96, 3, 2947, 96, 4, 2948),
+							OpenBraceRange:  rng(f, 96, 22, 3297, 96, 23, 3298),
+							CloseBraceRange: rng(f, 99, 3, 3379, 99, 4, 3380),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -6235,14 +6413,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 99, 20, 3058, 99, 25, 3063),
+													SrcRange: rng(f, 102, 20, 3490, 102, 25, 3495),
 												},
 											},
-											SrcRange: rng(f, 99, 19, 3057, 99, 26, 3064),
+											SrcRange: rng(f, 102, 19, 3489, 102, 26, 3496),
 										},
-										SrcRange:    rng(f, 99, 5, 3043, 99, 26, 3064),
-										NameRange:   rng(f, 99, 5, 3043, 99, 11, 3049),
-										EqualsRange: rng(f, 99, 17, 3055, 99, 18, 3056),
+										SrcRange:    rng(f, 102, 5, 3475, 102, 26, 3496),
+										NameRange:   rng(f, 102, 5, 3475, 102, 11, 3481),
+										EqualsRange: rng(f, 102, 17, 3487, 102, 18, 3488),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -6250,14 +6428,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Generate analytics report with visualizations"),
-													SrcRange: rng(f, 98, 20, 2992, 98, 65, 3037),
+													SrcRange: rng(f, 101, 20, 3424, 101, 65, 3469),
 												},
 											},
-											SrcRange: rng(f, 98, 19, 2991, 98, 66, 3038),
+											SrcRange: rng(f, 101, 19, 3423, 101, 66, 3470),
 										},
-										SrcRange:    rng(f, 98, 5, 2977, 98, 66, 3038),
-										NameRange:   rng(f, 98, 5, 2977, 98, 16, 2988),
-										EqualsRange: rng(f, 98, 17, 2989, 98, 18, 2990),
+										SrcRange:    rng(f, 101, 5, 3409, 101, 66, 3470),
+										NameRange:   rng(f, 101, 5, 3409, 101, 16, 3420),
+										EqualsRange: rng(f, 101, 17, 3421, 101, 18, 3422),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -6265,26 +6443,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 100, 20, 3084, 100, 26, 3090),
+													SrcRange: rng(f, 103, 20, 3516, 103, 26, 3522),
 												},
 											},
-											SrcRange: rng(f, 100, 19, 3083, 100, 27, 3091),
+											SrcRange: rng(f, 103, 19, 3515, 103, 27, 3523),
 										},
-										SrcRange:    rng(f, 100, 5, 3069, 100, 27, 3091),
-										NameRange:   rng(f, 100, 5, 3069, 100, 9, 3073),
-										EqualsRange: rng(f, 100, 17, 3081, 100, 18, 3082),
+										SrcRange:    rng(f, 103, 5, 3501, 103, 27, 3523),
+										NameRange:   rng(f, 103, 5, 3501, 103, 9, 3505),
+										EqualsRange: rng(f, 103, 17, 3513, 103, 18, 3514),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 97, 23, 2971, 101, 4, 3095),
-								EndRange: rng(f, 101, 4, 3095, 101, 4, 3095),
+								SrcRange: rng(f, 100, 23, 3403, 104, 4, 3527),
+								EndRange: rng(f, 104, 4, 3527, 104, 4, 3527),
 							},
-							TypeRange: rng(f, 97, 3, 2951, 97, 13, 2961),
+							TypeRange: rng(f, 100, 3, 3383, 100, 13, 3393),
 							LabelRanges: []hcl.Range{
-								rng(f, 97, 14, 2962, 97, 22, 2970),
+								rng(f, 100, 14, 3394, 100, 22, 3402),
 							},
-							OpenBraceRange:  rng(f, 97, 23, 2971, 97, 24, 2972),
-							CloseBraceRange: rng(f, 101, 3, 3094, 101, 4, 3095),
+							OpenBraceRange:  rng(f, 100, 23, 3403, 100, 24, 3404),
+							CloseBraceRange: rng(f, 104, 3, 3526, 104, 4, 3527),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -6299,14 +6477,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve commit metrics from GitLab"),
-													SrcRange: rng(f, 104, 20, 3146, 104, 55, 3181),
+													SrcRange: rng(f, 107, 20, 3578, 107, 55, 3613),
 												},
 											},
-											SrcRange: rng(f, 104, 19, 3145, 104, 56, 3182),
+											SrcRange: rng(f, 107, 19, 3577, 107, 56, 3614),
 										},
-										SrcRange:    rng(f, 104, 5, 3131, 104, 56, 3182),
-										NameRange:   rng(f, 104, 5, 3131, 104, 16, 3142),
-										EqualsRange: rng(f, 104, 17, 3143, 104, 18, 3144),
+										SrcRange:    rng(f, 107, 5, 3563, 107, 56, 3614),
+										NameRange:   rng(f, 107, 5, 3563, 107, 16, 3574),
+										EqualsRange: rng(f, 107, 17, 3575, 107, 18, 3576),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -6316,63 +6494,63 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 110, 17, 3554, 110, 25, 3562),
+															SrcRange: rng(f, 113, 17, 3986, 113, 25, 3994),
 														},
 													},
-													SrcRange: rng(f, 110, 16, 3553, 110, 26, 3563),
+													SrcRange: rng(f, 113, 16, 3985, 113, 26, 3995),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 110, 29, 3566, 110, 34, 3571),
+															SrcRange: rng(f, 113, 29, 3998, 113, 34, 4003),
 														},
 													},
-													SrcRange: rng(f, 110, 28, 3565, 110, 35, 3572),
+													SrcRange: rng(f, 113, 28, 3997, 113, 35, 4004),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("paths"),
-															SrcRange: rng(f, 110, 38, 3575, 110, 43, 3580),
+															SrcRange: rng(f, 113, 38, 4007, 113, 43, 4012),
 														},
 													},
-													SrcRange: rng(f, 110, 37, 3574, 110, 44, 3581),
+													SrcRange: rng(f, 113, 37, 4006, 113, 44, 4013),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("authors"),
-															SrcRange: rng(f, 110, 47, 3584, 110, 54, 3591),
+															SrcRange: rng(f, 113, 47, 4016, 113, 54, 4023),
 														},
 													},
-													SrcRange: rng(f, 110, 46, 3583, 110, 55, 3592),
+													SrcRange: rng(f, 113, 46, 4015, 113, 55, 4024),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("revisions"),
-															SrcRange: rng(f, 110, 58, 3595, 110, 67, 3604),
+															SrcRange: rng(f, 113, 58, 4027, 113, 67, 4036),
 														},
 													},
-													SrcRange: rng(f, 110, 57, 3594, 110, 68, 3605),
+													SrcRange: rng(f, 113, 57, 4026, 113, 68, 4037),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("topics"),
-															SrcRange: rng(f, 110, 71, 3608, 110, 77, 3614),
+															SrcRange: rng(f, 113, 71, 4040, 113, 77, 4046),
 														},
 													},
-													SrcRange: rng(f, 110, 70, 3607, 110, 78, 3615),
+													SrcRange: rng(f, 113, 70, 4039, 113, 78, 4047),
 												},
 											},
-											SrcRange:  rng(f, 110, 15, 3552, 110, 79, 3616),
-											OpenRange: rng(f, 110, 15, 3552, 110, 16, 3553),
+											SrcRange:  rng(f, 113, 15, 3984, 113, 79, 4048),
+											OpenRange: rng(f, 113, 15, 3984, 113, 16, 3985),
 										},
-										SrcRange:    rng(f, 110, 5, 3542, 110, 79, 3616),
-										NameRange:   rng(f, 110, 5, 3542, 110, 12, 3549),
-										EqualsRange: rng(f, 110, 13, 3550, 110, 14, 3551),
+										SrcRange:    rng(f, 113, 5, 3974, 113, 79, 4048),
+										NameRange:   rng(f, 113, 5, 3974, 113, 12, 3981),
+										EqualsRange: rng(f, 113, 13, 3982, 113, 14, 3983),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -6380,24 +6558,24 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("commit"),
-													SrcRange: rng(f, 106, 20, 3229, 106, 26, 3235),
+													SrcRange: rng(f, 109, 20, 3661, 109, 26, 3667),
 												},
 											},
-											SrcRange: rng(f, 106, 19, 3228, 106, 27, 3236),
+											SrcRange: rng(f, 109, 19, 3660, 109, 27, 3668),
 										},
-										SrcRange:    rng(f, 106, 5, 3214, 106, 27, 3236),
-										NameRange:   rng(f, 106, 5, 3214, 106, 9, 3218),
-										EqualsRange: rng(f, 106, 17, 3226, 106, 18, 3227),
+										SrcRange:    rng(f, 109, 5, 3646, 109, 27, 3668),
+										NameRange:   rng(f, 109, 5, 3646, 109, 9, 3650),
+										EqualsRange: rng(f, 109, 17, 3658, 109, 18, 3659),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("9"),
-											SrcRange: rng(f, 107, 19, 3255, 107, 20, 3256),
+											SrcRange: rng(f, 110, 19, 3687, 110, 20, 3688),
 										},
-										SrcRange:    rng(f, 107, 5, 3241, 107, 20, 3256),
-										NameRange:   rng(f, 107, 5, 3241, 107, 13, 3249),
-										EqualsRange: rng(f, 107, 17, 3253, 107, 18, 3254),
+										SrcRange:    rng(f, 110, 5, 3673, 110, 20, 3688),
+										NameRange:   rng(f, 110, 5, 3673, 110, 13, 3681),
+										EqualsRange: rng(f, 110, 17, 3685, 110, 18, 3686),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -6405,14 +6583,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("gitlab"),
-													SrcRange: rng(f, 105, 20, 3202, 105, 26, 3208),
+													SrcRange: rng(f, 108, 20, 3634, 108, 26, 3640),
 												},
 											},
-											SrcRange: rng(f, 105, 19, 3201, 105, 27, 3209),
+											SrcRange: rng(f, 108, 19, 3633, 108, 27, 3641),
 										},
-										SrcRange:    rng(f, 105, 5, 3187, 105, 27, 3209),
-										NameRange:   rng(f, 105, 5, 3187, 105, 11, 3193),
-										EqualsRange: rng(f, 105, 17, 3199, 105, 18, 3200),
+										SrcRange:    rng(f, 108, 5, 3619, 108, 27, 3641),
+										NameRange:   rng(f, 108, 5, 3619, 108, 11, 3625),
+										EqualsRange: rng(f, 108, 17, 3631, 108, 18, 3632),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -6420,26 +6598,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query == '' || query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushe?d?|merged?|changed?|changes|contributors?|authors?)\\\\b' || !(query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b')"),
-													SrcRange: rng(f, 109, 16, 3344, 109, 208, 3536),
+													SrcRange: rng(f, 112, 16, 3776, 112, 208, 3968),
 												},
 											},
-											SrcRange: rng(f, 109, 15, 3343, 109, 209, 3537),
+											SrcRange: rng(f, 112, 15, 3775, 112, 209, 3969),
 										},
-										SrcRange:    rng(f, 109, 5, 3333, 109, 209, 3537),
-										NameRange:   rng(f, 109, 5, 3333, 109, 9, 3337),
-										EqualsRange: rng(f, 109, 13, 3341, 109, 14, 3342),
+										SrcRange:    rng(f, 112, 5, 3765, 112, 209, 3969),
+										NameRange:   rng(f, 112, 5, 3765, 112, 9, 3769),
+										EqualsRange: rng(f, 112, 13, 3773, 112, 14, 3774),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 103, 29, 3125, 111, 4, 3620),
-								EndRange: rng(f, 111, 4, 3620, 111, 4, 3620),
+								SrcRange: rng(f, 106, 29, 3557, 114, 4, 4052),
+								EndRange: rng(f, 114, 4, 4052, 114, 4, 4052),
 							},
-							TypeRange: rng(f, 103, 3, 3099, 103, 11, 3107),
+							TypeRange: rng(f, 106, 3, 3531, 106, 11, 3539),
 							LabelRanges: []hcl.Range{
-								rng(f, 103, 12, 3108, 103, 28, 3124),
+								rng(f, 106, 12, 3540, 106, 28, 3556),
 							},
-							OpenBraceRange:  rng(f, 103, 29, 3125, 103, 30, 3126),
-							CloseBraceRange: rng(f, 111, 3, 3619, 111, 4, 3620),
+							OpenBraceRange:  rng(f, 106, 29, 3557, 106, 30, 3558),
+							CloseBraceRange: rng(f, 114, 3, 4051, 114, 4, 4052),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -6454,14 +6632,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve issue metrics from YouTrack"),
-													SrcRange: rng(f, 113, 20, 3669, 113, 56, 3705),
+													SrcRange: rng(f, 116, 20, 4101, 116, 56, 4137),
 												},
 											},
-											SrcRange: rng(f, 113, 19, 3668, 113, 57, 3706),
+											SrcRange: rng(f, 116, 19, 4100, 116, 57, 4138),
 										},
-										SrcRange:    rng(f, 113, 5, 3654, 113, 57, 3706),
-										NameRange:   rng(f, 113, 5, 3654, 113, 16, 3665),
-										EqualsRange: rng(f, 113, 17, 3666, 113, 18, 3667),
+										SrcRange:    rng(f, 116, 5, 4086, 116, 57, 4138),
+										NameRange:   rng(f, 116, 5, 4086, 116, 16, 4097),
+										EqualsRange: rng(f, 116, 17, 4098, 116, 18, 4099),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -6471,27 +6649,27 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 119, 17, 3968, 119, 25, 3976),
+															SrcRange: rng(f, 122, 17, 4400, 122, 25, 4408),
 														},
 													},
-													SrcRange: rng(f, 119, 16, 3967, 119, 26, 3977),
+													SrcRange: rng(f, 122, 16, 4399, 122, 26, 4409),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 119, 29, 3980, 119, 34, 3985),
+															SrcRange: rng(f, 122, 29, 4412, 122, 34, 4417),
 														},
 													},
-													SrcRange: rng(f, 119, 28, 3979, 119, 35, 3986),
+													SrcRange: rng(f, 122, 28, 4411, 122, 35, 4418),
 												},
 											},
-											SrcRange:  rng(f, 119, 15, 3966, 119, 36, 3987),
-											OpenRange: rng(f, 119, 15, 3966, 119, 16, 3967),
+											SrcRange:  rng(f, 122, 15, 4398, 122, 36, 4419),
+											OpenRange: rng(f, 122, 15, 4398, 122, 16, 4399),
 										},
-										SrcRange:    rng(f, 119, 5, 3956, 119, 36, 3987),
-										NameRange:   rng(f, 119, 5, 3956, 119, 12, 3963),
-										EqualsRange: rng(f, 119, 13, 3964, 119, 14, 3965),
+										SrcRange:    rng(f, 122, 5, 4388, 122, 36, 4419),
+										NameRange:   rng(f, 122, 5, 4388, 122, 12, 4395),
+										EqualsRange: rng(f, 122, 13, 4396, 122, 14, 4397),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -6499,24 +6677,24 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("issue"),
-													SrcRange: rng(f, 115, 20, 3755, 115, 25, 3760),
+													SrcRange: rng(f, 118, 20, 4187, 118, 25, 4192),
 												},
 											},
-											SrcRange: rng(f, 115, 19, 3754, 115, 26, 3761),
+											SrcRange: rng(f, 118, 19, 4186, 118, 26, 4193),
 										},
-										SrcRange:    rng(f, 115, 5, 3740, 115, 26, 3761),
-										NameRange:   rng(f, 115, 5, 3740, 115, 9, 3744),
-										EqualsRange: rng(f, 115, 17, 3752, 115, 18, 3753),
+										SrcRange:    rng(f, 118, 5, 4172, 118, 26, 4193),
+										NameRange:   rng(f, 118, 5, 4172, 118, 9, 4176),
+										EqualsRange: rng(f, 118, 17, 4184, 118, 18, 4185),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("9"),
-											SrcRange: rng(f, 116, 19, 3780, 116, 20, 3781),
+											SrcRange: rng(f, 119, 19, 4212, 119, 20, 4213),
 										},
-										SrcRange:    rng(f, 116, 5, 3766, 116, 20, 3781),
-										NameRange:   rng(f, 116, 5, 3766, 116, 13, 3774),
-										EqualsRange: rng(f, 116, 17, 3778, 116, 18, 3779),
+										SrcRange:    rng(f, 119, 5, 4198, 119, 20, 4213),
+										NameRange:   rng(f, 119, 5, 4198, 119, 13, 4206),
+										EqualsRange: rng(f, 119, 17, 4210, 119, 18, 4211),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -6524,14 +6702,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("youtrack"),
-													SrcRange: rng(f, 114, 20, 3726, 114, 28, 3734),
+													SrcRange: rng(f, 117, 20, 4158, 117, 28, 4166),
 												},
 											},
-											SrcRange: rng(f, 114, 19, 3725, 114, 29, 3735),
+											SrcRange: rng(f, 117, 19, 4157, 117, 29, 4167),
 										},
-										SrcRange:    rng(f, 114, 5, 3711, 114, 29, 3735),
-										NameRange:   rng(f, 114, 5, 3711, 114, 11, 3717),
-										EqualsRange: rng(f, 114, 17, 3723, 114, 18, 3724),
+										SrcRange:    rng(f, 117, 5, 4143, 117, 29, 4167),
+										NameRange:   rng(f, 117, 5, 4143, 117, 11, 4149),
+										EqualsRange: rng(f, 117, 17, 4155, 117, 18, 4156),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -6539,37 +6717,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query == '' || query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"),
-													SrcRange: rng(f, 118, 16, 3872, 118, 94, 3950),
+													SrcRange: rng(f, 121, 16, 4304, 121, 94, 4382),
 												},
 											},
-											SrcRange: rng(f, 118, 15, 3871, 118, 95, 3951),
+											SrcRange: rng(f, 121, 15, 4303, 121, 95, 4383),
 										},
-										SrcRange:    rng(f, 118, 5, 3861, 118, 95, 3951),
-										NameRange:   rng(f, 118, 5, 3861, 118, 9, 3865),
-										EqualsRange: rng(f, 118, 13, 3869, 118, 14, 3870),
+										SrcRange:    rng(f, 121, 5, 4293, 121, 95, 4383),
+										NameRange:   rng(f, 121, 5, 4293, 121, 9, 4297),
+										EqualsRange: rng(f, 121, 13, 4301, 121, 14, 4302),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 112, 28, 3648, 120, 4, 3991),
-								EndRange: rng(f, 120, 4, 3991, 120, 4, 3991),
+								SrcRange: rng(f, 115, 28, 4080, 123, 4, 4423),
+								EndRange: rng(f, 123, 4, 4423, 123, 4, 4423),
 							},
-							TypeRange: rng(f, 112, 3, 3623, 112, 11, 3631),
+							TypeRange: rng(f, 115, 3, 4055, 115, 11, 4063),
 							LabelRanges: []hcl.Range{
-								rng(f, 112, 12, 3632, 112, 27, 3647),
+								rng(f, 115, 12, 4064, 115, 27, 4079),
 							},
-							OpenBraceRange:  rng(f, 112, 28, 3648, 112, 29, 3649),
-							CloseBraceRange: rng(f, 120, 3, 3990, 120, 4, 3991),
+							OpenBraceRange:  rng(f, 115, 28, 4080, 115, 29, 4081),
+							CloseBraceRange: rng(f, 123, 3, 4422, 123, 4, 4423),
 						},
 					},
-					SrcRange: rng(f, 77, 26, 2411, 121, 2, 3993),
-					EndRange: rng(f, 121, 2, 3993, 121, 2, 3993),
+					SrcRange: rng(f, 80, 26, 2843, 124, 2, 4425),
+					EndRange: rng(f, 124, 2, 4425, 124, 2, 4425),
 				},
-				TypeRange: rng(f, 77, 1, 2386, 77, 7, 2392),
+				TypeRange: rng(f, 80, 1, 2818, 80, 7, 2824),
 				LabelRanges: []hcl.Range{
-					rng(f, 77, 8, 2393, 77, 25, 2410),
+					rng(f, 80, 8, 2825, 80, 25, 2842),
 				},
-				OpenBraceRange:  rng(f, 77, 26, 2411, 77, 27, 2412),
-				CloseBraceRange: rng(f, 121, 1, 3992, 121, 2, 3993),
+				OpenBraceRange:  rng(f, 80, 26, 2843, 80, 27, 2844),
+				CloseBraceRange: rng(f, 124, 1, 4424, 124, 2, 4425),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -6584,14 +6762,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("fan_in"),
-										SrcRange: rng(f, 125, 14, 4083, 125, 20, 4089),
+										SrcRange: rng(f, 128, 14, 4515, 128, 20, 4521),
 									},
 								},
-								SrcRange: rng(f, 125, 13, 4082, 125, 21, 4090),
+								SrcRange: rng(f, 128, 13, 4514, 128, 21, 4522),
 							},
-							SrcRange:    rng(f, 125, 3, 4072, 125, 21, 4090),
-							NameRange:   rng(f, 125, 3, 4072, 125, 10, 4079),
-							EqualsRange: rng(f, 125, 11, 4080, 125, 12, 4081),
+							SrcRange:    rng(f, 128, 3, 4504, 128, 21, 4522),
+							NameRange:   rng(f, 128, 3, 4504, 128, 10, 4511),
+							EqualsRange: rng(f, 128, 11, 4512, 128, 12, 4513),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -6603,11 +6781,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.85"),
-											SrcRange: rng(f, 129, 18, 4224, 129, 22, 4228),
+											SrcRange: rng(f, 132, 18, 4656, 132, 22, 4660),
 										},
-										SrcRange:    rng(f, 129, 5, 4211, 129, 22, 4228),
-										NameRange:   rng(f, 129, 5, 4211, 129, 15, 4221),
-										EqualsRange: rng(f, 129, 16, 4222, 129, 17, 4223),
+										SrcRange:    rng(f, 132, 5, 4643, 132, 22, 4660),
+										NameRange:   rng(f, 132, 5, 4643, 132, 15, 4653),
+										EqualsRange: rng(f, 132, 16, 4654, 132, 17, 4655),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -6615,23 +6793,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:status|healthy?|how is\\\\b.*\\\\bgoing|up to date)\\\\b'"),
-													SrcRange: rng(f, 128, 19, 4121, 128, 103, 4205),
+													SrcRange: rng(f, 131, 19, 4553, 131, 103, 4637),
 												},
 											},
-											SrcRange: rng(f, 128, 18, 4120, 128, 104, 4206),
+											SrcRange: rng(f, 131, 18, 4552, 131, 104, 4638),
 										},
-										SrcRange:    rng(f, 128, 5, 4107, 128, 104, 4206),
-										NameRange:   rng(f, 128, 5, 4107, 128, 9, 4111),
-										EqualsRange: rng(f, 128, 16, 4118, 128, 17, 4119),
+										SrcRange:    rng(f, 131, 5, 4539, 131, 104, 4638),
+										NameRange:   rng(f, 131, 5, 4539, 131, 9, 4543),
+										EqualsRange: rng(f, 131, 16, 4550, 131, 17, 4551),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 127, 10, 4101, 130, 4, 4232),
-								EndRange: rng(f, 130, 4, 4232, 130, 4, 4232),
+								SrcRange: rng(f, 130, 10, 4533, 133, 4, 4664),
+								EndRange: rng(f, 133, 4, 4664, 133, 4, 4664),
 							},
-							TypeRange:       rng(f, 127, 3, 4094, 127, 9, 4100),
-							OpenBraceRange:  rng(f, 127, 10, 4101, 127, 11, 4102),
-							CloseBraceRange: rng(f, 130, 3, 4231, 130, 4, 4232),
+							TypeRange:       rng(f, 130, 3, 4526, 130, 9, 4532),
+							OpenBraceRange:  rng(f, 130, 10, 4533, 130, 11, 4534),
+							CloseBraceRange: rng(f, 133, 3, 4663, 133, 4, 4664),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -6646,14 +6824,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 134, 20, 4328, 134, 28, 4336),
+													SrcRange: rng(f, 137, 20, 4760, 137, 28, 4768),
 												},
 											},
-											SrcRange: rng(f, 134, 19, 4327, 134, 29, 4337),
+											SrcRange: rng(f, 137, 19, 4759, 137, 29, 4769),
 										},
-										SrcRange:    rng(f, 134, 5, 4313, 134, 29, 4337),
-										NameRange:   rng(f, 134, 5, 4313, 134, 11, 4319),
-										EqualsRange: rng(f, 134, 17, 4325, 134, 18, 4326),
+										SrcRange:    rng(f, 137, 5, 4745, 137, 29, 4769),
+										NameRange:   rng(f, 137, 5, 4745, 137, 11, 4751),
+										EqualsRange: rng(f, 137, 17, 4757, 137, 18, 4758),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -6661,26 +6839,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Check system health and status"),
-													SrcRange: rng(f, 133, 20, 4277, 133, 50, 4307),
+													SrcRange: rng(f, 136, 20, 4709, 136, 50, 4739),
 												},
 											},
-											SrcRange: rng(f, 133, 19, 4276, 133, 51, 4308),
+											SrcRange: rng(f, 136, 19, 4708, 136, 51, 4740),
 										},
-										SrcRange:    rng(f, 133, 5, 4262, 133, 51, 4308),
-										NameRange:   rng(f, 133, 5, 4262, 133, 16, 4273),
-										EqualsRange: rng(f, 133, 17, 4274, 133, 18, 4275),
+										SrcRange:    rng(f, 136, 5, 4694, 136, 51, 4740),
+										NameRange:   rng(f, 136, 5, 4694, 136, 16, 4705),
+										EqualsRange: rng(f, 136, 17, 4706, 136, 18, 4707),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 132, 23, 4256, 135, 4, 4341),
-								EndRange: rng(f, 135, 4, 4341, 135, 4, 4341),
+								SrcRange: rng(f, 135, 23, 4688, 138, 4, 4773),
+								EndRange: rng(f, 138, 4, 4773, 138, 4, 4773),
 							},
-							TypeRange: rng(f, 132, 3, 4236, 132, 13, 4246),
+							TypeRange: rng(f, 135, 3, 4668, 135, 13, 4678),
 							LabelRanges: []hcl.Range{
-								rng(f, 132, 14, 4247, 132, 22, 4255),
+								rng(f, 135, 14, 4679, 135, 22, 4687),
 							},
-							OpenBraceRange:  rng(f, 132, 23, 4256, 132, 24, 4257),
-							CloseBraceRange: rng(f, 135, 3, 4340, 135, 4, 4341),
+							OpenBraceRange:  rng(f, 135, 23, 4688, 135, 24, 4689),
+							CloseBraceRange: rng(f, 138, 3, 4772, 138, 4, 4773),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -6695,14 +6873,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 138, 20, 4438, 138, 28, 4446),
+													SrcRange: rng(f, 141, 20, 4870, 141, 28, 4878),
 												},
 											},
-											SrcRange: rng(f, 138, 19, 4437, 138, 29, 4447),
+											SrcRange: rng(f, 141, 19, 4869, 141, 29, 4879),
 										},
-										SrcRange:    rng(f, 138, 5, 4423, 138, 29, 4447),
-										NameRange:   rng(f, 138, 5, 4423, 138, 11, 4429),
-										EqualsRange: rng(f, 138, 17, 4435, 138, 18, 4436),
+										SrcRange:    rng(f, 141, 5, 4855, 141, 29, 4879),
+										NameRange:   rng(f, 141, 5, 4855, 141, 11, 4861),
+										EqualsRange: rng(f, 141, 17, 4867, 141, 18, 4868),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -6710,26 +6888,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Gather recent events and changes"),
-													SrcRange: rng(f, 137, 20, 4385, 137, 52, 4417),
+													SrcRange: rng(f, 140, 20, 4817, 140, 52, 4849),
 												},
 											},
-											SrcRange: rng(f, 137, 19, 4384, 137, 53, 4418),
+											SrcRange: rng(f, 140, 19, 4816, 140, 53, 4850),
 										},
-										SrcRange:    rng(f, 137, 5, 4370, 137, 53, 4418),
-										NameRange:   rng(f, 137, 5, 4370, 137, 16, 4381),
-										EqualsRange: rng(f, 137, 17, 4382, 137, 18, 4383),
+										SrcRange:    rng(f, 140, 5, 4802, 140, 53, 4850),
+										NameRange:   rng(f, 140, 5, 4802, 140, 16, 4813),
+										EqualsRange: rng(f, 140, 17, 4814, 140, 18, 4815),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 136, 23, 4364, 139, 4, 4451),
-								EndRange: rng(f, 139, 4, 4451, 139, 4, 4451),
+								SrcRange: rng(f, 139, 23, 4796, 142, 4, 4883),
+								EndRange: rng(f, 142, 4, 4883, 142, 4, 4883),
 							},
-							TypeRange: rng(f, 136, 3, 4344, 136, 13, 4354),
+							TypeRange: rng(f, 139, 3, 4776, 139, 13, 4786),
 							LabelRanges: []hcl.Range{
-								rng(f, 136, 14, 4355, 136, 22, 4363),
+								rng(f, 139, 14, 4787, 139, 22, 4795),
 							},
-							OpenBraceRange:  rng(f, 136, 23, 4364, 136, 24, 4365),
-							CloseBraceRange: rng(f, 139, 3, 4450, 139, 4, 4451),
+							OpenBraceRange:  rng(f, 139, 23, 4796, 139, 24, 4797),
+							CloseBraceRange: rng(f, 142, 3, 4882, 142, 4, 4883),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -6744,14 +6922,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 142, 20, 4548, 142, 25, 4553),
+													SrcRange: rng(f, 145, 20, 4980, 145, 25, 4985),
 												},
 											},
-											SrcRange: rng(f, 142, 19, 4547, 142, 26, 4554),
+											SrcRange: rng(f, 145, 19, 4979, 145, 26, 4986),
 										},
-										SrcRange:    rng(f, 142, 5, 4533, 142, 26, 4554),
-										NameRange:   rng(f, 142, 5, 4533, 142, 11, 4539),
-										EqualsRange: rng(f, 142, 17, 4545, 142, 18, 4546),
+										SrcRange:    rng(f, 145, 5, 4965, 145, 26, 4986),
+										NameRange:   rng(f, 145, 5, 4965, 145, 11, 4971),
+										EqualsRange: rng(f, 145, 17, 4977, 145, 18, 4978),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -6759,14 +6937,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Synthesize overall status report"),
-													SrcRange: rng(f, 141, 20, 4495, 141, 52, 4527),
+													SrcRange: rng(f, 144, 20, 4927, 144, 52, 4959),
 												},
 											},
-											SrcRange: rng(f, 141, 19, 4494, 141, 53, 4528),
+											SrcRange: rng(f, 144, 19, 4926, 144, 53, 4960),
 										},
-										SrcRange:    rng(f, 141, 5, 4480, 141, 53, 4528),
-										NameRange:   rng(f, 141, 5, 4480, 141, 16, 4491),
-										EqualsRange: rng(f, 141, 17, 4492, 141, 18, 4493),
+										SrcRange:    rng(f, 144, 5, 4912, 144, 53, 4960),
+										NameRange:   rng(f, 144, 5, 4912, 144, 16, 4923),
+										EqualsRange: rng(f, 144, 17, 4924, 144, 18, 4925),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -6774,26 +6952,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 143, 20, 4574, 143, 26, 4580),
+													SrcRange: rng(f, 146, 20, 5006, 146, 26, 5012),
 												},
 											},
-											SrcRange: rng(f, 143, 19, 4573, 143, 27, 4581),
+											SrcRange: rng(f, 146, 19, 5005, 146, 27, 5013),
 										},
-										SrcRange:    rng(f, 143, 5, 4559, 143, 27, 4581),
-										NameRange:   rng(f, 143, 5, 4559, 143, 9, 4563),
-										EqualsRange: rng(f, 143, 17, 4571, 143, 18, 4572),
+										SrcRange:    rng(f, 146, 5, 4991, 146, 27, 5013),
+										NameRange:   rng(f, 146, 5, 4991, 146, 9, 4995),
+										EqualsRange: rng(f, 146, 17, 5003, 146, 18, 5004),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 140, 23, 4474, 144, 4, 4585),
-								EndRange: rng(f, 144, 4, 4585, 144, 4, 4585),
+								SrcRange: rng(f, 143, 23, 4906, 147, 4, 5017),
+								EndRange: rng(f, 147, 4, 5017, 147, 4, 5017),
 							},
-							TypeRange: rng(f, 140, 3, 4454, 140, 13, 4464),
+							TypeRange: rng(f, 143, 3, 4886, 143, 13, 4896),
 							LabelRanges: []hcl.Range{
-								rng(f, 140, 14, 4465, 140, 22, 4473),
+								rng(f, 143, 14, 4897, 143, 22, 4905),
 							},
-							OpenBraceRange:  rng(f, 140, 23, 4474, 140, 24, 4475),
-							CloseBraceRange: rng(f, 144, 3, 4584, 144, 4, 4585),
+							OpenBraceRange:  rng(f, 143, 23, 4906, 143, 24, 4907),
+							CloseBraceRange: rng(f, 147, 3, 5016, 147, 4, 5017),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -6808,14 +6986,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve recent commits for activity status"),
-													SrcRange: rng(f, 147, 20, 4636, 147, 63, 4679),
+													SrcRange: rng(f, 150, 20, 5068, 150, 63, 5111),
 												},
 											},
-											SrcRange: rng(f, 147, 19, 4635, 147, 64, 4680),
+											SrcRange: rng(f, 150, 19, 5067, 150, 64, 5112),
 										},
-										SrcRange:    rng(f, 147, 5, 4621, 147, 64, 4680),
-										NameRange:   rng(f, 147, 5, 4621, 147, 16, 4632),
-										EqualsRange: rng(f, 147, 17, 4633, 147, 18, 4634),
+										SrcRange:    rng(f, 150, 5, 5053, 150, 64, 5112),
+										NameRange:   rng(f, 150, 5, 5053, 150, 16, 5064),
+										EqualsRange: rng(f, 150, 17, 5065, 150, 18, 5066),
 									},
 									"fixed": &hclsyntax.Attribute{
 										Name: "fixed",
@@ -6827,10 +7005,10 @@ func parsed5() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "dates",
-																	SrcRange: rng(f, 152, 21, 4802, 152, 26, 4807),
+																	SrcRange: rng(f, 155, 21, 5234, 155, 26, 5239),
 																},
 															},
-															SrcRange: rng(f, 152, 21, 4802, 152, 26, 4807),
+															SrcRange: rng(f, 155, 21, 5234, 155, 26, 5239),
 														},
 													},
 													ValueExpr: &hclsyntax.TupleConsExpr{
@@ -6839,23 +7017,23 @@ func parsed5() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("last week"),
-																		SrcRange: rng(f, 152, 31, 4812, 152, 40, 4821),
+																		SrcRange: rng(f, 155, 31, 5244, 155, 40, 5253),
 																	},
 																},
-																SrcRange: rng(f, 152, 30, 4811, 152, 41, 4822),
+																SrcRange: rng(f, 155, 30, 5243, 155, 41, 5254),
 															},
 														},
-														SrcRange:  rng(f, 152, 29, 4810, 152, 42, 4823),
-														OpenRange: rng(f, 152, 29, 4810, 152, 30, 4811),
+														SrcRange:  rng(f, 155, 29, 5242, 155, 42, 5255),
+														OpenRange: rng(f, 155, 29, 5242, 155, 30, 5243),
 													},
 												},
 											},
-											SrcRange:  rng(f, 152, 19, 4800, 152, 44, 4825),
-											OpenRange: rng(f, 152, 19, 4800, 152, 20, 4801),
+											SrcRange:  rng(f, 155, 19, 5232, 155, 44, 5257),
+											OpenRange: rng(f, 155, 19, 5232, 155, 20, 5233),
 										},
-										SrcRange:    rng(f, 152, 5, 4786, 152, 44, 4825),
-										NameRange:   rng(f, 152, 5, 4786, 152, 10, 4791),
-										EqualsRange: rng(f, 152, 17, 4798, 152, 18, 4799),
+										SrcRange:    rng(f, 155, 5, 5218, 155, 44, 5257),
+										NameRange:   rng(f, 155, 5, 5218, 155, 10, 5223),
+										EqualsRange: rng(f, 155, 17, 5230, 155, 18, 5231),
 									},
 									"hypothesis": &hclsyntax.Attribute{
 										Name: "hypothesis",
@@ -6863,14 +7041,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("events"),
-													SrcRange: rng(f, 150, 20, 4754, 150, 26, 4760),
+													SrcRange: rng(f, 153, 20, 5186, 153, 26, 5192),
 												},
 											},
-											SrcRange: rng(f, 150, 19, 4753, 150, 27, 4761),
+											SrcRange: rng(f, 153, 19, 5185, 153, 27, 5193),
 										},
-										SrcRange:    rng(f, 150, 5, 4739, 150, 27, 4761),
-										NameRange:   rng(f, 150, 5, 4739, 150, 15, 4749),
-										EqualsRange: rng(f, 150, 17, 4751, 150, 18, 4752),
+										SrcRange:    rng(f, 153, 5, 5171, 153, 27, 5193),
+										NameRange:   rng(f, 153, 5, 5171, 153, 15, 5181),
+										EqualsRange: rng(f, 153, 17, 5183, 153, 18, 5184),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -6878,24 +7056,24 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("commit"),
-													SrcRange: rng(f, 149, 20, 4727, 149, 26, 4733),
+													SrcRange: rng(f, 152, 20, 5159, 152, 26, 5165),
 												},
 											},
-											SrcRange: rng(f, 149, 19, 4726, 149, 27, 4734),
+											SrcRange: rng(f, 152, 19, 5158, 152, 27, 5166),
 										},
-										SrcRange:    rng(f, 149, 5, 4712, 149, 27, 4734),
-										NameRange:   rng(f, 149, 5, 4712, 149, 9, 4716),
-										EqualsRange: rng(f, 149, 17, 4724, 149, 18, 4725),
+										SrcRange:    rng(f, 152, 5, 5144, 152, 27, 5166),
+										NameRange:   rng(f, 152, 5, 5144, 152, 9, 5148),
+										EqualsRange: rng(f, 152, 17, 5156, 152, 18, 5157),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("8"),
-											SrcRange: rng(f, 151, 19, 4780, 151, 20, 4781),
+											SrcRange: rng(f, 154, 19, 5212, 154, 20, 5213),
 										},
-										SrcRange:    rng(f, 151, 5, 4766, 151, 20, 4781),
-										NameRange:   rng(f, 151, 5, 4766, 151, 13, 4774),
-										EqualsRange: rng(f, 151, 17, 4778, 151, 18, 4779),
+										SrcRange:    rng(f, 154, 5, 5198, 154, 20, 5213),
+										NameRange:   rng(f, 154, 5, 5198, 154, 13, 5206),
+										EqualsRange: rng(f, 154, 17, 5210, 154, 18, 5211),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -6903,26 +7081,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("gitlab"),
-													SrcRange: rng(f, 148, 20, 4700, 148, 26, 4706),
+													SrcRange: rng(f, 151, 20, 5132, 151, 26, 5138),
 												},
 											},
-											SrcRange: rng(f, 148, 19, 4699, 148, 27, 4707),
+											SrcRange: rng(f, 151, 19, 5131, 151, 27, 5139),
 										},
-										SrcRange:    rng(f, 148, 5, 4685, 148, 27, 4707),
-										NameRange:   rng(f, 148, 5, 4685, 148, 11, 4691),
-										EqualsRange: rng(f, 148, 17, 4697, 148, 18, 4698),
+										SrcRange:    rng(f, 151, 5, 5117, 151, 27, 5139),
+										NameRange:   rng(f, 151, 5, 5117, 151, 11, 5123),
+										EqualsRange: rng(f, 151, 17, 5129, 151, 18, 5130),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 146, 29, 4615, 153, 4, 4829),
-								EndRange: rng(f, 153, 4, 4829, 153, 4, 4829),
+								SrcRange: rng(f, 149, 29, 5047, 156, 4, 5261),
+								EndRange: rng(f, 156, 4, 5261, 156, 4, 5261),
 							},
-							TypeRange: rng(f, 146, 3, 4589, 146, 11, 4597),
+							TypeRange: rng(f, 149, 3, 5021, 149, 11, 5029),
 							LabelRanges: []hcl.Range{
-								rng(f, 146, 12, 4598, 146, 28, 4614),
+								rng(f, 149, 12, 5030, 149, 28, 5046),
 							},
-							OpenBraceRange:  rng(f, 146, 29, 4615, 146, 30, 4616),
-							CloseBraceRange: rng(f, 153, 3, 4828, 153, 4, 4829),
+							OpenBraceRange:  rng(f, 149, 29, 5047, 149, 30, 5048),
+							CloseBraceRange: rng(f, 156, 3, 5260, 156, 4, 5261),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -6937,14 +7115,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve open issues for health status"),
-													SrcRange: rng(f, 155, 20, 4876, 155, 58, 4914),
+													SrcRange: rng(f, 158, 20, 5308, 158, 58, 5346),
 												},
 											},
-											SrcRange: rng(f, 155, 19, 4875, 155, 59, 4915),
+											SrcRange: rng(f, 158, 19, 5307, 158, 59, 5347),
 										},
-										SrcRange:    rng(f, 155, 5, 4861, 155, 59, 4915),
-										NameRange:   rng(f, 155, 5, 4861, 155, 16, 4872),
-										EqualsRange: rng(f, 155, 17, 4873, 155, 18, 4874),
+										SrcRange:    rng(f, 158, 5, 5293, 158, 59, 5347),
+										NameRange:   rng(f, 158, 5, 5293, 158, 16, 5304),
+										EqualsRange: rng(f, 158, 17, 5305, 158, 18, 5306),
 									},
 									"fixed": &hclsyntax.Attribute{
 										Name: "fixed",
@@ -6956,10 +7134,10 @@ func parsed5() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "statuses",
-																	SrcRange: rng(f, 160, 21, 5038, 160, 29, 5046),
+																	SrcRange: rng(f, 163, 21, 5470, 163, 29, 5478),
 																},
 															},
-															SrcRange: rng(f, 160, 21, 5038, 160, 29, 5046),
+															SrcRange: rng(f, 163, 21, 5470, 163, 29, 5478),
 														},
 													},
 													ValueExpr: &hclsyntax.TupleConsExpr{
@@ -6968,32 +7146,32 @@ func parsed5() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("open"),
-																		SrcRange: rng(f, 160, 34, 5051, 160, 38, 5055),
+																		SrcRange: rng(f, 163, 34, 5483, 163, 38, 5487),
 																	},
 																},
-																SrcRange: rng(f, 160, 33, 5050, 160, 39, 5056),
+																SrcRange: rng(f, 163, 33, 5482, 163, 39, 5488),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("in-progress"),
-																		SrcRange: rng(f, 160, 42, 5059, 160, 53, 5070),
+																		SrcRange: rng(f, 163, 42, 5491, 163, 53, 5502),
 																	},
 																},
-																SrcRange: rng(f, 160, 41, 5058, 160, 54, 5071),
+																SrcRange: rng(f, 163, 41, 5490, 163, 54, 5503),
 															},
 														},
-														SrcRange:  rng(f, 160, 32, 5049, 160, 55, 5072),
-														OpenRange: rng(f, 160, 32, 5049, 160, 33, 5050),
+														SrcRange:  rng(f, 163, 32, 5481, 163, 55, 5504),
+														OpenRange: rng(f, 163, 32, 5481, 163, 33, 5482),
 													},
 												},
 											},
-											SrcRange:  rng(f, 160, 19, 5036, 160, 57, 5074),
-											OpenRange: rng(f, 160, 19, 5036, 160, 20, 5037),
+											SrcRange:  rng(f, 163, 19, 5468, 163, 57, 5506),
+											OpenRange: rng(f, 163, 19, 5468, 163, 20, 5469),
 										},
-										SrcRange:    rng(f, 160, 5, 5022, 160, 57, 5074),
-										NameRange:   rng(f, 160, 5, 5022, 160, 10, 5027),
-										EqualsRange: rng(f, 160, 17, 5034, 160, 18, 5035),
+										SrcRange:    rng(f, 163, 5, 5454, 163, 57, 5506),
+										NameRange:   rng(f, 163, 5, 5454, 163, 10, 5459),
+										EqualsRange: rng(f, 163, 17, 5466, 163, 18, 5467),
 									},
 									"hypothesis": &hclsyntax.Attribute{
 										Name: "hypothesis",
@@ -7001,14 +7179,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("health"),
-													SrcRange: rng(f, 158, 20, 4990, 158, 26, 4996),
+													SrcRange: rng(f, 161, 20, 5422, 161, 26, 5428),
 												},
 											},
-											SrcRange: rng(f, 158, 19, 4989, 158, 27, 4997),
+											SrcRange: rng(f, 161, 19, 5421, 161, 27, 5429),
 										},
-										SrcRange:    rng(f, 158, 5, 4975, 158, 27, 4997),
-										NameRange:   rng(f, 158, 5, 4975, 158, 15, 4985),
-										EqualsRange: rng(f, 158, 17, 4987, 158, 18, 4988),
+										SrcRange:    rng(f, 161, 5, 5407, 161, 27, 5429),
+										NameRange:   rng(f, 161, 5, 5407, 161, 15, 5417),
+										EqualsRange: rng(f, 161, 17, 5419, 161, 18, 5420),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -7016,24 +7194,24 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("issue"),
-													SrcRange: rng(f, 157, 20, 4964, 157, 25, 4969),
+													SrcRange: rng(f, 160, 20, 5396, 160, 25, 5401),
 												},
 											},
-											SrcRange: rng(f, 157, 19, 4963, 157, 26, 4970),
+											SrcRange: rng(f, 160, 19, 5395, 160, 26, 5402),
 										},
-										SrcRange:    rng(f, 157, 5, 4949, 157, 26, 4970),
-										NameRange:   rng(f, 157, 5, 4949, 157, 9, 4953),
-										EqualsRange: rng(f, 157, 17, 4961, 157, 18, 4962),
+										SrcRange:    rng(f, 160, 5, 5381, 160, 26, 5402),
+										NameRange:   rng(f, 160, 5, 5381, 160, 9, 5385),
+										EqualsRange: rng(f, 160, 17, 5393, 160, 18, 5394),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("8"),
-											SrcRange: rng(f, 159, 19, 5016, 159, 20, 5017),
+											SrcRange: rng(f, 162, 19, 5448, 162, 20, 5449),
 										},
-										SrcRange:    rng(f, 159, 5, 5002, 159, 20, 5017),
-										NameRange:   rng(f, 159, 5, 5002, 159, 13, 5010),
-										EqualsRange: rng(f, 159, 17, 5014, 159, 18, 5015),
+										SrcRange:    rng(f, 162, 5, 5434, 162, 20, 5449),
+										NameRange:   rng(f, 162, 5, 5434, 162, 13, 5442),
+										EqualsRange: rng(f, 162, 17, 5446, 162, 18, 5447),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -7041,37 +7219,1343 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("youtrack"),
-													SrcRange: rng(f, 156, 20, 4935, 156, 28, 4943),
+													SrcRange: rng(f, 159, 20, 5367, 159, 28, 5375),
 												},
 											},
-											SrcRange: rng(f, 156, 19, 4934, 156, 29, 4944),
+											SrcRange: rng(f, 159, 19, 5366, 159, 29, 5376),
 										},
-										SrcRange:    rng(f, 156, 5, 4920, 156, 29, 4944),
-										NameRange:   rng(f, 156, 5, 4920, 156, 11, 4926),
-										EqualsRange: rng(f, 156, 17, 4932, 156, 18, 4933),
+										SrcRange:    rng(f, 159, 5, 5352, 159, 29, 5376),
+										NameRange:   rng(f, 159, 5, 5352, 159, 11, 5358),
+										EqualsRange: rng(f, 159, 17, 5364, 159, 18, 5365),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 154, 26, 4855, 161, 4, 5078),
-								EndRange: rng(f, 161, 4, 5078, 161, 4, 5078),
+								SrcRange: rng(f, 157, 26, 5287, 164, 4, 5510),
+								EndRange: rng(f, 164, 4, 5510, 164, 4, 5510),
 							},
-							TypeRange: rng(f, 154, 3, 4832, 154, 11, 4840),
+							TypeRange: rng(f, 157, 3, 5264, 157, 11, 5272),
 							LabelRanges: []hcl.Range{
-								rng(f, 154, 12, 4841, 154, 25, 4854),
+								rng(f, 157, 12, 5273, 157, 25, 5286),
 							},
-							OpenBraceRange:  rng(f, 154, 26, 4855, 154, 27, 4856),
-							CloseBraceRange: rng(f, 161, 3, 5077, 161, 4, 5078),
+							OpenBraceRange:  rng(f, 157, 26, 5287, 157, 27, 5288),
+							CloseBraceRange: rng(f, 164, 3, 5509, 164, 4, 5510),
+						},
+						&hclsyntax.Block{
+							Type: "retrieve",
+							Labels: []string{
+								"ci_runs",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve recent CI runs for build health"),
+													SrcRange: rng(f, 168, 20, 5689, 168, 60, 5729),
+												},
+											},
+											SrcRange: rng(f, 168, 19, 5688, 168, 61, 5730),
+										},
+										SrcRange:    rng(f, 168, 5, 5674, 168, 61, 5730),
+										NameRange:   rng(f, 168, 5, 5674, 168, 16, 5685),
+										EqualsRange: rng(f, 168, 17, 5686, 168, 18, 5687),
+									},
+									"filters": &hclsyntax.Attribute{
+										Name: "filters",
+										Expr: &hclsyntax.TupleConsExpr{
+											Exprs: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("projects"),
+															SrcRange: rng(f, 175, 21, 5899, 175, 29, 5907),
+														},
+													},
+													SrcRange: rng(f, 175, 20, 5898, 175, 30, 5908),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("revisions"),
+															SrcRange: rng(f, 175, 33, 5911, 175, 42, 5920),
+														},
+													},
+													SrcRange: rng(f, 175, 32, 5910, 175, 43, 5921),
+												},
+											},
+											SrcRange:  rng(f, 175, 19, 5897, 175, 44, 5922),
+											OpenRange: rng(f, 175, 19, 5897, 175, 20, 5898),
+										},
+										SrcRange:    rng(f, 175, 5, 5883, 175, 44, 5922),
+										NameRange:   rng(f, 175, 5, 5883, 175, 12, 5890),
+										EqualsRange: rng(f, 175, 17, 5895, 175, 18, 5896),
+									},
+									"hypothesis": &hclsyntax.Attribute{
+										Name: "hypothesis",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("health"),
+													SrcRange: rng(f, 171, 20, 5806, 171, 26, 5812),
+												},
+											},
+											SrcRange: rng(f, 171, 19, 5805, 171, 27, 5813),
+										},
+										SrcRange:    rng(f, 171, 5, 5791, 171, 27, 5813),
+										NameRange:   rng(f, 171, 5, 5791, 171, 15, 5801),
+										EqualsRange: rng(f, 171, 17, 5803, 171, 18, 5804),
+									},
+									"kind": &hclsyntax.Attribute{
+										Name: "kind",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("pipeline"),
+													SrcRange: rng(f, 170, 20, 5777, 170, 28, 5785),
+												},
+											},
+											SrcRange: rng(f, 170, 19, 5776, 170, 29, 5786),
+										},
+										SrcRange:    rng(f, 170, 5, 5762, 170, 29, 5786),
+										NameRange:   rng(f, 170, 5, 5762, 170, 9, 5766),
+										EqualsRange: rng(f, 170, 17, 5774, 170, 18, 5775),
+									},
+									"limit": &hclsyntax.Attribute{
+										Name: "limit",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("30"),
+											SrcRange: rng(f, 173, 19, 5852, 173, 21, 5854),
+										},
+										SrcRange:    rng(f, 173, 5, 5838, 173, 21, 5854),
+										NameRange:   rng(f, 173, 5, 5838, 173, 10, 5843),
+										EqualsRange: rng(f, 173, 17, 5850, 173, 18, 5851),
+									},
+									"priority": &hclsyntax.Attribute{
+										Name: "priority",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("8"),
+											SrcRange: rng(f, 172, 19, 5832, 172, 20, 5833),
+										},
+										SrcRange:    rng(f, 172, 5, 5818, 172, 20, 5833),
+										NameRange:   rng(f, 172, 5, 5818, 172, 13, 5826),
+										EqualsRange: rng(f, 172, 17, 5830, 172, 18, 5831),
+									},
+									"required": &hclsyntax.Attribute{
+										Name: "required",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.BoolVal(false),
+											SrcRange: rng(f, 174, 19, 5873, 174, 24, 5878),
+										},
+										SrcRange:    rng(f, 174, 5, 5859, 174, 24, 5878),
+										NameRange:   rng(f, 174, 5, 5859, 174, 13, 5867),
+										EqualsRange: rng(f, 174, 17, 5871, 174, 18, 5872),
+									},
+									"source": &hclsyntax.Attribute{
+										Name: "source",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("github"),
+													SrcRange: rng(f, 169, 20, 5750, 169, 26, 5756),
+												},
+											},
+											SrcRange: rng(f, 169, 19, 5749, 169, 27, 5757),
+										},
+										SrcRange:    rng(f, 169, 5, 5735, 169, 27, 5757),
+										NameRange:   rng(f, 169, 5, 5735, 169, 11, 5741),
+										EqualsRange: rng(f, 169, 17, 5747, 169, 18, 5748),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 167, 22, 5668, 176, 4, 5926),
+								EndRange: rng(f, 176, 4, 5926, 176, 4, 5926),
+							},
+							TypeRange: rng(f, 167, 3, 5649, 167, 11, 5657),
+							LabelRanges: []hcl.Range{
+								rng(f, 167, 12, 5658, 167, 21, 5667),
+							},
+							OpenBraceRange:  rng(f, 167, 22, 5668, 167, 23, 5669),
+							CloseBraceRange: rng(f, 176, 3, 5925, 176, 4, 5926),
 						},
 					},
-					SrcRange: rng(f, 123, 23, 4017, 162, 2, 5080),
-					EndRange: rng(f, 162, 2, 5080, 162, 2, 5080),
+					SrcRange: rng(f, 126, 23, 4449, 177, 2, 5928),
+					EndRange: rng(f, 177, 2, 5928, 177, 2, 5928),
 				},
-				TypeRange: rng(f, 123, 1, 3995, 123, 7, 4001),
+				TypeRange: rng(f, 126, 1, 4427, 126, 7, 4433),
 				LabelRanges: []hcl.Range{
-					rng(f, 123, 8, 4002, 123, 22, 4016),
+					rng(f, 126, 8, 4434, 126, 22, 4448),
 				},
-				OpenBraceRange:  rng(f, 123, 23, 4017, 123, 24, 4018),
-				CloseBraceRange: rng(f, 162, 1, 5079, 162, 2, 5080),
+				OpenBraceRange:  rng(f, 126, 23, 4449, 126, 24, 4450),
+				CloseBraceRange: rng(f, 177, 1, 5927, 177, 2, 5928),
+			},
+			&hclsyntax.Block{
+				Type: "intent",
+				Labels: []string{
+					"query_pull_requests",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"pattern": &hclsyntax.Attribute{
+							Name: "pattern",
+							Expr: &hclsyntax.TemplateExpr{
+								Parts: []hclsyntax.Expression{
+									&hclsyntax.LiteralValueExpr{
+										Val:      cty.StringVal("chain"),
+										SrcRange: rng(f, 183, 14, 6167, 183, 19, 6172),
+									},
+								},
+								SrcRange: rng(f, 183, 13, 6166, 183, 20, 6173),
+							},
+							SrcRange:    rng(f, 183, 3, 6156, 183, 20, 6173),
+							NameRange:   rng(f, 183, 3, 6156, 183, 10, 6163),
+							EqualsRange: rng(f, 183, 11, 6164, 183, 12, 6165),
+						},
+					},
+					Blocks: hclsyntax.Blocks{
+						&hclsyntax.Block{
+							Type: "detect",
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"confidence": &hclsyntax.Attribute{
+										Name: "confidence",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("0.9"),
+											SrcRange: rng(f, 187, 18, 6300, 187, 21, 6303),
+										},
+										SrcRange:    rng(f, 187, 5, 6287, 187, 21, 6303),
+										NameRange:   rng(f, 187, 5, 6287, 187, 15, 6297),
+										EqualsRange: rng(f, 187, 16, 6298, 187, 17, 6299),
+									},
+									"when": &hclsyntax.Attribute{
+										Name: "when",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?|merge requests?|MRs?)\\\\b'"),
+													SrcRange: rng(f, 186, 19, 6204, 186, 96, 6281),
+												},
+											},
+											SrcRange: rng(f, 186, 18, 6203, 186, 97, 6282),
+										},
+										SrcRange:    rng(f, 186, 5, 6190, 186, 97, 6282),
+										NameRange:   rng(f, 186, 5, 6190, 186, 9, 6194),
+										EqualsRange: rng(f, 186, 16, 6201, 186, 17, 6202),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 185, 10, 6184, 188, 4, 6307),
+								EndRange: rng(f, 188, 4, 6307, 188, 4, 6307),
+							},
+							TypeRange:       rng(f, 185, 3, 6177, 185, 9, 6183),
+							OpenBraceRange:  rng(f, 185, 10, 6184, 185, 11, 6185),
+							CloseBraceRange: rng(f, 188, 3, 6306, 188, 4, 6307),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"retrieve",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("retrieve"),
+													SrcRange: rng(f, 192, 20, 6419, 192, 28, 6427),
+												},
+											},
+											SrcRange: rng(f, 192, 19, 6418, 192, 29, 6428),
+										},
+										SrcRange:    rng(f, 192, 5, 6404, 192, 29, 6428),
+										NameRange:   rng(f, 192, 5, 6404, 192, 11, 6410),
+										EqualsRange: rng(f, 192, 17, 6416, 192, 18, 6417),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve pull requests from GitHub or GitLab"),
+													SrcRange: rng(f, 191, 20, 6354, 191, 64, 6398),
+												},
+											},
+											SrcRange: rng(f, 191, 19, 6353, 191, 65, 6399),
+										},
+										SrcRange:    rng(f, 191, 5, 6339, 191, 65, 6399),
+										NameRange:   rng(f, 191, 5, 6339, 191, 16, 6350),
+										EqualsRange: rng(f, 191, 17, 6351, 191, 18, 6352),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 190, 25, 6333, 193, 4, 6432),
+								EndRange: rng(f, 193, 4, 6432, 193, 4, 6432),
+							},
+							TypeRange: rng(f, 190, 3, 6311, 190, 13, 6321),
+							LabelRanges: []hcl.Range{
+								rng(f, 190, 14, 6322, 190, 24, 6332),
+							},
+							OpenBraceRange:  rng(f, 190, 25, 6333, 190, 26, 6334),
+							CloseBraceRange: rng(f, 193, 3, 6431, 193, 4, 6432),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"filter",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("filter"),
+													SrcRange: rng(f, 196, 20, 6557, 196, 26, 6563),
+												},
+											},
+											SrcRange: rng(f, 196, 19, 6556, 196, 27, 6564),
+										},
+										SrcRange:    rng(f, 196, 5, 6542, 196, 27, 6564),
+										NameRange:   rng(f, 196, 5, 6542, 196, 11, 6548),
+										EqualsRange: rng(f, 196, 17, 6554, 196, 18, 6555),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Apply filters based on entities (state, date, author, label)"),
+													SrcRange: rng(f, 195, 20, 6476, 195, 80, 6536),
+												},
+											},
+											SrcRange: rng(f, 195, 19, 6475, 195, 81, 6537),
+										},
+										SrcRange:    rng(f, 195, 5, 6461, 195, 81, 6537),
+										NameRange:   rng(f, 195, 5, 6461, 195, 16, 6472),
+										EqualsRange: rng(f, 195, 17, 6473, 195, 18, 6474),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 194, 23, 6455, 197, 4, 6568),
+								EndRange: rng(f, 197, 4, 6568, 197, 4, 6568),
+							},
+							TypeRange: rng(f, 194, 3, 6435, 194, 13, 6445),
+							LabelRanges: []hcl.Range{
+								rng(f, 194, 14, 6446, 194, 22, 6454),
+							},
+							OpenBraceRange:  rng(f, 194, 23, 6455, 194, 24, 6456),
+							CloseBraceRange: rng(f, 197, 3, 6567, 197, 4, 6568),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"format",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("agent"),
+													SrcRange: rng(f, 200, 20, 6669, 200, 25, 6674),
+												},
+											},
+											SrcRange: rng(f, 200, 19, 6668, 200, 26, 6675),
+										},
+										SrcRange:    rng(f, 200, 5, 6654, 200, 26, 6675),
+										NameRange:   rng(f, 200, 5, 6654, 200, 11, 6660),
+										EqualsRange: rng(f, 200, 17, 6666, 200, 18, 6667),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Format pull request summary for user"),
+													SrcRange: rng(f, 199, 20, 6612, 199, 56, 6648),
+												},
+											},
+											SrcRange: rng(f, 199, 19, 6611, 199, 57, 6649),
+										},
+										SrcRange:    rng(f, 199, 5, 6597, 199, 57, 6649),
+										NameRange:   rng(f, 199, 5, 6597, 199, 16, 6608),
+										EqualsRange: rng(f, 199, 17, 6609, 199, 18, 6610),
+									},
+									"role": &hclsyntax.Attribute{
+										Name: "role",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("writer"),
+													SrcRange: rng(f, 201, 20, 6695, 201, 26, 6701),
+												},
+											},
+											SrcRange: rng(f, 201, 19, 6694, 201, 27, 6702),
+										},
+										SrcRange:    rng(f, 201, 5, 6680, 201, 27, 6702),
+										NameRange:   rng(f, 201, 5, 6680, 201, 9, 6684),
+										EqualsRange: rng(f, 201, 17, 6692, 201, 18, 6693),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 198, 23, 6591, 202, 4, 6706),
+								EndRange: rng(f, 202, 4, 6706, 202, 4, 6706),
+							},
+							TypeRange: rng(f, 198, 3, 6571, 198, 13, 6581),
+							LabelRanges: []hcl.Range{
+								rng(f, 198, 14, 6582, 198, 22, 6590),
+							},
+							OpenBraceRange:  rng(f, 198, 23, 6591, 198, 24, 6592),
+							CloseBraceRange: rng(f, 202, 3, 6705, 202, 4, 6706),
+						},
+						&hclsyntax.Block{
+							Type: "retrieve",
+							Labels: []string{
+								"pull_requests",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve pull requests from GitHub or GitLab"),
+													SrcRange: rng(f, 205, 20, 6756, 205, 64, 6800),
+												},
+											},
+											SrcRange: rng(f, 205, 19, 6755, 205, 65, 6801),
+										},
+										SrcRange:    rng(f, 205, 5, 6741, 205, 65, 6801),
+										NameRange:   rng(f, 205, 5, 6741, 205, 16, 6752),
+										EqualsRange: rng(f, 205, 17, 6753, 205, 18, 6754),
+									},
+									"filters": &hclsyntax.Attribute{
+										Name: "filters",
+										Expr: &hclsyntax.TupleConsExpr{
+											Exprs: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("projects"),
+															SrcRange: rng(f, 209, 21, 6903, 209, 29, 6911),
+														},
+													},
+													SrcRange: rng(f, 209, 20, 6902, 209, 30, 6912),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("dates"),
+															SrcRange: rng(f, 209, 33, 6915, 209, 38, 6920),
+														},
+													},
+													SrcRange: rng(f, 209, 32, 6914, 209, 39, 6921),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("statuses"),
+															SrcRange: rng(f, 209, 42, 6924, 209, 50, 6932),
+														},
+													},
+													SrcRange: rng(f, 209, 41, 6923, 209, 51, 6933),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("authors"),
+															SrcRange: rng(f, 209, 54, 6936, 209, 61, 6943),
+														},
+													},
+													SrcRange: rng(f, 209, 53, 6935, 209, 62, 6944),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("labels"),
+															SrcRange: rng(f, 209, 65, 6947, 209, 71, 6953),
+														},
+													},
+													SrcRange: rng(f, 209, 64, 6946, 209, 72, 6954),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("revisions"),
+															SrcRange: rng(f, 209, 75, 6957, 209, 84, 6966),
+														},
+													},
+													SrcRange: rng(f, 209, 74, 6956, 209, 85, 6967),
+												},
+											},
+											SrcRange:  rng(f, 209, 19, 6901, 209, 86, 6968),
+											OpenRange: rng(f, 209, 19, 6901, 209, 20, 6902),
+										},
+										SrcRange:    rng(f, 209, 5, 6887, 209, 86, 6968),
+										NameRange:   rng(f, 209, 5, 6887, 209, 12, 6894),
+										EqualsRange: rng(f, 209, 17, 6899, 209, 18, 6900),
+									},
+									"kind": &hclsyntax.Attribute{
+										Name: "kind",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("pull_request"),
+													SrcRange: rng(f, 207, 20, 6848, 207, 32, 6860),
+												},
+											},
+											SrcRange: rng(f, 207, 19, 6847, 207, 33, 6861),
+										},
+										SrcRange:    rng(f, 207, 5, 6833, 207, 33, 6861),
+										NameRange:   rng(f, 207, 5, 6833, 207, 9, 6837),
+										EqualsRange: rng(f, 207, 17, 6845, 207, 18, 6846),
+									},
+									"priority": &hclsyntax.Attribute{
+										Name: "priority",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("10"),
+											SrcRange: rng(f, 208, 19, 6880, 208, 21, 6882),
+										},
+										SrcRange:    rng(f, 208, 5, 6866, 208, 21, 6882),
+										NameRange:   rng(f, 208, 5, 6866, 208, 13, 6874),
+										EqualsRange: rng(f, 208, 17, 6878, 208, 18, 6879),
+									},
+									"source": &hclsyntax.Attribute{
+										Name: "source",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("github"),
+													SrcRange: rng(f, 206, 20, 6821, 206, 26, 6827),
+												},
+											},
+											SrcRange: rng(f, 206, 19, 6820, 206, 27, 6828),
+										},
+										SrcRange:    rng(f, 206, 5, 6806, 206, 27, 6828),
+										NameRange:   rng(f, 206, 5, 6806, 206, 11, 6812),
+										EqualsRange: rng(f, 206, 17, 6818, 206, 18, 6819),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 204, 28, 6735, 210, 4, 6972),
+								EndRange: rng(f, 210, 4, 6972, 210, 4, 6972),
+							},
+							TypeRange: rng(f, 204, 3, 6710, 204, 11, 6718),
+							LabelRanges: []hcl.Range{
+								rng(f, 204, 12, 6719, 204, 27, 6734),
+							},
+							OpenBraceRange:  rng(f, 204, 28, 6735, 204, 29, 6736),
+							CloseBraceRange: rng(f, 210, 3, 6971, 210, 4, 6972),
+						},
+					},
+					SrcRange: rng(f, 182, 30, 6152, 211, 2, 6974),
+					EndRange: rng(f, 211, 2, 6974, 211, 2, 6974),
+				},
+				TypeRange: rng(f, 182, 1, 6123, 182, 7, 6129),
+				LabelRanges: []hcl.Range{
+					rng(f, 182, 8, 6130, 182, 29, 6151),
+				},
+				OpenBraceRange:  rng(f, 182, 30, 6152, 182, 31, 6153),
+				CloseBraceRange: rng(f, 211, 1, 6973, 211, 2, 6974),
+			},
+			&hclsyntax.Block{
+				Type: "intent",
+				Labels: []string{
+					"query_releases",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"pattern": &hclsyntax.Attribute{
+							Name: "pattern",
+							Expr: &hclsyntax.TemplateExpr{
+								Parts: []hclsyntax.Expression{
+									&hclsyntax.LiteralValueExpr{
+										Val:      cty.StringVal("chain"),
+										SrcRange: rng(f, 214, 14, 7015, 214, 19, 7020),
+									},
+								},
+								SrcRange: rng(f, 214, 13, 7014, 214, 20, 7021),
+							},
+							SrcRange:    rng(f, 214, 3, 7004, 214, 20, 7021),
+							NameRange:   rng(f, 214, 3, 7004, 214, 10, 7011),
+							EqualsRange: rng(f, 214, 11, 7012, 214, 12, 7013),
+						},
+					},
+					Blocks: hclsyntax.Blocks{
+						&hclsyntax.Block{
+							Type: "detect",
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"confidence": &hclsyntax.Attribute{
+										Name: "confidence",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("0.85"),
+											SrcRange: rng(f, 221, 18, 7546, 221, 22, 7550),
+										},
+										SrcRange:    rng(f, 221, 5, 7533, 221, 22, 7550),
+										NameRange:   rng(f, 221, 5, 7533, 221, 15, 7543),
+										EqualsRange: rng(f, 221, 16, 7544, 221, 17, 7545),
+									},
+									"when": &hclsyntax.Attribute{
+										Name: "when",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("query matches '(?i)\\\\b(?:releases|release notes|changelog|(?:latest|last|newest|recent|previous|current) (?:release|version)|what(?:.s| is| was) (?:new )?in (?:the )?(?:release|v?\\\\d+\\\\.\\\\d+))\\\\b' && !(query matches '(?i)\\\\b(?:since|after|between) (?:the )?(?:(?:latest|last|previous) )?release')"),
+													SrcRange: rng(f, 220, 19, 7219, 220, 327, 7527),
+												},
+											},
+											SrcRange: rng(f, 220, 18, 7218, 220, 328, 7528),
+										},
+										SrcRange:    rng(f, 220, 5, 7205, 220, 328, 7528),
+										NameRange:   rng(f, 220, 5, 7205, 220, 9, 7209),
+										EqualsRange: rng(f, 220, 16, 7216, 220, 17, 7217),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 216, 10, 7032, 222, 4, 7554),
+								EndRange: rng(f, 222, 4, 7554, 222, 4, 7554),
+							},
+							TypeRange:       rng(f, 216, 3, 7025, 216, 9, 7031),
+							OpenBraceRange:  rng(f, 216, 10, 7032, 216, 11, 7033),
+							CloseBraceRange: rng(f, 222, 3, 7553, 222, 4, 7554),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"retrieve",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("retrieve"),
+													SrcRange: rng(f, 226, 20, 7661, 226, 28, 7669),
+												},
+											},
+											SrcRange: rng(f, 226, 19, 7660, 226, 29, 7670),
+										},
+										SrcRange:    rng(f, 226, 5, 7646, 226, 29, 7670),
+										NameRange:   rng(f, 226, 5, 7646, 226, 11, 7652),
+										EqualsRange: rng(f, 226, 17, 7658, 226, 18, 7659),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve releases from GitHub or GitLab"),
+													SrcRange: rng(f, 225, 20, 7601, 225, 59, 7640),
+												},
+											},
+											SrcRange: rng(f, 225, 19, 7600, 225, 60, 7641),
+										},
+										SrcRange:    rng(f, 225, 5, 7586, 225, 60, 7641),
+										NameRange:   rng(f, 225, 5, 7586, 225, 16, 7597),
+										EqualsRange: rng(f, 225, 17, 7598, 225, 18, 7599),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 224, 25, 7580, 227, 4, 7674),
+								EndRange: rng(f, 227, 4, 7674, 227, 4, 7674),
+							},
+							TypeRange: rng(f, 224, 3, 7558, 224, 13, 7568),
+							LabelRanges: []hcl.Range{
+								rng(f, 224, 14, 7569, 224, 24, 7579),
+							},
+							OpenBraceRange:  rng(f, 224, 25, 7580, 224, 26, 7581),
+							CloseBraceRange: rng(f, 227, 3, 7673, 227, 4, 7674),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"format",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("agent"),
+													SrcRange: rng(f, 230, 20, 7770, 230, 25, 7775),
+												},
+											},
+											SrcRange: rng(f, 230, 19, 7769, 230, 26, 7776),
+										},
+										SrcRange:    rng(f, 230, 5, 7755, 230, 26, 7776),
+										NameRange:   rng(f, 230, 5, 7755, 230, 11, 7761),
+										EqualsRange: rng(f, 230, 17, 7767, 230, 18, 7768),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Format release summary for user"),
+													SrcRange: rng(f, 229, 20, 7718, 229, 51, 7749),
+												},
+											},
+											SrcRange: rng(f, 229, 19, 7717, 229, 52, 7750),
+										},
+										SrcRange:    rng(f, 229, 5, 7703, 229, 52, 7750),
+										NameRange:   rng(f, 229, 5, 7703, 229, 16, 7714),
+										EqualsRange: rng(f, 229, 17, 7715, 229, 18, 7716),
+									},
+									"role": &hclsyntax.Attribute{
+										Name: "role",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("writer"),
+													SrcRange: rng(f, 231, 20, 7796, 231, 26, 7802),
+												},
+											},
+											SrcRange: rng(f, 231, 19, 7795, 231, 27, 7803),
+										},
+										SrcRange:    rng(f, 231, 5, 7781, 231, 27, 7803),
+										NameRange:   rng(f, 231, 5, 7781, 231, 9, 7785),
+										EqualsRange: rng(f, 231, 17, 7793, 231, 18, 7794),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 228, 23, 7697, 232, 4, 7807),
+								EndRange: rng(f, 232, 4, 7807, 232, 4, 7807),
+							},
+							TypeRange: rng(f, 228, 3, 7677, 228, 13, 7687),
+							LabelRanges: []hcl.Range{
+								rng(f, 228, 14, 7688, 228, 22, 7696),
+							},
+							OpenBraceRange:  rng(f, 228, 23, 7697, 228, 24, 7698),
+							CloseBraceRange: rng(f, 232, 3, 7806, 232, 4, 7807),
+						},
+						&hclsyntax.Block{
+							Type: "retrieve",
+							Labels: []string{
+								"latest_release",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve the latest release from GitHub or GitLab"),
+													SrcRange: rng(f, 237, 20, 7957, 237, 69, 8006),
+												},
+											},
+											SrcRange: rng(f, 237, 19, 7956, 237, 70, 8007),
+										},
+										SrcRange:    rng(f, 237, 5, 7942, 237, 70, 8007),
+										NameRange:   rng(f, 237, 5, 7942, 237, 16, 7953),
+										EqualsRange: rng(f, 237, 17, 7954, 237, 18, 7955),
+									},
+									"filters": &hclsyntax.Attribute{
+										Name: "filters",
+										Expr: &hclsyntax.TupleConsExpr{
+											Exprs: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("projects"),
+															SrcRange: rng(f, 243, 21, 8237, 243, 29, 8245),
+														},
+													},
+													SrcRange: rng(f, 243, 20, 8236, 243, 30, 8246),
+												},
+											},
+											SrcRange:  rng(f, 243, 19, 8235, 243, 31, 8247),
+											OpenRange: rng(f, 243, 19, 8235, 243, 20, 8236),
+										},
+										SrcRange:    rng(f, 243, 5, 8221, 243, 31, 8247),
+										NameRange:   rng(f, 243, 5, 8221, 243, 12, 8228),
+										EqualsRange: rng(f, 243, 17, 8233, 243, 18, 8234),
+									},
+									"kind": &hclsyntax.Attribute{
+										Name: "kind",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("release"),
+													SrcRange: rng(f, 239, 20, 8054, 239, 27, 8061),
+												},
+											},
+											SrcRange: rng(f, 239, 19, 8053, 239, 28, 8062),
+										},
+										SrcRange:    rng(f, 239, 5, 8039, 239, 28, 8062),
+										NameRange:   rng(f, 239, 5, 8039, 239, 9, 8043),
+										EqualsRange: rng(f, 239, 17, 8051, 239, 18, 8052),
+									},
+									"limit": &hclsyntax.Attribute{
+										Name: "limit",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("1"),
+											SrcRange: rng(f, 241, 19, 8102, 241, 20, 8103),
+										},
+										SrcRange:    rng(f, 241, 5, 8088, 241, 20, 8103),
+										NameRange:   rng(f, 241, 5, 8088, 241, 10, 8093),
+										EqualsRange: rng(f, 241, 17, 8100, 241, 18, 8101),
+									},
+									"priority": &hclsyntax.Attribute{
+										Name: "priority",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("10"),
+											SrcRange: rng(f, 240, 19, 8081, 240, 21, 8083),
+										},
+										SrcRange:    rng(f, 240, 5, 8067, 240, 21, 8083),
+										NameRange:   rng(f, 240, 5, 8067, 240, 13, 8075),
+										EqualsRange: rng(f, 240, 17, 8079, 240, 18, 8080),
+									},
+									"source": &hclsyntax.Attribute{
+										Name: "source",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("github"),
+													SrcRange: rng(f, 238, 20, 8027, 238, 26, 8033),
+												},
+											},
+											SrcRange: rng(f, 238, 19, 8026, 238, 27, 8034),
+										},
+										SrcRange:    rng(f, 238, 5, 8012, 238, 27, 8034),
+										NameRange:   rng(f, 238, 5, 8012, 238, 11, 8018),
+										EqualsRange: rng(f, 238, 17, 8024, 238, 18, 8025),
+									},
+									"when": &hclsyntax.Attribute{
+										Name: "when",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)'"),
+													SrcRange: rng(f, 242, 20, 8123, 242, 112, 8215),
+												},
+											},
+											SrcRange: rng(f, 242, 19, 8122, 242, 113, 8216),
+										},
+										SrcRange:    rng(f, 242, 5, 8108, 242, 113, 8216),
+										NameRange:   rng(f, 242, 5, 8108, 242, 9, 8112),
+										EqualsRange: rng(f, 242, 17, 8120, 242, 18, 8121),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 236, 29, 7936, 244, 4, 8251),
+								EndRange: rng(f, 244, 4, 8251, 244, 4, 8251),
+							},
+							TypeRange: rng(f, 236, 3, 7910, 236, 11, 7918),
+							LabelRanges: []hcl.Range{
+								rng(f, 236, 12, 7919, 236, 28, 7935),
+							},
+							OpenBraceRange:  rng(f, 236, 29, 7936, 236, 30, 7937),
+							CloseBraceRange: rng(f, 244, 3, 8250, 244, 4, 8251),
+						},
+						&hclsyntax.Block{
+							Type: "retrieve",
+							Labels: []string{
+								"releases",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve releases from GitHub or GitLab"),
+													SrcRange: rng(f, 246, 20, 8295, 246, 59, 8334),
+												},
+											},
+											SrcRange: rng(f, 246, 19, 8294, 246, 60, 8335),
+										},
+										SrcRange:    rng(f, 246, 5, 8280, 246, 60, 8335),
+										NameRange:   rng(f, 246, 5, 8280, 246, 16, 8291),
+										EqualsRange: rng(f, 246, 17, 8292, 246, 18, 8293),
+									},
+									"filters": &hclsyntax.Attribute{
+										Name: "filters",
+										Expr: &hclsyntax.TupleConsExpr{
+											Exprs: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("projects"),
+															SrcRange: rng(f, 251, 21, 8548, 251, 29, 8556),
+														},
+													},
+													SrcRange: rng(f, 251, 20, 8547, 251, 30, 8557),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("dates"),
+															SrcRange: rng(f, 251, 33, 8560, 251, 38, 8565),
+														},
+													},
+													SrcRange: rng(f, 251, 32, 8559, 251, 39, 8566),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("authors"),
+															SrcRange: rng(f, 251, 42, 8569, 251, 49, 8576),
+														},
+													},
+													SrcRange: rng(f, 251, 41, 8568, 251, 50, 8577),
+												},
+											},
+											SrcRange:  rng(f, 251, 19, 8546, 251, 51, 8578),
+											OpenRange: rng(f, 251, 19, 8546, 251, 20, 8547),
+										},
+										SrcRange:    rng(f, 251, 5, 8532, 251, 51, 8578),
+										NameRange:   rng(f, 251, 5, 8532, 251, 12, 8539),
+										EqualsRange: rng(f, 251, 17, 8544, 251, 18, 8545),
+									},
+									"kind": &hclsyntax.Attribute{
+										Name: "kind",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("release"),
+													SrcRange: rng(f, 248, 20, 8382, 248, 27, 8389),
+												},
+											},
+											SrcRange: rng(f, 248, 19, 8381, 248, 28, 8390),
+										},
+										SrcRange:    rng(f, 248, 5, 8367, 248, 28, 8390),
+										NameRange:   rng(f, 248, 5, 8367, 248, 9, 8371),
+										EqualsRange: rng(f, 248, 17, 8379, 248, 18, 8380),
+									},
+									"priority": &hclsyntax.Attribute{
+										Name: "priority",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("10"),
+											SrcRange: rng(f, 249, 19, 8409, 249, 21, 8411),
+										},
+										SrcRange:    rng(f, 249, 5, 8395, 249, 21, 8411),
+										NameRange:   rng(f, 249, 5, 8395, 249, 13, 8403),
+										EqualsRange: rng(f, 249, 17, 8407, 249, 18, 8408),
+									},
+									"source": &hclsyntax.Attribute{
+										Name: "source",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("github"),
+													SrcRange: rng(f, 247, 20, 8355, 247, 26, 8361),
+												},
+											},
+											SrcRange: rng(f, 247, 19, 8354, 247, 27, 8362),
+										},
+										SrcRange:    rng(f, 247, 5, 8340, 247, 27, 8362),
+										NameRange:   rng(f, 247, 5, 8340, 247, 11, 8346),
+										EqualsRange: rng(f, 247, 17, 8352, 247, 18, 8353),
+									},
+									"when": &hclsyntax.Attribute{
+										Name: "when",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("!(query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)')"),
+													SrcRange: rng(f, 250, 20, 8431, 250, 115, 8526),
+												},
+											},
+											SrcRange: rng(f, 250, 19, 8430, 250, 116, 8527),
+										},
+										SrcRange:    rng(f, 250, 5, 8416, 250, 116, 8527),
+										NameRange:   rng(f, 250, 5, 8416, 250, 9, 8420),
+										EqualsRange: rng(f, 250, 17, 8428, 250, 18, 8429),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 245, 23, 8274, 252, 4, 8582),
+								EndRange: rng(f, 252, 4, 8582, 252, 4, 8582),
+							},
+							TypeRange: rng(f, 245, 3, 8254, 245, 11, 8262),
+							LabelRanges: []hcl.Range{
+								rng(f, 245, 12, 8263, 245, 22, 8273),
+							},
+							OpenBraceRange:  rng(f, 245, 23, 8274, 245, 24, 8275),
+							CloseBraceRange: rng(f, 252, 3, 8581, 252, 4, 8582),
+						},
+					},
+					SrcRange: rng(f, 213, 25, 7000, 253, 2, 8584),
+					EndRange: rng(f, 253, 2, 8584, 253, 2, 8584),
+				},
+				TypeRange: rng(f, 213, 1, 6976, 213, 7, 6982),
+				LabelRanges: []hcl.Range{
+					rng(f, 213, 8, 6983, 213, 24, 6999),
+				},
+				OpenBraceRange:  rng(f, 213, 25, 7000, 213, 26, 7001),
+				CloseBraceRange: rng(f, 253, 1, 8583, 253, 2, 8584),
+			},
+			&hclsyntax.Block{
+				Type: "intent",
+				Labels: []string{
+					"query_ci",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"pattern": &hclsyntax.Attribute{
+							Name: "pattern",
+							Expr: &hclsyntax.TemplateExpr{
+								Parts: []hclsyntax.Expression{
+									&hclsyntax.LiteralValueExpr{
+										Val:      cty.StringVal("chain"),
+										SrcRange: rng(f, 256, 14, 8619, 256, 19, 8624),
+									},
+								},
+								SrcRange: rng(f, 256, 13, 8618, 256, 20, 8625),
+							},
+							SrcRange:    rng(f, 256, 3, 8608, 256, 20, 8625),
+							NameRange:   rng(f, 256, 3, 8608, 256, 10, 8615),
+							EqualsRange: rng(f, 256, 11, 8616, 256, 12, 8617),
+						},
+					},
+					Blocks: hclsyntax.Blocks{
+						&hclsyntax.Block{
+							Type: "detect",
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"confidence": &hclsyntax.Attribute{
+										Name: "confidence",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("0.85"),
+											SrcRange: rng(f, 260, 18, 8771, 260, 22, 8775),
+										},
+										SrcRange:    rng(f, 260, 5, 8758, 260, 22, 8775),
+										NameRange:   rng(f, 260, 5, 8758, 260, 15, 8768),
+										EqualsRange: rng(f, 260, 16, 8769, 260, 17, 8770),
+									},
+									"when": &hclsyntax.Attribute{
+										Name: "when",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("query matches '(?i)\\\\b(?:CI|builds?|pipelines?|workflows?|workflow runs?|GitHub Actions)\\\\b'"),
+													SrcRange: rng(f, 259, 19, 8656, 259, 115, 8752),
+												},
+											},
+											SrcRange: rng(f, 259, 18, 8655, 259, 116, 8753),
+										},
+										SrcRange:    rng(f, 259, 5, 8642, 259, 116, 8753),
+										NameRange:   rng(f, 259, 5, 8642, 259, 9, 8646),
+										EqualsRange: rng(f, 259, 16, 8653, 259, 17, 8654),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 258, 10, 8636, 261, 4, 8779),
+								EndRange: rng(f, 261, 4, 8779, 261, 4, 8779),
+							},
+							TypeRange:       rng(f, 258, 3, 8629, 258, 9, 8635),
+							OpenBraceRange:  rng(f, 258, 10, 8636, 258, 11, 8637),
+							CloseBraceRange: rng(f, 261, 3, 8778, 261, 4, 8779),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"retrieve",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("retrieve"),
+													SrcRange: rng(f, 265, 20, 8912, 265, 28, 8920),
+												},
+											},
+											SrcRange: rng(f, 265, 19, 8911, 265, 29, 8921),
+										},
+										SrcRange:    rng(f, 265, 5, 8897, 265, 29, 8921),
+										NameRange:   rng(f, 265, 5, 8897, 265, 11, 8903),
+										EqualsRange: rng(f, 265, 17, 8909, 265, 18, 8910),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve CI runs (workflow runs, pipelines) from GitHub or GitLab"),
+													SrcRange: rng(f, 264, 20, 8826, 264, 85, 8891),
+												},
+											},
+											SrcRange: rng(f, 264, 19, 8825, 264, 86, 8892),
+										},
+										SrcRange:    rng(f, 264, 5, 8811, 264, 86, 8892),
+										NameRange:   rng(f, 264, 5, 8811, 264, 16, 8822),
+										EqualsRange: rng(f, 264, 17, 8823, 264, 18, 8824),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 263, 25, 8805, 266, 4, 8925),
+								EndRange: rng(f, 266, 4, 8925, 266, 4, 8925),
+							},
+							TypeRange: rng(f, 263, 3, 8783, 263, 13, 8793),
+							LabelRanges: []hcl.Range{
+								rng(f, 263, 14, 8794, 263, 24, 8804),
+							},
+							OpenBraceRange:  rng(f, 263, 25, 8805, 263, 26, 8806),
+							CloseBraceRange: rng(f, 266, 3, 8924, 266, 4, 8925),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"stats",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("stats"),
+													SrcRange: rng(f, 269, 20, 9028, 269, 25, 9033),
+												},
+											},
+											SrcRange: rng(f, 269, 19, 9027, 269, 26, 9034),
+										},
+										SrcRange:    rng(f, 269, 5, 9013, 269, 26, 9034),
+										NameRange:   rng(f, 269, 5, 9013, 269, 11, 9019),
+										EqualsRange: rng(f, 269, 17, 9025, 269, 18, 9026),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Calculate statistics of CI run outcomes"),
+													SrcRange: rng(f, 268, 20, 8968, 268, 59, 9007),
+												},
+											},
+											SrcRange: rng(f, 268, 19, 8967, 268, 60, 9008),
+										},
+										SrcRange:    rng(f, 268, 5, 8953, 268, 60, 9008),
+										NameRange:   rng(f, 268, 5, 8953, 268, 16, 8964),
+										EqualsRange: rng(f, 268, 17, 8965, 268, 18, 8966),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 267, 22, 8947, 270, 4, 9038),
+								EndRange: rng(f, 270, 4, 9038, 270, 4, 9038),
+							},
+							TypeRange: rng(f, 267, 3, 8928, 267, 13, 8938),
+							LabelRanges: []hcl.Range{
+								rng(f, 267, 14, 8939, 267, 21, 8946),
+							},
+							OpenBraceRange:  rng(f, 267, 22, 8947, 267, 23, 8948),
+							CloseBraceRange: rng(f, 270, 3, 9037, 270, 4, 9038),
+						},
+						&hclsyntax.Block{
+							Type: "hypothesis",
+							Labels: []string{
+								"format",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"action": &hclsyntax.Attribute{
+										Name: "action",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("agent"),
+													SrcRange: rng(f, 273, 20, 9136, 273, 25, 9141),
+												},
+											},
+											SrcRange: rng(f, 273, 19, 9135, 273, 26, 9142),
+										},
+										SrcRange:    rng(f, 273, 5, 9121, 273, 26, 9142),
+										NameRange:   rng(f, 273, 5, 9121, 273, 11, 9127),
+										EqualsRange: rng(f, 273, 17, 9133, 273, 18, 9134),
+									},
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Format CI health summary for user"),
+													SrcRange: rng(f, 272, 20, 9082, 272, 53, 9115),
+												},
+											},
+											SrcRange: rng(f, 272, 19, 9081, 272, 54, 9116),
+										},
+										SrcRange:    rng(f, 272, 5, 9067, 272, 54, 9116),
+										NameRange:   rng(f, 272, 5, 9067, 272, 16, 9078),
+										EqualsRange: rng(f, 272, 17, 9079, 272, 18, 9080),
+									},
+									"role": &hclsyntax.Attribute{
+										Name: "role",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("writer"),
+													SrcRange: rng(f, 274, 20, 9162, 274, 26, 9168),
+												},
+											},
+											SrcRange: rng(f, 274, 19, 9161, 274, 27, 9169),
+										},
+										SrcRange:    rng(f, 274, 5, 9147, 274, 27, 9169),
+										NameRange:   rng(f, 274, 5, 9147, 274, 9, 9151),
+										EqualsRange: rng(f, 274, 17, 9159, 274, 18, 9160),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 271, 23, 9061, 275, 4, 9173),
+								EndRange: rng(f, 275, 4, 9173, 275, 4, 9173),
+							},
+							TypeRange: rng(f, 271, 3, 9041, 271, 13, 9051),
+							LabelRanges: []hcl.Range{
+								rng(f, 271, 14, 9052, 271, 22, 9060),
+							},
+							OpenBraceRange:  rng(f, 271, 23, 9061, 271, 24, 9062),
+							CloseBraceRange: rng(f, 275, 3, 9172, 275, 4, 9173),
+						},
+						&hclsyntax.Block{
+							Type: "retrieve",
+							Labels: []string{
+								"runs",
+							},
+							Body: &hclsyntax.Body{
+								Attributes: hclsyntax.Attributes{
+									"description": &hclsyntax.Attribute{
+										Name: "description",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("Retrieve CI runs from GitHub or GitLab"),
+													SrcRange: rng(f, 278, 20, 9214, 278, 58, 9252),
+												},
+											},
+											SrcRange: rng(f, 278, 19, 9213, 278, 59, 9253),
+										},
+										SrcRange:    rng(f, 278, 5, 9199, 278, 59, 9253),
+										NameRange:   rng(f, 278, 5, 9199, 278, 16, 9210),
+										EqualsRange: rng(f, 278, 17, 9211, 278, 18, 9212),
+									},
+									"filters": &hclsyntax.Attribute{
+										Name: "filters",
+										Expr: &hclsyntax.TupleConsExpr{
+											Exprs: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("projects"),
+															SrcRange: rng(f, 283, 21, 9372, 283, 29, 9380),
+														},
+													},
+													SrcRange: rng(f, 283, 20, 9371, 283, 30, 9381),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("dates"),
+															SrcRange: rng(f, 283, 33, 9384, 283, 38, 9389),
+														},
+													},
+													SrcRange: rng(f, 283, 32, 9383, 283, 39, 9390),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("revisions"),
+															SrcRange: rng(f, 283, 42, 9393, 283, 51, 9402),
+														},
+													},
+													SrcRange: rng(f, 283, 41, 9392, 283, 52, 9403),
+												},
+											},
+											SrcRange:  rng(f, 283, 19, 9370, 283, 53, 9404),
+											OpenRange: rng(f, 283, 19, 9370, 283, 20, 9371),
+										},
+										SrcRange:    rng(f, 283, 5, 9356, 283, 53, 9404),
+										NameRange:   rng(f, 283, 5, 9356, 283, 12, 9363),
+										EqualsRange: rng(f, 283, 17, 9368, 283, 18, 9369),
+									},
+									"kind": &hclsyntax.Attribute{
+										Name: "kind",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("pipeline"),
+													SrcRange: rng(f, 280, 20, 9300, 280, 28, 9308),
+												},
+											},
+											SrcRange: rng(f, 280, 19, 9299, 280, 29, 9309),
+										},
+										SrcRange:    rng(f, 280, 5, 9285, 280, 29, 9309),
+										NameRange:   rng(f, 280, 5, 9285, 280, 9, 9289),
+										EqualsRange: rng(f, 280, 17, 9297, 280, 18, 9298),
+									},
+									"limit": &hclsyntax.Attribute{
+										Name: "limit",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("30"),
+											SrcRange: rng(f, 282, 19, 9349, 282, 21, 9351),
+										},
+										SrcRange:    rng(f, 282, 5, 9335, 282, 21, 9351),
+										NameRange:   rng(f, 282, 5, 9335, 282, 10, 9340),
+										EqualsRange: rng(f, 282, 17, 9347, 282, 18, 9348),
+									},
+									"priority": &hclsyntax.Attribute{
+										Name: "priority",
+										Expr: &hclsyntax.LiteralValueExpr{
+											Val:      cty.MustParseNumberVal("10"),
+											SrcRange: rng(f, 281, 19, 9328, 281, 21, 9330),
+										},
+										SrcRange:    rng(f, 281, 5, 9314, 281, 21, 9330),
+										NameRange:   rng(f, 281, 5, 9314, 281, 13, 9322),
+										EqualsRange: rng(f, 281, 17, 9326, 281, 18, 9327),
+									},
+									"source": &hclsyntax.Attribute{
+										Name: "source",
+										Expr: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("github"),
+													SrcRange: rng(f, 279, 20, 9273, 279, 26, 9279),
+												},
+											},
+											SrcRange: rng(f, 279, 19, 9272, 279, 27, 9280),
+										},
+										SrcRange:    rng(f, 279, 5, 9258, 279, 27, 9280),
+										NameRange:   rng(f, 279, 5, 9258, 279, 11, 9264),
+										EqualsRange: rng(f, 279, 17, 9270, 279, 18, 9271),
+									},
+								},
+								Blocks:   hclsyntax.Blocks{},
+								SrcRange: rng(f, 277, 19, 9193, 284, 4, 9408),
+								EndRange: rng(f, 284, 4, 9408, 284, 4, 9408),
+							},
+							TypeRange: rng(f, 277, 3, 9177, 277, 11, 9185),
+							LabelRanges: []hcl.Range{
+								rng(f, 277, 12, 9186, 277, 18, 9192),
+							},
+							OpenBraceRange:  rng(f, 277, 19, 9193, 277, 20, 9194),
+							CloseBraceRange: rng(f, 284, 3, 9407, 284, 4, 9408),
+						},
+					},
+					SrcRange: rng(f, 255, 19, 8604, 285, 2, 9410),
+					EndRange: rng(f, 285, 2, 9410, 285, 2, 9410),
+				},
+				TypeRange: rng(f, 255, 1, 8586, 255, 7, 8592),
+				LabelRanges: []hcl.Range{
+					rng(f, 255, 8, 8593, 255, 18, 8603),
+				},
+				OpenBraceRange:  rng(f, 255, 19, 8604, 255, 20, 8605),
+				CloseBraceRange: rng(f, 285, 1, 9409, 285, 2, 9410),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -7088,18 +8572,18 @@ func parsed5() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("request_help"),
-												SrcRange: rng(f, 172, 17, 5534, 172, 29, 5546),
+												SrcRange: rng(f, 295, 17, 9864, 295, 29, 9876),
 											},
 										},
-										SrcRange: rng(f, 172, 16, 5533, 172, 30, 5547),
+										SrcRange: rng(f, 295, 16, 9863, 295, 30, 9877),
 									},
 								},
-								SrcRange:  rng(f, 172, 15, 5532, 172, 31, 5548),
-								OpenRange: rng(f, 172, 15, 5532, 172, 16, 5533),
+								SrcRange:  rng(f, 295, 15, 9862, 295, 31, 9878),
+								OpenRange: rng(f, 295, 15, 9862, 295, 16, 9863),
 							},
-							SrcRange:    rng(f, 172, 3, 5520, 172, 31, 5548),
-							NameRange:   rng(f, 172, 3, 5520, 172, 12, 5529),
-							EqualsRange: rng(f, 172, 13, 5530, 172, 14, 5531),
+							SrcRange:    rng(f, 295, 3, 9850, 295, 31, 9878),
+							NameRange:   rng(f, 295, 3, 9850, 295, 12, 9859),
+							EqualsRange: rng(f, 295, 13, 9860, 295, 14, 9861),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -7107,14 +8591,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 166, 14, 5199, 166, 19, 5204),
+										SrcRange: rng(f, 289, 14, 9529, 289, 19, 9534),
 									},
 								},
-								SrcRange: rng(f, 166, 13, 5198, 166, 20, 5205),
+								SrcRange: rng(f, 289, 13, 9528, 289, 20, 9535),
 							},
-							SrcRange:    rng(f, 166, 3, 5188, 166, 20, 5205),
-							NameRange:   rng(f, 166, 3, 5188, 166, 10, 5195),
-							EqualsRange: rng(f, 166, 11, 5196, 166, 12, 5197),
+							SrcRange:    rng(f, 289, 3, 9518, 289, 20, 9535),
+							NameRange:   rng(f, 289, 3, 9518, 289, 10, 9525),
+							EqualsRange: rng(f, 289, 11, 9526, 289, 12, 9527),
 						},
 						"requires": &hclsyntax.Attribute{
 							Name: "requires",
@@ -7124,18 +8608,18 @@ func parsed5() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("targets"),
-												SrcRange: rng(f, 171, 17, 5508, 171, 24, 5515),
+												SrcRange: rng(f, 294, 17, 9838, 294, 24, 9845),
 											},
 										},
-										SrcRange: rng(f, 171, 16, 5507, 171, 25, 5516),
+										SrcRange: rng(f, 294, 16, 9837, 294, 25, 9846),
 									},
 								},
-								SrcRange:  rng(f, 171, 15, 5506, 171, 26, 5517),
-								OpenRange: rng(f, 171, 15, 5506, 171, 16, 5507),
+								SrcRange:  rng(f, 294, 15, 9836, 294, 26, 9847),
+								OpenRange: rng(f, 294, 15, 9836, 294, 16, 9837),
 							},
-							SrcRange:    rng(f, 171, 3, 5494, 171, 26, 5517),
-							NameRange:   rng(f, 171, 3, 5494, 171, 11, 5502),
-							EqualsRange: rng(f, 171, 13, 5504, 171, 14, 5505),
+							SrcRange:    rng(f, 294, 3, 9824, 294, 26, 9847),
+							NameRange:   rng(f, 294, 3, 9824, 294, 11, 9832),
+							EqualsRange: rng(f, 294, 13, 9834, 294, 14, 9835),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -7147,11 +8631,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.8"),
-											SrcRange: rng(f, 176, 18, 5718, 176, 21, 5721),
+											SrcRange: rng(f, 299, 18, 10048, 299, 21, 10051),
 										},
-										SrcRange:    rng(f, 176, 5, 5705, 176, 21, 5721),
-										NameRange:   rng(f, 176, 5, 5705, 176, 15, 5715),
-										EqualsRange: rng(f, 176, 16, 5716, 176, 17, 5717),
+										SrcRange:    rng(f, 299, 5, 10035, 299, 21, 10051),
+										NameRange:   rng(f, 299, 5, 10035, 299, 15, 10045),
+										EqualsRange: rng(f, 299, 16, 10046, 299, 17, 10047),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -7159,23 +8643,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)(?:^|[.?!;]\\\\s+)(please\\\\s+)?(create|close|assign|deploy|run|restart|trigger|delete|reopen)\\\\b'"),
-													SrcRange: rng(f, 175, 19, 5579, 175, 139, 5699),
+													SrcRange: rng(f, 298, 19, 9909, 298, 139, 10029),
 												},
 											},
-											SrcRange: rng(f, 175, 18, 5578, 175, 140, 5700),
+											SrcRange: rng(f, 298, 18, 9908, 298, 140, 10030),
 										},
-										SrcRange:    rng(f, 175, 5, 5565, 175, 140, 5700),
-										NameRange:   rng(f, 175, 5, 5565, 175, 9, 5569),
-										EqualsRange: rng(f, 175, 16, 5576, 175, 17, 5577),
+										SrcRange:    rng(f, 298, 5, 9895, 298, 140, 10030),
+										NameRange:   rng(f, 298, 5, 9895, 298, 9, 9899),
+										EqualsRange: rng(f, 298, 16, 9906, 298, 17, 9907),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 174, 10, 5559, 177, 4, 5725),
-								EndRange: rng(f, 177, 4, 5725, 177, 4, 5725),
+								SrcRange: rng(f, 297, 10, 9889, 300, 4, 10055),
+								EndRange: rng(f, 300, 4, 10055, 300, 4, 10055),
 							},
-							TypeRange:       rng(f, 174, 3, 5552, 174, 9, 5558),
-							OpenBraceRange:  rng(f, 174, 10, 5559, 174, 11, 5560),
-							CloseBraceRange: rng(f, 177, 3, 5724, 177, 4, 5725),
+							TypeRange:       rng(f, 297, 3, 9882, 297, 9, 9888),
+							OpenBraceRange:  rng(f, 297, 10, 9889, 297, 11, 9890),
+							CloseBraceRange: rng(f, 300, 3, 10054, 300, 4, 10055),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7190,14 +8674,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 181, 20, 5839, 181, 25, 5844),
+													SrcRange: rng(f, 304, 20, 10169, 304, 25, 10174),
 												},
 											},
-											SrcRange: rng(f, 181, 19, 5838, 181, 26, 5845),
+											SrcRange: rng(f, 304, 19, 10168, 304, 26, 10175),
 										},
-										SrcRange:    rng(f, 181, 5, 5824, 181, 26, 5845),
-										NameRange:   rng(f, 181, 5, 5824, 181, 11, 5830),
-										EqualsRange: rng(f, 181, 17, 5836, 181, 18, 5837),
+										SrcRange:    rng(f, 304, 5, 10154, 304, 26, 10175),
+										NameRange:   rng(f, 304, 5, 10154, 304, 11, 10160),
+										EqualsRange: rng(f, 304, 17, 10166, 304, 18, 10167),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7205,14 +8689,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Validate command preconditions and permissions"),
-													SrcRange: rng(f, 180, 20, 5772, 180, 66, 5818),
+													SrcRange: rng(f, 303, 20, 10102, 303, 66, 10148),
 												},
 											},
-											SrcRange: rng(f, 180, 19, 5771, 180, 67, 5819),
+											SrcRange: rng(f, 303, 19, 10101, 303, 67, 10149),
 										},
-										SrcRange:    rng(f, 180, 5, 5757, 180, 67, 5819),
-										NameRange:   rng(f, 180, 5, 5757, 180, 16, 5768),
-										EqualsRange: rng(f, 180, 17, 5769, 180, 18, 5770),
+										SrcRange:    rng(f, 303, 5, 10087, 303, 67, 10149),
+										NameRange:   rng(f, 303, 5, 10087, 303, 16, 10098),
+										EqualsRange: rng(f, 303, 17, 10099, 303, 18, 10100),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -7220,26 +8704,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("analyst"),
-													SrcRange: rng(f, 182, 20, 5865, 182, 27, 5872),
+													SrcRange: rng(f, 305, 20, 10195, 305, 27, 10202),
 												},
 											},
-											SrcRange: rng(f, 182, 19, 5864, 182, 28, 5873),
+											SrcRange: rng(f, 305, 19, 10194, 305, 28, 10203),
 										},
-										SrcRange:    rng(f, 182, 5, 5850, 182, 28, 5873),
-										NameRange:   rng(f, 182, 5, 5850, 182, 9, 5854),
-										EqualsRange: rng(f, 182, 17, 5862, 182, 18, 5863),
+										SrcRange:    rng(f, 305, 5, 10180, 305, 28, 10203),
+										NameRange:   rng(f, 305, 5, 10180, 305, 9, 10184),
+										EqualsRange: rng(f, 305, 17, 10192, 305, 18, 10193),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 179, 25, 5751, 183, 4, 5877),
-								EndRange: rng(f, 183, 4, 5877, 183, 4, 5877),
+								SrcRange: rng(f, 302, 25, 10081, 306, 4, 10207),
+								EndRange: rng(f, 306, 4, 10207, 306, 4, 10207),
 							},
-							TypeRange: rng(f, 179, 3, 5729, 179, 13, 5739),
+							TypeRange: rng(f, 302, 3, 10059, 302, 13, 10069),
 							LabelRanges: []hcl.Range{
-								rng(f, 179, 14, 5740, 179, 24, 5750),
+								rng(f, 302, 14, 10070, 302, 24, 10080),
 							},
-							OpenBraceRange:  rng(f, 179, 25, 5751, 179, 26, 5752),
-							CloseBraceRange: rng(f, 183, 3, 5876, 183, 4, 5877),
+							OpenBraceRange:  rng(f, 302, 25, 10081, 302, 26, 10082),
+							CloseBraceRange: rng(f, 306, 3, 10206, 306, 4, 10207),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7254,14 +8738,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("effect"),
-													SrcRange: rng(f, 186, 20, 5965, 186, 26, 5971),
+													SrcRange: rng(f, 309, 20, 10295, 309, 26, 10301),
 												},
 											},
-											SrcRange: rng(f, 186, 19, 5964, 186, 27, 5972),
+											SrcRange: rng(f, 309, 19, 10294, 309, 27, 10302),
 										},
-										SrcRange:    rng(f, 186, 5, 5950, 186, 27, 5972),
-										NameRange:   rng(f, 186, 5, 5950, 186, 11, 5956),
-										EqualsRange: rng(f, 186, 17, 5962, 186, 18, 5963),
+										SrcRange:    rng(f, 309, 5, 10280, 309, 27, 10302),
+										NameRange:   rng(f, 309, 5, 10280, 309, 11, 10286),
+										EqualsRange: rng(f, 309, 17, 10292, 309, 18, 10293),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7269,26 +8753,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Execute command action"),
-													SrcRange: rng(f, 185, 20, 5922, 185, 42, 5944),
+													SrcRange: rng(f, 308, 20, 10252, 308, 42, 10274),
 												},
 											},
-											SrcRange: rng(f, 185, 19, 5921, 185, 43, 5945),
+											SrcRange: rng(f, 308, 19, 10251, 308, 43, 10275),
 										},
-										SrcRange:    rng(f, 185, 5, 5907, 185, 43, 5945),
-										NameRange:   rng(f, 185, 5, 5907, 185, 16, 5918),
-										EqualsRange: rng(f, 185, 17, 5919, 185, 18, 5920),
+										SrcRange:    rng(f, 308, 5, 10237, 308, 43, 10275),
+										NameRange:   rng(f, 308, 5, 10237, 308, 16, 10248),
+										EqualsRange: rng(f, 308, 17, 10249, 308, 18, 10250),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 184, 24, 5901, 187, 4, 5976),
-								EndRange: rng(f, 187, 4, 5976, 187, 4, 5976),
+								SrcRange: rng(f, 307, 24, 10231, 310, 4, 10306),
+								EndRange: rng(f, 310, 4, 10306, 310, 4, 10306),
 							},
-							TypeRange: rng(f, 184, 3, 5880, 184, 13, 5890),
+							TypeRange: rng(f, 307, 3, 10210, 307, 13, 10220),
 							LabelRanges: []hcl.Range{
-								rng(f, 184, 14, 5891, 184, 23, 5900),
+								rng(f, 307, 14, 10221, 307, 23, 10230),
 							},
-							OpenBraceRange:  rng(f, 184, 24, 5901, 184, 25, 5902),
-							CloseBraceRange: rng(f, 187, 3, 5975, 187, 4, 5976),
+							OpenBraceRange:  rng(f, 307, 24, 10231, 307, 25, 10232),
+							CloseBraceRange: rng(f, 310, 3, 10305, 310, 4, 10306),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7303,14 +8787,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 190, 20, 6072, 190, 25, 6077),
+													SrcRange: rng(f, 313, 20, 10402, 313, 25, 10407),
 												},
 											},
-											SrcRange: rng(f, 190, 19, 6071, 190, 26, 6078),
+											SrcRange: rng(f, 313, 19, 10401, 313, 26, 10408),
 										},
-										SrcRange:    rng(f, 190, 5, 6057, 190, 26, 6078),
-										NameRange:   rng(f, 190, 5, 6057, 190, 11, 6063),
-										EqualsRange: rng(f, 190, 17, 6069, 190, 18, 6070),
+										SrcRange:    rng(f, 313, 5, 10387, 313, 26, 10408),
+										NameRange:   rng(f, 313, 5, 10387, 313, 11, 10393),
+										EqualsRange: rng(f, 313, 17, 10399, 313, 18, 10400),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7318,14 +8802,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Verify command execution result"),
-													SrcRange: rng(f, 189, 20, 6020, 189, 51, 6051),
+													SrcRange: rng(f, 312, 20, 10350, 312, 51, 10381),
 												},
 											},
-											SrcRange: rng(f, 189, 19, 6019, 189, 52, 6052),
+											SrcRange: rng(f, 312, 19, 10349, 312, 52, 10382),
 										},
-										SrcRange:    rng(f, 189, 5, 6005, 189, 52, 6052),
-										NameRange:   rng(f, 189, 5, 6005, 189, 16, 6016),
-										EqualsRange: rng(f, 189, 17, 6017, 189, 18, 6018),
+										SrcRange:    rng(f, 312, 5, 10335, 312, 52, 10382),
+										NameRange:   rng(f, 312, 5, 10335, 312, 16, 10346),
+										EqualsRange: rng(f, 312, 17, 10347, 312, 18, 10348),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -7333,37 +8817,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 191, 20, 6098, 191, 26, 6104),
+													SrcRange: rng(f, 314, 20, 10428, 314, 26, 10434),
 												},
 											},
-											SrcRange: rng(f, 191, 19, 6097, 191, 27, 6105),
+											SrcRange: rng(f, 314, 19, 10427, 314, 27, 10435),
 										},
-										SrcRange:    rng(f, 191, 5, 6083, 191, 27, 6105),
-										NameRange:   rng(f, 191, 5, 6083, 191, 9, 6087),
-										EqualsRange: rng(f, 191, 17, 6095, 191, 18, 6096),
+										SrcRange:    rng(f, 314, 5, 10413, 314, 27, 10435),
+										NameRange:   rng(f, 314, 5, 10413, 314, 9, 10417),
+										EqualsRange: rng(f, 314, 17, 10425, 314, 18, 10426),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 188, 23, 5999, 192, 4, 6109),
-								EndRange: rng(f, 192, 4, 6109, 192, 4, 6109),
+								SrcRange: rng(f, 311, 23, 10329, 315, 4, 10439),
+								EndRange: rng(f, 315, 4, 10439, 315, 4, 10439),
 							},
-							TypeRange: rng(f, 188, 3, 5979, 188, 13, 5989),
+							TypeRange: rng(f, 311, 3, 10309, 311, 13, 10319),
 							LabelRanges: []hcl.Range{
-								rng(f, 188, 14, 5990, 188, 22, 5998),
+								rng(f, 311, 14, 10320, 311, 22, 10328),
 							},
-							OpenBraceRange:  rng(f, 188, 23, 5999, 188, 24, 6000),
-							CloseBraceRange: rng(f, 192, 3, 6108, 192, 4, 6109),
+							OpenBraceRange:  rng(f, 311, 23, 10329, 311, 24, 10330),
+							CloseBraceRange: rng(f, 315, 3, 10438, 315, 4, 10439),
 						},
 					},
-					SrcRange: rng(f, 164, 25, 5106, 193, 2, 6111),
-					EndRange: rng(f, 193, 2, 6111, 193, 2, 6111),
+					SrcRange: rng(f, 287, 25, 9436, 316, 2, 10441),
+					EndRange: rng(f, 316, 2, 10441, 316, 2, 10441),
 				},
-				TypeRange: rng(f, 164, 1, 5082, 164, 7, 5088),
+				TypeRange: rng(f, 287, 1, 9412, 287, 7, 9418),
 				LabelRanges: []hcl.Range{
-					rng(f, 164, 8, 5089, 164, 24, 5105),
+					rng(f, 287, 8, 9419, 287, 24, 9435),
 				},
-				OpenBraceRange:  rng(f, 164, 25, 5106, 164, 26, 5107),
-				CloseBraceRange: rng(f, 193, 1, 6110, 193, 2, 6111),
+				OpenBraceRange:  rng(f, 287, 25, 9436, 287, 26, 9437),
+				CloseBraceRange: rng(f, 316, 1, 10440, 316, 2, 10441),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -7378,14 +8862,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 196, 14, 6150, 196, 19, 6155),
+										SrcRange: rng(f, 319, 14, 10480, 319, 19, 10485),
 									},
 								},
-								SrcRange: rng(f, 196, 13, 6149, 196, 20, 6156),
+								SrcRange: rng(f, 319, 13, 10479, 319, 20, 10486),
 							},
-							SrcRange:    rng(f, 196, 3, 6139, 196, 20, 6156),
-							NameRange:   rng(f, 196, 3, 6139, 196, 10, 6146),
-							EqualsRange: rng(f, 196, 11, 6147, 196, 12, 6148),
+							SrcRange:    rng(f, 319, 3, 10469, 319, 20, 10486),
+							NameRange:   rng(f, 319, 3, 10469, 319, 10, 10476),
+							EqualsRange: rng(f, 319, 11, 10477, 319, 12, 10478),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -7397,11 +8881,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.9"),
-											SrcRange: rng(f, 201, 18, 6396, 201, 21, 6399),
+											SrcRange: rng(f, 324, 18, 10726, 324, 21, 10729),
 										},
-										SrcRange:    rng(f, 201, 5, 6383, 201, 21, 6399),
-										NameRange:   rng(f, 201, 5, 6383, 201, 15, 6393),
-										EqualsRange: rng(f, 201, 16, 6394, 201, 17, 6395),
+										SrcRange:    rng(f, 324, 5, 10713, 324, 21, 10729),
+										NameRange:   rng(f, 324, 5, 10713, 324, 15, 10723),
+										EqualsRange: rng(f, 324, 16, 10724, 324, 17, 10725),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -7409,23 +8893,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:help|how (?:do|can) i|what can you do|(?:documentation|docs) (?:for|on|about|of))\\\\b'"),
-													SrcRange: rng(f, 200, 19, 6263, 200, 133, 6377),
+													SrcRange: rng(f, 323, 19, 10593, 323, 133, 10707),
 												},
 											},
-											SrcRange: rng(f, 200, 18, 6262, 200, 134, 6378),
+											SrcRange: rng(f, 323, 18, 10592, 323, 134, 10708),
 										},
-										SrcRange:    rng(f, 200, 5, 6249, 200, 134, 6378),
-										NameRange:   rng(f, 200, 5, 6249, 200, 9, 6253),
-										EqualsRange: rng(f, 200, 16, 6260, 200, 17, 6261),
+										SrcRange:    rng(f, 323, 5, 10579, 323, 134, 10708),
+										NameRange:   rng(f, 323, 5, 10579, 323, 9, 10583),
+										EqualsRange: rng(f, 323, 16, 10590, 323, 17, 10591),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 198, 10, 6167, 202, 4, 6403),
-								EndRange: rng(f, 202, 4, 6403, 202, 4, 6403),
+								SrcRange: rng(f, 321, 10, 10497, 325, 4, 10733),
+								EndRange: rng(f, 325, 4, 10733, 325, 4, 10733),
 							},
-							TypeRange:       rng(f, 198, 3, 6160, 198, 9, 6166),
-							OpenBraceRange:  rng(f, 198, 10, 6167, 198, 11, 6168),
-							CloseBraceRange: rng(f, 202, 3, 6402, 202, 4, 6403),
+							TypeRange:       rng(f, 321, 3, 10490, 321, 9, 10496),
+							OpenBraceRange:  rng(f, 321, 10, 10497, 321, 11, 10498),
+							CloseBraceRange: rng(f, 325, 3, 10732, 325, 4, 10733),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7440,14 +8924,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 206, 20, 6504, 206, 25, 6509),
+													SrcRange: rng(f, 329, 20, 10834, 329, 25, 10839),
 												},
 											},
-											SrcRange: rng(f, 206, 19, 6503, 206, 26, 6510),
+											SrcRange: rng(f, 329, 19, 10833, 329, 26, 10840),
 										},
-										SrcRange:    rng(f, 206, 5, 6489, 206, 26, 6510),
-										NameRange:   rng(f, 206, 5, 6489, 206, 11, 6495),
-										EqualsRange: rng(f, 206, 17, 6501, 206, 18, 6502),
+										SrcRange:    rng(f, 329, 5, 10819, 329, 26, 10840),
+										NameRange:   rng(f, 329, 5, 10819, 329, 11, 10825),
+										EqualsRange: rng(f, 329, 17, 10831, 329, 18, 10832),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7455,14 +8939,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Identify help topic and user context"),
-													SrcRange: rng(f, 205, 20, 6447, 205, 56, 6483),
+													SrcRange: rng(f, 328, 20, 10777, 328, 56, 10813),
 												},
 											},
-											SrcRange: rng(f, 205, 19, 6446, 205, 57, 6484),
+											SrcRange: rng(f, 328, 19, 10776, 328, 57, 10814),
 										},
-										SrcRange:    rng(f, 205, 5, 6432, 205, 57, 6484),
-										NameRange:   rng(f, 205, 5, 6432, 205, 16, 6443),
-										EqualsRange: rng(f, 205, 17, 6444, 205, 18, 6445),
+										SrcRange:    rng(f, 328, 5, 10762, 328, 57, 10814),
+										NameRange:   rng(f, 328, 5, 10762, 328, 16, 10773),
+										EqualsRange: rng(f, 328, 17, 10774, 328, 18, 10775),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -7470,26 +8954,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("analyst"),
-													SrcRange: rng(f, 207, 20, 6530, 207, 27, 6537),
+													SrcRange: rng(f, 330, 20, 10860, 330, 27, 10867),
 												},
 											},
-											SrcRange: rng(f, 207, 19, 6529, 207, 28, 6538),
+											SrcRange: rng(f, 330, 19, 10859, 330, 28, 10868),
 										},
-										SrcRange:    rng(f, 207, 5, 6515, 207, 28, 6538),
-										NameRange:   rng(f, 207, 5, 6515, 207, 9, 6519),
-										EqualsRange: rng(f, 207, 17, 6527, 207, 18, 6528),
+										SrcRange:    rng(f, 330, 5, 10845, 330, 28, 10868),
+										NameRange:   rng(f, 330, 5, 10845, 330, 9, 10849),
+										EqualsRange: rng(f, 330, 17, 10857, 330, 18, 10858),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 204, 22, 6426, 208, 4, 6542),
-								EndRange: rng(f, 208, 4, 6542, 208, 4, 6542),
+								SrcRange: rng(f, 327, 22, 10756, 331, 4, 10872),
+								EndRange: rng(f, 331, 4, 10872, 331, 4, 10872),
 							},
-							TypeRange: rng(f, 204, 3, 6407, 204, 13, 6417),
+							TypeRange: rng(f, 327, 3, 10737, 327, 13, 10747),
 							LabelRanges: []hcl.Range{
-								rng(f, 204, 14, 6418, 204, 21, 6425),
+								rng(f, 327, 14, 10748, 327, 21, 10755),
 							},
-							OpenBraceRange:  rng(f, 204, 22, 6426, 204, 23, 6427),
-							CloseBraceRange: rng(f, 208, 3, 6541, 208, 4, 6542),
+							OpenBraceRange:  rng(f, 327, 22, 10756, 327, 23, 10757),
+							CloseBraceRange: rng(f, 331, 3, 10871, 331, 4, 10872),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7504,14 +8988,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 211, 20, 6649, 211, 28, 6657),
+													SrcRange: rng(f, 334, 20, 10979, 334, 28, 10987),
 												},
 											},
-											SrcRange: rng(f, 211, 19, 6648, 211, 29, 6658),
+											SrcRange: rng(f, 334, 19, 10978, 334, 29, 10988),
 										},
-										SrcRange:    rng(f, 211, 5, 6634, 211, 29, 6658),
-										NameRange:   rng(f, 211, 5, 6634, 211, 11, 6640),
-										EqualsRange: rng(f, 211, 17, 6646, 211, 18, 6647),
+										SrcRange:    rng(f, 334, 5, 10964, 334, 29, 10988),
+										NameRange:   rng(f, 334, 5, 10964, 334, 11, 10970),
+										EqualsRange: rng(f, 334, 17, 10976, 334, 18, 10977),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7519,26 +9003,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve relevant documentation and examples"),
-													SrcRange: rng(f, 210, 20, 6584, 210, 64, 6628),
+													SrcRange: rng(f, 333, 20, 10914, 333, 64, 10958),
 												},
 											},
-											SrcRange: rng(f, 210, 19, 6583, 210, 65, 6629),
+											SrcRange: rng(f, 333, 19, 10913, 333, 65, 10959),
 										},
-										SrcRange:    rng(f, 210, 5, 6569, 210, 65, 6629),
-										NameRange:   rng(f, 210, 5, 6569, 210, 16, 6580),
-										EqualsRange: rng(f, 210, 17, 6581, 210, 18, 6582),
+										SrcRange:    rng(f, 333, 5, 10899, 333, 65, 10959),
+										NameRange:   rng(f, 333, 5, 10899, 333, 16, 10910),
+										EqualsRange: rng(f, 333, 17, 10911, 333, 18, 10912),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 209, 21, 6563, 212, 4, 6662),
-								EndRange: rng(f, 212, 4, 6662, 212, 4, 6662),
+								SrcRange: rng(f, 332, 21, 10893, 335, 4, 10992),
+								EndRange: rng(f, 335, 4, 10992, 335, 4, 10992),
 							},
-							TypeRange: rng(f, 209, 3, 6545, 209, 13, 6555),
+							TypeRange: rng(f, 332, 3, 10875, 332, 13, 10885),
 							LabelRanges: []hcl.Range{
-								rng(f, 209, 14, 6556, 209, 20, 6562),
+								rng(f, 332, 14, 10886, 332, 20, 10892),
 							},
-							OpenBraceRange:  rng(f, 209, 21, 6563, 209, 22, 6564),
-							CloseBraceRange: rng(f, 212, 3, 6661, 212, 4, 6662),
+							OpenBraceRange:  rng(f, 332, 21, 10893, 332, 22, 10894),
+							CloseBraceRange: rng(f, 335, 3, 10991, 335, 4, 10992),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7553,14 +9037,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 215, 20, 6764, 215, 25, 6769),
+													SrcRange: rng(f, 338, 20, 11094, 338, 25, 11099),
 												},
 											},
-											SrcRange: rng(f, 215, 19, 6763, 215, 26, 6770),
+											SrcRange: rng(f, 338, 19, 11093, 338, 26, 11100),
 										},
-										SrcRange:    rng(f, 215, 5, 6749, 215, 26, 6770),
-										NameRange:   rng(f, 215, 5, 6749, 215, 11, 6755),
-										EqualsRange: rng(f, 215, 17, 6761, 215, 18, 6762),
+										SrcRange:    rng(f, 338, 5, 11079, 338, 26, 11100),
+										NameRange:   rng(f, 338, 5, 11079, 338, 11, 11085),
+										EqualsRange: rng(f, 338, 17, 11091, 338, 18, 11092),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7568,14 +9052,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format helpful response with examples"),
-													SrcRange: rng(f, 214, 20, 6706, 214, 57, 6743),
+													SrcRange: rng(f, 337, 20, 11036, 337, 57, 11073),
 												},
 											},
-											SrcRange: rng(f, 214, 19, 6705, 214, 58, 6744),
+											SrcRange: rng(f, 337, 19, 11035, 337, 58, 11074),
 										},
-										SrcRange:    rng(f, 214, 5, 6691, 214, 58, 6744),
-										NameRange:   rng(f, 214, 5, 6691, 214, 16, 6702),
-										EqualsRange: rng(f, 214, 17, 6703, 214, 18, 6704),
+										SrcRange:    rng(f, 337, 5, 11021, 337, 58, 11074),
+										NameRange:   rng(f, 337, 5, 11021, 337, 16, 11032),
+										EqualsRange: rng(f, 337, 17, 11033, 337, 18, 11034),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -7583,26 +9067,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 216, 20, 6790, 216, 26, 6796),
+													SrcRange: rng(f, 339, 20, 11120, 339, 26, 11126),
 												},
 											},
-											SrcRange: rng(f, 216, 19, 6789, 216, 27, 6797),
+											SrcRange: rng(f, 339, 19, 11119, 339, 27, 11127),
 										},
-										SrcRange:    rng(f, 216, 5, 6775, 216, 27, 6797),
-										NameRange:   rng(f, 216, 5, 6775, 216, 9, 6779),
-										EqualsRange: rng(f, 216, 17, 6787, 216, 18, 6788),
+										SrcRange:    rng(f, 339, 5, 11105, 339, 27, 11127),
+										NameRange:   rng(f, 339, 5, 11105, 339, 9, 11109),
+										EqualsRange: rng(f, 339, 17, 11117, 339, 18, 11118),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 213, 23, 6685, 217, 4, 6801),
-								EndRange: rng(f, 217, 4, 6801, 217, 4, 6801),
+								SrcRange: rng(f, 336, 23, 11015, 340, 4, 11131),
+								EndRange: rng(f, 340, 4, 11131, 340, 4, 11131),
 							},
-							TypeRange: rng(f, 213, 3, 6665, 213, 13, 6675),
+							TypeRange: rng(f, 336, 3, 10995, 336, 13, 11005),
 							LabelRanges: []hcl.Range{
-								rng(f, 213, 14, 6676, 213, 22, 6684),
+								rng(f, 336, 14, 11006, 336, 22, 11014),
 							},
-							OpenBraceRange:  rng(f, 213, 23, 6685, 213, 24, 6686),
-							CloseBraceRange: rng(f, 217, 3, 6800, 217, 4, 6801),
+							OpenBraceRange:  rng(f, 336, 23, 11015, 336, 24, 11016),
+							CloseBraceRange: rng(f, 340, 3, 11130, 340, 4, 11131),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -7617,14 +9101,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve relevant documentation and examples"),
-													SrcRange: rng(f, 226, 20, 7238, 226, 64, 7282),
+													SrcRange: rng(f, 349, 20, 11568, 349, 64, 11612),
 												},
 											},
-											SrcRange: rng(f, 226, 19, 7237, 226, 65, 7283),
+											SrcRange: rng(f, 349, 19, 11567, 349, 65, 11613),
 										},
-										SrcRange:    rng(f, 226, 5, 7223, 226, 65, 7283),
-										NameRange:   rng(f, 226, 5, 7223, 226, 16, 7234),
-										EqualsRange: rng(f, 226, 17, 7235, 226, 18, 7236),
+										SrcRange:    rng(f, 349, 5, 11553, 349, 65, 11613),
+										NameRange:   rng(f, 349, 5, 11553, 349, 16, 11564),
+										EqualsRange: rng(f, 349, 17, 11565, 349, 18, 11566),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -7632,44 +9116,44 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("document"),
-													SrcRange: rng(f, 228, 20, 7328, 228, 28, 7336),
+													SrcRange: rng(f, 351, 20, 11658, 351, 28, 11666),
 												},
 											},
-											SrcRange: rng(f, 228, 19, 7327, 228, 29, 7337),
+											SrcRange: rng(f, 351, 19, 11657, 351, 29, 11667),
 										},
-										SrcRange:    rng(f, 228, 5, 7313, 228, 29, 7337),
-										NameRange:   rng(f, 228, 5, 7313, 228, 9, 7317),
-										EqualsRange: rng(f, 228, 17, 7325, 228, 18, 7326),
+										SrcRange:    rng(f, 351, 5, 11643, 351, 29, 11667),
+										NameRange:   rng(f, 351, 5, 11643, 351, 9, 11647),
+										EqualsRange: rng(f, 351, 17, 11655, 351, 18, 11656),
 									},
 									"limit": &hclsyntax.Attribute{
 										Name: "limit",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("8"),
-											SrcRange: rng(f, 239, 16, 7681, 239, 17, 7682),
+											SrcRange: rng(f, 362, 16, 12011, 362, 17, 12012),
 										},
-										SrcRange:    rng(f, 239, 5, 7670, 239, 17, 7682),
-										NameRange:   rng(f, 239, 5, 7670, 239, 10, 7675),
-										EqualsRange: rng(f, 239, 14, 7679, 239, 15, 7680),
+										SrcRange:    rng(f, 362, 5, 12000, 362, 17, 12012),
+										NameRange:   rng(f, 362, 5, 12000, 362, 10, 12005),
+										EqualsRange: rng(f, 362, 14, 12009, 362, 15, 12010),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("5"),
-											SrcRange: rng(f, 229, 19, 7356, 229, 20, 7357),
+											SrcRange: rng(f, 352, 19, 11686, 352, 20, 11687),
 										},
-										SrcRange:    rng(f, 229, 5, 7342, 229, 20, 7357),
-										NameRange:   rng(f, 229, 5, 7342, 229, 13, 7350),
-										EqualsRange: rng(f, 229, 17, 7354, 229, 18, 7355),
+										SrcRange:    rng(f, 352, 5, 11672, 352, 20, 11687),
+										NameRange:   rng(f, 352, 5, 11672, 352, 13, 11680),
+										EqualsRange: rng(f, 352, 17, 11684, 352, 18, 11685),
 									},
 									"rank": &hclsyntax.Attribute{
 										Name: "rank",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.BoolVal(true),
-											SrcRange: rng(f, 230, 19, 7376, 230, 23, 7380),
+											SrcRange: rng(f, 353, 19, 11706, 353, 23, 11710),
 										},
-										SrcRange:    rng(f, 230, 5, 7362, 230, 23, 7380),
-										NameRange:   rng(f, 230, 5, 7362, 230, 9, 7366),
-										EqualsRange: rng(f, 230, 17, 7374, 230, 18, 7375),
+										SrcRange:    rng(f, 353, 5, 11692, 353, 23, 11710),
+										NameRange:   rng(f, 353, 5, 11692, 353, 9, 11696),
+										EqualsRange: rng(f, 353, 17, 11704, 353, 18, 11705),
 									},
 									"rank_ignore": &hclsyntax.Attribute{
 										Name: "rank_ignore",
@@ -7679,108 +9163,108 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("use"),
-															SrcRange: rng(f, 231, 21, 7401, 231, 24, 7404),
+															SrcRange: rng(f, 354, 21, 11731, 354, 24, 11734),
 														},
 													},
-													SrcRange: rng(f, 231, 20, 7400, 231, 25, 7405),
+													SrcRange: rng(f, 354, 20, 11730, 354, 25, 11735),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("using"),
-															SrcRange: rng(f, 231, 28, 7408, 231, 33, 7413),
+															SrcRange: rng(f, 354, 28, 11738, 354, 33, 11743),
 														},
 													},
-													SrcRange: rng(f, 231, 27, 7407, 231, 34, 7414),
+													SrcRange: rng(f, 354, 27, 11737, 354, 34, 11744),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("documentation"),
-															SrcRange: rng(f, 231, 37, 7417, 231, 50, 7430),
+															SrcRange: rng(f, 354, 37, 11747, 354, 50, 11760),
 														},
 													},
-													SrcRange: rng(f, 231, 36, 7416, 231, 51, 7431),
+													SrcRange: rng(f, 354, 36, 11746, 354, 51, 11761),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("docs"),
-															SrcRange: rng(f, 231, 54, 7434, 231, 58, 7438),
+															SrcRange: rng(f, 354, 54, 11764, 354, 58, 11768),
 														},
 													},
-													SrcRange: rng(f, 231, 53, 7433, 231, 59, 7439),
+													SrcRange: rng(f, 354, 53, 11763, 354, 59, 11769),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("doc"),
-															SrcRange: rng(f, 231, 62, 7442, 231, 65, 7445),
+															SrcRange: rng(f, 354, 62, 11772, 354, 65, 11775),
 														},
 													},
-													SrcRange: rng(f, 231, 61, 7441, 231, 66, 7446),
+													SrcRange: rng(f, 354, 61, 11771, 354, 66, 11776),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("help"),
-															SrcRange: rng(f, 231, 69, 7449, 231, 73, 7453),
+															SrcRange: rng(f, 354, 69, 11779, 354, 73, 11783),
 														},
 													},
-													SrcRange: rng(f, 231, 68, 7448, 231, 74, 7454),
+													SrcRange: rng(f, 354, 68, 11778, 354, 74, 11784),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("can"),
-															SrcRange: rng(f, 231, 77, 7457, 231, 80, 7460),
+															SrcRange: rng(f, 354, 77, 11787, 354, 80, 11790),
 														},
 													},
-													SrcRange: rng(f, 231, 76, 7456, 231, 81, 7461),
+													SrcRange: rng(f, 354, 76, 11786, 354, 81, 11791),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("get"),
-															SrcRange: rng(f, 231, 84, 7464, 231, 87, 7467),
+															SrcRange: rng(f, 354, 84, 11794, 354, 87, 11797),
 														},
 													},
-													SrcRange: rng(f, 231, 83, 7463, 231, 88, 7468),
+													SrcRange: rng(f, 354, 83, 11793, 354, 88, 11798),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("explain"),
-															SrcRange: rng(f, 231, 91, 7471, 231, 98, 7478),
+															SrcRange: rng(f, 354, 91, 11801, 354, 98, 11808),
 														},
 													},
-													SrcRange: rng(f, 231, 90, 7470, 231, 99, 7479),
+													SrcRange: rng(f, 354, 90, 11800, 354, 99, 11809),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("example"),
-															SrcRange: rng(f, 231, 102, 7482, 231, 109, 7489),
+															SrcRange: rng(f, 354, 102, 11812, 354, 109, 11819),
 														},
 													},
-													SrcRange: rng(f, 231, 101, 7481, 231, 110, 7490),
+													SrcRange: rng(f, 354, 101, 11811, 354, 110, 11820),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("examples"),
-															SrcRange: rng(f, 231, 113, 7493, 231, 121, 7501),
+															SrcRange: rng(f, 354, 113, 11823, 354, 121, 11831),
 														},
 													},
-													SrcRange: rng(f, 231, 112, 7492, 231, 122, 7502),
+													SrcRange: rng(f, 354, 112, 11822, 354, 122, 11832),
 												},
 											},
-											SrcRange:  rng(f, 231, 19, 7399, 231, 123, 7503),
-											OpenRange: rng(f, 231, 19, 7399, 231, 20, 7400),
+											SrcRange:  rng(f, 354, 19, 11729, 354, 123, 11833),
+											OpenRange: rng(f, 354, 19, 11729, 354, 20, 11730),
 										},
-										SrcRange:    rng(f, 231, 5, 7385, 231, 123, 7503),
-										NameRange:   rng(f, 231, 5, 7385, 231, 16, 7396),
-										EqualsRange: rng(f, 231, 17, 7397, 231, 18, 7398),
+										SrcRange:    rng(f, 354, 5, 11715, 354, 123, 11833),
+										NameRange:   rng(f, 354, 5, 11715, 354, 16, 11726),
+										EqualsRange: rng(f, 354, 17, 11727, 354, 18, 11728),
 									},
 									"rank_weights": &hclsyntax.Attribute{
 										Name: "rank_weights",
@@ -7792,15 +9276,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("CHANGELOG*"),
-																	SrcRange: rng(f, 233, 8, 7532, 233, 18, 7542),
+																	SrcRange: rng(f, 356, 8, 11862, 356, 18, 11872),
 																},
 															},
-															SrcRange: rng(f, 233, 7, 7531, 233, 19, 7543),
+															SrcRange: rng(f, 356, 7, 11861, 356, 19, 11873),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 233, 24, 7548, 233, 27, 7551),
+														SrcRange: rng(f, 356, 24, 11878, 356, 27, 11881),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -7809,15 +9293,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("CHANGES*"),
-																	SrcRange: rng(f, 234, 8, 7559, 234, 16, 7567),
+																	SrcRange: rng(f, 357, 8, 11889, 357, 16, 11897),
 																},
 															},
-															SrcRange: rng(f, 234, 7, 7558, 234, 17, 7568),
+															SrcRange: rng(f, 357, 7, 11888, 357, 17, 11898),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 234, 24, 7575, 234, 27, 7578),
+														SrcRange: rng(f, 357, 24, 11905, 357, 27, 11908),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -7826,15 +9310,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("NEWS*"),
-																	SrcRange: rng(f, 235, 8, 7586, 235, 13, 7591),
+																	SrcRange: rng(f, 358, 8, 11916, 358, 13, 11921),
 																},
 															},
-															SrcRange: rng(f, 235, 7, 7585, 235, 14, 7592),
+															SrcRange: rng(f, 358, 7, 11915, 358, 14, 11922),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 235, 24, 7602, 235, 27, 7605),
+														SrcRange: rng(f, 358, 24, 11932, 358, 27, 11935),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -7843,15 +9327,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("RELEASE*"),
-																	SrcRange: rng(f, 236, 8, 7613, 236, 16, 7621),
+																	SrcRange: rng(f, 359, 8, 11943, 359, 16, 11951),
 																},
 															},
-															SrcRange: rng(f, 236, 7, 7612, 236, 17, 7622),
+															SrcRange: rng(f, 359, 7, 11942, 359, 17, 11952),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 236, 24, 7629, 236, 27, 7632),
+														SrcRange: rng(f, 359, 24, 11959, 359, 27, 11962),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -7860,34 +9344,34 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("*/RelNotes/*"),
-																	SrcRange: rng(f, 237, 8, 7640, 237, 20, 7652),
+																	SrcRange: rng(f, 360, 8, 11970, 360, 20, 11982),
 																},
 															},
-															SrcRange: rng(f, 237, 7, 7639, 237, 21, 7653),
+															SrcRange: rng(f, 360, 7, 11969, 360, 21, 11983),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 237, 24, 7656, 237, 27, 7659),
+														SrcRange: rng(f, 360, 24, 11986, 360, 27, 11989),
 													},
 												},
 											},
-											SrcRange:  rng(f, 232, 20, 7523, 238, 6, 7665),
-											OpenRange: rng(f, 232, 20, 7523, 232, 21, 7524),
+											SrcRange:  rng(f, 355, 20, 11853, 361, 6, 11995),
+											OpenRange: rng(f, 355, 20, 11853, 355, 21, 11854),
 										},
-										SrcRange:    rng(f, 232, 5, 7508, 238, 6, 7665),
-										NameRange:   rng(f, 232, 5, 7508, 232, 17, 7520),
-										EqualsRange: rng(f, 232, 18, 7521, 232, 19, 7522),
+										SrcRange:    rng(f, 355, 5, 11838, 361, 6, 11995),
+										NameRange:   rng(f, 355, 5, 11838, 355, 17, 11850),
+										EqualsRange: rng(f, 355, 18, 11851, 355, 19, 11852),
 									},
 									"required": &hclsyntax.Attribute{
 										Name: "required",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.BoolVal(false),
-											SrcRange: rng(f, 240, 16, 7698, 240, 21, 7703),
+											SrcRange: rng(f, 363, 16, 12028, 363, 21, 12033),
 										},
-										SrcRange:    rng(f, 240, 5, 7687, 240, 21, 7703),
-										NameRange:   rng(f, 240, 5, 7687, 240, 13, 7695),
-										EqualsRange: rng(f, 240, 14, 7696, 240, 15, 7697),
+										SrcRange:    rng(f, 363, 5, 12017, 363, 21, 12033),
+										NameRange:   rng(f, 363, 5, 12017, 363, 13, 12025),
+										EqualsRange: rng(f, 363, 14, 12026, 363, 15, 12027),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -7895,37 +9379,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("docs"),
-													SrcRange: rng(f, 227, 20, 7303, 227, 24, 7307),
+													SrcRange: rng(f, 350, 20, 11633, 350, 24, 11637),
 												},
 											},
-											SrcRange: rng(f, 227, 19, 7302, 227, 25, 7308),
+											SrcRange: rng(f, 350, 19, 11632, 350, 25, 11638),
 										},
-										SrcRange:    rng(f, 227, 5, 7288, 227, 25, 7308),
-										NameRange:   rng(f, 227, 5, 7288, 227, 11, 7294),
-										EqualsRange: rng(f, 227, 17, 7300, 227, 18, 7301),
+										SrcRange:    rng(f, 350, 5, 11618, 350, 25, 11638),
+										NameRange:   rng(f, 350, 5, 11618, 350, 11, 11624),
+										EqualsRange: rng(f, 350, 17, 11630, 350, 18, 11631),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 225, 19, 7217, 241, 4, 7707),
-								EndRange: rng(f, 241, 4, 7707, 241, 4, 7707),
+								SrcRange: rng(f, 348, 19, 11547, 364, 4, 12037),
+								EndRange: rng(f, 364, 4, 12037, 364, 4, 12037),
 							},
-							TypeRange: rng(f, 225, 3, 7201, 225, 11, 7209),
+							TypeRange: rng(f, 348, 3, 11531, 348, 11, 11539),
 							LabelRanges: []hcl.Range{
-								rng(f, 225, 12, 7210, 225, 18, 7216),
+								rng(f, 348, 12, 11540, 348, 18, 11546),
 							},
-							OpenBraceRange:  rng(f, 225, 19, 7217, 225, 20, 7218),
-							CloseBraceRange: rng(f, 241, 3, 7706, 241, 4, 7707),
+							OpenBraceRange:  rng(f, 348, 19, 11547, 348, 20, 11548),
+							CloseBraceRange: rng(f, 364, 3, 12036, 364, 4, 12037),
 						},
 					},
-					SrcRange: rng(f, 195, 23, 6135, 242, 2, 7709),
-					EndRange: rng(f, 242, 2, 7709, 242, 2, 7709),
+					SrcRange: rng(f, 318, 23, 10465, 365, 2, 12039),
+					EndRange: rng(f, 365, 2, 12039, 365, 2, 12039),
 				},
-				TypeRange: rng(f, 195, 1, 6113, 195, 7, 6119),
+				TypeRange: rng(f, 318, 1, 10443, 318, 7, 10449),
 				LabelRanges: []hcl.Range{
-					rng(f, 195, 8, 6120, 195, 22, 6134),
+					rng(f, 318, 8, 10450, 318, 22, 10464),
 				},
-				OpenBraceRange:  rng(f, 195, 23, 6135, 195, 24, 6136),
-				CloseBraceRange: rng(f, 242, 1, 7708, 242, 2, 7709),
+				OpenBraceRange:  rng(f, 318, 23, 10465, 318, 24, 10466),
+				CloseBraceRange: rng(f, 365, 1, 12038, 365, 2, 12039),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -7943,11 +9427,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.9"),
-											SrcRange: rng(f, 247, 18, 7879, 247, 21, 7882),
+											SrcRange: rng(f, 370, 18, 12209, 370, 21, 12212),
 										},
-										SrcRange:    rng(f, 247, 5, 7866, 247, 21, 7882),
-										NameRange:   rng(f, 247, 5, 7866, 247, 15, 7876),
-										EqualsRange: rng(f, 247, 16, 7877, 247, 17, 7878),
+										SrcRange:    rng(f, 370, 5, 12196, 370, 21, 12212),
+										NameRange:   rng(f, 370, 5, 12196, 370, 15, 12206),
+										EqualsRange: rng(f, 370, 16, 12207, 370, 17, 12208),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -7955,23 +9439,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)^\\\\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\\\\b'"),
-													SrcRange: rng(f, 246, 19, 7764, 246, 115, 7860),
+													SrcRange: rng(f, 369, 19, 12094, 369, 115, 12190),
 												},
 											},
-											SrcRange: rng(f, 246, 18, 7763, 246, 116, 7861),
+											SrcRange: rng(f, 369, 18, 12093, 369, 116, 12191),
 										},
-										SrcRange:    rng(f, 246, 5, 7750, 246, 116, 7861),
-										NameRange:   rng(f, 246, 5, 7750, 246, 9, 7754),
-										EqualsRange: rng(f, 246, 16, 7761, 246, 17, 7762),
+										SrcRange:    rng(f, 369, 5, 12080, 369, 116, 12191),
+										NameRange:   rng(f, 369, 5, 12080, 369, 9, 12084),
+										EqualsRange: rng(f, 369, 16, 12091, 369, 17, 12092),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 245, 10, 7744, 248, 4, 7886),
-								EndRange: rng(f, 248, 4, 7886, 248, 4, 7886),
+								SrcRange: rng(f, 368, 10, 12074, 371, 4, 12216),
+								EndRange: rng(f, 371, 4, 12216, 371, 4, 12216),
 							},
-							TypeRange:       rng(f, 245, 3, 7737, 245, 9, 7743),
-							OpenBraceRange:  rng(f, 245, 10, 7744, 245, 11, 7745),
-							CloseBraceRange: rng(f, 248, 3, 7885, 248, 4, 7886),
+							TypeRange:       rng(f, 368, 3, 12067, 368, 9, 12073),
+							OpenBraceRange:  rng(f, 368, 10, 12074, 368, 11, 12075),
+							CloseBraceRange: rng(f, 371, 3, 12215, 371, 4, 12216),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7986,14 +9470,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 252, 20, 7997, 252, 25, 8002),
+													SrcRange: rng(f, 375, 20, 12327, 375, 25, 12332),
 												},
 											},
-											SrcRange: rng(f, 252, 19, 7996, 252, 26, 8003),
+											SrcRange: rng(f, 375, 19, 12326, 375, 26, 12333),
 										},
-										SrcRange:    rng(f, 252, 5, 7982, 252, 26, 8003),
-										NameRange:   rng(f, 252, 5, 7982, 252, 11, 7988),
-										EqualsRange: rng(f, 252, 17, 7994, 252, 18, 7995),
+										SrcRange:    rng(f, 375, 5, 12312, 375, 26, 12333),
+										NameRange:   rng(f, 375, 5, 12312, 375, 11, 12318),
+										EqualsRange: rng(f, 375, 17, 12324, 375, 18, 12325),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8001,14 +9485,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Generate appropriate conversational response"),
-													SrcRange: rng(f, 251, 20, 7932, 251, 64, 7976),
+													SrcRange: rng(f, 374, 20, 12262, 374, 64, 12306),
 												},
 											},
-											SrcRange: rng(f, 251, 19, 7931, 251, 65, 7977),
+											SrcRange: rng(f, 374, 19, 12261, 374, 65, 12307),
 										},
-										SrcRange:    rng(f, 251, 5, 7917, 251, 65, 7977),
-										NameRange:   rng(f, 251, 5, 7917, 251, 16, 7928),
-										EqualsRange: rng(f, 251, 17, 7929, 251, 18, 7930),
+										SrcRange:    rng(f, 374, 5, 12247, 374, 65, 12307),
+										NameRange:   rng(f, 374, 5, 12247, 374, 16, 12258),
+										EqualsRange: rng(f, 374, 17, 12259, 374, 18, 12260),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -8016,37 +9500,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 253, 20, 8023, 253, 26, 8029),
+													SrcRange: rng(f, 376, 20, 12353, 376, 26, 12359),
 												},
 											},
-											SrcRange: rng(f, 253, 19, 8022, 253, 27, 8030),
+											SrcRange: rng(f, 376, 19, 12352, 376, 27, 12360),
 										},
-										SrcRange:    rng(f, 253, 5, 8008, 253, 27, 8030),
-										NameRange:   rng(f, 253, 5, 8008, 253, 9, 8012),
-										EqualsRange: rng(f, 253, 17, 8020, 253, 18, 8021),
+										SrcRange:    rng(f, 376, 5, 12338, 376, 27, 12360),
+										NameRange:   rng(f, 376, 5, 12338, 376, 9, 12342),
+										EqualsRange: rng(f, 376, 17, 12350, 376, 18, 12351),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 250, 24, 7911, 254, 4, 8034),
-								EndRange: rng(f, 254, 4, 8034, 254, 4, 8034),
+								SrcRange: rng(f, 373, 24, 12241, 377, 4, 12364),
+								EndRange: rng(f, 377, 4, 12364, 377, 4, 12364),
 							},
-							TypeRange: rng(f, 250, 3, 7890, 250, 13, 7900),
+							TypeRange: rng(f, 373, 3, 12220, 373, 13, 12230),
 							LabelRanges: []hcl.Range{
-								rng(f, 250, 14, 7901, 250, 23, 7910),
+								rng(f, 373, 14, 12231, 373, 23, 12240),
 							},
-							OpenBraceRange:  rng(f, 250, 24, 7911, 250, 25, 7912),
-							CloseBraceRange: rng(f, 254, 3, 8033, 254, 4, 8034),
+							OpenBraceRange:  rng(f, 373, 24, 12241, 373, 25, 12242),
+							CloseBraceRange: rng(f, 377, 3, 12363, 377, 4, 12364),
 						},
 					},
-					SrcRange: rng(f, 244, 23, 7733, 255, 2, 8036),
-					EndRange: rng(f, 255, 2, 8036, 255, 2, 8036),
+					SrcRange: rng(f, 367, 23, 12063, 378, 2, 12366),
+					EndRange: rng(f, 378, 2, 12366, 378, 2, 12366),
 				},
-				TypeRange: rng(f, 244, 1, 7711, 244, 7, 7717),
+				TypeRange: rng(f, 367, 1, 12041, 367, 7, 12047),
 				LabelRanges: []hcl.Range{
-					rng(f, 244, 8, 7718, 244, 22, 7732),
+					rng(f, 367, 8, 12048, 367, 22, 12062),
 				},
-				OpenBraceRange:  rng(f, 244, 23, 7733, 244, 24, 7734),
-				CloseBraceRange: rng(f, 255, 1, 8035, 255, 2, 8036),
+				OpenBraceRange:  rng(f, 367, 23, 12063, 367, 24, 12064),
+				CloseBraceRange: rng(f, 378, 1, 12365, 378, 2, 12366),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -8061,14 +9545,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 260, 14, 8216, 260, 19, 8221),
+										SrcRange: rng(f, 383, 14, 12546, 383, 19, 12551),
 									},
 								},
-								SrcRange: rng(f, 260, 13, 8215, 260, 20, 8222),
+								SrcRange: rng(f, 383, 13, 12545, 383, 20, 12552),
 							},
-							SrcRange:    rng(f, 260, 3, 8205, 260, 20, 8222),
-							NameRange:   rng(f, 260, 3, 8205, 260, 10, 8212),
-							EqualsRange: rng(f, 260, 11, 8213, 260, 12, 8214),
+							SrcRange:    rng(f, 383, 3, 12535, 383, 20, 12552),
+							NameRange:   rng(f, 383, 3, 12535, 383, 10, 12542),
+							EqualsRange: rng(f, 383, 11, 12543, 383, 12, 12544),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -8085,14 +9569,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 264, 20, 8334, 264, 28, 8342),
+													SrcRange: rng(f, 387, 20, 12664, 387, 28, 12672),
 												},
 											},
-											SrcRange: rng(f, 264, 19, 8333, 264, 29, 8343),
+											SrcRange: rng(f, 387, 19, 12663, 387, 29, 12673),
 										},
-										SrcRange:    rng(f, 264, 5, 8319, 264, 29, 8343),
-										NameRange:   rng(f, 264, 5, 8319, 264, 11, 8325),
-										EqualsRange: rng(f, 264, 17, 8331, 264, 18, 8332),
+										SrcRange:    rng(f, 387, 5, 12649, 387, 29, 12673),
+										NameRange:   rng(f, 387, 5, 12649, 387, 11, 12655),
+										EqualsRange: rng(f, 387, 17, 12661, 387, 18, 12662),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8100,26 +9584,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve information related to the question"),
-													SrcRange: rng(f, 263, 20, 8269, 263, 64, 8313),
+													SrcRange: rng(f, 386, 20, 12599, 386, 64, 12643),
 												},
 											},
-											SrcRange: rng(f, 263, 19, 8268, 263, 65, 8314),
+											SrcRange: rng(f, 386, 19, 12598, 386, 65, 12644),
 										},
-										SrcRange:    rng(f, 263, 5, 8254, 263, 65, 8314),
-										NameRange:   rng(f, 263, 5, 8254, 263, 16, 8265),
-										EqualsRange: rng(f, 263, 17, 8266, 263, 18, 8267),
+										SrcRange:    rng(f, 386, 5, 12584, 386, 65, 12644),
+										NameRange:   rng(f, 386, 5, 12584, 386, 16, 12595),
+										EqualsRange: rng(f, 386, 17, 12596, 386, 18, 12597),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 262, 25, 8248, 265, 4, 8347),
-								EndRange: rng(f, 265, 4, 8347, 265, 4, 8347),
+								SrcRange: rng(f, 385, 25, 12578, 388, 4, 12677),
+								EndRange: rng(f, 388, 4, 12677, 388, 4, 12677),
 							},
-							TypeRange: rng(f, 262, 3, 8226, 262, 13, 8236),
+							TypeRange: rng(f, 385, 3, 12556, 385, 13, 12566),
 							LabelRanges: []hcl.Range{
-								rng(f, 262, 14, 8237, 262, 24, 8247),
+								rng(f, 385, 14, 12567, 385, 24, 12577),
 							},
-							OpenBraceRange:  rng(f, 262, 25, 8248, 262, 26, 8249),
-							CloseBraceRange: rng(f, 265, 3, 8346, 265, 4, 8347),
+							OpenBraceRange:  rng(f, 385, 25, 12578, 385, 26, 12579),
+							CloseBraceRange: rng(f, 388, 3, 12676, 388, 4, 12677),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8134,14 +9618,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 268, 20, 8447, 268, 25, 8452),
+													SrcRange: rng(f, 391, 20, 12777, 391, 25, 12782),
 												},
 											},
-											SrcRange: rng(f, 268, 19, 8446, 268, 26, 8453),
+											SrcRange: rng(f, 391, 19, 12776, 391, 26, 12783),
 										},
-										SrcRange:    rng(f, 268, 5, 8432, 268, 26, 8453),
-										NameRange:   rng(f, 268, 5, 8432, 268, 11, 8438),
-										EqualsRange: rng(f, 268, 17, 8444, 268, 18, 8445),
+										SrcRange:    rng(f, 391, 5, 12762, 391, 26, 12783),
+										NameRange:   rng(f, 391, 5, 12762, 391, 11, 12768),
+										EqualsRange: rng(f, 391, 17, 12774, 391, 18, 12775),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8149,14 +9633,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Summarize the findings for the user"),
-													SrcRange: rng(f, 267, 20, 8391, 267, 55, 8426),
+													SrcRange: rng(f, 390, 20, 12721, 390, 55, 12756),
 												},
 											},
-											SrcRange: rng(f, 267, 19, 8390, 267, 56, 8427),
+											SrcRange: rng(f, 390, 19, 12720, 390, 56, 12757),
 										},
-										SrcRange:    rng(f, 267, 5, 8376, 267, 56, 8427),
-										NameRange:   rng(f, 267, 5, 8376, 267, 16, 8387),
-										EqualsRange: rng(f, 267, 17, 8388, 267, 18, 8389),
+										SrcRange:    rng(f, 390, 5, 12706, 390, 56, 12757),
+										NameRange:   rng(f, 390, 5, 12706, 390, 16, 12717),
+										EqualsRange: rng(f, 390, 17, 12718, 390, 18, 12719),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -8164,26 +9648,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 269, 20, 8473, 269, 26, 8479),
+													SrcRange: rng(f, 392, 20, 12803, 392, 26, 12809),
 												},
 											},
-											SrcRange: rng(f, 269, 19, 8472, 269, 27, 8480),
+											SrcRange: rng(f, 392, 19, 12802, 392, 27, 12810),
 										},
-										SrcRange:    rng(f, 269, 5, 8458, 269, 27, 8480),
-										NameRange:   rng(f, 269, 5, 8458, 269, 9, 8462),
-										EqualsRange: rng(f, 269, 17, 8470, 269, 18, 8471),
+										SrcRange:    rng(f, 392, 5, 12788, 392, 27, 12810),
+										NameRange:   rng(f, 392, 5, 12788, 392, 9, 12792),
+										EqualsRange: rng(f, 392, 17, 12800, 392, 18, 12801),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 266, 23, 8370, 270, 4, 8484),
-								EndRange: rng(f, 270, 4, 8484, 270, 4, 8484),
+								SrcRange: rng(f, 389, 23, 12700, 393, 4, 12814),
+								EndRange: rng(f, 393, 4, 12814, 393, 4, 12814),
 							},
-							TypeRange: rng(f, 266, 3, 8350, 266, 13, 8360),
+							TypeRange: rng(f, 389, 3, 12680, 389, 13, 12690),
 							LabelRanges: []hcl.Range{
-								rng(f, 266, 14, 8361, 266, 22, 8369),
+								rng(f, 389, 14, 12691, 389, 22, 12699),
 							},
-							OpenBraceRange:  rng(f, 266, 23, 8370, 266, 24, 8371),
-							CloseBraceRange: rng(f, 270, 3, 8483, 270, 4, 8484),
+							OpenBraceRange:  rng(f, 389, 23, 12700, 389, 24, 12701),
+							CloseBraceRange: rng(f, 393, 3, 12813, 393, 4, 12814),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -8198,14 +9682,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve related information from all sources"),
-													SrcRange: rng(f, 273, 20, 8528, 273, 65, 8573),
+													SrcRange: rng(f, 396, 20, 12858, 396, 65, 12903),
 												},
 											},
-											SrcRange: rng(f, 273, 19, 8527, 273, 66, 8574),
+											SrcRange: rng(f, 396, 19, 12857, 396, 66, 12904),
 										},
-										SrcRange:    rng(f, 273, 5, 8513, 273, 66, 8574),
-										NameRange:   rng(f, 273, 5, 8513, 273, 16, 8524),
-										EqualsRange: rng(f, 273, 17, 8525, 273, 18, 8526),
+										SrcRange:    rng(f, 396, 5, 12843, 396, 66, 12904),
+										NameRange:   rng(f, 396, 5, 12843, 396, 16, 12854),
+										EqualsRange: rng(f, 396, 17, 12855, 396, 18, 12856),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -8215,91 +9699,91 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 276, 21, 8643, 276, 29, 8651),
+															SrcRange: rng(f, 399, 21, 12973, 399, 29, 12981),
 														},
 													},
-													SrcRange: rng(f, 276, 20, 8642, 276, 30, 8652),
+													SrcRange: rng(f, 399, 20, 12972, 399, 30, 12982),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 276, 33, 8655, 276, 38, 8660),
+															SrcRange: rng(f, 399, 33, 12985, 399, 38, 12990),
 														},
 													},
-													SrcRange: rng(f, 276, 32, 8654, 276, 39, 8661),
+													SrcRange: rng(f, 399, 32, 12984, 399, 39, 12991),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("statuses"),
-															SrcRange: rng(f, 276, 42, 8664, 276, 50, 8672),
+															SrcRange: rng(f, 399, 42, 12994, 399, 50, 13002),
 														},
 													},
-													SrcRange: rng(f, 276, 41, 8663, 276, 51, 8673),
+													SrcRange: rng(f, 399, 41, 12993, 399, 51, 13003),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("providers"),
-															SrcRange: rng(f, 276, 54, 8676, 276, 63, 8685),
+															SrcRange: rng(f, 399, 54, 13006, 399, 63, 13015),
 														},
 													},
-													SrcRange: rng(f, 276, 53, 8675, 276, 64, 8686),
+													SrcRange: rng(f, 399, 53, 13005, 399, 64, 13016),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("paths"),
-															SrcRange: rng(f, 276, 67, 8689, 276, 72, 8694),
+															SrcRange: rng(f, 399, 67, 13019, 399, 72, 13024),
 														},
 													},
-													SrcRange: rng(f, 276, 66, 8688, 276, 73, 8695),
+													SrcRange: rng(f, 399, 66, 13018, 399, 73, 13025),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("authors"),
-															SrcRange: rng(f, 276, 76, 8698, 276, 83, 8705),
+															SrcRange: rng(f, 399, 76, 13028, 399, 83, 13035),
 														},
 													},
-													SrcRange: rng(f, 276, 75, 8697, 276, 84, 8706),
+													SrcRange: rng(f, 399, 75, 13027, 399, 84, 13036),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("revisions"),
-															SrcRange: rng(f, 276, 87, 8709, 276, 96, 8718),
+															SrcRange: rng(f, 399, 87, 13039, 399, 96, 13048),
 														},
 													},
-													SrcRange: rng(f, 276, 86, 8708, 276, 97, 8719),
+													SrcRange: rng(f, 399, 86, 13038, 399, 97, 13049),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("topics"),
-															SrcRange: rng(f, 276, 100, 8722, 276, 106, 8728),
+															SrcRange: rng(f, 399, 100, 13052, 399, 106, 13058),
 														},
 													},
-													SrcRange: rng(f, 276, 99, 8721, 276, 107, 8729),
+													SrcRange: rng(f, 399, 99, 13051, 399, 107, 13059),
 												},
 											},
-											SrcRange:  rng(f, 276, 19, 8641, 276, 108, 8730),
-											OpenRange: rng(f, 276, 19, 8641, 276, 20, 8642),
+											SrcRange:  rng(f, 399, 19, 12971, 399, 108, 13060),
+											OpenRange: rng(f, 399, 19, 12971, 399, 20, 12972),
 										},
-										SrcRange:    rng(f, 276, 5, 8627, 276, 108, 8730),
-										NameRange:   rng(f, 276, 5, 8627, 276, 12, 8634),
-										EqualsRange: rng(f, 276, 17, 8639, 276, 18, 8640),
+										SrcRange:    rng(f, 399, 5, 12957, 399, 108, 13060),
+										NameRange:   rng(f, 399, 5, 12957, 399, 12, 12964),
+										EqualsRange: rng(f, 399, 17, 12969, 399, 18, 12970),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("5"),
-											SrcRange: rng(f, 275, 19, 8621, 275, 20, 8622),
+											SrcRange: rng(f, 398, 19, 12951, 398, 20, 12952),
 										},
-										SrcRange:    rng(f, 275, 5, 8607, 275, 20, 8622),
-										NameRange:   rng(f, 275, 5, 8607, 275, 13, 8615),
-										EqualsRange: rng(f, 275, 17, 8619, 275, 18, 8620),
+										SrcRange:    rng(f, 398, 5, 12937, 398, 20, 12952),
+										NameRange:   rng(f, 398, 5, 12937, 398, 13, 12945),
+										EqualsRange: rng(f, 398, 17, 12949, 398, 18, 12950),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -8307,41 +9791,41 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("generic"),
-													SrcRange: rng(f, 274, 20, 8594, 274, 27, 8601),
+													SrcRange: rng(f, 397, 20, 12924, 397, 27, 12931),
 												},
 											},
-											SrcRange: rng(f, 274, 19, 8593, 274, 28, 8602),
+											SrcRange: rng(f, 397, 19, 12923, 397, 28, 12932),
 										},
-										SrcRange:    rng(f, 274, 5, 8579, 274, 28, 8602),
-										NameRange:   rng(f, 274, 5, 8579, 274, 11, 8585),
-										EqualsRange: rng(f, 274, 17, 8591, 274, 18, 8592),
+										SrcRange:    rng(f, 397, 5, 12909, 397, 28, 12932),
+										NameRange:   rng(f, 397, 5, 12909, 397, 11, 12915),
+										EqualsRange: rng(f, 397, 17, 12921, 397, 18, 12922),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 272, 22, 8507, 277, 4, 8734),
-								EndRange: rng(f, 277, 4, 8734, 277, 4, 8734),
+								SrcRange: rng(f, 395, 22, 12837, 400, 4, 13064),
+								EndRange: rng(f, 400, 4, 13064, 400, 4, 13064),
 							},
-							TypeRange: rng(f, 272, 3, 8488, 272, 11, 8496),
+							TypeRange: rng(f, 395, 3, 12818, 395, 11, 12826),
 							LabelRanges: []hcl.Range{
-								rng(f, 272, 12, 8497, 272, 21, 8506),
+								rng(f, 395, 12, 12827, 395, 21, 12836),
 							},
-							OpenBraceRange:  rng(f, 272, 22, 8507, 272, 23, 8508),
-							CloseBraceRange: rng(f, 277, 3, 8733, 277, 4, 8734),
+							OpenBraceRange:  rng(f, 395, 22, 12837, 395, 23, 12838),
+							CloseBraceRange: rng(f, 400, 3, 13063, 400, 4, 13064),
 						},
 					},
-					SrcRange: rng(f, 259, 19, 8201, 278, 2, 8736),
-					EndRange: rng(f, 278, 2, 8736, 278, 2, 8736),
+					SrcRange: rng(f, 382, 19, 12531, 401, 2, 13066),
+					EndRange: rng(f, 401, 2, 13066, 401, 2, 13066),
 				},
-				TypeRange: rng(f, 259, 1, 8183, 259, 7, 8189),
+				TypeRange: rng(f, 382, 1, 12513, 382, 7, 12519),
 				LabelRanges: []hcl.Range{
-					rng(f, 259, 8, 8190, 259, 18, 8200),
+					rng(f, 382, 8, 12520, 382, 18, 12530),
 				},
-				OpenBraceRange:  rng(f, 259, 19, 8201, 259, 20, 8202),
-				CloseBraceRange: rng(f, 278, 1, 8735, 278, 2, 8736),
+				OpenBraceRange:  rng(f, 382, 19, 12531, 382, 20, 12532),
+				CloseBraceRange: rng(f, 401, 1, 13065, 401, 2, 13066),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 279, 1, 8737),
-		EndRange: rng(f, 279, 1, 8737, 279, 1, 8737),
+		SrcRange: rng(f, 1, 1, 0, 402, 1, 13067),
+		EndRange: rng(f, 402, 1, 13067, 402, 1, 13067),
 	}
 }
 
@@ -8890,36 +10374,36 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("GITLAB_TOKEN"),
-														SrcRange: rng(f, 19, 17, 962, 19, 29, 974),
+														SrcRange: rng(f, 21, 17, 1104, 21, 29, 1116),
 													},
 												},
-												SrcRange: rng(f, 19, 16, 961, 19, 30, 975),
+												SrcRange: rng(f, 21, 16, 1103, 21, 30, 1117),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 19, 34, 979, 19, 34, 979),
+														SrcRange: rng(f, 21, 34, 1121, 21, 34, 1121),
 													},
 												},
-												SrcRange: rng(f, 19, 32, 977, 19, 34, 979),
+												SrcRange: rng(f, 21, 32, 1119, 21, 34, 1121),
 											},
 										},
-										NameRange:       rng(f, 19, 12, 957, 19, 15, 960),
-										OpenParenRange:  rng(f, 19, 15, 960, 19, 16, 961),
-										CloseParenRange: rng(f, 19, 34, 979, 19, 35, 980),
+										NameRange:       rng(f, 21, 12, 1099, 21, 15, 1102),
+										OpenParenRange:  rng(f, 21, 15, 1102, 21, 16, 1103),
+										CloseParenRange: rng(f, 21, 34, 1121, 21, 35, 1122),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 19, 41, 986, 19, 41, 986),
+												SrcRange: rng(f, 21, 41, 1128, 21, 41, 1128),
 											},
 										},
-										SrcRange: rng(f, 19, 39, 984, 19, 41, 986),
+										SrcRange: rng(f, 21, 39, 1126, 21, 41, 1128),
 									},
-									SrcRange: rng(f, 19, 12, 957, 19, 41, 986),
+									SrcRange: rng(f, 21, 12, 1099, 21, 41, 1128),
 								},
 								TrueResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -8929,10 +10413,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "base_url",
-															SrcRange: rng(f, 20, 5, 995, 20, 13, 1003),
+															SrcRange: rng(f, 22, 5, 1137, 22, 13, 1145),
 														},
 													},
-													SrcRange: rng(f, 20, 5, 995, 20, 13, 1003),
+													SrcRange: rng(f, 22, 5, 1137, 22, 13, 1145),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -8942,24 +10426,24 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_URL"),
-																SrcRange: rng(f, 20, 21, 1011, 20, 31, 1021),
+																SrcRange: rng(f, 22, 21, 1153, 22, 31, 1163),
 															},
 														},
-														SrcRange: rng(f, 20, 20, 1010, 20, 32, 1022),
+														SrcRange: rng(f, 22, 20, 1152, 22, 32, 1164),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("https://gitlab.com"),
-																SrcRange: rng(f, 20, 35, 1025, 20, 53, 1043),
+																SrcRange: rng(f, 22, 35, 1167, 22, 53, 1185),
 															},
 														},
-														SrcRange: rng(f, 20, 34, 1024, 20, 54, 1044),
+														SrcRange: rng(f, 22, 34, 1166, 22, 54, 1186),
 													},
 												},
-												NameRange:       rng(f, 20, 16, 1006, 20, 19, 1009),
-												OpenParenRange:  rng(f, 20, 19, 1009, 20, 20, 1010),
-												CloseParenRange: rng(f, 20, 54, 1044, 20, 55, 1045),
+												NameRange:       rng(f, 22, 16, 1148, 22, 19, 1151),
+												OpenParenRange:  rng(f, 22, 19, 1151, 22, 20, 1152),
+												CloseParenRange: rng(f, 22, 54, 1186, 22, 55, 1187),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -8968,10 +10452,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "token",
-															SrcRange: rng(f, 21, 5, 1050, 21, 10, 1055),
+															SrcRange: rng(f, 23, 5, 1192, 23, 10, 1197),
 														},
 													},
-													SrcRange: rng(f, 21, 5, 1050, 21, 10, 1055),
+													SrcRange: rng(f, 23, 5, 1192, 23, 10, 1197),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -8981,29 +10465,120 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_TOKEN"),
-																SrcRange: rng(f, 21, 21, 1066, 21, 33, 1078),
+																SrcRange: rng(f, 23, 21, 1208, 23, 33, 1220),
 															},
 														},
-														SrcRange: rng(f, 21, 20, 1065, 21, 34, 1079),
+														SrcRange: rng(f, 23, 20, 1207, 23, 34, 1221),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 21, 38, 1083, 21, 38, 1083),
+																SrcRange: rng(f, 23, 38, 1225, 23, 38, 1225),
 															},
 														},
-														SrcRange: rng(f, 21, 36, 1081, 21, 38, 1083),
+														SrcRange: rng(f, 23, 36, 1223, 23, 38, 1225),
 													},
 												},
-												NameRange:       rng(f, 21, 16, 1061, 21, 19, 1064),
-												OpenParenRange:  rng(f, 21, 19, 1064, 21, 20, 1065),
-												CloseParenRange: rng(f, 21, 38, 1083, 21, 39, 1084),
+												NameRange:       rng(f, 23, 16, 1203, 23, 19, 1206),
+												OpenParenRange:  rng(f, 23, 19, 1206, 23, 20, 1207),
+												CloseParenRange: rng(f, 23, 38, 1225, 23, 39, 1226),
+											},
+										},
+										hclsyntax.ObjectConsItem{
+											KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+												Wrapped: &hclsyntax.ScopeTraversalExpr{
+													Traversal: hcl.Traversal{
+														hcl.TraverseRoot{
+															Name:     "projects",
+															SrcRange: rng(f, 24, 5, 1231, 24, 13, 1239),
+														},
+													},
+													SrcRange: rng(f, 24, 5, 1231, 24, 13, 1239),
+												},
+											},
+											ValueExpr: &hclsyntax.ConditionalExpr{
+												Condition: &hclsyntax.BinaryOpExpr{
+													LHS: &hclsyntax.RelativeTraversalExpr{
+														Source: &hclsyntax.FunctionCallExpr{
+															Name: "git_remote",
+															Args: []hclsyntax.Expression{
+																&hclsyntax.TemplateExpr{
+																	Parts: []hclsyntax.Expression{
+																		&hclsyntax.LiteralValueExpr{
+																			Val:      cty.StringVal("."),
+																			SrcRange: rng(f, 24, 28, 1254, 24, 29, 1255),
+																		},
+																	},
+																	SrcRange: rng(f, 24, 27, 1253, 24, 30, 1256),
+																},
+															},
+															NameRange:       rng(f, 24, 16, 1242, 24, 26, 1252),
+															OpenParenRange:  rng(f, 24, 26, 1252, 24, 27, 1253),
+															CloseParenRange: rng(f, 24, 30, 1256, 24, 31, 1257),
+														},
+														Traversal: hcl.Traversal{
+															hcl.TraverseAttr{
+																Name:     "kind",
+																SrcRange: rng(f, 24, 31, 1257, 24, 36, 1262),
+															},
+														},
+														SrcRange: rng(f, 24, 16, 1242, 24, 36, 1262),
+													},
+													Op: hclsyntax.OpEqual,
+													RHS: &hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("gitlab"),
+																SrcRange: rng(f, 24, 41, 1267, 24, 47, 1273),
+															},
+														},
+														SrcRange: rng(f, 24, 40, 1266, 24, 48, 1274),
+													},
+													SrcRange: rng(f, 24, 16, 1242, 24, 48, 1274),
+												},
+												TrueResult: &hclsyntax.TupleConsExpr{
+													Exprs: []hclsyntax.Expression{
+														&hclsyntax.RelativeTraversalExpr{
+															Source: &hclsyntax.FunctionCallExpr{
+																Name: "git_remote",
+																Args: []hclsyntax.Expression{
+																	&hclsyntax.TemplateExpr{
+																		Parts: []hclsyntax.Expression{
+																			&hclsyntax.LiteralValueExpr{
+																				Val:      cty.StringVal("."),
+																				SrcRange: rng(f, 24, 64, 1290, 24, 65, 1291),
+																			},
+																		},
+																		SrcRange: rng(f, 24, 63, 1289, 24, 66, 1292),
+																	},
+																},
+																NameRange:       rng(f, 24, 52, 1278, 24, 62, 1288),
+																OpenParenRange:  rng(f, 24, 62, 1288, 24, 63, 1289),
+																CloseParenRange: rng(f, 24, 66, 1292, 24, 67, 1293),
+															},
+															Traversal: hcl.Traversal{
+																hcl.TraverseAttr{
+																	Name:     "path",
+																	SrcRange: rng(f, 24, 67, 1293, 24, 72, 1298),
+																},
+															},
+															SrcRange: rng(f, 24, 52, 1278, 24, 72, 1298),
+														},
+													},
+													SrcRange:  rng(f, 24, 51, 1277, 24, 73, 1299),
+													OpenRange: rng(f, 24, 51, 1277, 24, 52, 1278),
+												},
+												FalseResult: &hclsyntax.TupleConsExpr{
+													SrcRange:  rng(f, 24, 76, 1302, 24, 78, 1304),
+													OpenRange: rng(f, 24, 76, 1302, 24, 77, 1303),
+												},
+												SrcRange: rng(f, 24, 16, 1242, 24, 78, 1304),
 											},
 										},
 									},
-									SrcRange:  rng(f, 19, 44, 989, 22, 6, 1090),
-									OpenRange: rng(f, 19, 44, 989, 19, 45, 990),
+									SrcRange:  rng(f, 21, 44, 1131, 25, 6, 1310),
+									OpenRange: rng(f, 21, 44, 1131, 21, 45, 1132),
 								},
 								FalseResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -9013,20 +10588,20 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "path",
-															SrcRange: rng(f, 23, 5, 1099, 23, 9, 1103),
+															SrcRange: rng(f, 26, 5, 1319, 26, 9, 1323),
 														},
 													},
-													SrcRange: rng(f, 23, 5, 1099, 23, 9, 1103),
+													SrcRange: rng(f, 26, 5, 1319, 26, 9, 1323),
 												},
 											},
 											ValueExpr: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("."),
-														SrcRange: rng(f, 23, 14, 1108, 23, 15, 1109),
+														SrcRange: rng(f, 26, 14, 1328, 26, 15, 1329),
 													},
 												},
-												SrcRange: rng(f, 23, 13, 1107, 23, 16, 1110),
+												SrcRange: rng(f, 26, 13, 1327, 26, 16, 1330),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -9035,10 +10610,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "stats",
-															SrcRange: rng(f, 24, 5, 1115, 24, 10, 1120),
+															SrcRange: rng(f, 27, 5, 1335, 27, 10, 1340),
 														},
 													},
-													SrcRange: rng(f, 24, 5, 1115, 24, 10, 1120),
+													SrcRange: rng(f, 27, 5, 1335, 27, 10, 1340),
 												},
 											},
 											ValueExpr: &hclsyntax.BinaryOpExpr{
@@ -9050,36 +10625,36 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("NOUS_OPENAI_BASE_URL"),
-																		SrcRange: rng(f, 24, 18, 1128, 24, 38, 1148),
+																		SrcRange: rng(f, 27, 18, 1348, 27, 38, 1368),
 																	},
 																},
-																SrcRange: rng(f, 24, 17, 1127, 24, 39, 1149),
+																SrcRange: rng(f, 27, 17, 1347, 27, 39, 1369),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal(""),
-																		SrcRange: rng(f, 24, 43, 1153, 24, 43, 1153),
+																		SrcRange: rng(f, 27, 43, 1373, 27, 43, 1373),
 																	},
 																},
-																SrcRange: rng(f, 24, 41, 1151, 24, 43, 1153),
+																SrcRange: rng(f, 27, 41, 1371, 27, 43, 1373),
 															},
 														},
-														NameRange:       rng(f, 24, 13, 1123, 24, 16, 1126),
-														OpenParenRange:  rng(f, 24, 16, 1126, 24, 17, 1127),
-														CloseParenRange: rng(f, 24, 43, 1153, 24, 44, 1154),
+														NameRange:       rng(f, 27, 13, 1343, 27, 16, 1346),
+														OpenParenRange:  rng(f, 27, 16, 1346, 27, 17, 1347),
+														CloseParenRange: rng(f, 27, 43, 1373, 27, 44, 1374),
 													},
 													Op: hclsyntax.OpNotEqual,
 													RHS: &hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 24, 50, 1160, 24, 50, 1160),
+																SrcRange: rng(f, 27, 50, 1380, 27, 50, 1380),
 															},
 														},
-														SrcRange: rng(f, 24, 48, 1158, 24, 50, 1160),
+														SrcRange: rng(f, 27, 48, 1378, 27, 50, 1380),
 													},
-													SrcRange: rng(f, 24, 13, 1123, 24, 50, 1160),
+													SrcRange: rng(f, 27, 13, 1343, 27, 50, 1380),
 												},
 												Op: hclsyntax.OpLogicalOr,
 												RHS: &hclsyntax.BinaryOpExpr{
@@ -9090,49 +10665,49 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("OPENAI_API_KEY"),
-																		SrcRange: rng(f, 24, 59, 1169, 24, 73, 1183),
+																		SrcRange: rng(f, 27, 59, 1389, 27, 73, 1403),
 																	},
 																},
-																SrcRange: rng(f, 24, 58, 1168, 24, 74, 1184),
+																SrcRange: rng(f, 27, 58, 1388, 27, 74, 1404),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal(""),
-																		SrcRange: rng(f, 24, 78, 1188, 24, 78, 1188),
+																		SrcRange: rng(f, 27, 78, 1408, 27, 78, 1408),
 																	},
 																},
-																SrcRange: rng(f, 24, 76, 1186, 24, 78, 1188),
+																SrcRange: rng(f, 27, 76, 1406, 27, 78, 1408),
 															},
 														},
-														NameRange:       rng(f, 24, 54, 1164, 24, 57, 1167),
-														OpenParenRange:  rng(f, 24, 57, 1167, 24, 58, 1168),
-														CloseParenRange: rng(f, 24, 78, 1188, 24, 79, 1189),
+														NameRange:       rng(f, 27, 54, 1384, 27, 57, 1387),
+														OpenParenRange:  rng(f, 27, 57, 1387, 27, 58, 1388),
+														CloseParenRange: rng(f, 27, 78, 1408, 27, 79, 1409),
 													},
 													Op: hclsyntax.OpNotEqual,
 													RHS: &hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 24, 85, 1195, 24, 85, 1195),
+																SrcRange: rng(f, 27, 85, 1415, 27, 85, 1415),
 															},
 														},
-														SrcRange: rng(f, 24, 83, 1193, 24, 85, 1195),
+														SrcRange: rng(f, 27, 83, 1413, 27, 85, 1415),
 													},
-													SrcRange: rng(f, 24, 54, 1164, 24, 85, 1195),
+													SrcRange: rng(f, 27, 54, 1384, 27, 85, 1415),
 												},
-												SrcRange: rng(f, 24, 13, 1123, 24, 85, 1195),
+												SrcRange: rng(f, 27, 13, 1343, 27, 85, 1415),
 											},
 										},
 									},
-									SrcRange:  rng(f, 22, 9, 1093, 25, 4, 1199),
-									OpenRange: rng(f, 22, 9, 1093, 22, 10, 1094),
+									SrcRange:  rng(f, 25, 9, 1313, 28, 4, 1419),
+									OpenRange: rng(f, 25, 9, 1313, 25, 10, 1314),
 								},
-								SrcRange: rng(f, 19, 12, 957, 25, 4, 1199),
+								SrcRange: rng(f, 21, 12, 1099, 28, 4, 1419),
 							},
-							SrcRange:    rng(f, 19, 3, 948, 25, 4, 1199),
-							NameRange:   rng(f, 19, 3, 948, 19, 9, 954),
-							EqualsRange: rng(f, 19, 10, 955, 19, 11, 956),
+							SrcRange:    rng(f, 21, 3, 1090, 28, 4, 1419),
+							NameRange:   rng(f, 21, 3, 1090, 21, 9, 1096),
+							EqualsRange: rng(f, 21, 10, 1097, 21, 11, 1098),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -9145,82 +10720,82 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("GITLAB_TOKEN"),
-														SrcRange: rng(f, 17, 19, 870, 17, 31, 882),
+														SrcRange: rng(f, 19, 19, 1012, 19, 31, 1024),
 													},
 												},
-												SrcRange: rng(f, 17, 18, 869, 17, 32, 883),
+												SrcRange: rng(f, 19, 18, 1011, 19, 32, 1025),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 17, 36, 887, 17, 36, 887),
+														SrcRange: rng(f, 19, 36, 1029, 19, 36, 1029),
 													},
 												},
-												SrcRange: rng(f, 17, 34, 885, 17, 36, 887),
+												SrcRange: rng(f, 19, 34, 1027, 19, 36, 1029),
 											},
 										},
-										NameRange:       rng(f, 17, 14, 865, 17, 17, 868),
-										OpenParenRange:  rng(f, 17, 17, 868, 17, 18, 869),
-										CloseParenRange: rng(f, 17, 36, 887, 17, 37, 888),
+										NameRange:       rng(f, 19, 14, 1007, 19, 17, 1010),
+										OpenParenRange:  rng(f, 19, 17, 1010, 19, 18, 1011),
+										CloseParenRange: rng(f, 19, 36, 1029, 19, 37, 1030),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 17, 43, 894, 17, 43, 894),
+												SrcRange: rng(f, 19, 43, 1036, 19, 43, 1036),
 											},
 										},
-										SrcRange: rng(f, 17, 41, 892, 17, 43, 894),
+										SrcRange: rng(f, 19, 41, 1034, 19, 43, 1036),
 									},
-									SrcRange: rng(f, 17, 14, 865, 17, 43, 894),
+									SrcRange: rng(f, 19, 14, 1007, 19, 43, 1036),
 								},
 								TrueResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:gitlab"),
-											SrcRange: rng(f, 17, 47, 898, 17, 61, 912),
+											SrcRange: rng(f, 19, 47, 1040, 19, 61, 1054),
 										},
 									},
-									SrcRange: rng(f, 17, 46, 897, 17, 62, 913),
+									SrcRange: rng(f, 19, 46, 1039, 19, 62, 1055),
 								},
 								FalseResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:git"),
-											SrcRange: rng(f, 17, 66, 917, 17, 77, 928),
+											SrcRange: rng(f, 19, 66, 1059, 19, 77, 1070),
 										},
 									},
-									SrcRange: rng(f, 17, 65, 916, 17, 78, 929),
+									SrcRange: rng(f, 19, 65, 1058, 19, 78, 1071),
 								},
-								SrcRange: rng(f, 17, 14, 865, 17, 78, 929),
+								SrcRange: rng(f, 19, 14, 1007, 19, 78, 1071),
 							},
-							SrcRange:    rng(f, 17, 3, 854, 17, 78, 929),
-							NameRange:   rng(f, 17, 3, 854, 17, 9, 860),
-							EqualsRange: rng(f, 17, 12, 863, 17, 13, 864),
+							SrcRange:    rng(f, 19, 3, 996, 19, 78, 1071),
+							NameRange:   rng(f, 19, 3, 996, 19, 9, 1002),
+							EqualsRange: rng(f, 19, 12, 1005, 19, 13, 1006),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("10"),
-								SrcRange: rng(f, 18, 14, 943, 18, 16, 945),
+								SrcRange: rng(f, 20, 14, 1085, 20, 16, 1087),
 							},
-							SrcRange:    rng(f, 18, 3, 932, 18, 16, 945),
-							NameRange:   rng(f, 18, 3, 932, 18, 11, 940),
-							EqualsRange: rng(f, 18, 12, 941, 18, 13, 942),
+							SrcRange:    rng(f, 20, 3, 1074, 20, 16, 1087),
+							NameRange:   rng(f, 20, 3, 1074, 20, 11, 1082),
+							EqualsRange: rng(f, 20, 12, 1083, 20, 13, 1084),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 16, 17, 850, 26, 2, 1201),
-					EndRange: rng(f, 26, 2, 1201, 26, 2, 1201),
+					SrcRange: rng(f, 18, 17, 992, 29, 2, 1421),
+					EndRange: rng(f, 29, 2, 1421, 29, 2, 1421),
 				},
-				TypeRange: rng(f, 16, 1, 834, 16, 7, 840),
+				TypeRange: rng(f, 18, 1, 976, 18, 7, 982),
 				LabelRanges: []hcl.Range{
-					rng(f, 16, 8, 841, 16, 16, 849),
+					rng(f, 18, 8, 983, 18, 16, 991),
 				},
-				OpenBraceRange:  rng(f, 16, 17, 850, 16, 18, 851),
-				CloseBraceRange: rng(f, 26, 1, 1200, 26, 2, 1201),
+				OpenBraceRange:  rng(f, 18, 17, 992, 18, 18, 993),
+				CloseBraceRange: rng(f, 29, 1, 1420, 29, 2, 1421),
 			},
 			&hclsyntax.Block{
 				Type: "source",
@@ -9240,36 +10815,36 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("YOUTRACK_TOKEN"),
-														SrcRange: rng(f, 35, 17, 1642, 35, 31, 1656),
+														SrcRange: rng(f, 40, 17, 2350, 40, 31, 2364),
 													},
 												},
-												SrcRange: rng(f, 35, 16, 1641, 35, 32, 1657),
+												SrcRange: rng(f, 40, 16, 2349, 40, 32, 2365),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 35, 36, 1661, 35, 36, 1661),
+														SrcRange: rng(f, 40, 36, 2369, 40, 36, 2369),
 													},
 												},
-												SrcRange: rng(f, 35, 34, 1659, 35, 36, 1661),
+												SrcRange: rng(f, 40, 34, 2367, 40, 36, 2369),
 											},
 										},
-										NameRange:       rng(f, 35, 12, 1637, 35, 15, 1640),
-										OpenParenRange:  rng(f, 35, 15, 1640, 35, 16, 1641),
-										CloseParenRange: rng(f, 35, 36, 1661, 35, 37, 1662),
+										NameRange:       rng(f, 40, 12, 2345, 40, 15, 2348),
+										OpenParenRange:  rng(f, 40, 15, 2348, 40, 16, 2349),
+										CloseParenRange: rng(f, 40, 36, 2369, 40, 37, 2370),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 35, 43, 1668, 35, 43, 1668),
+												SrcRange: rng(f, 40, 43, 2376, 40, 43, 2376),
 											},
 										},
-										SrcRange: rng(f, 35, 41, 1666, 35, 43, 1668),
+										SrcRange: rng(f, 40, 41, 2374, 40, 43, 2376),
 									},
-									SrcRange: rng(f, 35, 12, 1637, 35, 43, 1668),
+									SrcRange: rng(f, 40, 12, 2345, 40, 43, 2376),
 								},
 								TrueResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -9279,10 +10854,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "base_url",
-															SrcRange: rng(f, 36, 5, 1677, 36, 13, 1685),
+															SrcRange: rng(f, 41, 5, 2385, 41, 13, 2393),
 														},
 													},
-													SrcRange: rng(f, 36, 5, 1677, 36, 13, 1685),
+													SrcRange: rng(f, 41, 5, 2385, 41, 13, 2393),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -9292,24 +10867,24 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("YOUTRACK_URL"),
-																SrcRange: rng(f, 36, 21, 1693, 36, 33, 1705),
+																SrcRange: rng(f, 41, 21, 2401, 41, 33, 2413),
 															},
 														},
-														SrcRange: rng(f, 36, 20, 1692, 36, 34, 1706),
+														SrcRange: rng(f, 41, 20, 2400, 41, 34, 2414),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 36, 38, 1710, 36, 38, 1710),
+																SrcRange: rng(f, 41, 38, 2418, 41, 38, 2418),
 															},
 														},
-														SrcRange: rng(f, 36, 36, 1708, 36, 38, 1710),
+														SrcRange: rng(f, 41, 36, 2416, 41, 38, 2418),
 													},
 												},
-												NameRange:       rng(f, 36, 16, 1688, 36, 19, 1691),
-												OpenParenRange:  rng(f, 36, 19, 1691, 36, 20, 1692),
-												CloseParenRange: rng(f, 36, 38, 1710, 36, 39, 1711),
+												NameRange:       rng(f, 41, 16, 2396, 41, 19, 2399),
+												OpenParenRange:  rng(f, 41, 19, 2399, 41, 20, 2400),
+												CloseParenRange: rng(f, 41, 38, 2418, 41, 39, 2419),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -9318,10 +10893,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "token",
-															SrcRange: rng(f, 37, 5, 1716, 37, 10, 1721),
+															SrcRange: rng(f, 42, 5, 2424, 42, 10, 2429),
 														},
 													},
-													SrcRange: rng(f, 37, 5, 1716, 37, 10, 1721),
+													SrcRange: rng(f, 42, 5, 2424, 42, 10, 2429),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -9331,69 +10906,129 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("YOUTRACK_TOKEN"),
-																SrcRange: rng(f, 37, 21, 1732, 37, 35, 1746),
+																SrcRange: rng(f, 42, 21, 2440, 42, 35, 2454),
 															},
 														},
-														SrcRange: rng(f, 37, 20, 1731, 37, 36, 1747),
+														SrcRange: rng(f, 42, 20, 2439, 42, 36, 2455),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 37, 40, 1751, 37, 40, 1751),
+																SrcRange: rng(f, 42, 40, 2459, 42, 40, 2459),
 															},
 														},
-														SrcRange: rng(f, 37, 38, 1749, 37, 40, 1751),
+														SrcRange: rng(f, 42, 38, 2457, 42, 40, 2459),
 													},
 												},
-												NameRange:       rng(f, 37, 16, 1727, 37, 19, 1730),
-												OpenParenRange:  rng(f, 37, 19, 1730, 37, 20, 1731),
-												CloseParenRange: rng(f, 37, 40, 1751, 37, 41, 1752),
+												NameRange:       rng(f, 42, 16, 2435, 42, 19, 2438),
+												OpenParenRange:  rng(f, 42, 19, 2438, 42, 20, 2439),
+												CloseParenRange: rng(f, 42, 40, 2459, 42, 41, 2460),
 											},
 										},
 									},
-									SrcRange:  rng(f, 35, 46, 1671, 38, 6, 1758),
-									OpenRange: rng(f, 35, 46, 1671, 35, 47, 1672),
+									SrcRange:  rng(f, 40, 46, 2379, 43, 6, 2466),
+									OpenRange: rng(f, 40, 46, 2379, 40, 47, 2380),
 								},
 								FalseResult: &hclsyntax.ConditionalExpr{
 									Condition: &hclsyntax.BinaryOpExpr{
-										LHS: &hclsyntax.FunctionCallExpr{
-											Name: "env",
-											Args: []hclsyntax.Expression{
-												&hclsyntax.TemplateExpr{
-													Parts: []hclsyntax.Expression{
-														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal("GITLAB_TOKEN"),
-															SrcRange: rng(f, 38, 14, 1766, 38, 26, 1778),
+										LHS: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.RelativeTraversalExpr{
+												Source: &hclsyntax.FunctionCallExpr{
+													Name: "git_remote",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("."),
+																	SrcRange: rng(f, 43, 21, 2481, 43, 22, 2482),
+																},
+															},
+															SrcRange: rng(f, 43, 20, 2480, 43, 23, 2483),
 														},
 													},
-													SrcRange: rng(f, 38, 13, 1765, 38, 27, 1779),
+													NameRange:       rng(f, 43, 9, 2469, 43, 19, 2479),
+													OpenParenRange:  rng(f, 43, 19, 2479, 43, 20, 2480),
+													CloseParenRange: rng(f, 43, 23, 2483, 43, 24, 2484),
 												},
-												&hclsyntax.TemplateExpr{
-													Parts: []hclsyntax.Expression{
-														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 38, 31, 1783, 38, 31, 1783),
-														},
+												Traversal: hcl.Traversal{
+													hcl.TraverseAttr{
+														Name:     "kind",
+														SrcRange: rng(f, 43, 24, 2484, 43, 29, 2489),
 													},
-													SrcRange: rng(f, 38, 29, 1781, 38, 31, 1783),
 												},
+												SrcRange: rng(f, 43, 9, 2469, 43, 29, 2489),
 											},
-											NameRange:       rng(f, 38, 9, 1761, 38, 12, 1764),
-											OpenParenRange:  rng(f, 38, 12, 1764, 38, 13, 1765),
-											CloseParenRange: rng(f, 38, 31, 1783, 38, 32, 1784),
-										},
-										Op: hclsyntax.OpNotEqual,
-										RHS: &hclsyntax.TemplateExpr{
-											Parts: []hclsyntax.Expression{
-												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal(""),
-													SrcRange: rng(f, 38, 38, 1790, 38, 38, 1790),
+											Op: hclsyntax.OpEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal("github"),
+														SrcRange: rng(f, 43, 34, 2494, 43, 40, 2500),
+													},
 												},
+												SrcRange: rng(f, 43, 33, 2493, 43, 41, 2501),
 											},
-											SrcRange: rng(f, 38, 36, 1788, 38, 38, 1790),
+											SrcRange: rng(f, 43, 9, 2469, 43, 41, 2501),
 										},
-										SrcRange: rng(f, 38, 9, 1761, 38, 38, 1790),
+										Op: hclsyntax.OpLogicalAnd,
+										RHS: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.FunctionCallExpr{
+												Name: "env",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("GITHUB_TOKEN"),
+																SrcRange: rng(f, 43, 50, 2510, 43, 62, 2522),
+															},
+														},
+														SrcRange: rng(f, 43, 49, 2509, 43, 63, 2523),
+													},
+													&hclsyntax.FunctionCallExpr{
+														Name: "env",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("GH_TOKEN"),
+																		SrcRange: rng(f, 43, 70, 2530, 43, 78, 2538),
+																	},
+																},
+																SrcRange: rng(f, 43, 69, 2529, 43, 79, 2539),
+															},
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal(""),
+																		SrcRange: rng(f, 43, 83, 2543, 43, 83, 2543),
+																	},
+																},
+																SrcRange: rng(f, 43, 81, 2541, 43, 83, 2543),
+															},
+														},
+														NameRange:       rng(f, 43, 65, 2525, 43, 68, 2528),
+														OpenParenRange:  rng(f, 43, 68, 2528, 43, 69, 2529),
+														CloseParenRange: rng(f, 43, 83, 2543, 43, 84, 2544),
+													},
+												},
+												NameRange:       rng(f, 43, 45, 2505, 43, 48, 2508),
+												OpenParenRange:  rng(f, 43, 48, 2508, 43, 49, 2509),
+												CloseParenRange: rng(f, 43, 84, 2544, 43, 85, 2545),
+											},
+											Op: hclsyntax.OpNotEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal(""),
+														SrcRange: rng(f, 43, 91, 2551, 43, 91, 2551),
+													},
+												},
+												SrcRange: rng(f, 43, 89, 2549, 43, 91, 2551),
+											},
+											SrcRange: rng(f, 43, 45, 2505, 43, 91, 2551),
+										},
+										SrcRange: rng(f, 43, 9, 2469, 43, 91, 2551),
 									},
 									TrueResult: &hclsyntax.ObjectConsExpr{
 										Items: []hclsyntax.ObjectConsItem{
@@ -9402,38 +11037,38 @@ func parsed10() *hclsyntax.Body {
 													Wrapped: &hclsyntax.ScopeTraversalExpr{
 														Traversal: hcl.Traversal{
 															hcl.TraverseRoot{
-																Name:     "base_url",
-																SrcRange: rng(f, 39, 5, 1799, 39, 13, 1807),
+																Name:     "repo",
+																SrcRange: rng(f, 44, 5, 2560, 44, 9, 2564),
 															},
 														},
-														SrcRange: rng(f, 39, 5, 1799, 39, 13, 1807),
+														SrcRange: rng(f, 44, 5, 2560, 44, 9, 2564),
 													},
 												},
-												ValueExpr: &hclsyntax.FunctionCallExpr{
-													Name: "env",
-													Args: []hclsyntax.Expression{
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal("GITLAB_URL"),
-																	SrcRange: rng(f, 39, 21, 1815, 39, 31, 1825),
+												ValueExpr: &hclsyntax.RelativeTraversalExpr{
+													Source: &hclsyntax.FunctionCallExpr{
+														Name: "git_remote",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("."),
+																		SrcRange: rng(f, 44, 25, 2580, 44, 26, 2581),
+																	},
 																},
+																SrcRange: rng(f, 44, 24, 2579, 44, 27, 2582),
 															},
-															SrcRange: rng(f, 39, 20, 1814, 39, 32, 1826),
 														},
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal("https://gitlab.com"),
-																	SrcRange: rng(f, 39, 35, 1829, 39, 53, 1847),
-																},
-															},
-															SrcRange: rng(f, 39, 34, 1828, 39, 54, 1848),
+														NameRange:       rng(f, 44, 13, 2568, 44, 23, 2578),
+														OpenParenRange:  rng(f, 44, 23, 2578, 44, 24, 2579),
+														CloseParenRange: rng(f, 44, 27, 2582, 44, 28, 2583),
+													},
+													Traversal: hcl.Traversal{
+														hcl.TraverseAttr{
+															Name:     "path",
+															SrcRange: rng(f, 44, 28, 2583, 44, 33, 2588),
 														},
 													},
-													NameRange:       rng(f, 39, 16, 1810, 39, 19, 1813),
-													OpenParenRange:  rng(f, 39, 19, 1813, 39, 20, 1814),
-													CloseParenRange: rng(f, 39, 54, 1848, 39, 55, 1849),
+													SrcRange: rng(f, 44, 13, 2568, 44, 33, 2588),
 												},
 											},
 											hclsyntax.ObjectConsItem{
@@ -9442,10 +11077,10 @@ func parsed10() *hclsyntax.Body {
 														Traversal: hcl.Traversal{
 															hcl.TraverseRoot{
 																Name:     "token",
-																SrcRange: rng(f, 40, 5, 1854, 40, 10, 1859),
+																SrcRange: rng(f, 45, 5, 2593, 45, 10, 2598),
 															},
 														},
-														SrcRange: rng(f, 40, 5, 1854, 40, 10, 1859),
+														SrcRange: rng(f, 45, 5, 2593, 45, 10, 2598),
 													},
 												},
 												ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -9454,42 +11089,276 @@ func parsed10() *hclsyntax.Body {
 														&hclsyntax.TemplateExpr{
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal("GITLAB_TOKEN"),
-																	SrcRange: rng(f, 40, 21, 1870, 40, 33, 1882),
+																	Val:      cty.StringVal("GITHUB_TOKEN"),
+																	SrcRange: rng(f, 45, 18, 2606, 45, 30, 2618),
 																},
 															},
-															SrcRange: rng(f, 40, 20, 1869, 40, 34, 1883),
+															SrcRange: rng(f, 45, 17, 2605, 45, 31, 2619),
 														},
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 40, 38, 1887, 40, 38, 1887),
+														&hclsyntax.FunctionCallExpr{
+															Name: "env",
+															Args: []hclsyntax.Expression{
+																&hclsyntax.TemplateExpr{
+																	Parts: []hclsyntax.Expression{
+																		&hclsyntax.LiteralValueExpr{
+																			Val:      cty.StringVal("GH_TOKEN"),
+																			SrcRange: rng(f, 45, 38, 2626, 45, 46, 2634),
+																		},
+																	},
+																	SrcRange: rng(f, 45, 37, 2625, 45, 47, 2635),
+																},
+																&hclsyntax.TemplateExpr{
+																	Parts: []hclsyntax.Expression{
+																		&hclsyntax.LiteralValueExpr{
+																			Val:      cty.StringVal(""),
+																			SrcRange: rng(f, 45, 51, 2639, 45, 51, 2639),
+																		},
+																	},
+																	SrcRange: rng(f, 45, 49, 2637, 45, 51, 2639),
 																},
 															},
-															SrcRange: rng(f, 40, 36, 1885, 40, 38, 1887),
+															NameRange:       rng(f, 45, 33, 2621, 45, 36, 2624),
+															OpenParenRange:  rng(f, 45, 36, 2624, 45, 37, 2625),
+															CloseParenRange: rng(f, 45, 51, 2639, 45, 52, 2640),
 														},
 													},
-													NameRange:       rng(f, 40, 16, 1865, 40, 19, 1868),
-													OpenParenRange:  rng(f, 40, 19, 1868, 40, 20, 1869),
-													CloseParenRange: rng(f, 40, 38, 1887, 40, 39, 1888),
+													NameRange:       rng(f, 45, 13, 2601, 45, 16, 2604),
+													OpenParenRange:  rng(f, 45, 16, 2604, 45, 17, 2605),
+													CloseParenRange: rng(f, 45, 52, 2640, 45, 53, 2641),
 												},
 											},
 										},
-										SrcRange:  rng(f, 38, 41, 1793, 41, 4, 1892),
-										OpenRange: rng(f, 38, 41, 1793, 38, 42, 1794),
+										SrcRange:  rng(f, 43, 94, 2554, 46, 6, 2647),
+										OpenRange: rng(f, 43, 94, 2554, 43, 95, 2555),
 									},
-									FalseResult: &hclsyntax.ObjectConsExpr{
-										SrcRange:  rng(f, 41, 7, 1895, 41, 9, 1897),
-										OpenRange: rng(f, 41, 7, 1895, 41, 8, 1896),
+									FalseResult: &hclsyntax.ConditionalExpr{
+										Condition: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.FunctionCallExpr{
+												Name: "env",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("GITLAB_TOKEN"),
+																SrcRange: rng(f, 46, 14, 2655, 46, 26, 2667),
+															},
+														},
+														SrcRange: rng(f, 46, 13, 2654, 46, 27, 2668),
+													},
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal(""),
+																SrcRange: rng(f, 46, 31, 2672, 46, 31, 2672),
+															},
+														},
+														SrcRange: rng(f, 46, 29, 2670, 46, 31, 2672),
+													},
+												},
+												NameRange:       rng(f, 46, 9, 2650, 46, 12, 2653),
+												OpenParenRange:  rng(f, 46, 12, 2653, 46, 13, 2654),
+												CloseParenRange: rng(f, 46, 31, 2672, 46, 32, 2673),
+											},
+											Op: hclsyntax.OpNotEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal(""),
+														SrcRange: rng(f, 46, 38, 2679, 46, 38, 2679),
+													},
+												},
+												SrcRange: rng(f, 46, 36, 2677, 46, 38, 2679),
+											},
+											SrcRange: rng(f, 46, 9, 2650, 46, 38, 2679),
+										},
+										TrueResult: &hclsyntax.ObjectConsExpr{
+											Items: []hclsyntax.ObjectConsItem{
+												hclsyntax.ObjectConsItem{
+													KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+														Wrapped: &hclsyntax.ScopeTraversalExpr{
+															Traversal: hcl.Traversal{
+																hcl.TraverseRoot{
+																	Name:     "base_url",
+																	SrcRange: rng(f, 47, 5, 2688, 47, 13, 2696),
+																},
+															},
+															SrcRange: rng(f, 47, 5, 2688, 47, 13, 2696),
+														},
+													},
+													ValueExpr: &hclsyntax.FunctionCallExpr{
+														Name: "env",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("GITLAB_URL"),
+																		SrcRange: rng(f, 47, 21, 2704, 47, 31, 2714),
+																	},
+																},
+																SrcRange: rng(f, 47, 20, 2703, 47, 32, 2715),
+															},
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("https://gitlab.com"),
+																		SrcRange: rng(f, 47, 35, 2718, 47, 53, 2736),
+																	},
+																},
+																SrcRange: rng(f, 47, 34, 2717, 47, 54, 2737),
+															},
+														},
+														NameRange:       rng(f, 47, 16, 2699, 47, 19, 2702),
+														OpenParenRange:  rng(f, 47, 19, 2702, 47, 20, 2703),
+														CloseParenRange: rng(f, 47, 54, 2737, 47, 55, 2738),
+													},
+												},
+												hclsyntax.ObjectConsItem{
+													KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+														Wrapped: &hclsyntax.ScopeTraversalExpr{
+															Traversal: hcl.Traversal{
+																hcl.TraverseRoot{
+																	Name:     "token",
+																	SrcRange: rng(f, 48, 5, 2743, 48, 10, 2748),
+																},
+															},
+															SrcRange: rng(f, 48, 5, 2743, 48, 10, 2748),
+														},
+													},
+													ValueExpr: &hclsyntax.FunctionCallExpr{
+														Name: "env",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("GITLAB_TOKEN"),
+																		SrcRange: rng(f, 48, 21, 2759, 48, 33, 2771),
+																	},
+																},
+																SrcRange: rng(f, 48, 20, 2758, 48, 34, 2772),
+															},
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal(""),
+																		SrcRange: rng(f, 48, 38, 2776, 48, 38, 2776),
+																	},
+																},
+																SrcRange: rng(f, 48, 36, 2774, 48, 38, 2776),
+															},
+														},
+														NameRange:       rng(f, 48, 16, 2754, 48, 19, 2757),
+														OpenParenRange:  rng(f, 48, 19, 2757, 48, 20, 2758),
+														CloseParenRange: rng(f, 48, 38, 2776, 48, 39, 2777),
+													},
+												},
+												hclsyntax.ObjectConsItem{
+													KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+														Wrapped: &hclsyntax.ScopeTraversalExpr{
+															Traversal: hcl.Traversal{
+																hcl.TraverseRoot{
+																	Name:     "projects",
+																	SrcRange: rng(f, 49, 5, 2782, 49, 13, 2790),
+																},
+															},
+															SrcRange: rng(f, 49, 5, 2782, 49, 13, 2790),
+														},
+													},
+													ValueExpr: &hclsyntax.ConditionalExpr{
+														Condition: &hclsyntax.BinaryOpExpr{
+															LHS: &hclsyntax.RelativeTraversalExpr{
+																Source: &hclsyntax.FunctionCallExpr{
+																	Name: "git_remote",
+																	Args: []hclsyntax.Expression{
+																		&hclsyntax.TemplateExpr{
+																			Parts: []hclsyntax.Expression{
+																				&hclsyntax.LiteralValueExpr{
+																					Val:      cty.StringVal("."),
+																					SrcRange: rng(f, 49, 28, 2805, 49, 29, 2806),
+																				},
+																			},
+																			SrcRange: rng(f, 49, 27, 2804, 49, 30, 2807),
+																		},
+																	},
+																	NameRange:       rng(f, 49, 16, 2793, 49, 26, 2803),
+																	OpenParenRange:  rng(f, 49, 26, 2803, 49, 27, 2804),
+																	CloseParenRange: rng(f, 49, 30, 2807, 49, 31, 2808),
+																},
+																Traversal: hcl.Traversal{
+																	hcl.TraverseAttr{
+																		Name:     "kind",
+																		SrcRange: rng(f, 49, 31, 2808, 49, 36, 2813),
+																	},
+																},
+																SrcRange: rng(f, 49, 16, 2793, 49, 36, 2813),
+															},
+															Op: hclsyntax.OpEqual,
+															RHS: &hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("gitlab"),
+																		SrcRange: rng(f, 49, 41, 2818, 49, 47, 2824),
+																	},
+																},
+																SrcRange: rng(f, 49, 40, 2817, 49, 48, 2825),
+															},
+															SrcRange: rng(f, 49, 16, 2793, 49, 48, 2825),
+														},
+														TrueResult: &hclsyntax.TupleConsExpr{
+															Exprs: []hclsyntax.Expression{
+																&hclsyntax.RelativeTraversalExpr{
+																	Source: &hclsyntax.FunctionCallExpr{
+																		Name: "git_remote",
+																		Args: []hclsyntax.Expression{
+																			&hclsyntax.TemplateExpr{
+																				Parts: []hclsyntax.Expression{
+																					&hclsyntax.LiteralValueExpr{
+																						Val:      cty.StringVal("."),
+																						SrcRange: rng(f, 49, 64, 2841, 49, 65, 2842),
+																					},
+																				},
+																				SrcRange: rng(f, 49, 63, 2840, 49, 66, 2843),
+																			},
+																		},
+																		NameRange:       rng(f, 49, 52, 2829, 49, 62, 2839),
+																		OpenParenRange:  rng(f, 49, 62, 2839, 49, 63, 2840),
+																		CloseParenRange: rng(f, 49, 66, 2843, 49, 67, 2844),
+																	},
+																	Traversal: hcl.Traversal{
+																		hcl.TraverseAttr{
+																			Name:     "path",
+																			SrcRange: rng(f, 49, 67, 2844, 49, 72, 2849),
+																		},
+																	},
+																	SrcRange: rng(f, 49, 52, 2829, 49, 72, 2849),
+																},
+															},
+															SrcRange:  rng(f, 49, 51, 2828, 49, 73, 2850),
+															OpenRange: rng(f, 49, 51, 2828, 49, 52, 2829),
+														},
+														FalseResult: &hclsyntax.TupleConsExpr{
+															SrcRange:  rng(f, 49, 76, 2853, 49, 78, 2855),
+															OpenRange: rng(f, 49, 76, 2853, 49, 77, 2854),
+														},
+														SrcRange: rng(f, 49, 16, 2793, 49, 78, 2855),
+													},
+												},
+											},
+											SrcRange:  rng(f, 46, 41, 2682, 50, 4, 2859),
+											OpenRange: rng(f, 46, 41, 2682, 46, 42, 2683),
+										},
+										FalseResult: &hclsyntax.ObjectConsExpr{
+											SrcRange:  rng(f, 50, 7, 2862, 50, 9, 2864),
+											OpenRange: rng(f, 50, 7, 2862, 50, 8, 2863),
+										},
+										SrcRange: rng(f, 46, 9, 2650, 50, 9, 2864),
 									},
-									SrcRange: rng(f, 38, 9, 1761, 41, 9, 1897),
+									SrcRange: rng(f, 43, 9, 2469, 50, 9, 2864),
 								},
-								SrcRange: rng(f, 35, 12, 1637, 41, 9, 1897),
+								SrcRange: rng(f, 40, 12, 2345, 50, 9, 2864),
 							},
-							SrcRange:    rng(f, 35, 3, 1628, 41, 9, 1897),
-							NameRange:   rng(f, 35, 3, 1628, 35, 9, 1634),
-							EqualsRange: rng(f, 35, 10, 1635, 35, 11, 1636),
+							SrcRange:    rng(f, 40, 3, 2336, 50, 9, 2864),
+							NameRange:   rng(f, 40, 3, 2336, 40, 9, 2342),
+							EqualsRange: rng(f, 40, 10, 2343, 40, 11, 2344),
 						},
 						"kind": &hclsyntax.Attribute{
 							Name: "kind",
@@ -9497,14 +11366,14 @@ func parsed10() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("issue"),
-										SrcRange: rng(f, 32, 15, 1513, 32, 20, 1518),
+										SrcRange: rng(f, 37, 15, 1911, 37, 20, 1916),
 									},
 								},
-								SrcRange: rng(f, 32, 14, 1512, 32, 21, 1519),
+								SrcRange: rng(f, 37, 14, 1910, 37, 21, 1917),
 							},
-							SrcRange:    rng(f, 32, 3, 1501, 32, 21, 1519),
-							NameRange:   rng(f, 32, 3, 1501, 32, 7, 1505),
-							EqualsRange: rng(f, 32, 12, 1510, 32, 13, 1511),
+							SrcRange:    rng(f, 37, 3, 1899, 37, 21, 1917),
+							NameRange:   rng(f, 37, 3, 1899, 37, 7, 1903),
+							EqualsRange: rng(f, 37, 12, 1908, 37, 13, 1909),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -9517,148 +11386,941 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("YOUTRACK_TOKEN"),
-														SrcRange: rng(f, 31, 19, 1395, 31, 33, 1409),
+														SrcRange: rng(f, 36, 19, 1689, 36, 33, 1703),
 													},
 												},
-												SrcRange: rng(f, 31, 18, 1394, 31, 34, 1410),
+												SrcRange: rng(f, 36, 18, 1688, 36, 34, 1704),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 31, 38, 1414, 31, 38, 1414),
+														SrcRange: rng(f, 36, 38, 1708, 36, 38, 1708),
 													},
 												},
-												SrcRange: rng(f, 31, 36, 1412, 31, 38, 1414),
+												SrcRange: rng(f, 36, 36, 1706, 36, 38, 1708),
 											},
 										},
-										NameRange:       rng(f, 31, 14, 1390, 31, 17, 1393),
-										OpenParenRange:  rng(f, 31, 17, 1393, 31, 18, 1394),
-										CloseParenRange: rng(f, 31, 38, 1414, 31, 39, 1415),
+										NameRange:       rng(f, 36, 14, 1684, 36, 17, 1687),
+										OpenParenRange:  rng(f, 36, 17, 1687, 36, 18, 1688),
+										CloseParenRange: rng(f, 36, 38, 1708, 36, 39, 1709),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 31, 45, 1421, 31, 45, 1421),
+												SrcRange: rng(f, 36, 45, 1715, 36, 45, 1715),
 											},
 										},
-										SrcRange: rng(f, 31, 43, 1419, 31, 45, 1421),
+										SrcRange: rng(f, 36, 43, 1713, 36, 45, 1715),
 									},
-									SrcRange: rng(f, 31, 14, 1390, 31, 45, 1421),
+									SrcRange: rng(f, 36, 14, 1684, 36, 45, 1715),
 								},
 								TrueResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:youtrack"),
-											SrcRange: rng(f, 31, 49, 1425, 31, 65, 1441),
+											SrcRange: rng(f, 36, 49, 1719, 36, 65, 1735),
 										},
 									},
-									SrcRange: rng(f, 31, 48, 1424, 31, 66, 1442),
+									SrcRange: rng(f, 36, 48, 1718, 36, 66, 1736),
 								},
 								FalseResult: &hclsyntax.ConditionalExpr{
 									Condition: &hclsyntax.BinaryOpExpr{
+										LHS: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.RelativeTraversalExpr{
+												Source: &hclsyntax.FunctionCallExpr{
+													Name: "git_remote",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("."),
+																	SrcRange: rng(f, 36, 81, 1751, 36, 82, 1752),
+																},
+															},
+															SrcRange: rng(f, 36, 80, 1750, 36, 83, 1753),
+														},
+													},
+													NameRange:       rng(f, 36, 69, 1739, 36, 79, 1749),
+													OpenParenRange:  rng(f, 36, 79, 1749, 36, 80, 1750),
+													CloseParenRange: rng(f, 36, 83, 1753, 36, 84, 1754),
+												},
+												Traversal: hcl.Traversal{
+													hcl.TraverseAttr{
+														Name:     "kind",
+														SrcRange: rng(f, 36, 84, 1754, 36, 89, 1759),
+													},
+												},
+												SrcRange: rng(f, 36, 69, 1739, 36, 89, 1759),
+											},
+											Op: hclsyntax.OpEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal("github"),
+														SrcRange: rng(f, 36, 94, 1764, 36, 100, 1770),
+													},
+												},
+												SrcRange: rng(f, 36, 93, 1763, 36, 101, 1771),
+											},
+											SrcRange: rng(f, 36, 69, 1739, 36, 101, 1771),
+										},
+										Op: hclsyntax.OpLogicalAnd,
+										RHS: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.FunctionCallExpr{
+												Name: "env",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("GITHUB_TOKEN"),
+																SrcRange: rng(f, 36, 110, 1780, 36, 122, 1792),
+															},
+														},
+														SrcRange: rng(f, 36, 109, 1779, 36, 123, 1793),
+													},
+													&hclsyntax.FunctionCallExpr{
+														Name: "env",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("GH_TOKEN"),
+																		SrcRange: rng(f, 36, 130, 1800, 36, 138, 1808),
+																	},
+																},
+																SrcRange: rng(f, 36, 129, 1799, 36, 139, 1809),
+															},
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal(""),
+																		SrcRange: rng(f, 36, 143, 1813, 36, 143, 1813),
+																	},
+																},
+																SrcRange: rng(f, 36, 141, 1811, 36, 143, 1813),
+															},
+														},
+														NameRange:       rng(f, 36, 125, 1795, 36, 128, 1798),
+														OpenParenRange:  rng(f, 36, 128, 1798, 36, 129, 1799),
+														CloseParenRange: rng(f, 36, 143, 1813, 36, 144, 1814),
+													},
+												},
+												NameRange:       rng(f, 36, 105, 1775, 36, 108, 1778),
+												OpenParenRange:  rng(f, 36, 108, 1778, 36, 109, 1779),
+												CloseParenRange: rng(f, 36, 144, 1814, 36, 145, 1815),
+											},
+											Op: hclsyntax.OpNotEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal(""),
+														SrcRange: rng(f, 36, 151, 1821, 36, 151, 1821),
+													},
+												},
+												SrcRange: rng(f, 36, 149, 1819, 36, 151, 1821),
+											},
+											SrcRange: rng(f, 36, 105, 1775, 36, 151, 1821),
+										},
+										SrcRange: rng(f, 36, 69, 1739, 36, 151, 1821),
+									},
+									TrueResult: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("builtin:github"),
+												SrcRange: rng(f, 36, 155, 1825, 36, 169, 1839),
+											},
+										},
+										SrcRange: rng(f, 36, 154, 1824, 36, 170, 1840),
+									},
+									FalseResult: &hclsyntax.ConditionalExpr{
+										Condition: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.FunctionCallExpr{
+												Name: "env",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("GITLAB_TOKEN"),
+																SrcRange: rng(f, 36, 178, 1848, 36, 190, 1860),
+															},
+														},
+														SrcRange: rng(f, 36, 177, 1847, 36, 191, 1861),
+													},
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal(""),
+																SrcRange: rng(f, 36, 195, 1865, 36, 195, 1865),
+															},
+														},
+														SrcRange: rng(f, 36, 193, 1863, 36, 195, 1865),
+													},
+												},
+												NameRange:       rng(f, 36, 173, 1843, 36, 176, 1846),
+												OpenParenRange:  rng(f, 36, 176, 1846, 36, 177, 1847),
+												CloseParenRange: rng(f, 36, 195, 1865, 36, 196, 1866),
+											},
+											Op: hclsyntax.OpNotEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal(""),
+														SrcRange: rng(f, 36, 202, 1872, 36, 202, 1872),
+													},
+												},
+												SrcRange: rng(f, 36, 200, 1870, 36, 202, 1872),
+											},
+											SrcRange: rng(f, 36, 173, 1843, 36, 202, 1872),
+										},
+										TrueResult: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("builtin:gitlab"),
+													SrcRange: rng(f, 36, 206, 1876, 36, 220, 1890),
+												},
+											},
+											SrcRange: rng(f, 36, 205, 1875, 36, 221, 1891),
+										},
+										FalseResult: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal(""),
+													SrcRange: rng(f, 36, 226, 1896, 36, 226, 1896),
+												},
+											},
+											SrcRange: rng(f, 36, 224, 1894, 36, 226, 1896),
+										},
+										SrcRange: rng(f, 36, 173, 1843, 36, 226, 1896),
+									},
+									SrcRange: rng(f, 36, 69, 1739, 36, 226, 1896),
+								},
+								SrcRange: rng(f, 36, 14, 1684, 36, 226, 1896),
+							},
+							SrcRange:    rng(f, 36, 3, 1673, 36, 226, 1896),
+							NameRange:   rng(f, 36, 3, 1673, 36, 9, 1679),
+							EqualsRange: rng(f, 36, 12, 1682, 36, 13, 1683),
+						},
+						"priority": &hclsyntax.Attribute{
+							Name: "priority",
+							Expr: &hclsyntax.LiteralValueExpr{
+								Val:      cty.MustParseNumberVal("10"),
+								SrcRange: rng(f, 39, 14, 2331, 39, 16, 2333),
+							},
+							SrcRange:    rng(f, 39, 3, 2320, 39, 16, 2333),
+							NameRange:   rng(f, 39, 3, 2320, 39, 11, 2328),
+							EqualsRange: rng(f, 39, 12, 2329, 39, 13, 2330),
+						},
+						"setup": &hclsyntax.Attribute{
+							Name: "setup",
+							Expr: &hclsyntax.ConditionalExpr{
+								Condition: &hclsyntax.BinaryOpExpr{
+									LHS: &hclsyntax.RelativeTraversalExpr{
+										Source: &hclsyntax.FunctionCallExpr{
+											Name: "git_remote",
+											Args: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("."),
+															SrcRange: rng(f, 38, 26, 1943, 38, 27, 1944),
+														},
+													},
+													SrcRange: rng(f, 38, 25, 1942, 38, 28, 1945),
+												},
+											},
+											NameRange:       rng(f, 38, 14, 1931, 38, 24, 1941),
+											OpenParenRange:  rng(f, 38, 24, 1941, 38, 25, 1942),
+											CloseParenRange: rng(f, 38, 28, 1945, 38, 29, 1946),
+										},
+										Traversal: hcl.Traversal{
+											hcl.TraverseAttr{
+												Name:     "kind",
+												SrcRange: rng(f, 38, 29, 1946, 38, 34, 1951),
+											},
+										},
+										SrcRange: rng(f, 38, 14, 1931, 38, 34, 1951),
+									},
+									Op: hclsyntax.OpEqual,
+									RHS: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("github"),
+												SrcRange: rng(f, 38, 39, 1956, 38, 45, 1962),
+											},
+										},
+										SrcRange: rng(f, 38, 38, 1955, 38, 46, 1963),
+									},
+									SrcRange: rng(f, 38, 14, 1931, 38, 46, 1963),
+								},
+								TrueResult: &hclsyntax.TemplateExpr{
+									Parts: []hclsyntax.Expression{
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal("set GITHUB_TOKEN (or GH_TOKEN) to read the issues of "),
+											SrcRange: rng(f, 38, 50, 1967, 38, 103, 2020),
+										},
+										&hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 38, 117, 2034, 38, 118, 2035),
+															},
+														},
+														SrcRange: rng(f, 38, 116, 2033, 38, 119, 2036),
+													},
+												},
+												NameRange:       rng(f, 38, 105, 2022, 38, 115, 2032),
+												OpenParenRange:  rng(f, 38, 115, 2032, 38, 116, 2033),
+												CloseParenRange: rng(f, 38, 119, 2036, 38, 120, 2037),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "path",
+													SrcRange: rng(f, 38, 120, 2037, 38, 125, 2042),
+												},
+											},
+											SrcRange: rng(f, 38, 105, 2022, 38, 125, 2042),
+										},
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal(" on GitHub, or YOUTRACK_URL and YOUTRACK_TOKEN"),
+											SrcRange: rng(f, 38, 126, 2043, 38, 172, 2089),
+										},
+									},
+									SrcRange: rng(f, 38, 49, 1966, 38, 173, 2090),
+								},
+								FalseResult: &hclsyntax.ConditionalExpr{
+									Condition: &hclsyntax.BinaryOpExpr{
+										LHS: &hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 38, 188, 2105, 38, 189, 2106),
+															},
+														},
+														SrcRange: rng(f, 38, 187, 2104, 38, 190, 2107),
+													},
+												},
+												NameRange:       rng(f, 38, 176, 2093, 38, 186, 2103),
+												OpenParenRange:  rng(f, 38, 186, 2103, 38, 187, 2104),
+												CloseParenRange: rng(f, 38, 190, 2107, 38, 191, 2108),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "kind",
+													SrcRange: rng(f, 38, 191, 2108, 38, 196, 2113),
+												},
+											},
+											SrcRange: rng(f, 38, 176, 2093, 38, 196, 2113),
+										},
+										Op: hclsyntax.OpEqual,
+										RHS: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("gitlab"),
+													SrcRange: rng(f, 38, 201, 2118, 38, 207, 2124),
+												},
+											},
+											SrcRange: rng(f, 38, 200, 2117, 38, 208, 2125),
+										},
+										SrcRange: rng(f, 38, 176, 2093, 38, 208, 2125),
+									},
+									TrueResult: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("set GITLAB_TOKEN to read the issues of "),
+												SrcRange: rng(f, 38, 212, 2129, 38, 251, 2168),
+											},
+											&hclsyntax.RelativeTraversalExpr{
+												Source: &hclsyntax.FunctionCallExpr{
+													Name: "git_remote",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("."),
+																	SrcRange: rng(f, 38, 265, 2182, 38, 266, 2183),
+																},
+															},
+															SrcRange: rng(f, 38, 264, 2181, 38, 267, 2184),
+														},
+													},
+													NameRange:       rng(f, 38, 253, 2170, 38, 263, 2180),
+													OpenParenRange:  rng(f, 38, 263, 2180, 38, 264, 2181),
+													CloseParenRange: rng(f, 38, 267, 2184, 38, 268, 2185),
+												},
+												Traversal: hcl.Traversal{
+													hcl.TraverseAttr{
+														Name:     "path",
+														SrcRange: rng(f, 38, 268, 2185, 38, 273, 2190),
+													},
+												},
+												SrcRange: rng(f, 38, 253, 2170, 38, 273, 2190),
+											},
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal(" on GitLab, or YOUTRACK_URL and YOUTRACK_TOKEN"),
+												SrcRange: rng(f, 38, 274, 2191, 38, 320, 2237),
+											},
+										},
+										SrcRange: rng(f, 38, 211, 2128, 38, 321, 2238),
+									},
+									FalseResult: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"),
+												SrcRange: rng(f, 38, 325, 2242, 38, 399, 2316),
+											},
+										},
+										SrcRange: rng(f, 38, 324, 2241, 38, 400, 2317),
+									},
+									SrcRange: rng(f, 38, 176, 2093, 38, 400, 2317),
+								},
+								SrcRange: rng(f, 38, 14, 1931, 38, 400, 2317),
+							},
+							SrcRange:    rng(f, 38, 3, 1920, 38, 400, 2317),
+							NameRange:   rng(f, 38, 3, 1920, 38, 8, 1925),
+							EqualsRange: rng(f, 38, 12, 1929, 38, 13, 1930),
+						},
+					},
+					Blocks:   hclsyntax.Blocks{},
+					SrcRange: rng(f, 35, 19, 1669, 51, 2, 2866),
+					EndRange: rng(f, 51, 2, 2866, 51, 2, 2866),
+				},
+				TypeRange: rng(f, 35, 1, 1651, 35, 7, 1657),
+				LabelRanges: []hcl.Range{
+					rng(f, 35, 8, 1658, 35, 18, 1668),
+				},
+				OpenBraceRange:  rng(f, 35, 19, 1669, 35, 20, 1670),
+				CloseBraceRange: rng(f, 51, 1, 2865, 51, 2, 2866),
+			},
+			&hclsyntax.Block{
+				Type: "source",
+				Labels: []string{
+					"github",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"config": &hclsyntax.Attribute{
+							Name: "config",
+							Expr: &hclsyntax.ObjectConsExpr{
+								Items: []hclsyntax.ObjectConsItem{
+									hclsyntax.ObjectConsItem{
+										KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+											Wrapped: &hclsyntax.ScopeTraversalExpr{
+												Traversal: hcl.Traversal{
+													hcl.TraverseRoot{
+														Name:     "repo",
+														SrcRange: rng(f, 64, 5, 4089, 64, 9, 4093),
+													},
+												},
+												SrcRange: rng(f, 64, 5, 4089, 64, 9, 4093),
+											},
+										},
+										ValueExpr: &hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 64, 25, 4109, 64, 26, 4110),
+															},
+														},
+														SrcRange: rng(f, 64, 24, 4108, 64, 27, 4111),
+													},
+												},
+												NameRange:       rng(f, 64, 13, 4097, 64, 23, 4107),
+												OpenParenRange:  rng(f, 64, 23, 4107, 64, 24, 4108),
+												CloseParenRange: rng(f, 64, 27, 4111, 64, 28, 4112),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "path",
+													SrcRange: rng(f, 64, 28, 4112, 64, 33, 4117),
+												},
+											},
+											SrcRange: rng(f, 64, 13, 4097, 64, 33, 4117),
+										},
+									},
+									hclsyntax.ObjectConsItem{
+										KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+											Wrapped: &hclsyntax.ScopeTraversalExpr{
+												Traversal: hcl.Traversal{
+													hcl.TraverseRoot{
+														Name:     "token",
+														SrcRange: rng(f, 65, 5, 4122, 65, 10, 4127),
+													},
+												},
+												SrcRange: rng(f, 65, 5, 4122, 65, 10, 4127),
+											},
+										},
+										ValueExpr: &hclsyntax.FunctionCallExpr{
+											Name: "env",
+											Args: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("GITHUB_TOKEN"),
+															SrcRange: rng(f, 65, 18, 4135, 65, 30, 4147),
+														},
+													},
+													SrcRange: rng(f, 65, 17, 4134, 65, 31, 4148),
+												},
+												&hclsyntax.FunctionCallExpr{
+													Name: "env",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("GH_TOKEN"),
+																	SrcRange: rng(f, 65, 38, 4155, 65, 46, 4163),
+																},
+															},
+															SrcRange: rng(f, 65, 37, 4154, 65, 47, 4164),
+														},
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal(""),
+																	SrcRange: rng(f, 65, 51, 4168, 65, 51, 4168),
+																},
+															},
+															SrcRange: rng(f, 65, 49, 4166, 65, 51, 4168),
+														},
+													},
+													NameRange:       rng(f, 65, 33, 4150, 65, 36, 4153),
+													OpenParenRange:  rng(f, 65, 36, 4153, 65, 37, 4154),
+													CloseParenRange: rng(f, 65, 51, 4168, 65, 52, 4169),
+												},
+											},
+											NameRange:       rng(f, 65, 13, 4130, 65, 16, 4133),
+											OpenParenRange:  rng(f, 65, 16, 4133, 65, 17, 4134),
+											CloseParenRange: rng(f, 65, 52, 4169, 65, 53, 4170),
+										},
+									},
+								},
+								SrcRange:  rng(f, 63, 12, 4083, 66, 4, 4174),
+								OpenRange: rng(f, 63, 12, 4083, 63, 13, 4084),
+							},
+							SrcRange:    rng(f, 63, 3, 4074, 66, 4, 4174),
+							NameRange:   rng(f, 63, 3, 4074, 63, 9, 4080),
+							EqualsRange: rng(f, 63, 10, 4081, 63, 11, 4082),
+						},
+						"plugin": &hclsyntax.Attribute{
+							Name: "plugin",
+							Expr: &hclsyntax.ConditionalExpr{
+								Condition: &hclsyntax.BinaryOpExpr{
+									LHS: &hclsyntax.BinaryOpExpr{
+										LHS: &hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 60, 26, 3326, 60, 27, 3327),
+															},
+														},
+														SrcRange: rng(f, 60, 25, 3325, 60, 28, 3328),
+													},
+												},
+												NameRange:       rng(f, 60, 14, 3314, 60, 24, 3324),
+												OpenParenRange:  rng(f, 60, 24, 3324, 60, 25, 3325),
+												CloseParenRange: rng(f, 60, 28, 3328, 60, 29, 3329),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "kind",
+													SrcRange: rng(f, 60, 29, 3329, 60, 34, 3334),
+												},
+											},
+											SrcRange: rng(f, 60, 14, 3314, 60, 34, 3334),
+										},
+										Op: hclsyntax.OpEqual,
+										RHS: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("github"),
+													SrcRange: rng(f, 60, 39, 3339, 60, 45, 3345),
+												},
+											},
+											SrcRange: rng(f, 60, 38, 3338, 60, 46, 3346),
+										},
+										SrcRange: rng(f, 60, 14, 3314, 60, 46, 3346),
+									},
+									Op: hclsyntax.OpLogicalAnd,
+									RHS: &hclsyntax.BinaryOpExpr{
 										LHS: &hclsyntax.FunctionCallExpr{
 											Name: "env",
 											Args: []hclsyntax.Expression{
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal("GITLAB_TOKEN"),
-															SrcRange: rng(f, 31, 74, 1450, 31, 86, 1462),
+															Val:      cty.StringVal("GITHUB_TOKEN"),
+															SrcRange: rng(f, 60, 55, 3355, 60, 67, 3367),
 														},
 													},
-													SrcRange: rng(f, 31, 73, 1449, 31, 87, 1463),
+													SrcRange: rng(f, 60, 54, 3354, 60, 68, 3368),
 												},
-												&hclsyntax.TemplateExpr{
-													Parts: []hclsyntax.Expression{
-														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 31, 91, 1467, 31, 91, 1467),
+												&hclsyntax.FunctionCallExpr{
+													Name: "env",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("GH_TOKEN"),
+																	SrcRange: rng(f, 60, 75, 3375, 60, 83, 3383),
+																},
+															},
+															SrcRange: rng(f, 60, 74, 3374, 60, 84, 3384),
+														},
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal(""),
+																	SrcRange: rng(f, 60, 88, 3388, 60, 88, 3388),
+																},
+															},
+															SrcRange: rng(f, 60, 86, 3386, 60, 88, 3388),
 														},
 													},
-													SrcRange: rng(f, 31, 89, 1465, 31, 91, 1467),
+													NameRange:       rng(f, 60, 70, 3370, 60, 73, 3373),
+													OpenParenRange:  rng(f, 60, 73, 3373, 60, 74, 3374),
+													CloseParenRange: rng(f, 60, 88, 3388, 60, 89, 3389),
 												},
 											},
-											NameRange:       rng(f, 31, 69, 1445, 31, 72, 1448),
-											OpenParenRange:  rng(f, 31, 72, 1448, 31, 73, 1449),
-											CloseParenRange: rng(f, 31, 91, 1467, 31, 92, 1468),
+											NameRange:       rng(f, 60, 50, 3350, 60, 53, 3353),
+											OpenParenRange:  rng(f, 60, 53, 3353, 60, 54, 3354),
+											CloseParenRange: rng(f, 60, 89, 3389, 60, 90, 3390),
 										},
 										Op: hclsyntax.OpNotEqual,
 										RHS: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal(""),
-													SrcRange: rng(f, 31, 98, 1474, 31, 98, 1474),
+													SrcRange: rng(f, 60, 96, 3396, 60, 96, 3396),
 												},
 											},
-											SrcRange: rng(f, 31, 96, 1472, 31, 98, 1474),
+											SrcRange: rng(f, 60, 94, 3394, 60, 96, 3396),
 										},
-										SrcRange: rng(f, 31, 69, 1445, 31, 98, 1474),
+										SrcRange: rng(f, 60, 50, 3350, 60, 96, 3396),
 									},
-									TrueResult: &hclsyntax.TemplateExpr{
-										Parts: []hclsyntax.Expression{
-											&hclsyntax.LiteralValueExpr{
-												Val:      cty.StringVal("builtin:gitlab"),
-												SrcRange: rng(f, 31, 102, 1478, 31, 116, 1492),
-											},
-										},
-										SrcRange: rng(f, 31, 101, 1477, 31, 117, 1493),
-									},
-									FalseResult: &hclsyntax.TemplateExpr{
-										Parts: []hclsyntax.Expression{
-											&hclsyntax.LiteralValueExpr{
-												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 31, 122, 1498, 31, 122, 1498),
-											},
-										},
-										SrcRange: rng(f, 31, 120, 1496, 31, 122, 1498),
-									},
-									SrcRange: rng(f, 31, 69, 1445, 31, 122, 1498),
+									SrcRange: rng(f, 60, 14, 3314, 60, 96, 3396),
 								},
-								SrcRange: rng(f, 31, 14, 1390, 31, 122, 1498),
+								TrueResult: &hclsyntax.TemplateExpr{
+									Parts: []hclsyntax.Expression{
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal("builtin:github"),
+											SrcRange: rng(f, 60, 100, 3400, 60, 114, 3414),
+										},
+									},
+									SrcRange: rng(f, 60, 99, 3399, 60, 115, 3415),
+								},
+								FalseResult: &hclsyntax.TemplateExpr{
+									Parts: []hclsyntax.Expression{
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal(""),
+											SrcRange: rng(f, 60, 120, 3420, 60, 120, 3420),
+										},
+									},
+									SrcRange: rng(f, 60, 118, 3418, 60, 120, 3420),
+								},
+								SrcRange: rng(f, 60, 14, 3314, 60, 120, 3420),
 							},
-							SrcRange:    rng(f, 31, 3, 1379, 31, 122, 1498),
-							NameRange:   rng(f, 31, 3, 1379, 31, 9, 1385),
-							EqualsRange: rng(f, 31, 12, 1388, 31, 13, 1389),
+							SrcRange:    rng(f, 60, 3, 3303, 60, 120, 3420),
+							NameRange:   rng(f, 60, 3, 3303, 60, 9, 3309),
+							EqualsRange: rng(f, 60, 12, 3312, 60, 13, 3313),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("10"),
-								SrcRange: rng(f, 34, 14, 1623, 34, 16, 1625),
+								SrcRange: rng(f, 62, 14, 4069, 62, 16, 4071),
 							},
-							SrcRange:    rng(f, 34, 3, 1612, 34, 16, 1625),
-							NameRange:   rng(f, 34, 3, 1612, 34, 11, 1620),
-							EqualsRange: rng(f, 34, 12, 1621, 34, 13, 1622),
+							SrcRange:    rng(f, 62, 3, 4058, 62, 16, 4071),
+							NameRange:   rng(f, 62, 3, 4058, 62, 11, 4066),
+							EqualsRange: rng(f, 62, 12, 4067, 62, 13, 4068),
 						},
 						"setup": &hclsyntax.Attribute{
 							Name: "setup",
-							Expr: &hclsyntax.TemplateExpr{
-								Parts: []hclsyntax.Expression{
-									&hclsyntax.LiteralValueExpr{
-										Val:      cty.StringVal("set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"),
-										SrcRange: rng(f, 33, 15, 1534, 33, 89, 1608),
+							Expr: &hclsyntax.ConditionalExpr{
+								Condition: &hclsyntax.BinaryOpExpr{
+									LHS: &hclsyntax.RelativeTraversalExpr{
+										Source: &hclsyntax.FunctionCallExpr{
+											Name: "git_remote",
+											Args: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("."),
+															SrcRange: rng(f, 61, 26, 3446, 61, 27, 3447),
+														},
+													},
+													SrcRange: rng(f, 61, 25, 3445, 61, 28, 3448),
+												},
+											},
+											NameRange:       rng(f, 61, 14, 3434, 61, 24, 3444),
+											OpenParenRange:  rng(f, 61, 24, 3444, 61, 25, 3445),
+											CloseParenRange: rng(f, 61, 28, 3448, 61, 29, 3449),
+										},
+										Traversal: hcl.Traversal{
+											hcl.TraverseAttr{
+												Name:     "kind",
+												SrcRange: rng(f, 61, 29, 3449, 61, 34, 3454),
+											},
+										},
+										SrcRange: rng(f, 61, 14, 3434, 61, 34, 3454),
 									},
+									Op: hclsyntax.OpEqual,
+									RHS: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("github"),
+												SrcRange: rng(f, 61, 39, 3459, 61, 45, 3465),
+											},
+										},
+										SrcRange: rng(f, 61, 38, 3458, 61, 46, 3466),
+									},
+									SrcRange: rng(f, 61, 14, 3434, 61, 46, 3466),
 								},
-								SrcRange: rng(f, 33, 14, 1533, 33, 90, 1609),
+								TrueResult: &hclsyntax.TemplateExpr{
+									Parts: []hclsyntax.Expression{
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal("set GITHUB_TOKEN (or GH_TOKEN) to read "),
+											SrcRange: rng(f, 61, 50, 3470, 61, 89, 3509),
+										},
+										&hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 61, 103, 3523, 61, 104, 3524),
+															},
+														},
+														SrcRange: rng(f, 61, 102, 3522, 61, 105, 3525),
+													},
+												},
+												NameRange:       rng(f, 61, 91, 3511, 61, 101, 3521),
+												OpenParenRange:  rng(f, 61, 101, 3521, 61, 102, 3522),
+												CloseParenRange: rng(f, 61, 105, 3525, 61, 106, 3526),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "path",
+													SrcRange: rng(f, 61, 106, 3526, 61, 111, 3531),
+												},
+											},
+											SrcRange: rng(f, 61, 91, 3511, 61, 111, 3531),
+										},
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal(" on GitHub"),
+											SrcRange: rng(f, 61, 112, 3532, 61, 122, 3542),
+										},
+									},
+									SrcRange: rng(f, 61, 49, 3469, 61, 123, 3543),
+								},
+								FalseResult: &hclsyntax.ConditionalExpr{
+									Condition: &hclsyntax.BinaryOpExpr{
+										LHS: &hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 61, 138, 3558, 61, 139, 3559),
+															},
+														},
+														SrcRange: rng(f, 61, 137, 3557, 61, 140, 3560),
+													},
+												},
+												NameRange:       rng(f, 61, 126, 3546, 61, 136, 3556),
+												OpenParenRange:  rng(f, 61, 136, 3556, 61, 137, 3557),
+												CloseParenRange: rng(f, 61, 140, 3560, 61, 141, 3561),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "kind",
+													SrcRange: rng(f, 61, 141, 3561, 61, 146, 3566),
+												},
+											},
+											SrcRange: rng(f, 61, 126, 3546, 61, 146, 3566),
+										},
+										Op: hclsyntax.OpEqual,
+										RHS: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("gitlab"),
+													SrcRange: rng(f, 61, 151, 3571, 61, 157, 3577),
+												},
+											},
+											SrcRange: rng(f, 61, 150, 3570, 61, 158, 3578),
+										},
+										SrcRange: rng(f, 61, 126, 3546, 61, 158, 3578),
+									},
+									TrueResult: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("set GITLAB_TOKEN to read "),
+												SrcRange: rng(f, 61, 162, 3582, 61, 187, 3607),
+											},
+											&hclsyntax.RelativeTraversalExpr{
+												Source: &hclsyntax.FunctionCallExpr{
+													Name: "git_remote",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("."),
+																	SrcRange: rng(f, 61, 201, 3621, 61, 202, 3622),
+																},
+															},
+															SrcRange: rng(f, 61, 200, 3620, 61, 203, 3623),
+														},
+													},
+													NameRange:       rng(f, 61, 189, 3609, 61, 199, 3619),
+													OpenParenRange:  rng(f, 61, 199, 3619, 61, 200, 3620),
+													CloseParenRange: rng(f, 61, 203, 3623, 61, 204, 3624),
+												},
+												Traversal: hcl.Traversal{
+													hcl.TraverseAttr{
+														Name:     "path",
+														SrcRange: rng(f, 61, 204, 3624, 61, 209, 3629),
+													},
+												},
+												SrcRange: rng(f, 61, 189, 3609, 61, 209, 3629),
+											},
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal(" on GitLab (and GITLAB_URL for a self-hosted GitLab)"),
+												SrcRange: rng(f, 61, 210, 3630, 61, 262, 3682),
+											},
+										},
+										SrcRange: rng(f, 61, 161, 3581, 61, 263, 3683),
+									},
+									FalseResult: &hclsyntax.ConditionalExpr{
+										Condition: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.RelativeTraversalExpr{
+												Source: &hclsyntax.FunctionCallExpr{
+													Name: "git_remote",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("."),
+																	SrcRange: rng(f, 61, 278, 3698, 61, 279, 3699),
+																},
+															},
+															SrcRange: rng(f, 61, 277, 3697, 61, 280, 3700),
+														},
+													},
+													NameRange:       rng(f, 61, 266, 3686, 61, 276, 3696),
+													OpenParenRange:  rng(f, 61, 276, 3696, 61, 277, 3697),
+													CloseParenRange: rng(f, 61, 280, 3700, 61, 281, 3701),
+												},
+												Traversal: hcl.Traversal{
+													hcl.TraverseAttr{
+														Name:     "host",
+														SrcRange: rng(f, 61, 281, 3701, 61, 286, 3706),
+													},
+												},
+												SrcRange: rng(f, 61, 266, 3686, 61, 286, 3706),
+											},
+											Op: hclsyntax.OpNotEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal(""),
+														SrcRange: rng(f, 61, 292, 3712, 61, 292, 3712),
+													},
+												},
+												SrcRange: rng(f, 61, 290, 3710, 61, 292, 3712),
+											},
+											SrcRange: rng(f, 61, 266, 3686, 61, 292, 3712),
+										},
+										TrueResult: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("the origin remote ("),
+													SrcRange: rng(f, 61, 296, 3716, 61, 315, 3735),
+												},
+												&hclsyntax.RelativeTraversalExpr{
+													Source: &hclsyntax.FunctionCallExpr{
+														Name: "git_remote",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("."),
+																		SrcRange: rng(f, 61, 329, 3749, 61, 330, 3750),
+																	},
+																},
+																SrcRange: rng(f, 61, 328, 3748, 61, 331, 3751),
+															},
+														},
+														NameRange:       rng(f, 61, 317, 3737, 61, 327, 3747),
+														OpenParenRange:  rng(f, 61, 327, 3747, 61, 328, 3748),
+														CloseParenRange: rng(f, 61, 331, 3751, 61, 332, 3752),
+													},
+													Traversal: hcl.Traversal{
+														hcl.TraverseAttr{
+															Name:     "host",
+															SrcRange: rng(f, 61, 332, 3752, 61, 337, 3757),
+														},
+													},
+													SrcRange: rng(f, 61, 317, 3737, 61, 337, 3757),
+												},
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal(") is not known as GitHub or GitLab: for GitHub Enterprise set GITHUB_API_URL and GITHUB_TOKEN, for a self-hosted GitLab GITLAB_URL and GITLAB_TOKEN"),
+													SrcRange: rng(f, 61, 338, 3758, 61, 485, 3905),
+												},
+											},
+											SrcRange: rng(f, 61, 295, 3715, 61, 486, 3906),
+										},
+										FalseResult: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("the repository has no origin remote on GitHub or GitLab: run nous in a clone of the project, with GITHUB_TOKEN (or GH_TOKEN) or GITLAB_TOKEN set"),
+													SrcRange: rng(f, 61, 490, 3910, 61, 634, 4054),
+												},
+											},
+											SrcRange: rng(f, 61, 489, 3909, 61, 635, 4055),
+										},
+										SrcRange: rng(f, 61, 266, 3686, 61, 635, 4055),
+									},
+									SrcRange: rng(f, 61, 126, 3546, 61, 635, 4055),
+								},
+								SrcRange: rng(f, 61, 14, 3434, 61, 635, 4055),
 							},
-							SrcRange:    rng(f, 33, 3, 1522, 33, 90, 1609),
-							NameRange:   rng(f, 33, 3, 1522, 33, 8, 1527),
-							EqualsRange: rng(f, 33, 12, 1531, 33, 13, 1532),
+							SrcRange:    rng(f, 61, 3, 3423, 61, 635, 4055),
+							NameRange:   rng(f, 61, 3, 3423, 61, 8, 3428),
+							EqualsRange: rng(f, 61, 12, 3432, 61, 13, 3433),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 30, 19, 1375, 42, 2, 1899),
-					EndRange: rng(f, 42, 2, 1899, 42, 2, 1899),
+					SrcRange: rng(f, 59, 17, 3299, 67, 2, 4176),
+					EndRange: rng(f, 67, 2, 4176, 67, 2, 4176),
 				},
-				TypeRange: rng(f, 30, 1, 1357, 30, 7, 1363),
+				TypeRange: rng(f, 59, 1, 3283, 59, 7, 3289),
 				LabelRanges: []hcl.Range{
-					rng(f, 30, 8, 1364, 30, 18, 1374),
+					rng(f, 59, 8, 3290, 59, 16, 3298),
 				},
-				OpenBraceRange:  rng(f, 30, 19, 1375, 30, 20, 1376),
-				CloseBraceRange: rng(f, 42, 1, 1898, 42, 2, 1899),
+				OpenBraceRange:  rng(f, 59, 17, 3299, 59, 18, 3300),
+				CloseBraceRange: rng(f, 67, 1, 4175, 67, 2, 4176),
 			},
 			&hclsyntax.Block{
 				Type: "source",
@@ -9677,20 +12339,20 @@ func parsed10() *hclsyntax.Body {
 												Traversal: hcl.Traversal{
 													hcl.TraverseRoot{
 														Name:     "path",
-														SrcRange: rng(f, 51, 5, 2152, 51, 9, 2156),
+														SrcRange: rng(f, 76, 5, 4429, 76, 9, 4433),
 													},
 												},
-												SrcRange: rng(f, 51, 5, 2152, 51, 9, 2156),
+												SrcRange: rng(f, 76, 5, 4429, 76, 9, 4433),
 											},
 										},
 										ValueExpr: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("."),
-													SrcRange: rng(f, 51, 14, 2161, 51, 15, 2162),
+													SrcRange: rng(f, 76, 14, 4438, 76, 15, 4439),
 												},
 											},
-											SrcRange: rng(f, 51, 13, 2160, 51, 16, 2163),
+											SrcRange: rng(f, 76, 13, 4437, 76, 16, 4440),
 										},
 									},
 									hclsyntax.ObjectConsItem{
@@ -9699,10 +12361,10 @@ func parsed10() *hclsyntax.Body {
 												Traversal: hcl.Traversal{
 													hcl.TraverseRoot{
 														Name:     "stats",
-														SrcRange: rng(f, 52, 5, 2168, 52, 10, 2173),
+														SrcRange: rng(f, 77, 5, 4445, 77, 10, 4450),
 													},
 												},
-												SrcRange: rng(f, 52, 5, 2168, 52, 10, 2173),
+												SrcRange: rng(f, 77, 5, 4445, 77, 10, 4450),
 											},
 										},
 										ValueExpr: &hclsyntax.BinaryOpExpr{
@@ -9714,36 +12376,36 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("NOUS_OPENAI_BASE_URL"),
-																	SrcRange: rng(f, 52, 18, 2181, 52, 38, 2201),
+																	SrcRange: rng(f, 77, 18, 4458, 77, 38, 4478),
 																},
 															},
-															SrcRange: rng(f, 52, 17, 2180, 52, 39, 2202),
+															SrcRange: rng(f, 77, 17, 4457, 77, 39, 4479),
 														},
 														&hclsyntax.TemplateExpr{
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 52, 43, 2206, 52, 43, 2206),
+																	SrcRange: rng(f, 77, 43, 4483, 77, 43, 4483),
 																},
 															},
-															SrcRange: rng(f, 52, 41, 2204, 52, 43, 2206),
+															SrcRange: rng(f, 77, 41, 4481, 77, 43, 4483),
 														},
 													},
-													NameRange:       rng(f, 52, 13, 2176, 52, 16, 2179),
-													OpenParenRange:  rng(f, 52, 16, 2179, 52, 17, 2180),
-													CloseParenRange: rng(f, 52, 43, 2206, 52, 44, 2207),
+													NameRange:       rng(f, 77, 13, 4453, 77, 16, 4456),
+													OpenParenRange:  rng(f, 77, 16, 4456, 77, 17, 4457),
+													CloseParenRange: rng(f, 77, 43, 4483, 77, 44, 4484),
 												},
 												Op: hclsyntax.OpNotEqual,
 												RHS: &hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 52, 50, 2213, 52, 50, 2213),
+															SrcRange: rng(f, 77, 50, 4490, 77, 50, 4490),
 														},
 													},
-													SrcRange: rng(f, 52, 48, 2211, 52, 50, 2213),
+													SrcRange: rng(f, 77, 48, 4488, 77, 50, 4490),
 												},
-												SrcRange: rng(f, 52, 13, 2176, 52, 50, 2213),
+												SrcRange: rng(f, 77, 13, 4453, 77, 50, 4490),
 											},
 											Op: hclsyntax.OpLogicalOr,
 											RHS: &hclsyntax.BinaryOpExpr{
@@ -9754,47 +12416,47 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("OPENAI_API_KEY"),
-																	SrcRange: rng(f, 52, 59, 2222, 52, 73, 2236),
+																	SrcRange: rng(f, 77, 59, 4499, 77, 73, 4513),
 																},
 															},
-															SrcRange: rng(f, 52, 58, 2221, 52, 74, 2237),
+															SrcRange: rng(f, 77, 58, 4498, 77, 74, 4514),
 														},
 														&hclsyntax.TemplateExpr{
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 52, 78, 2241, 52, 78, 2241),
+																	SrcRange: rng(f, 77, 78, 4518, 77, 78, 4518),
 																},
 															},
-															SrcRange: rng(f, 52, 76, 2239, 52, 78, 2241),
+															SrcRange: rng(f, 77, 76, 4516, 77, 78, 4518),
 														},
 													},
-													NameRange:       rng(f, 52, 54, 2217, 52, 57, 2220),
-													OpenParenRange:  rng(f, 52, 57, 2220, 52, 58, 2221),
-													CloseParenRange: rng(f, 52, 78, 2241, 52, 79, 2242),
+													NameRange:       rng(f, 77, 54, 4494, 77, 57, 4497),
+													OpenParenRange:  rng(f, 77, 57, 4497, 77, 58, 4498),
+													CloseParenRange: rng(f, 77, 78, 4518, 77, 79, 4519),
 												},
 												Op: hclsyntax.OpNotEqual,
 												RHS: &hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 52, 85, 2248, 52, 85, 2248),
+															SrcRange: rng(f, 77, 85, 4525, 77, 85, 4525),
 														},
 													},
-													SrcRange: rng(f, 52, 83, 2246, 52, 85, 2248),
+													SrcRange: rng(f, 77, 83, 4523, 77, 85, 4525),
 												},
-												SrcRange: rng(f, 52, 54, 2217, 52, 85, 2248),
+												SrcRange: rng(f, 77, 54, 4494, 77, 85, 4525),
 											},
-											SrcRange: rng(f, 52, 13, 2176, 52, 85, 2248),
+											SrcRange: rng(f, 77, 13, 4453, 77, 85, 4525),
 										},
 									},
 								},
-								SrcRange:  rng(f, 50, 12, 2146, 53, 4, 2252),
-								OpenRange: rng(f, 50, 12, 2146, 50, 13, 2147),
+								SrcRange:  rng(f, 75, 12, 4423, 78, 4, 4529),
+								OpenRange: rng(f, 75, 12, 4423, 75, 13, 4424),
 							},
-							SrcRange:    rng(f, 50, 3, 2137, 53, 4, 2252),
-							NameRange:   rng(f, 50, 3, 2137, 50, 9, 2143),
-							EqualsRange: rng(f, 50, 10, 2144, 50, 11, 2145),
+							SrcRange:    rng(f, 75, 3, 4414, 78, 4, 4529),
+							NameRange:   rng(f, 75, 3, 4414, 75, 9, 4420),
+							EqualsRange: rng(f, 75, 10, 4421, 75, 11, 4422),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -9802,40 +12464,40 @@ func parsed10() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("builtin:git"),
-										SrcRange: rng(f, 48, 15, 2107, 48, 26, 2118),
+										SrcRange: rng(f, 73, 15, 4384, 73, 26, 4395),
 									},
 								},
-								SrcRange: rng(f, 48, 14, 2106, 48, 27, 2119),
+								SrcRange: rng(f, 73, 14, 4383, 73, 27, 4396),
 							},
-							SrcRange:    rng(f, 48, 3, 2095, 48, 27, 2119),
-							NameRange:   rng(f, 48, 3, 2095, 48, 9, 2101),
-							EqualsRange: rng(f, 48, 12, 2104, 48, 13, 2105),
+							SrcRange:    rng(f, 73, 3, 4372, 73, 27, 4396),
+							NameRange:   rng(f, 73, 3, 4372, 73, 9, 4378),
+							EqualsRange: rng(f, 73, 12, 4381, 73, 13, 4382),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("5"),
-								SrcRange: rng(f, 49, 14, 2133, 49, 15, 2134),
+								SrcRange: rng(f, 74, 14, 4410, 74, 15, 4411),
 							},
-							SrcRange:    rng(f, 49, 3, 2122, 49, 15, 2134),
-							NameRange:   rng(f, 49, 3, 2122, 49, 11, 2130),
-							EqualsRange: rng(f, 49, 12, 2131, 49, 13, 2132),
+							SrcRange:    rng(f, 74, 3, 4399, 74, 15, 4411),
+							NameRange:   rng(f, 74, 3, 4399, 74, 11, 4407),
+							EqualsRange: rng(f, 74, 12, 4408, 74, 13, 4409),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 47, 18, 2091, 54, 2, 2254),
-					EndRange: rng(f, 54, 2, 2254, 54, 2, 2254),
+					SrcRange: rng(f, 72, 18, 4368, 79, 2, 4531),
+					EndRange: rng(f, 79, 2, 4531, 79, 2, 4531),
 				},
-				TypeRange: rng(f, 47, 1, 2074, 47, 7, 2080),
+				TypeRange: rng(f, 72, 1, 4351, 72, 7, 4357),
 				LabelRanges: []hcl.Range{
-					rng(f, 47, 8, 2081, 47, 17, 2090),
+					rng(f, 72, 8, 4358, 72, 17, 4367),
 				},
-				OpenBraceRange:  rng(f, 47, 18, 2091, 47, 19, 2092),
-				CloseBraceRange: rng(f, 54, 1, 2253, 54, 2, 2254),
+				OpenBraceRange:  rng(f, 72, 18, 4368, 72, 19, 4369),
+				CloseBraceRange: rng(f, 79, 1, 4530, 79, 2, 4531),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 55, 1, 2255),
-		EndRange: rng(f, 55, 1, 2255, 55, 1, 2255),
+		SrcRange: rng(f, 1, 1, 0, 80, 1, 4532),
+		EndRange: rng(f, 80, 1, 4532, 80, 1, 4532),
 	}
 }
 

@@ -127,6 +127,8 @@ entity "revisions" {
     "(?P<from>\\bv?\\d+\\.\\d+[\\w.+-]*[\\w+])\\.\\.(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])?",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?(?P<to>[\\w./-]+)\\s+branch\\b",
+    # the usual default branches by name: "is CI green on main?" (not main.go)
+    "(?i)\\b(?:on|in|for|of)\\s+(?P<to>main|master|trunk|develop)(?:[\\s?!,;]|\\.(?:\\s|$)|$)",
   ]
   ground  = "ref"
   matches = "one"
@@ -160,8 +162,19 @@ entity "targets" {
 }
 
 entity "statuses" {
-  pattern = "(?i)\\b(open|closed|in-progress|resolved|fixed|reopened|blocked|done)\\b"
+  pattern = "(?i)\\b(open|closed|in-progress|resolved|fixed|reopened|blocked|done|merged)\\b"
   ground  = "state"
+}
+
+# Labels of issues and pull requests: "PRs labelled bug", "issues with the
+# needs-triage label", "label:area/cli". Not grounded: the hosted sources
+# filter by them.
+entity "labels" {
+  patterns = [
+    "(?i)\\blabel(?:l?ed|s)?\\s*[:=]?\\s*[\"'`]?([\\w./:-]*\\w)",
+    "(?i)\\bwith\\s+(?:the\\s+)?[\"'`]?([\\w./:-]*\\w)[\"'`]?\\s+label\\b",
+  ]
+  ignore = ["a", "an", "the", "any", "some", "no", "as", "with", "by", "in", "on", "of"]
 }
 
 entity "providers" {

@@ -16,7 +16,9 @@ intent "query_commits" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b'"
+    # A question about pull requests ("which PRs were merged?") is not one
+    # about commits unless it says so.
+    when       = "query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?)\\\\b' && !(query matches '(?i)\\\\bcommit'))"
     confidence = 0.9
   }
 
@@ -47,7 +49,8 @@ intent "query_issues" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b'"
+    # "PRs labelled bug" asks about pull requests, "bugs fixed by PRs" too.
+    when       = "query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?|merge requests?|MRs?)\\\\b' && !(query matches '(?i)\\\\b(?:issues?|tickets?)\\\\b'))"
     confidence = 0.85
   }
 
@@ -158,6 +161,126 @@ intent "query_status" {
     hypothesis  = "health"
     priority    = 8
     fixed       = { statuses = ["open", "in-progress"] }
+  }
+  # CI health where a hosted source serves it (see sources.hcl); without
+  # one the status says what to set and answers from the rest.
+  retrieve "ci_runs" {
+    description = "Retrieve recent CI runs for build health"
+    source      = "github"
+    kind        = "pipeline"
+    hypothesis  = "health"
+    priority    = 8
+    limit       = 30
+    required    = false
+    filters     = ["projects", "revisions"]
+  }
+}
+
+# Pull requests (merge requests on GitLab), releases and CI runs of the
+# project the origin remote names: the "github" source in sources.hcl,
+# rebound to GitLab when the project lives there.
+intent "query_pull_requests" {
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?|merge requests?|MRs?)\\\\b'"
+    confidence = 0.9
+  }
+
+  hypothesis "retrieve" {
+    description = "Retrieve pull requests from GitHub or GitLab"
+    action      = "retrieve"
+  }
+  hypothesis "filter" {
+    description = "Apply filters based on entities (state, date, author, label)"
+    action      = "filter"
+  }
+  hypothesis "format" {
+    description = "Format pull request summary for user"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "pull_requests" {
+    description = "Retrieve pull requests from GitHub or GitLab"
+    source      = "github"
+    kind        = "pull_request"
+    priority    = 10
+    filters     = ["projects", "dates", "statuses", "authors", "labels", "revisions"]
+  }
+}
+
+intent "query_releases" {
+  pattern = "chain"
+
+  detect {
+    # "what is in the latest release?", "releases this year"; not "what
+    # changed since the last release?" (commits) nor "is the release
+    # healthy?" (status).
+    when       = "query matches '(?i)\\\\b(?:releases|release notes|changelog|(?:latest|last|newest|recent|previous|current) (?:release|version)|what(?:.s| is| was) (?:new )?in (?:the )?(?:release|v?\\\\d+\\\\.\\\\d+))\\\\b' && !(query matches '(?i)\\\\b(?:since|after|between) (?:the )?(?:(?:latest|last|previous) )?release')"
+    confidence = 0.85
+  }
+
+  hypothesis "retrieve" {
+    description = "Retrieve releases from GitHub or GitLab"
+    action      = "retrieve"
+  }
+  hypothesis "format" {
+    description = "Format release summary for user"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  # "the latest release" is one; otherwise the releases of the period asked
+  # for, newest first.
+  retrieve "latest_release" {
+    description = "Retrieve the latest release from GitHub or GitLab"
+    source      = "github"
+    kind        = "release"
+    priority    = 10
+    limit       = 1
+    when        = "query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)'"
+    filters     = ["projects"]
+  }
+  retrieve "releases" {
+    description = "Retrieve releases from GitHub or GitLab"
+    source      = "github"
+    kind        = "release"
+    priority    = 10
+    when        = "!(query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)')"
+    filters     = ["projects", "dates", "authors"]
+  }
+}
+
+intent "query_ci" {
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)\\\\b(?:CI|builds?|pipelines?|workflows?|workflow runs?|GitHub Actions)\\\\b'"
+    confidence = 0.85
+  }
+
+  hypothesis "retrieve" {
+    description = "Retrieve CI runs (workflow runs, pipelines) from GitHub or GitLab"
+    action      = "retrieve"
+  }
+  hypothesis "stats" {
+    description = "Calculate statistics of CI run outcomes"
+    action      = "stats"
+  }
+  hypothesis "format" {
+    description = "Format CI health summary for user"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "runs" {
+    description = "Retrieve CI runs from GitHub or GitLab"
+    source      = "github"
+    kind        = "pipeline"
+    priority    = 10
+    limit       = 30
+    filters     = ["projects", "dates", "revisions"]
   }
 }
 
