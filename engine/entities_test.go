@@ -31,7 +31,7 @@ func TestEntityExtraction(t *testing.T) {
 		{"commits in project payments last week", ents{"projects": {"payments"}, "dates": {"last week"}}},
 		{"commits in the last 14 days on repo: nous", ents{"projects": {"nous"}, "dates": {"in the last 14 days"}}},
 		{"list closed tickets in the mobile project this month", ents{"projects": {"mobile"}, "paths": {"mobile"}, "statuses": {"closed"}, "dates": {"this month"}}},
-		{"what was merged into payments-service yesterday?", ents{"projects": {"payments-service"}, "dates": {"yesterday"}}},
+		{"what was merged into payments-service yesterday?", ents{"projects": {"payments-service"}, "dates": {"yesterday"}, "statuses": {"merged"}}},
 		{"commits to group/api between 2024-01-01..2024-01-31", ents{"projects": {"group/api"}, "paths": {"group/api"}, "dates": {"2024-01-01..2024-01-31"}}},
 		{"what is the status of PAY-101?", ents{"projects": {"PAY"}, "paths": {"PAY-101"}}},
 		{"show open and in-progress issues in PAY", ents{"projects": {"PAY"}, "paths": {"PAY"}, "statuses": {"open", "in-progress"}}},
@@ -43,7 +43,7 @@ func TestEntityExtraction(t *testing.T) {
 		{"what changed in the backend since last week?", ents{"projects": {"backend"}, "paths": {"backend"}, "dates": {"since last week"}}},
 		{"summarize the changes in the api repo this month", ents{"projects": {"api"}, "paths": {"api"}, "dates": {"this month"}}},
 		{"what happened with PAY last week", ents{"projects": {"PAY"}, "dates": {"last week"}}},
-		{"show me merge requests merged into main yesterday", ents{"dates": {"yesterday"}}},
+		{"show me merge requests merged into main yesterday", ents{"dates": {"yesterday"}, "statuses": {"merged"}}},
 		{"bugs in production today", ents{"dates": {"today"}}},
 		// Date forms: only those sdk/timerange accepts.
 		{"open and in-progress issues from YouTrack today or yesterday", ents{

@@ -24,6 +24,7 @@ type Planner struct {
 	crossDeps []crossDep
 	policies  map[string]*Policy // by mode name
 	undefined *Policy            // for a mode the rules do not define
+	sources   map[string]string  // configured sources, name → plugin (conditions' sources)
 
 	// Precomputed identifiers, so small plans format no numbers.
 	stepIDs, planIDs, queryIDs []string
@@ -63,6 +64,12 @@ func NewPlanner(rs *rules.Ruleset) *Planner {
 		rules:     rs,
 		templates: make(map[string]*template, len(rs.Intents)),
 		policies:  make(map[string]*Policy, len(rs.Modes)),
+		sources:   make(map[string]string, len(rs.Sources)),
+	}
+	for _, s := range rs.Sources {
+		if s.Configured() {
+			p.sources[s.Name] = s.Plugin
+		}
 	}
 	pol := compilePolicy(rs)
 	p.undefined = &pol

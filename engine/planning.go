@@ -32,6 +32,7 @@ func (p *Planner) Plan(ctx context.Context, req Request) (*Plan, error) {
 	}
 	b.plan.Reasoning.Entities = entities
 	b.env = cond.NewQueryEnv(text, entities, req.Mode)
+	b.env.Sources = p.sources
 
 	intents := req.Intents
 	if len(intents) == 0 {

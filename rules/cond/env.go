@@ -9,6 +9,9 @@ type QueryEnv struct {
 	IntentTypes []string            `expr:"intent_types"` // accepted intent types, in order
 	Entities    map[string][]string `expr:"entities"`     // extracted or given entity values
 	Mode        string              `expr:"mode"`         // the requested mode, if any
+	// Sources are the configured sources, name → plugin: a retrieval may
+	// depend on one being there ("'github' in sources").
+	Sources map[string]string `expr:"sources"`
 
 	text Text // Query with its fold, when built by NewQueryEnv
 }

@@ -162,8 +162,8 @@ intent "query_status" {
     priority    = 8
     fixed       = { statuses = ["open", "in-progress"] }
   }
-  # CI health where a hosted source serves it (see sources.hcl); without
-  # one the status says what to set and answers from the rest.
+  # CI health, beyond the document's two retrievals, where a hosted source
+  # serves it: GitHub, or GitLab with a token (see sources.hcl).
   retrieve "ci_runs" {
     description = "Retrieve recent CI runs for build health"
     source      = "github"
@@ -172,6 +172,7 @@ intent "query_status" {
     priority    = 8
     limit       = 30
     required    = false
+    when        = "'github' in sources || sources['gitlab'] == 'builtin:gitlab'"
     filters     = ["projects", "revisions"]
   }
 }
