@@ -8,7 +8,7 @@ import (
 
 	gh "github.com/google/go-github/v75/github"
 
-	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/fakes"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 )

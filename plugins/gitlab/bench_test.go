@@ -7,7 +7,7 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
-	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/fakes"
 	"github.com/nous-dev/nous/sdk"
 )
 

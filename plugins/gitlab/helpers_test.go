@@ -7,7 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/fakes"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/sdktest"

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/fakes"
 	"github.com/nous-dev/nous/sdk"
 )
 

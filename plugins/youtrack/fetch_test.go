@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/nous-dev/nous/plugins/internal/fakes"
+	"github.com/nous-dev/nous/plugins/fakes"
 	"github.com/nous-dev/nous/plugins/internal/plugintest"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/sdktest"

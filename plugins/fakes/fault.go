@@ -1,7 +1,9 @@
 // Package fakes holds local HTTP fakes of the remote services the source
-// plugins talk to (GitLab REST v4, YouTrack REST), written from the public
-// API documentation: the same field names, pagination headers, error
-// bodies and rate-limit answers, over generated, deterministic data.
+// plugins talk to (GitHub REST, GitLab REST v4, YouTrack REST), written from
+// the public API documentation: the same field names, pagination headers,
+// error bodies and rate-limit answers, over generated, deterministic data.
+// The plugins' tests use them, and so do nous's end-to-end tests and anyone
+// testing rules against a hosted source without reaching it.
 package fakes
 
 import (
