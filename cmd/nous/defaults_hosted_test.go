@@ -32,13 +32,15 @@ func inClone(t *testing.T, origin string) string {
 }
 
 // withGitHub serves the fake GitHub (octo-org/octo-repo) and points the
-// environment at it, with a token unless token is "".
+// environment at it as GitHub Actions does (GITHUB_API_URL), with a token
+// unless token is "".
 func withGitHub(t *testing.T, token string) *fakes.GitHub {
 	t.Helper()
 	gh := fakes.NewGitHub(ghToken)
+	gh.Enterprise = true // a host other than api.github.com is GitHub Enterprise Server's API, under /api/v3
 	srv := httptest.NewServer(gh)
 	t.Cleanup(srv.Close)
-	t.Setenv("GITHUB_API_URL", srv.URL)
+	t.Setenv("GITHUB_API_URL", srv.URL+"/api/v3")
 	t.Setenv("GITHUB_TOKEN", token)
 	return gh
 }
@@ -122,7 +124,7 @@ func TestDefaultsReadTheLatestReleaseAndCIOfTheOriginsGitHubProject(t *testing.T
 		require.NotEmpty(t, runs)
 		for _, r := range doc.Result.Records {
 			if r.Kind == sdk.KindPipeline {
-				assert.Equal(t, "main", r.Fields["branch"], "only runs on main: %s", r.ID)
+				assert.Equal(t, "main", r.Fields["ref"], "only runs on main: %s", r.ID)
 			}
 		}
 	})
@@ -161,7 +163,7 @@ func TestDefaultsWithoutAGitHubTokenSayWhatToSet(t *testing.T) {
 	// The status answers from the commits and does not plan CI it cannot read.
 	doc, stderr, code := askJSON(t, "is the project healthy?")
 	require.NotEqual(t, 2, code, stderr)
-	for _, p := range doc.Result.Plan.Retrieval.Plans {
+	for _, p := range doc.Plan.Retrieval.Plans {
 		assert.NotEqual(t, sdk.KindPipeline, p.Kind, "no CI retrieval without a CI source")
 	}
 }
@@ -229,7 +231,7 @@ func TestDefaultsReadMergeRequestsOfTheOriginsGitLabProject(t *testing.T) {
 
 func intentTypes(doc report.Document) []string {
 	var out []string
-	for _, in := range doc.Result.Plan.Reasoning.Intents {
+	for _, in := range doc.Plan.Reasoning.Intents {
 		out = append(out, in.Type)
 	}
 	return out

@@ -138,9 +138,9 @@ func TestFetchFilters(t *testing.T) {
 		maxPages  int
 	}{
 		{
-			name: "open issues by two authors with labels, updated in a range",
+			name: "open and in-progress issues (GitHub has one open state) by two authors with labels, updated in a range",
 			req: sdk.FetchRequest{Kind: "issue", Since: since, Until: until, Filters: map[string][]string{
-				"statuses": {"open"}, "authors": {"octocat", "monalisa"}, "labels": {"bug,search"}}},
+				"statuses": {"open", "in-progress"}, "authors": {"octocat", "monalisa"}, "labels": {"bug,search"}}},
 			want: countIssues(func(it fakes.GitHubIssue) bool {
 				return it.State == "open" && (it.User.Login == "octocat" || it.User.Login == "monalisa") && hasLabel(it.Labels, "search") && in(it.UpdatedAt)
 			}),
@@ -156,11 +156,22 @@ func TestFetchFilters(t *testing.T) {
 		{
 			name: "merged pull requests by an author with a label into main, updated in a range",
 			req: sdk.FetchRequest{Kind: "pr", Since: since, Until: until, Filters: map[string][]string{
-				"statuses": {"merged"}, "authors": {"MonaLisa"}, "labels": {"auth"}, "ref": {"main"}}},
+				"statuses": {"merged"}, "authors": {"MonaLisa"}, "labels": {"auth"}, "ref": {"main"}, "date_field": {"updated"}}},
 			want: countPulls(func(pr fakes.GitHubPullRequest) bool {
 				return pr.MergedAt != nil && pr.User.Login == "monalisa" && hasLabel(pr.Labels, "auth") && in(pr.UpdatedAt)
 			}),
 			wantQuery: []string{"/search/issues?", "sort=updated", "q=repo%3Aocto-org%2Focto-repo+is%3Apr+is%3Amerged+base%3A%22main%22+label%3A%22auth%22+updated%3A2024-03-20T00%3A00%3A00Z..2024-03-27T00%3A00%3A00Z+author%3AMonaLisa"},
+			maxPages:  1,
+		},
+		{
+			// "which PRs were merged last week?": the range bounds merged_at.
+			name: "merged pull requests in a range, the engine's revisions as the base branch",
+			req: sdk.FetchRequest{Kind: "pull_request", Since: since, Until: until, Filters: map[string][]string{
+				"statuses": {"merged"}, "revisions": {"main"}}},
+			want: countPulls(func(pr fakes.GitHubPullRequest) bool {
+				return pr.MergedAt != nil && pr.Base.Ref == "main" && in(*pr.MergedAt)
+			}),
+			wantQuery: []string{"/search/issues?", "is%3Amerged", "base%3A%22main%22", "merged%3A2024-03-20T00%3A00%3A00Z..2024-03-27T00%3A00%3A00Z"},
 			maxPages:  1,
 		},
 	}
@@ -214,6 +225,7 @@ func TestFetchBadRequests(t *testing.T) {
 		{"unknown kind", sdk.FetchRequest{Kind: "wiki", Filters: map[string][]string{"projects": {testRepo}}}, `unknown kind "wiki"`},
 		{"merged issues", sdk.FetchRequest{Kind: "issue", Filters: map[string][]string{"projects": {testRepo}, "statuses": {"merged"}}}, `unknown issue status "merged"`},
 		{"two refs", sdk.FetchRequest{Kind: "pr", Filters: map[string][]string{"projects": {testRepo}, "ref": {"a", "b"}}}, `filter "ref" takes one value`},
+		{"a revision range", sdk.FetchRequest{Kind: "pipeline", Filters: map[string][]string{"projects": {testRepo}, "revisions": {"v1.0..v1.1"}}}, `"v1.0..v1.1" is a range`},
 		{"two paths", sdk.FetchRequest{Kind: "commit", Filters: map[string][]string{"projects": {testRepo}, "paths": {"a", "b"}}}, `filter "paths" takes one value`},
 		{"bad date_field", sdk.FetchRequest{Filters: map[string][]string{"projects": {testRepo}, "date_field": {"closed"}}}, `"date_field"`},
 	}

@@ -77,6 +77,22 @@ func TestFetchReleases(t *testing.T) {
 	}
 	assert.Len(t, got, 10, "91 days back at one release every ten days")
 
+	// The latest: the newest that is neither a draft nor a prerelease, as
+	// GitHub's /releases/latest defines it.
+	var latest string
+	for _, r := range h.fake.Repo.Releases {
+		if !r.Draft && !r.Prerelease {
+			latest = "octo-org/octo-repo@" + r.TagName
+			break
+		}
+	}
+	h = newHarness(t, nil)
+	got, err = h.fetch(t, sdk.FetchRequest{Kind: "release", Limit: 1, Filters: map[string][]string{"statuses": {"latest"}}})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.Equal(t, latest, got[0].ID)
+	assert.NotEqual(t, first.ID, latest, "the fixture's newest is a draft")
+
 	h = newHarness(t, nil)
 	got, err = h.fetch(t, sdk.FetchRequest{Kind: "release", Filters: map[string][]string{"authors": {"hubot", "octocat"}}})
 	require.NoError(t, err)

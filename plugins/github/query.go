@@ -10,7 +10,7 @@ import (
 )
 
 // Filters lists the filter keys the github source understands.
-var Filters = []string{"projects", "statuses", "authors", "assignees", "milestones", "labels", "ref", "path", "paths", "date_field"}
+var Filters = []string{"projects", "statuses", "authors", "assignees", "milestones", "labels", "ref", "revisions", "path", "paths", "date_field"}
 
 // query is a FetchRequest checked and normalised for one record kind.
 type query struct {
@@ -21,7 +21,8 @@ type query struct {
 	assignees  []string // logins, "none" or "*"
 	milestones []string // numbers, titles, "none" or "*"
 	labels     []string
-	ref        string // pull requests' base branch; commits' branch
+	ref        string // pull requests' base branch; commits' branch; runs' branch
+	latest     bool   // releases: only the latest (statuses=latest)
 	path       string // commits touching it
 	dateField  string // "created", "updated", or for pull requests "merged" or "closed": which timestamp since/until bound
 	since      time.Time
@@ -129,7 +130,7 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		return q, sdk.Errorf(sdk.KindBadRequest, `github: filters "assignees" and "milestones" apply to issues and pull requests, not %ss`, q.kind)
 	}
 	var err error
-	if q.ref, err = filter.Single("github", "ref", f["ref"]); err != nil {
+	if q.ref, err = q.parseRef(f); err != nil {
 		return q, err
 	}
 	// "paths" is what the engine sends (grounded repository paths); the
@@ -142,7 +143,8 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 			return q, err
 		}
 	}
-	if v, err := filter.Single("github", "date_field", f["date_field"]); err != nil {
+	dateField, err := filter.Single("github", "date_field", f["date_field"])
+	if v := dateField; err != nil {
 		return q, err
 	} else if v != "" {
 		switch {
@@ -155,8 +157,12 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		}
 		q.dateField = v
 	}
-	if q.kind == sdk.KindCommit || q.kind == sdk.KindRelease {
+	if q.kind == sdk.KindCommit {
 		return q, nil // no states
+	}
+	if q.kind == sdk.KindRelease {
+		q.parseReleaseStates(filter.List(f["statuses"]))
+		return q, nil
 	}
 	for _, s := range filter.List(f["statuses"]) {
 		normalise := normaliseState
@@ -175,15 +181,45 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 			q.states = append(q.states, state)
 		}
 	}
+	// "merged last week" bounds merged_at, "closed last week" closed_at.
+	if dateField == "" && q.kind == sdk.KindPullRequest && len(q.states) == 1 && (q.states[0] == "merged" || q.states[0] == "closed") {
+		q.dateField = q.states[0]
+	}
 	return q, nil
+}
+
+// parseRef reads the branch or tag to list: "ref", or the engine's
+// "revisions" (grounded refs), which must name one ref rather than a range.
+func (q query) parseRef(f map[string][]string) (string, error) {
+	ref, err := filter.Single("github", "ref", f["ref"])
+	if err != nil || ref != "" {
+		return ref, err
+	}
+	rev, err := filter.Single("github", "revisions", f["revisions"])
+	if err != nil {
+		return "", err
+	}
+	if strings.Contains(rev, "..") {
+		return "", sdk.Errorf(sdk.KindBadRequest, `github: filter "revisions": %q is a range; the %s listing takes one branch or tag`, rev, q.kind)
+	}
+	return rev, nil
+}
+
+// parseReleaseStates reads the one status releases have: "latest", the
+// release GitHub marks latest (not a draft nor a prerelease). Issue states
+// mean nothing to releases and are ignored, as the gitlab source does.
+func (q *query) parseReleaseStates(states []string) {
+	q.latest = slices.ContainsFunc(states, func(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "latest") })
 }
 
 // normaliseState maps a user's status word to open, closed, merged or all.
 func normaliseState(kind, status string) (string, error) {
+	// GitHub has two states: a tracker's workflow states ("in-progress",
+	// "fixed") are one or the other.
 	switch s := strings.ToLower(strings.TrimSpace(status)); s {
-	case "open", "opened", "unresolved":
+	case "open", "opened", "unresolved", "in-progress", "in progress", "reopened", "blocked", "todo":
 		return "open", nil
-	case "closed", "resolved", "done":
+	case "closed", "resolved", "done", "fixed", "completed":
 		return "closed", nil
 	case "all":
 		return "all", nil
@@ -223,7 +259,7 @@ func (q query) exact() bool {
 			(q.dateField == "created" || q.dateField == "updated") &&
 			!slices.Contains(q.states, "merged") && !slices.Contains(q.states, "closed")
 	case sdk.KindRelease:
-		return q.since.IsZero() && q.until.IsZero() && len(q.authors) == 0
+		return q.since.IsZero() && q.until.IsZero() && len(q.authors) == 0 && !q.latest
 	}
 	return false
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // fetchReleases lists a repository's releases, newest first; the date
-// range (on the published time, a draft's created time) and authors are
-// applied here, since the API has no filters.
+// range (on the published time, a draft's created time), authors and
+// "latest" are applied here, since the API has no filters.
 func (r *fetchRun) fetchReleases(ctx context.Context, sc scope) error {
 	owner, name, _ := splitRepo(sc.repo)
 	list := func(ctx context.Context, lo gh.ListOptions) ([]*gh.RepositoryRelease, *gh.Response, error) {
@@ -23,6 +23,16 @@ func (r *fetchRun) fetchReleases(ctx context.Context, sc scope) error {
 		rec := releaseRecord(rel, sc.repo)
 		if r.q.window(rec.Time) != 0 || !r.q.keepAuthor(rec.Author) {
 			return nil // releases come by creation; a late publication may still follow
+		}
+		if r.q.latest {
+			// GitHub's latest: the newest that is neither a draft nor a prerelease.
+			if rel.GetDraft() || rel.GetPrerelease() {
+				return nil
+			}
+			if err := r.out(rec); err != nil {
+				return err
+			}
+			return errDone
 		}
 		return r.out(rec)
 	})

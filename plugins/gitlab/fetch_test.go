@@ -166,6 +166,18 @@ func TestFetchFilters(t *testing.T) {
 			},
 		},
 		{
+			name:      "pipelines on the branch the engine's revisions name",
+			req:       sdk.FetchRequest{Kind: "pipeline", Filters: map[string][]string{"projects": {"group/sub/app"}, "revisions": {"main"}}},
+			want:      count(len(p.Pipelines), func(i int) bool { return p.Pipelines[i].Ref == "main" }),
+			wantQuery: []string{"ref=main"},
+		},
+		{
+			name:      "open and in-progress issues: GitLab's one open state",
+			req:       sdk.FetchRequest{Kind: "issue", Filters: map[string][]string{"projects": {"group/sub/app"}, "statuses": {"open", "in-progress"}}},
+			want:      count(len(p.Issues), func(i int) bool { return p.Issues[i].State == "opened" }),
+			wantQuery: []string{"state=opened"},
+		},
+		{
 			name: "search issues",
 			req:  sdk.FetchRequest{Kind: "issue", Filters: map[string][]string{"projects": {"group/sub/app"}, "search": {"search bug"}}},
 			want: count(len(p.Issues), func(i int) bool { return strings.Contains(p.Issues[i].Title, "search bug") }),

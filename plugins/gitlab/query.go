@@ -14,7 +14,7 @@ import (
 )
 
 // Filters lists the filter keys the gitlab source understands.
-var Filters = []string{"projects", "statuses", "authors", "labels", "path", "paths", "ref", "search", "date_field", "with_stats"}
+var Filters = []string{"projects", "statuses", "authors", "labels", "path", "paths", "ref", "revisions", "search", "date_field", "with_stats"}
 
 // query is a FetchRequest checked and normalised for one record kind.
 type query struct {
@@ -25,6 +25,7 @@ type query struct {
 	labels    []string
 	path      string
 	ref       string
+	latest    bool // releases: only the latest (statuses=latest)
 	search    string
 	dateField string // "created" or "updated": which timestamp since/until bound
 	withStats bool
@@ -87,6 +88,16 @@ func parseRequest(req sdk.FetchRequest, defaults []string) (query, error) {
 			return q, err
 		}
 	}
+	// "revisions" is what the engine sends for a branch or tag the question
+	// names ("is CI green on main?"): one ref, not a range.
+	if q.ref == "" {
+		if q.ref, err = filter.Single("gitlab", "revisions", f["revisions"]); err != nil {
+			return q, err
+		}
+		if strings.Contains(q.ref, "..") {
+			return q, sdk.Errorf(sdk.KindBadRequest, `gitlab: filter "revisions": %q is a range; the %s listing takes one branch or tag`, q.ref, q.kind)
+		}
+	}
 	// "paths" is what the engine sends (grounded repository paths); the
 	// commits API filters by one path.
 	if q.path == "" {
@@ -110,6 +121,10 @@ func parseRequest(req sdk.FetchRequest, defaults []string) (query, error) {
 		}
 	}
 	for _, s := range filter.List(f["statuses"]) {
+		if q.kind == sdk.KindRelease && strings.EqualFold(strings.TrimSpace(s), "latest") {
+			q.latest = true
+			continue
+		}
 		state, err := normaliseStatus(q.kind, s)
 		if err != nil {
 			return q, err
@@ -151,10 +166,12 @@ func normaliseStatus(kind, status string) (string, error) {
 	case sdk.KindCommit, sdk.KindRelease:
 		return "", nil // commits and releases have no state
 	case sdk.KindIssue, sdk.KindMergeRequest:
+		// GitLab has two issue states: a tracker's workflow states
+		// ("in-progress", "fixed") are one or the other.
 		switch s {
-		case "open", "opened", "unresolved":
+		case "open", "opened", "unresolved", "in-progress", "in progress", "reopened", "blocked", "todo":
 			return "opened", nil
-		case "closed", "resolved", "done":
+		case "closed", "resolved", "done", "fixed", "completed":
 			return "closed", nil
 		case "all", "":
 			return "", nil
@@ -239,7 +256,7 @@ func describeScope(sc scope) string {
 // page the size of the limit is enough: only releases are filtered here,
 // by until and authors.
 func (q query) exact() bool {
-	return q.kind != sdk.KindRelease || (q.until.IsZero() && len(q.authors) == 0)
+	return q.kind != sdk.KindRelease || (q.until.IsZero() && len(q.authors) == 0 && !q.latest)
 }
 
 // keepAuthor reports whether username is one of the authors asked for, if

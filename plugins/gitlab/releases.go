@@ -9,12 +9,12 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-// errPast ends one release listing: released_at has passed since.
-var errPast = errors.New("older than since")
+// errListed ends one release listing: released_at has passed since, or the latest is found.
+var errListed = errors.New("release listing done")
 
 // fetchReleases lists a project's releases, newest released_at first. The
-// API has no date or author filters, so since ends the listing, and until
-// and authors are applied here.
+// API has no date or author filters, so since ends the listing, and until,
+// authors and "latest" (the newest not upcoming) are applied here.
 func (r *fetchRun) fetchReleases(ctx context.Context, sc scope, pageSize int) error {
 	q := r.q
 	opt := &gl.ListReleasesOptions{OrderBy: ptr("released_at"), Sort: ptr("desc")}
@@ -30,13 +30,18 @@ func (r *fetchRun) fetchReleases(ctx context.Context, sc scope, pageSize int) er
 		rec := releaseRecord(rel, sc.project)
 		switch {
 		case !q.since.IsZero() && rec.Time.Before(q.since):
-			return errPast
+			return errListed
 		case !q.until.IsZero() && rec.Time.After(q.until), !q.keepAuthor(rec.Author):
 			return nil
+		case q.latest && rel.UpcomingRelease:
+			return nil // the latest is released already
 		}
-		return r.out(rec)
+		if err := r.out(rec); err != nil || !q.latest {
+			return err
+		}
+		return errListed // the latest is the first one released
 	})
-	if errors.Is(err, errPast) {
+	if errors.Is(err, errListed) {
 		return nil
 	}
 	return err

@@ -128,6 +128,12 @@ func TestFetchReleasesFilters(t *testing.T) {
 			wantRequests: 1, wantPerPage: "per_page=100",
 		},
 		{
+			name:         "the latest is the newest released, not the upcoming one",
+			req:          sdk.FetchRequest{Limit: 1, Filters: map[string][]string{"statuses": {"latest"}}},
+			want:         first(1, func(rel fakes.GitLabRelease) bool { return rel.ReleasedAt.Before(time.Now()) }),
+			wantRequests: 1, wantPerPage: "per_page=100",
+		},
+		{
 			name:         "statuses do not apply to releases",
 			req:          sdk.FetchRequest{Filters: map[string][]string{"statuses": {"open"}}},
 			want:         first(0, everyone),

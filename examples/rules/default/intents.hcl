@@ -240,6 +240,7 @@ intent "query_releases" {
     kind        = "release"
     priority    = 10
     limit       = 1
+    fixed       = { statuses = ["latest"] }
     when        = "query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)'"
     filters     = ["projects"]
   }

@@ -43,7 +43,8 @@ tier "Dcard" {
 }
 
 # The project's own systems of record: commits from GitLab or the local git
-# repository, issues from YouTrack or the offline issues file, its own
+# repository, issues, pull requests, releases and CI runs from GitHub or
+# GitLab, issues from YouTrack or the offline issues file, its own
 # documentation (see sources.hcl). They are first-hand, so strict mode keeps them and discovery
 # mode does not flag them.
 tier "git" {
@@ -51,6 +52,10 @@ tier "git" {
   type = "structured"
 }
 tier "gitlab" {
+  tier = 1
+  type = "structured"
+}
+tier "github" {
   tier = 1
   type = "structured"
 }
