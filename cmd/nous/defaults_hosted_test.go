@@ -73,6 +73,27 @@ func TestDefaultsReadPullRequestsOfTheOriginsGitHubProject(t *testing.T) {
 	gh := withGitHub(t, ghToken)
 
 	from, to := time.Date(2024, 3, 25, 0, 0, 0, 0, time.UTC), time.Date(2024, 3, 29, 0, 0, 0, 0, time.UTC)
+	// Pull requests are touched after they merge: one merged in the period
+	// was updated after it, one merged before it was updated in it.
+	touched := map[bool]bool{}
+	for i, pr := range gh.Repo.PullRequests {
+		if pr.MergedAt == nil || touched[pr.MergedAt.Before(from)] {
+			continue
+		}
+		in := !pr.MergedAt.Before(from) && pr.MergedAt.Before(to)
+		if !in && !pr.MergedAt.Before(from) {
+			continue
+		}
+		updated := map[bool]time.Time{true: to.Add(48 * time.Hour), false: from.Add(time.Hour)}[in]
+		gh.Repo.PullRequests[i].UpdatedAt = updated
+		for j := range gh.Repo.Issues {
+			if gh.Repo.Issues[j].Number == pr.Number {
+				gh.Repo.Issues[j].UpdatedAt = updated
+			}
+		}
+		touched[pr.MergedAt.Before(from)] = true
+	}
+	require.Len(t, touched, 2)
 	var want []string
 	for _, pr := range gh.Repo.PullRequests {
 		if pr.MergedAt != nil && !pr.MergedAt.Before(from) && pr.MergedAt.Before(to) {
