@@ -16,15 +16,16 @@ var parsed = map[string]parsedFile{
 	"depth.hcl":     {sum: [32]uint8{0x4e, 0x7b, 0xfc, 0x35, 0xaf, 0xd, 0x5d, 0x3d, 0xbb, 0xc, 0x31, 0x7d, 0xe4, 0x75, 0x65, 0xef, 0x9d, 0x3e, 0x24, 0x75, 0xa0, 0x4e, 0x45, 0xbc, 0x7, 0xbe, 0xeb, 0x3f, 0x60, 0x22, 0x5d, 0x8b}, body: parsed2},
 	"docs.hcl":      {sum: [32]uint8{0x8a, 0x74, 0x48, 0x1f, 0x43, 0xaa, 0x1b, 0xdf, 0x30, 0x49, 0x5b, 0x7c, 0x34, 0xfc, 0x5f, 0xca, 0xd5, 0xe1, 0x17, 0xc3, 0xf8, 0x9b, 0x97, 0x22, 0x6d, 0x37, 0xeb, 0xfb, 0xdf, 0xbf, 0x1b, 0xbf}, body: parsed3},
 	"entities.hcl":  {sum: [32]uint8{0xc4, 0xc9, 0x47, 0x56, 0x48, 0xc9, 0x29, 0x96, 0xd2, 0x48, 0x64, 0xfe, 0x7a, 0xf1, 0x56, 0x8c, 0xce, 0x32, 0xcd, 0xc9, 0x55, 0x39, 0x28, 0x88, 0xb, 0xaf, 0x74, 0x32, 0x56, 0xc4, 0xab, 0x8b}, body: parsed4},
-	"intents.hcl":   {sum: [32]uint8{0x4e, 0xfa, 0x6, 0xe7, 0x0, 0x6d, 0xfe, 0xae, 0x57, 0xfb, 0x5, 0xac, 0xf3, 0x2c, 0xcf, 0x5f, 0x2b, 0x8e, 0x94, 0x9d, 0xb4, 0xcb, 0xca, 0x42, 0xcf, 0xd1, 0x5c, 0x63, 0x1c, 0x6d, 0x57, 0x31}, body: parsed5},
-	"loop.hcl":      {sum: [32]uint8{0x4d, 0x73, 0x17, 0xc5, 0x64, 0xe0, 0x79, 0xd2, 0x2f, 0x7, 0x7f, 0x2d, 0x15, 0x68, 0xa1, 0x44, 0x81, 0xff, 0xa7, 0x5d, 0x25, 0xb7, 0xff, 0x8, 0x65, 0xc, 0xa4, 0x1f, 0xdf, 0x93, 0x2c, 0xe7}, body: parsed6},
-	"modes.hcl":     {sum: [32]uint8{0xb3, 0xd8, 0x23, 0xd4, 0xe9, 0x2a, 0x3, 0x2c, 0x6b, 0x6e, 0x36, 0x91, 0xa7, 0xe5, 0xc3, 0xa8, 0xf8, 0xbc, 0x6f, 0x59, 0x4e, 0x18, 0xf9, 0x8, 0xf1, 0x4c, 0x48, 0xdd, 0xcb, 0x11, 0x70, 0xd5}, body: parsed7},
-	"nous.hcl":      {sum: [32]uint8{0x11, 0x7c, 0x20, 0xf7, 0x71, 0x7d, 0xd3, 0x65, 0x62, 0x69, 0x3f, 0x7a, 0xce, 0xa6, 0x3d, 0x1b, 0x7, 0x1b, 0x8d, 0x9, 0x1c, 0xeb, 0x88, 0xfe, 0x2a, 0x9d, 0x7d, 0xbb, 0x78, 0xa0, 0xd7, 0xee}, body: parsed8},
-	"prompts.hcl":   {sum: [32]uint8{0xe3, 0x48, 0x14, 0x52, 0x4, 0xb5, 0x5c, 0xc6, 0x66, 0xaf, 0x28, 0x8f, 0x6e, 0xe2, 0xc5, 0x68, 0xaf, 0x3c, 0xbe, 0x7d, 0x3b, 0x91, 0x66, 0x9d, 0x1, 0x8b, 0x26, 0xcb, 0xa6, 0x7e, 0x8f, 0xaa}, body: parsed9},
-	"sources.hcl":   {sum: [32]uint8{0xa8, 0xad, 0xa0, 0x96, 0x56, 0xc9, 0xa6, 0xa3, 0x79, 0xd9, 0x39, 0x21, 0x73, 0xd2, 0xaa, 0x2a, 0x35, 0xdb, 0x9e, 0x45, 0x5a, 0x80, 0x95, 0x75, 0xf8, 0x70, 0xec, 0x78, 0xc8, 0xd8, 0xe6, 0xf4}, body: parsed10},
-	"tiers.hcl":     {sum: [32]uint8{0x9c, 0x61, 0xd4, 0x2a, 0xc, 0xbb, 0x64, 0x55, 0xfe, 0x1a, 0x23, 0x1f, 0x91, 0xbd, 0x5, 0x82, 0x19, 0xc0, 0xc1, 0xc1, 0xf, 0x20, 0x7f, 0x22, 0x32, 0xa4, 0xf, 0x6c, 0xce, 0x33, 0x0, 0x9e}, body: parsed11},
-	"trace.hcl":     {sum: [32]uint8{0x73, 0xb1, 0xa4, 0xdd, 0x8d, 0x24, 0x26, 0xf1, 0xc1, 0xd0, 0xf3, 0xd3, 0xd7, 0x47, 0x60, 0x61, 0x6a, 0x8e, 0xf4, 0x5f, 0x19, 0x17, 0x94, 0x81, 0xc3, 0xf4, 0x53, 0xfd, 0xb6, 0x6, 0xeb, 0xbc}, body: parsed12},
-	"validator.hcl": {sum: [32]uint8{0x66, 0x13, 0xac, 0xb1, 0xc9, 0xe9, 0xc4, 0x66, 0xf2, 0xff, 0x74, 0x82, 0x1, 0xf5, 0x7f, 0xca, 0xb0, 0xbd, 0x2b, 0x24, 0x9e, 0xff, 0x4e, 0xcb, 0x79, 0x64, 0x2d, 0x89, 0xb6, 0xec, 0xfb, 0xcc}, body: parsed13},
+	"hosted.hcl":    {sum: [32]uint8{0xf9, 0x90, 0x49, 0x1a, 0x32, 0xf2, 0xdf, 0x82, 0x27, 0x38, 0xc4, 0x4e, 0xd, 0x44, 0x9c, 0xe4, 0xd7, 0x63, 0x51, 0x96, 0x18, 0x58, 0xbe, 0xcd, 0x99, 0x78, 0xde, 0x85, 0x78, 0x36, 0x7f, 0xe4}, body: parsed5},
+	"intents.hcl":   {sum: [32]uint8{0x4c, 0xe3, 0xdc, 0xfd, 0x23, 0x4d, 0x82, 0x98, 0x3d, 0x6a, 0x13, 0x2d, 0xb4, 0x1f, 0x1e, 0xf8, 0x6e, 0x6d, 0x2e, 0x64, 0x5a, 0x39, 0x2a, 0x4f, 0xf3, 0x38, 0xd2, 0x5b, 0x8b, 0x63, 0x41, 0xff}, body: parsed6},
+	"loop.hcl":      {sum: [32]uint8{0x4d, 0x73, 0x17, 0xc5, 0x64, 0xe0, 0x79, 0xd2, 0x2f, 0x7, 0x7f, 0x2d, 0x15, 0x68, 0xa1, 0x44, 0x81, 0xff, 0xa7, 0x5d, 0x25, 0xb7, 0xff, 0x8, 0x65, 0xc, 0xa4, 0x1f, 0xdf, 0x93, 0x2c, 0xe7}, body: parsed7},
+	"modes.hcl":     {sum: [32]uint8{0xb3, 0xd8, 0x23, 0xd4, 0xe9, 0x2a, 0x3, 0x2c, 0x6b, 0x6e, 0x36, 0x91, 0xa7, 0xe5, 0xc3, 0xa8, 0xf8, 0xbc, 0x6f, 0x59, 0x4e, 0x18, 0xf9, 0x8, 0xf1, 0x4c, 0x48, 0xdd, 0xcb, 0x11, 0x70, 0xd5}, body: parsed8},
+	"nous.hcl":      {sum: [32]uint8{0x11, 0x7c, 0x20, 0xf7, 0x71, 0x7d, 0xd3, 0x65, 0x62, 0x69, 0x3f, 0x7a, 0xce, 0xa6, 0x3d, 0x1b, 0x7, 0x1b, 0x8d, 0x9, 0x1c, 0xeb, 0x88, 0xfe, 0x2a, 0x9d, 0x7d, 0xbb, 0x78, 0xa0, 0xd7, 0xee}, body: parsed9},
+	"prompts.hcl":   {sum: [32]uint8{0xe3, 0x48, 0x14, 0x52, 0x4, 0xb5, 0x5c, 0xc6, 0x66, 0xaf, 0x28, 0x8f, 0x6e, 0xe2, 0xc5, 0x68, 0xaf, 0x3c, 0xbe, 0x7d, 0x3b, 0x91, 0x66, 0x9d, 0x1, 0x8b, 0x26, 0xcb, 0xa6, 0x7e, 0x8f, 0xaa}, body: parsed10},
+	"sources.hcl":   {sum: [32]uint8{0x2b, 0xec, 0xe3, 0x59, 0x42, 0x7f, 0xb2, 0x1a, 0xd1, 0x15, 0x57, 0x1b, 0x7e, 0x3c, 0xf9, 0x2a, 0x5a, 0x4e, 0x2b, 0xc7, 0x56, 0x3e, 0x2d, 0x73, 0xe8, 0x9, 0xf0, 0x98, 0xb9, 0x95, 0xf2, 0xa2}, body: parsed11},
+	"tiers.hcl":     {sum: [32]uint8{0x9c, 0x61, 0xd4, 0x2a, 0xc, 0xbb, 0x64, 0x55, 0xfe, 0x1a, 0x23, 0x1f, 0x91, 0xbd, 0x5, 0x82, 0x19, 0xc0, 0xc1, 0xc1, 0xf, 0x20, 0x7f, 0x22, 0x32, 0xa4, 0xf, 0x6c, 0xce, 0x33, 0x0, 0x9e}, body: parsed12},
+	"trace.hcl":     {sum: [32]uint8{0x73, 0xb1, 0xa4, 0xdd, 0x8d, 0x24, 0x26, 0xf1, 0xc1, 0xd0, 0xf3, 0xd3, 0xd7, 0x47, 0x60, 0x61, 0x6a, 0x8e, 0xf4, 0x5f, 0x19, 0x17, 0x94, 0x81, 0xc3, 0xf4, 0x53, 0xfd, 0xb6, 0x6, 0xeb, 0xbc}, body: parsed13},
+	"validator.hcl": {sum: [32]uint8{0x66, 0x13, 0xac, 0xb1, 0xc9, 0xe9, 0xc4, 0x66, 0xf2, 0xff, 0x74, 0x82, 0x1, 0xf5, 0x7f, 0xca, 0xb0, 0xbd, 0x2b, 0x24, 0x9e, 0xff, 0x4e, 0xcb, 0x79, 0x64, 0x2d, 0x89, 0xb6, 0xec, 0xfb, 0xcc}, body: parsed14},
 }
 
 // parsed0 is the syntax tree of agents.hcl.
@@ -5462,8 +5463,540 @@ func parsed4() *hclsyntax.Body {
 	}
 }
 
-// parsed5 is the syntax tree of intents.hcl.
+// parsed5 is the syntax tree of hosted.hcl.
 func parsed5() *hclsyntax.Body {
+	const f = "hosted.hcl"
+	return &hclsyntax.Body{
+		Attributes: hclsyntax.Attributes{},
+		Blocks: hclsyntax.Blocks{
+			&hclsyntax.Block{
+				Type: "source",
+				Labels: []string{
+					"github",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"config": &hclsyntax.Attribute{
+							Name: "config",
+							Expr: &hclsyntax.ObjectConsExpr{
+								Items: []hclsyntax.ObjectConsItem{
+									hclsyntax.ObjectConsItem{
+										KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+											Wrapped: &hclsyntax.ScopeTraversalExpr{
+												Traversal: hcl.Traversal{
+													hcl.TraverseRoot{
+														Name:     "repo",
+														SrcRange: rng(f, 12, 5, 1221, 12, 9, 1225),
+													},
+												},
+												SrcRange: rng(f, 12, 5, 1221, 12, 9, 1225),
+											},
+										},
+										ValueExpr: &hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 12, 25, 1241, 12, 26, 1242),
+															},
+														},
+														SrcRange: rng(f, 12, 24, 1240, 12, 27, 1243),
+													},
+												},
+												NameRange:       rng(f, 12, 13, 1229, 12, 23, 1239),
+												OpenParenRange:  rng(f, 12, 23, 1239, 12, 24, 1240),
+												CloseParenRange: rng(f, 12, 27, 1243, 12, 28, 1244),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "path",
+													SrcRange: rng(f, 12, 28, 1244, 12, 33, 1249),
+												},
+											},
+											SrcRange: rng(f, 12, 13, 1229, 12, 33, 1249),
+										},
+									},
+									hclsyntax.ObjectConsItem{
+										KeyExpr: &hclsyntax.ObjectConsKeyExpr{
+											Wrapped: &hclsyntax.ScopeTraversalExpr{
+												Traversal: hcl.Traversal{
+													hcl.TraverseRoot{
+														Name:     "token",
+														SrcRange: rng(f, 13, 5, 1254, 13, 10, 1259),
+													},
+												},
+												SrcRange: rng(f, 13, 5, 1254, 13, 10, 1259),
+											},
+										},
+										ValueExpr: &hclsyntax.FunctionCallExpr{
+											Name: "env",
+											Args: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("GITHUB_TOKEN"),
+															SrcRange: rng(f, 13, 18, 1267, 13, 30, 1279),
+														},
+													},
+													SrcRange: rng(f, 13, 17, 1266, 13, 31, 1280),
+												},
+												&hclsyntax.FunctionCallExpr{
+													Name: "env",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("GH_TOKEN"),
+																	SrcRange: rng(f, 13, 38, 1287, 13, 46, 1295),
+																},
+															},
+															SrcRange: rng(f, 13, 37, 1286, 13, 47, 1296),
+														},
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal(""),
+																	SrcRange: rng(f, 13, 51, 1300, 13, 51, 1300),
+																},
+															},
+															SrcRange: rng(f, 13, 49, 1298, 13, 51, 1300),
+														},
+													},
+													NameRange:       rng(f, 13, 33, 1282, 13, 36, 1285),
+													OpenParenRange:  rng(f, 13, 36, 1285, 13, 37, 1286),
+													CloseParenRange: rng(f, 13, 51, 1300, 13, 52, 1301),
+												},
+											},
+											NameRange:       rng(f, 13, 13, 1262, 13, 16, 1265),
+											OpenParenRange:  rng(f, 13, 16, 1265, 13, 17, 1266),
+											CloseParenRange: rng(f, 13, 52, 1301, 13, 53, 1302),
+										},
+									},
+								},
+								SrcRange:  rng(f, 11, 12, 1215, 14, 4, 1306),
+								OpenRange: rng(f, 11, 12, 1215, 11, 13, 1216),
+							},
+							SrcRange:    rng(f, 11, 3, 1206, 14, 4, 1306),
+							NameRange:   rng(f, 11, 3, 1206, 11, 9, 1212),
+							EqualsRange: rng(f, 11, 10, 1213, 11, 11, 1214),
+						},
+						"plugin": &hclsyntax.Attribute{
+							Name: "plugin",
+							Expr: &hclsyntax.ConditionalExpr{
+								Condition: &hclsyntax.BinaryOpExpr{
+									LHS: &hclsyntax.BinaryOpExpr{
+										LHS: &hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 8, 26, 458, 8, 27, 459),
+															},
+														},
+														SrcRange: rng(f, 8, 25, 457, 8, 28, 460),
+													},
+												},
+												NameRange:       rng(f, 8, 14, 446, 8, 24, 456),
+												OpenParenRange:  rng(f, 8, 24, 456, 8, 25, 457),
+												CloseParenRange: rng(f, 8, 28, 460, 8, 29, 461),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "kind",
+													SrcRange: rng(f, 8, 29, 461, 8, 34, 466),
+												},
+											},
+											SrcRange: rng(f, 8, 14, 446, 8, 34, 466),
+										},
+										Op: hclsyntax.OpEqual,
+										RHS: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("github"),
+													SrcRange: rng(f, 8, 39, 471, 8, 45, 477),
+												},
+											},
+											SrcRange: rng(f, 8, 38, 470, 8, 46, 478),
+										},
+										SrcRange: rng(f, 8, 14, 446, 8, 46, 478),
+									},
+									Op: hclsyntax.OpLogicalAnd,
+									RHS: &hclsyntax.BinaryOpExpr{
+										LHS: &hclsyntax.FunctionCallExpr{
+											Name: "env",
+											Args: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("GITHUB_TOKEN"),
+															SrcRange: rng(f, 8, 55, 487, 8, 67, 499),
+														},
+													},
+													SrcRange: rng(f, 8, 54, 486, 8, 68, 500),
+												},
+												&hclsyntax.FunctionCallExpr{
+													Name: "env",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("GH_TOKEN"),
+																	SrcRange: rng(f, 8, 75, 507, 8, 83, 515),
+																},
+															},
+															SrcRange: rng(f, 8, 74, 506, 8, 84, 516),
+														},
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal(""),
+																	SrcRange: rng(f, 8, 88, 520, 8, 88, 520),
+																},
+															},
+															SrcRange: rng(f, 8, 86, 518, 8, 88, 520),
+														},
+													},
+													NameRange:       rng(f, 8, 70, 502, 8, 73, 505),
+													OpenParenRange:  rng(f, 8, 73, 505, 8, 74, 506),
+													CloseParenRange: rng(f, 8, 88, 520, 8, 89, 521),
+												},
+											},
+											NameRange:       rng(f, 8, 50, 482, 8, 53, 485),
+											OpenParenRange:  rng(f, 8, 53, 485, 8, 54, 486),
+											CloseParenRange: rng(f, 8, 89, 521, 8, 90, 522),
+										},
+										Op: hclsyntax.OpNotEqual,
+										RHS: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal(""),
+													SrcRange: rng(f, 8, 96, 528, 8, 96, 528),
+												},
+											},
+											SrcRange: rng(f, 8, 94, 526, 8, 96, 528),
+										},
+										SrcRange: rng(f, 8, 50, 482, 8, 96, 528),
+									},
+									SrcRange: rng(f, 8, 14, 446, 8, 96, 528),
+								},
+								TrueResult: &hclsyntax.TemplateExpr{
+									Parts: []hclsyntax.Expression{
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal("builtin:github"),
+											SrcRange: rng(f, 8, 100, 532, 8, 114, 546),
+										},
+									},
+									SrcRange: rng(f, 8, 99, 531, 8, 115, 547),
+								},
+								FalseResult: &hclsyntax.TemplateExpr{
+									Parts: []hclsyntax.Expression{
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal(""),
+											SrcRange: rng(f, 8, 120, 552, 8, 120, 552),
+										},
+									},
+									SrcRange: rng(f, 8, 118, 550, 8, 120, 552),
+								},
+								SrcRange: rng(f, 8, 14, 446, 8, 120, 552),
+							},
+							SrcRange:    rng(f, 8, 3, 435, 8, 120, 552),
+							NameRange:   rng(f, 8, 3, 435, 8, 9, 441),
+							EqualsRange: rng(f, 8, 12, 444, 8, 13, 445),
+						},
+						"priority": &hclsyntax.Attribute{
+							Name: "priority",
+							Expr: &hclsyntax.LiteralValueExpr{
+								Val:      cty.MustParseNumberVal("10"),
+								SrcRange: rng(f, 10, 14, 1201, 10, 16, 1203),
+							},
+							SrcRange:    rng(f, 10, 3, 1190, 10, 16, 1203),
+							NameRange:   rng(f, 10, 3, 1190, 10, 11, 1198),
+							EqualsRange: rng(f, 10, 12, 1199, 10, 13, 1200),
+						},
+						"setup": &hclsyntax.Attribute{
+							Name: "setup",
+							Expr: &hclsyntax.ConditionalExpr{
+								Condition: &hclsyntax.BinaryOpExpr{
+									LHS: &hclsyntax.RelativeTraversalExpr{
+										Source: &hclsyntax.FunctionCallExpr{
+											Name: "git_remote",
+											Args: []hclsyntax.Expression{
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("."),
+															SrcRange: rng(f, 9, 26, 578, 9, 27, 579),
+														},
+													},
+													SrcRange: rng(f, 9, 25, 577, 9, 28, 580),
+												},
+											},
+											NameRange:       rng(f, 9, 14, 566, 9, 24, 576),
+											OpenParenRange:  rng(f, 9, 24, 576, 9, 25, 577),
+											CloseParenRange: rng(f, 9, 28, 580, 9, 29, 581),
+										},
+										Traversal: hcl.Traversal{
+											hcl.TraverseAttr{
+												Name:     "kind",
+												SrcRange: rng(f, 9, 29, 581, 9, 34, 586),
+											},
+										},
+										SrcRange: rng(f, 9, 14, 566, 9, 34, 586),
+									},
+									Op: hclsyntax.OpEqual,
+									RHS: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("github"),
+												SrcRange: rng(f, 9, 39, 591, 9, 45, 597),
+											},
+										},
+										SrcRange: rng(f, 9, 38, 590, 9, 46, 598),
+									},
+									SrcRange: rng(f, 9, 14, 566, 9, 46, 598),
+								},
+								TrueResult: &hclsyntax.TemplateExpr{
+									Parts: []hclsyntax.Expression{
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal("set GITHUB_TOKEN (or GH_TOKEN) to read "),
+											SrcRange: rng(f, 9, 50, 602, 9, 89, 641),
+										},
+										&hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 9, 103, 655, 9, 104, 656),
+															},
+														},
+														SrcRange: rng(f, 9, 102, 654, 9, 105, 657),
+													},
+												},
+												NameRange:       rng(f, 9, 91, 643, 9, 101, 653),
+												OpenParenRange:  rng(f, 9, 101, 653, 9, 102, 654),
+												CloseParenRange: rng(f, 9, 105, 657, 9, 106, 658),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "path",
+													SrcRange: rng(f, 9, 106, 658, 9, 111, 663),
+												},
+											},
+											SrcRange: rng(f, 9, 91, 643, 9, 111, 663),
+										},
+										&hclsyntax.LiteralValueExpr{
+											Val:      cty.StringVal(" on GitHub"),
+											SrcRange: rng(f, 9, 112, 664, 9, 122, 674),
+										},
+									},
+									SrcRange: rng(f, 9, 49, 601, 9, 123, 675),
+								},
+								FalseResult: &hclsyntax.ConditionalExpr{
+									Condition: &hclsyntax.BinaryOpExpr{
+										LHS: &hclsyntax.RelativeTraversalExpr{
+											Source: &hclsyntax.FunctionCallExpr{
+												Name: "git_remote",
+												Args: []hclsyntax.Expression{
+													&hclsyntax.TemplateExpr{
+														Parts: []hclsyntax.Expression{
+															&hclsyntax.LiteralValueExpr{
+																Val:      cty.StringVal("."),
+																SrcRange: rng(f, 9, 138, 690, 9, 139, 691),
+															},
+														},
+														SrcRange: rng(f, 9, 137, 689, 9, 140, 692),
+													},
+												},
+												NameRange:       rng(f, 9, 126, 678, 9, 136, 688),
+												OpenParenRange:  rng(f, 9, 136, 688, 9, 137, 689),
+												CloseParenRange: rng(f, 9, 140, 692, 9, 141, 693),
+											},
+											Traversal: hcl.Traversal{
+												hcl.TraverseAttr{
+													Name:     "kind",
+													SrcRange: rng(f, 9, 141, 693, 9, 146, 698),
+												},
+											},
+											SrcRange: rng(f, 9, 126, 678, 9, 146, 698),
+										},
+										Op: hclsyntax.OpEqual,
+										RHS: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("gitlab"),
+													SrcRange: rng(f, 9, 151, 703, 9, 157, 709),
+												},
+											},
+											SrcRange: rng(f, 9, 150, 702, 9, 158, 710),
+										},
+										SrcRange: rng(f, 9, 126, 678, 9, 158, 710),
+									},
+									TrueResult: &hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("set GITLAB_TOKEN to read "),
+												SrcRange: rng(f, 9, 162, 714, 9, 187, 739),
+											},
+											&hclsyntax.RelativeTraversalExpr{
+												Source: &hclsyntax.FunctionCallExpr{
+													Name: "git_remote",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("."),
+																	SrcRange: rng(f, 9, 201, 753, 9, 202, 754),
+																},
+															},
+															SrcRange: rng(f, 9, 200, 752, 9, 203, 755),
+														},
+													},
+													NameRange:       rng(f, 9, 189, 741, 9, 199, 751),
+													OpenParenRange:  rng(f, 9, 199, 751, 9, 200, 752),
+													CloseParenRange: rng(f, 9, 203, 755, 9, 204, 756),
+												},
+												Traversal: hcl.Traversal{
+													hcl.TraverseAttr{
+														Name:     "path",
+														SrcRange: rng(f, 9, 204, 756, 9, 209, 761),
+													},
+												},
+												SrcRange: rng(f, 9, 189, 741, 9, 209, 761),
+											},
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal(" on GitLab (and GITLAB_URL for a self-hosted GitLab)"),
+												SrcRange: rng(f, 9, 210, 762, 9, 262, 814),
+											},
+										},
+										SrcRange: rng(f, 9, 161, 713, 9, 263, 815),
+									},
+									FalseResult: &hclsyntax.ConditionalExpr{
+										Condition: &hclsyntax.BinaryOpExpr{
+											LHS: &hclsyntax.RelativeTraversalExpr{
+												Source: &hclsyntax.FunctionCallExpr{
+													Name: "git_remote",
+													Args: []hclsyntax.Expression{
+														&hclsyntax.TemplateExpr{
+															Parts: []hclsyntax.Expression{
+																&hclsyntax.LiteralValueExpr{
+																	Val:      cty.StringVal("."),
+																	SrcRange: rng(f, 9, 278, 830, 9, 279, 831),
+																},
+															},
+															SrcRange: rng(f, 9, 277, 829, 9, 280, 832),
+														},
+													},
+													NameRange:       rng(f, 9, 266, 818, 9, 276, 828),
+													OpenParenRange:  rng(f, 9, 276, 828, 9, 277, 829),
+													CloseParenRange: rng(f, 9, 280, 832, 9, 281, 833),
+												},
+												Traversal: hcl.Traversal{
+													hcl.TraverseAttr{
+														Name:     "host",
+														SrcRange: rng(f, 9, 281, 833, 9, 286, 838),
+													},
+												},
+												SrcRange: rng(f, 9, 266, 818, 9, 286, 838),
+											},
+											Op: hclsyntax.OpNotEqual,
+											RHS: &hclsyntax.TemplateExpr{
+												Parts: []hclsyntax.Expression{
+													&hclsyntax.LiteralValueExpr{
+														Val:      cty.StringVal(""),
+														SrcRange: rng(f, 9, 292, 844, 9, 292, 844),
+													},
+												},
+												SrcRange: rng(f, 9, 290, 842, 9, 292, 844),
+											},
+											SrcRange: rng(f, 9, 266, 818, 9, 292, 844),
+										},
+										TrueResult: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("the origin remote ("),
+													SrcRange: rng(f, 9, 296, 848, 9, 315, 867),
+												},
+												&hclsyntax.RelativeTraversalExpr{
+													Source: &hclsyntax.FunctionCallExpr{
+														Name: "git_remote",
+														Args: []hclsyntax.Expression{
+															&hclsyntax.TemplateExpr{
+																Parts: []hclsyntax.Expression{
+																	&hclsyntax.LiteralValueExpr{
+																		Val:      cty.StringVal("."),
+																		SrcRange: rng(f, 9, 329, 881, 9, 330, 882),
+																	},
+																},
+																SrcRange: rng(f, 9, 328, 880, 9, 331, 883),
+															},
+														},
+														NameRange:       rng(f, 9, 317, 869, 9, 327, 879),
+														OpenParenRange:  rng(f, 9, 327, 879, 9, 328, 880),
+														CloseParenRange: rng(f, 9, 331, 883, 9, 332, 884),
+													},
+													Traversal: hcl.Traversal{
+														hcl.TraverseAttr{
+															Name:     "host",
+															SrcRange: rng(f, 9, 332, 884, 9, 337, 889),
+														},
+													},
+													SrcRange: rng(f, 9, 317, 869, 9, 337, 889),
+												},
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal(") is not known as GitHub or GitLab: for GitHub Enterprise set GITHUB_API_URL and GITHUB_TOKEN, for a self-hosted GitLab GITLAB_URL and GITLAB_TOKEN"),
+													SrcRange: rng(f, 9, 338, 890, 9, 485, 1037),
+												},
+											},
+											SrcRange: rng(f, 9, 295, 847, 9, 486, 1038),
+										},
+										FalseResult: &hclsyntax.TemplateExpr{
+											Parts: []hclsyntax.Expression{
+												&hclsyntax.LiteralValueExpr{
+													Val:      cty.StringVal("the repository has no origin remote on GitHub or GitLab: run nous in a clone of the project, with GITHUB_TOKEN (or GH_TOKEN) or GITLAB_TOKEN set"),
+													SrcRange: rng(f, 9, 490, 1042, 9, 634, 1186),
+												},
+											},
+											SrcRange: rng(f, 9, 489, 1041, 9, 635, 1187),
+										},
+										SrcRange: rng(f, 9, 266, 818, 9, 635, 1187),
+									},
+									SrcRange: rng(f, 9, 126, 678, 9, 635, 1187),
+								},
+								SrcRange: rng(f, 9, 14, 566, 9, 635, 1187),
+							},
+							SrcRange:    rng(f, 9, 3, 555, 9, 635, 1187),
+							NameRange:   rng(f, 9, 3, 555, 9, 8, 560),
+							EqualsRange: rng(f, 9, 12, 564, 9, 13, 565),
+						},
+					},
+					Blocks:   hclsyntax.Blocks{},
+					SrcRange: rng(f, 7, 17, 431, 15, 2, 1308),
+					EndRange: rng(f, 15, 2, 1308, 15, 2, 1308),
+				},
+				TypeRange: rng(f, 7, 1, 415, 7, 7, 421),
+				LabelRanges: []hcl.Range{
+					rng(f, 7, 8, 422, 7, 16, 430),
+				},
+				OpenBraceRange:  rng(f, 7, 17, 431, 7, 18, 432),
+				CloseBraceRange: rng(f, 15, 1, 1307, 15, 2, 1308),
+			},
+		},
+		SrcRange: rng(f, 1, 1, 0, 16, 1, 1309),
+		EndRange: rng(f, 16, 1, 1309, 16, 1, 1309),
+	}
+}
+
+// parsed6 is the syntax tree of intents.hcl.
+func parsed6() *hclsyntax.Body {
 	const f = "intents.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -7812,35 +8345,35 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.85"),
-											SrcRange: rng(f, 222, 18, 7631, 222, 22, 7635),
+											SrcRange: rng(f, 222, 18, 7663, 222, 22, 7667),
 										},
-										SrcRange:    rng(f, 222, 5, 7618, 222, 22, 7635),
-										NameRange:   rng(f, 222, 5, 7618, 222, 15, 7628),
-										EqualsRange: rng(f, 222, 16, 7629, 222, 17, 7630),
+										SrcRange:    rng(f, 222, 5, 7650, 222, 22, 7667),
+										NameRange:   rng(f, 222, 5, 7650, 222, 15, 7660),
+										EqualsRange: rng(f, 222, 16, 7661, 222, 17, 7662),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
 										Expr: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal("query matches '(?i)\\\\b(?:releases|release notes|changelog|(?:latest|last|newest|recent|previous|current) (?:release|version)|what(?:.s| is| was) (?:new )?in (?:the )?(?:release|v?\\\\d+\\\\.\\\\d+))\\\\b' && !(query matches '(?i)\\\\b(?:since|after|between) (?:the )?(?:(?:latest|last|previous) )?release')"),
-													SrcRange: rng(f, 221, 19, 7304, 221, 327, 7612),
+													Val:      cty.StringVal("query matches '(?i)\\\\b(?:releases|release notes|(?:latest|last|newest|recent|previous|current) (?:release|version)|what(?:.s| is| was) (?:new )?in (?:the )?(?:release|v?\\\\d+\\\\.\\\\d+))\\\\b' && !(query matches '(?i)\\\\b(?:since|after|between) (?:the )?(?:(?:latest|last|previous) )?release')"),
+													SrcRange: rng(f, 221, 19, 7346, 221, 317, 7644),
 												},
 											},
-											SrcRange: rng(f, 221, 18, 7303, 221, 328, 7613),
+											SrcRange: rng(f, 221, 18, 7345, 221, 318, 7645),
 										},
-										SrcRange:    rng(f, 221, 5, 7290, 221, 328, 7613),
-										NameRange:   rng(f, 221, 5, 7290, 221, 9, 7294),
-										EqualsRange: rng(f, 221, 16, 7301, 221, 17, 7302),
+										SrcRange:    rng(f, 221, 5, 7332, 221, 318, 7645),
+										NameRange:   rng(f, 221, 5, 7332, 221, 9, 7336),
+										EqualsRange: rng(f, 221, 16, 7343, 221, 17, 7344),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 217, 10, 7117, 223, 4, 7639),
-								EndRange: rng(f, 223, 4, 7639, 223, 4, 7639),
+								SrcRange: rng(f, 217, 10, 7117, 223, 4, 7671),
+								EndRange: rng(f, 223, 4, 7671, 223, 4, 7671),
 							},
 							TypeRange:       rng(f, 217, 3, 7110, 217, 9, 7116),
 							OpenBraceRange:  rng(f, 217, 10, 7117, 217, 11, 7118),
-							CloseBraceRange: rng(f, 223, 3, 7638, 223, 4, 7639),
+							CloseBraceRange: rng(f, 223, 3, 7670, 223, 4, 7671),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7855,14 +8388,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 227, 20, 7746, 227, 28, 7754),
+													SrcRange: rng(f, 227, 20, 7778, 227, 28, 7786),
 												},
 											},
-											SrcRange: rng(f, 227, 19, 7745, 227, 29, 7755),
+											SrcRange: rng(f, 227, 19, 7777, 227, 29, 7787),
 										},
-										SrcRange:    rng(f, 227, 5, 7731, 227, 29, 7755),
-										NameRange:   rng(f, 227, 5, 7731, 227, 11, 7737),
-										EqualsRange: rng(f, 227, 17, 7743, 227, 18, 7744),
+										SrcRange:    rng(f, 227, 5, 7763, 227, 29, 7787),
+										NameRange:   rng(f, 227, 5, 7763, 227, 11, 7769),
+										EqualsRange: rng(f, 227, 17, 7775, 227, 18, 7776),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7870,26 +8403,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve releases from GitHub or GitLab"),
-													SrcRange: rng(f, 226, 20, 7686, 226, 59, 7725),
+													SrcRange: rng(f, 226, 20, 7718, 226, 59, 7757),
 												},
 											},
-											SrcRange: rng(f, 226, 19, 7685, 226, 60, 7726),
+											SrcRange: rng(f, 226, 19, 7717, 226, 60, 7758),
 										},
-										SrcRange:    rng(f, 226, 5, 7671, 226, 60, 7726),
-										NameRange:   rng(f, 226, 5, 7671, 226, 16, 7682),
-										EqualsRange: rng(f, 226, 17, 7683, 226, 18, 7684),
+										SrcRange:    rng(f, 226, 5, 7703, 226, 60, 7758),
+										NameRange:   rng(f, 226, 5, 7703, 226, 16, 7714),
+										EqualsRange: rng(f, 226, 17, 7715, 226, 18, 7716),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 225, 25, 7665, 228, 4, 7759),
-								EndRange: rng(f, 228, 4, 7759, 228, 4, 7759),
+								SrcRange: rng(f, 225, 25, 7697, 228, 4, 7791),
+								EndRange: rng(f, 228, 4, 7791, 228, 4, 7791),
 							},
-							TypeRange: rng(f, 225, 3, 7643, 225, 13, 7653),
+							TypeRange: rng(f, 225, 3, 7675, 225, 13, 7685),
 							LabelRanges: []hcl.Range{
-								rng(f, 225, 14, 7654, 225, 24, 7664),
+								rng(f, 225, 14, 7686, 225, 24, 7696),
 							},
-							OpenBraceRange:  rng(f, 225, 25, 7665, 225, 26, 7666),
-							CloseBraceRange: rng(f, 228, 3, 7758, 228, 4, 7759),
+							OpenBraceRange:  rng(f, 225, 25, 7697, 225, 26, 7698),
+							CloseBraceRange: rng(f, 228, 3, 7790, 228, 4, 7791),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -7904,14 +8437,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 231, 20, 7855, 231, 25, 7860),
+													SrcRange: rng(f, 231, 20, 7887, 231, 25, 7892),
 												},
 											},
-											SrcRange: rng(f, 231, 19, 7854, 231, 26, 7861),
+											SrcRange: rng(f, 231, 19, 7886, 231, 26, 7893),
 										},
-										SrcRange:    rng(f, 231, 5, 7840, 231, 26, 7861),
-										NameRange:   rng(f, 231, 5, 7840, 231, 11, 7846),
-										EqualsRange: rng(f, 231, 17, 7852, 231, 18, 7853),
+										SrcRange:    rng(f, 231, 5, 7872, 231, 26, 7893),
+										NameRange:   rng(f, 231, 5, 7872, 231, 11, 7878),
+										EqualsRange: rng(f, 231, 17, 7884, 231, 18, 7885),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -7919,14 +8452,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format release summary for user"),
-													SrcRange: rng(f, 230, 20, 7803, 230, 51, 7834),
+													SrcRange: rng(f, 230, 20, 7835, 230, 51, 7866),
 												},
 											},
-											SrcRange: rng(f, 230, 19, 7802, 230, 52, 7835),
+											SrcRange: rng(f, 230, 19, 7834, 230, 52, 7867),
 										},
-										SrcRange:    rng(f, 230, 5, 7788, 230, 52, 7835),
-										NameRange:   rng(f, 230, 5, 7788, 230, 16, 7799),
-										EqualsRange: rng(f, 230, 17, 7800, 230, 18, 7801),
+										SrcRange:    rng(f, 230, 5, 7820, 230, 52, 7867),
+										NameRange:   rng(f, 230, 5, 7820, 230, 16, 7831),
+										EqualsRange: rng(f, 230, 17, 7832, 230, 18, 7833),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -7934,26 +8467,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 232, 20, 7881, 232, 26, 7887),
+													SrcRange: rng(f, 232, 20, 7913, 232, 26, 7919),
 												},
 											},
-											SrcRange: rng(f, 232, 19, 7880, 232, 27, 7888),
+											SrcRange: rng(f, 232, 19, 7912, 232, 27, 7920),
 										},
-										SrcRange:    rng(f, 232, 5, 7866, 232, 27, 7888),
-										NameRange:   rng(f, 232, 5, 7866, 232, 9, 7870),
-										EqualsRange: rng(f, 232, 17, 7878, 232, 18, 7879),
+										SrcRange:    rng(f, 232, 5, 7898, 232, 27, 7920),
+										NameRange:   rng(f, 232, 5, 7898, 232, 9, 7902),
+										EqualsRange: rng(f, 232, 17, 7910, 232, 18, 7911),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 229, 23, 7782, 233, 4, 7892),
-								EndRange: rng(f, 233, 4, 7892, 233, 4, 7892),
+								SrcRange: rng(f, 229, 23, 7814, 233, 4, 7924),
+								EndRange: rng(f, 233, 4, 7924, 233, 4, 7924),
 							},
-							TypeRange: rng(f, 229, 3, 7762, 229, 13, 7772),
+							TypeRange: rng(f, 229, 3, 7794, 229, 13, 7804),
 							LabelRanges: []hcl.Range{
-								rng(f, 229, 14, 7773, 229, 22, 7781),
+								rng(f, 229, 14, 7805, 229, 22, 7813),
 							},
-							OpenBraceRange:  rng(f, 229, 23, 7782, 229, 24, 7783),
-							CloseBraceRange: rng(f, 233, 3, 7891, 233, 4, 7892),
+							OpenBraceRange:  rng(f, 229, 23, 7814, 229, 24, 7815),
+							CloseBraceRange: rng(f, 233, 3, 7923, 233, 4, 7924),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -7968,14 +8501,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve the latest release from GitHub or GitLab"),
-													SrcRange: rng(f, 238, 20, 8042, 238, 69, 8091),
+													SrcRange: rng(f, 238, 20, 8074, 238, 69, 8123),
 												},
 											},
-											SrcRange: rng(f, 238, 19, 8041, 238, 70, 8092),
+											SrcRange: rng(f, 238, 19, 8073, 238, 70, 8124),
 										},
-										SrcRange:    rng(f, 238, 5, 8027, 238, 70, 8092),
-										NameRange:   rng(f, 238, 5, 8027, 238, 16, 8038),
-										EqualsRange: rng(f, 238, 17, 8039, 238, 18, 8040),
+										SrcRange:    rng(f, 238, 5, 8059, 238, 70, 8124),
+										NameRange:   rng(f, 238, 5, 8059, 238, 16, 8070),
+										EqualsRange: rng(f, 238, 17, 8071, 238, 18, 8072),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -7985,18 +8518,18 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 245, 21, 8366, 245, 29, 8374),
+															SrcRange: rng(f, 245, 21, 8398, 245, 29, 8406),
 														},
 													},
-													SrcRange: rng(f, 245, 20, 8365, 245, 30, 8375),
+													SrcRange: rng(f, 245, 20, 8397, 245, 30, 8407),
 												},
 											},
-											SrcRange:  rng(f, 245, 19, 8364, 245, 31, 8376),
-											OpenRange: rng(f, 245, 19, 8364, 245, 20, 8365),
+											SrcRange:  rng(f, 245, 19, 8396, 245, 31, 8408),
+											OpenRange: rng(f, 245, 19, 8396, 245, 20, 8397),
 										},
-										SrcRange:    rng(f, 245, 5, 8350, 245, 31, 8376),
-										NameRange:   rng(f, 245, 5, 8350, 245, 12, 8357),
-										EqualsRange: rng(f, 245, 17, 8362, 245, 18, 8363),
+										SrcRange:    rng(f, 245, 5, 8382, 245, 31, 8408),
+										NameRange:   rng(f, 245, 5, 8382, 245, 12, 8389),
+										EqualsRange: rng(f, 245, 17, 8394, 245, 18, 8395),
 									},
 									"fixed": &hclsyntax.Attribute{
 										Name: "fixed",
@@ -8008,10 +8541,10 @@ func parsed5() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "statuses",
-																	SrcRange: rng(f, 243, 21, 8209, 243, 29, 8217),
+																	SrcRange: rng(f, 243, 21, 8241, 243, 29, 8249),
 																},
 															},
-															SrcRange: rng(f, 243, 21, 8209, 243, 29, 8217),
+															SrcRange: rng(f, 243, 21, 8241, 243, 29, 8249),
 														},
 													},
 													ValueExpr: &hclsyntax.TupleConsExpr{
@@ -8020,23 +8553,23 @@ func parsed5() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("latest"),
-																		SrcRange: rng(f, 243, 34, 8222, 243, 40, 8228),
+																		SrcRange: rng(f, 243, 34, 8254, 243, 40, 8260),
 																	},
 																},
-																SrcRange: rng(f, 243, 33, 8221, 243, 41, 8229),
+																SrcRange: rng(f, 243, 33, 8253, 243, 41, 8261),
 															},
 														},
-														SrcRange:  rng(f, 243, 32, 8220, 243, 42, 8230),
-														OpenRange: rng(f, 243, 32, 8220, 243, 33, 8221),
+														SrcRange:  rng(f, 243, 32, 8252, 243, 42, 8262),
+														OpenRange: rng(f, 243, 32, 8252, 243, 33, 8253),
 													},
 												},
 											},
-											SrcRange:  rng(f, 243, 19, 8207, 243, 44, 8232),
-											OpenRange: rng(f, 243, 19, 8207, 243, 20, 8208),
+											SrcRange:  rng(f, 243, 19, 8239, 243, 44, 8264),
+											OpenRange: rng(f, 243, 19, 8239, 243, 20, 8240),
 										},
-										SrcRange:    rng(f, 243, 5, 8193, 243, 44, 8232),
-										NameRange:   rng(f, 243, 5, 8193, 243, 10, 8198),
-										EqualsRange: rng(f, 243, 17, 8205, 243, 18, 8206),
+										SrcRange:    rng(f, 243, 5, 8225, 243, 44, 8264),
+										NameRange:   rng(f, 243, 5, 8225, 243, 10, 8230),
+										EqualsRange: rng(f, 243, 17, 8237, 243, 18, 8238),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -8044,34 +8577,34 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("release"),
-													SrcRange: rng(f, 240, 20, 8139, 240, 27, 8146),
+													SrcRange: rng(f, 240, 20, 8171, 240, 27, 8178),
 												},
 											},
-											SrcRange: rng(f, 240, 19, 8138, 240, 28, 8147),
+											SrcRange: rng(f, 240, 19, 8170, 240, 28, 8179),
 										},
-										SrcRange:    rng(f, 240, 5, 8124, 240, 28, 8147),
-										NameRange:   rng(f, 240, 5, 8124, 240, 9, 8128),
-										EqualsRange: rng(f, 240, 17, 8136, 240, 18, 8137),
+										SrcRange:    rng(f, 240, 5, 8156, 240, 28, 8179),
+										NameRange:   rng(f, 240, 5, 8156, 240, 9, 8160),
+										EqualsRange: rng(f, 240, 17, 8168, 240, 18, 8169),
 									},
 									"limit": &hclsyntax.Attribute{
 										Name: "limit",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("1"),
-											SrcRange: rng(f, 242, 19, 8187, 242, 20, 8188),
+											SrcRange: rng(f, 242, 19, 8219, 242, 20, 8220),
 										},
-										SrcRange:    rng(f, 242, 5, 8173, 242, 20, 8188),
-										NameRange:   rng(f, 242, 5, 8173, 242, 10, 8178),
-										EqualsRange: rng(f, 242, 17, 8185, 242, 18, 8186),
+										SrcRange:    rng(f, 242, 5, 8205, 242, 20, 8220),
+										NameRange:   rng(f, 242, 5, 8205, 242, 10, 8210),
+										EqualsRange: rng(f, 242, 17, 8217, 242, 18, 8218),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 241, 19, 8166, 241, 21, 8168),
+											SrcRange: rng(f, 241, 19, 8198, 241, 21, 8200),
 										},
-										SrcRange:    rng(f, 241, 5, 8152, 241, 21, 8168),
-										NameRange:   rng(f, 241, 5, 8152, 241, 13, 8160),
-										EqualsRange: rng(f, 241, 17, 8164, 241, 18, 8165),
+										SrcRange:    rng(f, 241, 5, 8184, 241, 21, 8200),
+										NameRange:   rng(f, 241, 5, 8184, 241, 13, 8192),
+										EqualsRange: rng(f, 241, 17, 8196, 241, 18, 8197),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -8079,14 +8612,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("github"),
-													SrcRange: rng(f, 239, 20, 8112, 239, 26, 8118),
+													SrcRange: rng(f, 239, 20, 8144, 239, 26, 8150),
 												},
 											},
-											SrcRange: rng(f, 239, 19, 8111, 239, 27, 8119),
+											SrcRange: rng(f, 239, 19, 8143, 239, 27, 8151),
 										},
-										SrcRange:    rng(f, 239, 5, 8097, 239, 27, 8119),
-										NameRange:   rng(f, 239, 5, 8097, 239, 11, 8103),
-										EqualsRange: rng(f, 239, 17, 8109, 239, 18, 8110),
+										SrcRange:    rng(f, 239, 5, 8129, 239, 27, 8151),
+										NameRange:   rng(f, 239, 5, 8129, 239, 11, 8135),
+										EqualsRange: rng(f, 239, 17, 8141, 239, 18, 8142),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8094,26 +8627,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)'"),
-													SrcRange: rng(f, 244, 20, 8252, 244, 112, 8344),
+													SrcRange: rng(f, 244, 20, 8284, 244, 112, 8376),
 												},
 											},
-											SrcRange: rng(f, 244, 19, 8251, 244, 113, 8345),
+											SrcRange: rng(f, 244, 19, 8283, 244, 113, 8377),
 										},
-										SrcRange:    rng(f, 244, 5, 8237, 244, 113, 8345),
-										NameRange:   rng(f, 244, 5, 8237, 244, 9, 8241),
-										EqualsRange: rng(f, 244, 17, 8249, 244, 18, 8250),
+										SrcRange:    rng(f, 244, 5, 8269, 244, 113, 8377),
+										NameRange:   rng(f, 244, 5, 8269, 244, 9, 8273),
+										EqualsRange: rng(f, 244, 17, 8281, 244, 18, 8282),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 237, 29, 8021, 246, 4, 8380),
-								EndRange: rng(f, 246, 4, 8380, 246, 4, 8380),
+								SrcRange: rng(f, 237, 29, 8053, 246, 4, 8412),
+								EndRange: rng(f, 246, 4, 8412, 246, 4, 8412),
 							},
-							TypeRange: rng(f, 237, 3, 7995, 237, 11, 8003),
+							TypeRange: rng(f, 237, 3, 8027, 237, 11, 8035),
 							LabelRanges: []hcl.Range{
-								rng(f, 237, 12, 8004, 237, 28, 8020),
+								rng(f, 237, 12, 8036, 237, 28, 8052),
 							},
-							OpenBraceRange:  rng(f, 237, 29, 8021, 237, 30, 8022),
-							CloseBraceRange: rng(f, 246, 3, 8379, 246, 4, 8380),
+							OpenBraceRange:  rng(f, 237, 29, 8053, 237, 30, 8054),
+							CloseBraceRange: rng(f, 246, 3, 8411, 246, 4, 8412),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -8128,14 +8661,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve releases from GitHub or GitLab"),
-													SrcRange: rng(f, 248, 20, 8424, 248, 59, 8463),
+													SrcRange: rng(f, 248, 20, 8456, 248, 59, 8495),
 												},
 											},
-											SrcRange: rng(f, 248, 19, 8423, 248, 60, 8464),
+											SrcRange: rng(f, 248, 19, 8455, 248, 60, 8496),
 										},
-										SrcRange:    rng(f, 248, 5, 8409, 248, 60, 8464),
-										NameRange:   rng(f, 248, 5, 8409, 248, 16, 8420),
-										EqualsRange: rng(f, 248, 17, 8421, 248, 18, 8422),
+										SrcRange:    rng(f, 248, 5, 8441, 248, 60, 8496),
+										NameRange:   rng(f, 248, 5, 8441, 248, 16, 8452),
+										EqualsRange: rng(f, 248, 17, 8453, 248, 18, 8454),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -8145,36 +8678,36 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 253, 21, 8677, 253, 29, 8685),
+															SrcRange: rng(f, 253, 21, 8709, 253, 29, 8717),
 														},
 													},
-													SrcRange: rng(f, 253, 20, 8676, 253, 30, 8686),
+													SrcRange: rng(f, 253, 20, 8708, 253, 30, 8718),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 253, 33, 8689, 253, 38, 8694),
+															SrcRange: rng(f, 253, 33, 8721, 253, 38, 8726),
 														},
 													},
-													SrcRange: rng(f, 253, 32, 8688, 253, 39, 8695),
+													SrcRange: rng(f, 253, 32, 8720, 253, 39, 8727),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("authors"),
-															SrcRange: rng(f, 253, 42, 8698, 253, 49, 8705),
+															SrcRange: rng(f, 253, 42, 8730, 253, 49, 8737),
 														},
 													},
-													SrcRange: rng(f, 253, 41, 8697, 253, 50, 8706),
+													SrcRange: rng(f, 253, 41, 8729, 253, 50, 8738),
 												},
 											},
-											SrcRange:  rng(f, 253, 19, 8675, 253, 51, 8707),
-											OpenRange: rng(f, 253, 19, 8675, 253, 20, 8676),
+											SrcRange:  rng(f, 253, 19, 8707, 253, 51, 8739),
+											OpenRange: rng(f, 253, 19, 8707, 253, 20, 8708),
 										},
-										SrcRange:    rng(f, 253, 5, 8661, 253, 51, 8707),
-										NameRange:   rng(f, 253, 5, 8661, 253, 12, 8668),
-										EqualsRange: rng(f, 253, 17, 8673, 253, 18, 8674),
+										SrcRange:    rng(f, 253, 5, 8693, 253, 51, 8739),
+										NameRange:   rng(f, 253, 5, 8693, 253, 12, 8700),
+										EqualsRange: rng(f, 253, 17, 8705, 253, 18, 8706),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -8182,24 +8715,24 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("release"),
-													SrcRange: rng(f, 250, 20, 8511, 250, 27, 8518),
+													SrcRange: rng(f, 250, 20, 8543, 250, 27, 8550),
 												},
 											},
-											SrcRange: rng(f, 250, 19, 8510, 250, 28, 8519),
+											SrcRange: rng(f, 250, 19, 8542, 250, 28, 8551),
 										},
-										SrcRange:    rng(f, 250, 5, 8496, 250, 28, 8519),
-										NameRange:   rng(f, 250, 5, 8496, 250, 9, 8500),
-										EqualsRange: rng(f, 250, 17, 8508, 250, 18, 8509),
+										SrcRange:    rng(f, 250, 5, 8528, 250, 28, 8551),
+										NameRange:   rng(f, 250, 5, 8528, 250, 9, 8532),
+										EqualsRange: rng(f, 250, 17, 8540, 250, 18, 8541),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 251, 19, 8538, 251, 21, 8540),
+											SrcRange: rng(f, 251, 19, 8570, 251, 21, 8572),
 										},
-										SrcRange:    rng(f, 251, 5, 8524, 251, 21, 8540),
-										NameRange:   rng(f, 251, 5, 8524, 251, 13, 8532),
-										EqualsRange: rng(f, 251, 17, 8536, 251, 18, 8537),
+										SrcRange:    rng(f, 251, 5, 8556, 251, 21, 8572),
+										NameRange:   rng(f, 251, 5, 8556, 251, 13, 8564),
+										EqualsRange: rng(f, 251, 17, 8568, 251, 18, 8569),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -8207,14 +8740,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("github"),
-													SrcRange: rng(f, 249, 20, 8484, 249, 26, 8490),
+													SrcRange: rng(f, 249, 20, 8516, 249, 26, 8522),
 												},
 											},
-											SrcRange: rng(f, 249, 19, 8483, 249, 27, 8491),
+											SrcRange: rng(f, 249, 19, 8515, 249, 27, 8523),
 										},
-										SrcRange:    rng(f, 249, 5, 8469, 249, 27, 8491),
-										NameRange:   rng(f, 249, 5, 8469, 249, 11, 8475),
-										EqualsRange: rng(f, 249, 17, 8481, 249, 18, 8482),
+										SrcRange:    rng(f, 249, 5, 8501, 249, 27, 8523),
+										NameRange:   rng(f, 249, 5, 8501, 249, 11, 8507),
+										EqualsRange: rng(f, 249, 17, 8513, 249, 18, 8514),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8222,37 +8755,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("!(query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)')"),
-													SrcRange: rng(f, 252, 20, 8560, 252, 115, 8655),
+													SrcRange: rng(f, 252, 20, 8592, 252, 115, 8687),
 												},
 											},
-											SrcRange: rng(f, 252, 19, 8559, 252, 116, 8656),
+											SrcRange: rng(f, 252, 19, 8591, 252, 116, 8688),
 										},
-										SrcRange:    rng(f, 252, 5, 8545, 252, 116, 8656),
-										NameRange:   rng(f, 252, 5, 8545, 252, 9, 8549),
-										EqualsRange: rng(f, 252, 17, 8557, 252, 18, 8558),
+										SrcRange:    rng(f, 252, 5, 8577, 252, 116, 8688),
+										NameRange:   rng(f, 252, 5, 8577, 252, 9, 8581),
+										EqualsRange: rng(f, 252, 17, 8589, 252, 18, 8590),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 247, 23, 8403, 254, 4, 8711),
-								EndRange: rng(f, 254, 4, 8711, 254, 4, 8711),
+								SrcRange: rng(f, 247, 23, 8435, 254, 4, 8743),
+								EndRange: rng(f, 254, 4, 8743, 254, 4, 8743),
 							},
-							TypeRange: rng(f, 247, 3, 8383, 247, 11, 8391),
+							TypeRange: rng(f, 247, 3, 8415, 247, 11, 8423),
 							LabelRanges: []hcl.Range{
-								rng(f, 247, 12, 8392, 247, 22, 8402),
+								rng(f, 247, 12, 8424, 247, 22, 8434),
 							},
-							OpenBraceRange:  rng(f, 247, 23, 8403, 247, 24, 8404),
-							CloseBraceRange: rng(f, 254, 3, 8710, 254, 4, 8711),
+							OpenBraceRange:  rng(f, 247, 23, 8435, 247, 24, 8436),
+							CloseBraceRange: rng(f, 254, 3, 8742, 254, 4, 8743),
 						},
 					},
-					SrcRange: rng(f, 214, 25, 7085, 255, 2, 8713),
-					EndRange: rng(f, 255, 2, 8713, 255, 2, 8713),
+					SrcRange: rng(f, 214, 25, 7085, 255, 2, 8745),
+					EndRange: rng(f, 255, 2, 8745, 255, 2, 8745),
 				},
 				TypeRange: rng(f, 214, 1, 7061, 214, 7, 7067),
 				LabelRanges: []hcl.Range{
 					rng(f, 214, 8, 7068, 214, 24, 7084),
 				},
 				OpenBraceRange:  rng(f, 214, 25, 7085, 214, 26, 7086),
-				CloseBraceRange: rng(f, 255, 1, 8712, 255, 2, 8713),
+				CloseBraceRange: rng(f, 255, 1, 8744, 255, 2, 8745),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -8267,14 +8800,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 258, 14, 8748, 258, 19, 8753),
+										SrcRange: rng(f, 258, 14, 8780, 258, 19, 8785),
 									},
 								},
-								SrcRange: rng(f, 258, 13, 8747, 258, 20, 8754),
+								SrcRange: rng(f, 258, 13, 8779, 258, 20, 8786),
 							},
-							SrcRange:    rng(f, 258, 3, 8737, 258, 20, 8754),
-							NameRange:   rng(f, 258, 3, 8737, 258, 10, 8744),
-							EqualsRange: rng(f, 258, 11, 8745, 258, 12, 8746),
+							SrcRange:    rng(f, 258, 3, 8769, 258, 20, 8786),
+							NameRange:   rng(f, 258, 3, 8769, 258, 10, 8776),
+							EqualsRange: rng(f, 258, 11, 8777, 258, 12, 8778),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -8286,11 +8819,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.85"),
-											SrcRange: rng(f, 262, 18, 8900, 262, 22, 8904),
+											SrcRange: rng(f, 262, 18, 8932, 262, 22, 8936),
 										},
-										SrcRange:    rng(f, 262, 5, 8887, 262, 22, 8904),
-										NameRange:   rng(f, 262, 5, 8887, 262, 15, 8897),
-										EqualsRange: rng(f, 262, 16, 8898, 262, 17, 8899),
+										SrcRange:    rng(f, 262, 5, 8919, 262, 22, 8936),
+										NameRange:   rng(f, 262, 5, 8919, 262, 15, 8929),
+										EqualsRange: rng(f, 262, 16, 8930, 262, 17, 8931),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8298,23 +8831,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:CI|builds?|pipelines?|workflows?|workflow runs?|GitHub Actions)\\\\b'"),
-													SrcRange: rng(f, 261, 19, 8785, 261, 115, 8881),
+													SrcRange: rng(f, 261, 19, 8817, 261, 115, 8913),
 												},
 											},
-											SrcRange: rng(f, 261, 18, 8784, 261, 116, 8882),
+											SrcRange: rng(f, 261, 18, 8816, 261, 116, 8914),
 										},
-										SrcRange:    rng(f, 261, 5, 8771, 261, 116, 8882),
-										NameRange:   rng(f, 261, 5, 8771, 261, 9, 8775),
-										EqualsRange: rng(f, 261, 16, 8782, 261, 17, 8783),
+										SrcRange:    rng(f, 261, 5, 8803, 261, 116, 8914),
+										NameRange:   rng(f, 261, 5, 8803, 261, 9, 8807),
+										EqualsRange: rng(f, 261, 16, 8814, 261, 17, 8815),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 260, 10, 8765, 263, 4, 8908),
-								EndRange: rng(f, 263, 4, 8908, 263, 4, 8908),
+								SrcRange: rng(f, 260, 10, 8797, 263, 4, 8940),
+								EndRange: rng(f, 263, 4, 8940, 263, 4, 8940),
 							},
-							TypeRange:       rng(f, 260, 3, 8758, 260, 9, 8764),
-							OpenBraceRange:  rng(f, 260, 10, 8765, 260, 11, 8766),
-							CloseBraceRange: rng(f, 263, 3, 8907, 263, 4, 8908),
+							TypeRange:       rng(f, 260, 3, 8790, 260, 9, 8796),
+							OpenBraceRange:  rng(f, 260, 10, 8797, 260, 11, 8798),
+							CloseBraceRange: rng(f, 263, 3, 8939, 263, 4, 8940),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8329,14 +8862,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 267, 20, 9041, 267, 28, 9049),
+													SrcRange: rng(f, 267, 20, 9073, 267, 28, 9081),
 												},
 											},
-											SrcRange: rng(f, 267, 19, 9040, 267, 29, 9050),
+											SrcRange: rng(f, 267, 19, 9072, 267, 29, 9082),
 										},
-										SrcRange:    rng(f, 267, 5, 9026, 267, 29, 9050),
-										NameRange:   rng(f, 267, 5, 9026, 267, 11, 9032),
-										EqualsRange: rng(f, 267, 17, 9038, 267, 18, 9039),
+										SrcRange:    rng(f, 267, 5, 9058, 267, 29, 9082),
+										NameRange:   rng(f, 267, 5, 9058, 267, 11, 9064),
+										EqualsRange: rng(f, 267, 17, 9070, 267, 18, 9071),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8344,26 +8877,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve CI runs (workflow runs, pipelines) from GitHub or GitLab"),
-													SrcRange: rng(f, 266, 20, 8955, 266, 85, 9020),
+													SrcRange: rng(f, 266, 20, 8987, 266, 85, 9052),
 												},
 											},
-											SrcRange: rng(f, 266, 19, 8954, 266, 86, 9021),
+											SrcRange: rng(f, 266, 19, 8986, 266, 86, 9053),
 										},
-										SrcRange:    rng(f, 266, 5, 8940, 266, 86, 9021),
-										NameRange:   rng(f, 266, 5, 8940, 266, 16, 8951),
-										EqualsRange: rng(f, 266, 17, 8952, 266, 18, 8953),
+										SrcRange:    rng(f, 266, 5, 8972, 266, 86, 9053),
+										NameRange:   rng(f, 266, 5, 8972, 266, 16, 8983),
+										EqualsRange: rng(f, 266, 17, 8984, 266, 18, 8985),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 265, 25, 8934, 268, 4, 9054),
-								EndRange: rng(f, 268, 4, 9054, 268, 4, 9054),
+								SrcRange: rng(f, 265, 25, 8966, 268, 4, 9086),
+								EndRange: rng(f, 268, 4, 9086, 268, 4, 9086),
 							},
-							TypeRange: rng(f, 265, 3, 8912, 265, 13, 8922),
+							TypeRange: rng(f, 265, 3, 8944, 265, 13, 8954),
 							LabelRanges: []hcl.Range{
-								rng(f, 265, 14, 8923, 265, 24, 8933),
+								rng(f, 265, 14, 8955, 265, 24, 8965),
 							},
-							OpenBraceRange:  rng(f, 265, 25, 8934, 265, 26, 8935),
-							CloseBraceRange: rng(f, 268, 3, 9053, 268, 4, 9054),
+							OpenBraceRange:  rng(f, 265, 25, 8966, 265, 26, 8967),
+							CloseBraceRange: rng(f, 268, 3, 9085, 268, 4, 9086),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8378,14 +8911,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("stats"),
-													SrcRange: rng(f, 271, 20, 9157, 271, 25, 9162),
+													SrcRange: rng(f, 271, 20, 9189, 271, 25, 9194),
 												},
 											},
-											SrcRange: rng(f, 271, 19, 9156, 271, 26, 9163),
+											SrcRange: rng(f, 271, 19, 9188, 271, 26, 9195),
 										},
-										SrcRange:    rng(f, 271, 5, 9142, 271, 26, 9163),
-										NameRange:   rng(f, 271, 5, 9142, 271, 11, 9148),
-										EqualsRange: rng(f, 271, 17, 9154, 271, 18, 9155),
+										SrcRange:    rng(f, 271, 5, 9174, 271, 26, 9195),
+										NameRange:   rng(f, 271, 5, 9174, 271, 11, 9180),
+										EqualsRange: rng(f, 271, 17, 9186, 271, 18, 9187),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8393,26 +8926,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Calculate statistics of CI run outcomes"),
-													SrcRange: rng(f, 270, 20, 9097, 270, 59, 9136),
+													SrcRange: rng(f, 270, 20, 9129, 270, 59, 9168),
 												},
 											},
-											SrcRange: rng(f, 270, 19, 9096, 270, 60, 9137),
+											SrcRange: rng(f, 270, 19, 9128, 270, 60, 9169),
 										},
-										SrcRange:    rng(f, 270, 5, 9082, 270, 60, 9137),
-										NameRange:   rng(f, 270, 5, 9082, 270, 16, 9093),
-										EqualsRange: rng(f, 270, 17, 9094, 270, 18, 9095),
+										SrcRange:    rng(f, 270, 5, 9114, 270, 60, 9169),
+										NameRange:   rng(f, 270, 5, 9114, 270, 16, 9125),
+										EqualsRange: rng(f, 270, 17, 9126, 270, 18, 9127),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 269, 22, 9076, 272, 4, 9167),
-								EndRange: rng(f, 272, 4, 9167, 272, 4, 9167),
+								SrcRange: rng(f, 269, 22, 9108, 272, 4, 9199),
+								EndRange: rng(f, 272, 4, 9199, 272, 4, 9199),
 							},
-							TypeRange: rng(f, 269, 3, 9057, 269, 13, 9067),
+							TypeRange: rng(f, 269, 3, 9089, 269, 13, 9099),
 							LabelRanges: []hcl.Range{
-								rng(f, 269, 14, 9068, 269, 21, 9075),
+								rng(f, 269, 14, 9100, 269, 21, 9107),
 							},
-							OpenBraceRange:  rng(f, 269, 22, 9076, 269, 23, 9077),
-							CloseBraceRange: rng(f, 272, 3, 9166, 272, 4, 9167),
+							OpenBraceRange:  rng(f, 269, 22, 9108, 269, 23, 9109),
+							CloseBraceRange: rng(f, 272, 3, 9198, 272, 4, 9199),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8427,14 +8960,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 275, 20, 9265, 275, 25, 9270),
+													SrcRange: rng(f, 275, 20, 9297, 275, 25, 9302),
 												},
 											},
-											SrcRange: rng(f, 275, 19, 9264, 275, 26, 9271),
+											SrcRange: rng(f, 275, 19, 9296, 275, 26, 9303),
 										},
-										SrcRange:    rng(f, 275, 5, 9250, 275, 26, 9271),
-										NameRange:   rng(f, 275, 5, 9250, 275, 11, 9256),
-										EqualsRange: rng(f, 275, 17, 9262, 275, 18, 9263),
+										SrcRange:    rng(f, 275, 5, 9282, 275, 26, 9303),
+										NameRange:   rng(f, 275, 5, 9282, 275, 11, 9288),
+										EqualsRange: rng(f, 275, 17, 9294, 275, 18, 9295),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8442,14 +8975,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format CI health summary for user"),
-													SrcRange: rng(f, 274, 20, 9211, 274, 53, 9244),
+													SrcRange: rng(f, 274, 20, 9243, 274, 53, 9276),
 												},
 											},
-											SrcRange: rng(f, 274, 19, 9210, 274, 54, 9245),
+											SrcRange: rng(f, 274, 19, 9242, 274, 54, 9277),
 										},
-										SrcRange:    rng(f, 274, 5, 9196, 274, 54, 9245),
-										NameRange:   rng(f, 274, 5, 9196, 274, 16, 9207),
-										EqualsRange: rng(f, 274, 17, 9208, 274, 18, 9209),
+										SrcRange:    rng(f, 274, 5, 9228, 274, 54, 9277),
+										NameRange:   rng(f, 274, 5, 9228, 274, 16, 9239),
+										EqualsRange: rng(f, 274, 17, 9240, 274, 18, 9241),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -8457,26 +8990,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 276, 20, 9291, 276, 26, 9297),
+													SrcRange: rng(f, 276, 20, 9323, 276, 26, 9329),
 												},
 											},
-											SrcRange: rng(f, 276, 19, 9290, 276, 27, 9298),
+											SrcRange: rng(f, 276, 19, 9322, 276, 27, 9330),
 										},
-										SrcRange:    rng(f, 276, 5, 9276, 276, 27, 9298),
-										NameRange:   rng(f, 276, 5, 9276, 276, 9, 9280),
-										EqualsRange: rng(f, 276, 17, 9288, 276, 18, 9289),
+										SrcRange:    rng(f, 276, 5, 9308, 276, 27, 9330),
+										NameRange:   rng(f, 276, 5, 9308, 276, 9, 9312),
+										EqualsRange: rng(f, 276, 17, 9320, 276, 18, 9321),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 273, 23, 9190, 277, 4, 9302),
-								EndRange: rng(f, 277, 4, 9302, 277, 4, 9302),
+								SrcRange: rng(f, 273, 23, 9222, 277, 4, 9334),
+								EndRange: rng(f, 277, 4, 9334, 277, 4, 9334),
 							},
-							TypeRange: rng(f, 273, 3, 9170, 273, 13, 9180),
+							TypeRange: rng(f, 273, 3, 9202, 273, 13, 9212),
 							LabelRanges: []hcl.Range{
-								rng(f, 273, 14, 9181, 273, 22, 9189),
+								rng(f, 273, 14, 9213, 273, 22, 9221),
 							},
-							OpenBraceRange:  rng(f, 273, 23, 9190, 273, 24, 9191),
-							CloseBraceRange: rng(f, 277, 3, 9301, 277, 4, 9302),
+							OpenBraceRange:  rng(f, 273, 23, 9222, 273, 24, 9223),
+							CloseBraceRange: rng(f, 277, 3, 9333, 277, 4, 9334),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -8491,14 +9024,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve CI runs from GitHub or GitLab"),
-													SrcRange: rng(f, 280, 20, 9343, 280, 58, 9381),
+													SrcRange: rng(f, 280, 20, 9375, 280, 58, 9413),
 												},
 											},
-											SrcRange: rng(f, 280, 19, 9342, 280, 59, 9382),
+											SrcRange: rng(f, 280, 19, 9374, 280, 59, 9414),
 										},
-										SrcRange:    rng(f, 280, 5, 9328, 280, 59, 9382),
-										NameRange:   rng(f, 280, 5, 9328, 280, 16, 9339),
-										EqualsRange: rng(f, 280, 17, 9340, 280, 18, 9341),
+										SrcRange:    rng(f, 280, 5, 9360, 280, 59, 9414),
+										NameRange:   rng(f, 280, 5, 9360, 280, 16, 9371),
+										EqualsRange: rng(f, 280, 17, 9372, 280, 18, 9373),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -8508,36 +9041,36 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 285, 21, 9501, 285, 29, 9509),
+															SrcRange: rng(f, 285, 21, 9533, 285, 29, 9541),
 														},
 													},
-													SrcRange: rng(f, 285, 20, 9500, 285, 30, 9510),
+													SrcRange: rng(f, 285, 20, 9532, 285, 30, 9542),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 285, 33, 9513, 285, 38, 9518),
+															SrcRange: rng(f, 285, 33, 9545, 285, 38, 9550),
 														},
 													},
-													SrcRange: rng(f, 285, 32, 9512, 285, 39, 9519),
+													SrcRange: rng(f, 285, 32, 9544, 285, 39, 9551),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("revisions"),
-															SrcRange: rng(f, 285, 42, 9522, 285, 51, 9531),
+															SrcRange: rng(f, 285, 42, 9554, 285, 51, 9563),
 														},
 													},
-													SrcRange: rng(f, 285, 41, 9521, 285, 52, 9532),
+													SrcRange: rng(f, 285, 41, 9553, 285, 52, 9564),
 												},
 											},
-											SrcRange:  rng(f, 285, 19, 9499, 285, 53, 9533),
-											OpenRange: rng(f, 285, 19, 9499, 285, 20, 9500),
+											SrcRange:  rng(f, 285, 19, 9531, 285, 53, 9565),
+											OpenRange: rng(f, 285, 19, 9531, 285, 20, 9532),
 										},
-										SrcRange:    rng(f, 285, 5, 9485, 285, 53, 9533),
-										NameRange:   rng(f, 285, 5, 9485, 285, 12, 9492),
-										EqualsRange: rng(f, 285, 17, 9497, 285, 18, 9498),
+										SrcRange:    rng(f, 285, 5, 9517, 285, 53, 9565),
+										NameRange:   rng(f, 285, 5, 9517, 285, 12, 9524),
+										EqualsRange: rng(f, 285, 17, 9529, 285, 18, 9530),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -8545,34 +9078,34 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("pipeline"),
-													SrcRange: rng(f, 282, 20, 9429, 282, 28, 9437),
+													SrcRange: rng(f, 282, 20, 9461, 282, 28, 9469),
 												},
 											},
-											SrcRange: rng(f, 282, 19, 9428, 282, 29, 9438),
+											SrcRange: rng(f, 282, 19, 9460, 282, 29, 9470),
 										},
-										SrcRange:    rng(f, 282, 5, 9414, 282, 29, 9438),
-										NameRange:   rng(f, 282, 5, 9414, 282, 9, 9418),
-										EqualsRange: rng(f, 282, 17, 9426, 282, 18, 9427),
+										SrcRange:    rng(f, 282, 5, 9446, 282, 29, 9470),
+										NameRange:   rng(f, 282, 5, 9446, 282, 9, 9450),
+										EqualsRange: rng(f, 282, 17, 9458, 282, 18, 9459),
 									},
 									"limit": &hclsyntax.Attribute{
 										Name: "limit",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("30"),
-											SrcRange: rng(f, 284, 19, 9478, 284, 21, 9480),
+											SrcRange: rng(f, 284, 19, 9510, 284, 21, 9512),
 										},
-										SrcRange:    rng(f, 284, 5, 9464, 284, 21, 9480),
-										NameRange:   rng(f, 284, 5, 9464, 284, 10, 9469),
-										EqualsRange: rng(f, 284, 17, 9476, 284, 18, 9477),
+										SrcRange:    rng(f, 284, 5, 9496, 284, 21, 9512),
+										NameRange:   rng(f, 284, 5, 9496, 284, 10, 9501),
+										EqualsRange: rng(f, 284, 17, 9508, 284, 18, 9509),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 283, 19, 9457, 283, 21, 9459),
+											SrcRange: rng(f, 283, 19, 9489, 283, 21, 9491),
 										},
-										SrcRange:    rng(f, 283, 5, 9443, 283, 21, 9459),
-										NameRange:   rng(f, 283, 5, 9443, 283, 13, 9451),
-										EqualsRange: rng(f, 283, 17, 9455, 283, 18, 9456),
+										SrcRange:    rng(f, 283, 5, 9475, 283, 21, 9491),
+										NameRange:   rng(f, 283, 5, 9475, 283, 13, 9483),
+										EqualsRange: rng(f, 283, 17, 9487, 283, 18, 9488),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -8580,37 +9113,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("github"),
-													SrcRange: rng(f, 281, 20, 9402, 281, 26, 9408),
+													SrcRange: rng(f, 281, 20, 9434, 281, 26, 9440),
 												},
 											},
-											SrcRange: rng(f, 281, 19, 9401, 281, 27, 9409),
+											SrcRange: rng(f, 281, 19, 9433, 281, 27, 9441),
 										},
-										SrcRange:    rng(f, 281, 5, 9387, 281, 27, 9409),
-										NameRange:   rng(f, 281, 5, 9387, 281, 11, 9393),
-										EqualsRange: rng(f, 281, 17, 9399, 281, 18, 9400),
+										SrcRange:    rng(f, 281, 5, 9419, 281, 27, 9441),
+										NameRange:   rng(f, 281, 5, 9419, 281, 11, 9425),
+										EqualsRange: rng(f, 281, 17, 9431, 281, 18, 9432),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 279, 19, 9322, 286, 4, 9537),
-								EndRange: rng(f, 286, 4, 9537, 286, 4, 9537),
+								SrcRange: rng(f, 279, 19, 9354, 286, 4, 9569),
+								EndRange: rng(f, 286, 4, 9569, 286, 4, 9569),
 							},
-							TypeRange: rng(f, 279, 3, 9306, 279, 11, 9314),
+							TypeRange: rng(f, 279, 3, 9338, 279, 11, 9346),
 							LabelRanges: []hcl.Range{
-								rng(f, 279, 12, 9315, 279, 18, 9321),
+								rng(f, 279, 12, 9347, 279, 18, 9353),
 							},
-							OpenBraceRange:  rng(f, 279, 19, 9322, 279, 20, 9323),
-							CloseBraceRange: rng(f, 286, 3, 9536, 286, 4, 9537),
+							OpenBraceRange:  rng(f, 279, 19, 9354, 279, 20, 9355),
+							CloseBraceRange: rng(f, 286, 3, 9568, 286, 4, 9569),
 						},
 					},
-					SrcRange: rng(f, 257, 19, 8733, 287, 2, 9539),
-					EndRange: rng(f, 287, 2, 9539, 287, 2, 9539),
+					SrcRange: rng(f, 257, 19, 8765, 287, 2, 9571),
+					EndRange: rng(f, 287, 2, 9571, 287, 2, 9571),
 				},
-				TypeRange: rng(f, 257, 1, 8715, 257, 7, 8721),
+				TypeRange: rng(f, 257, 1, 8747, 257, 7, 8753),
 				LabelRanges: []hcl.Range{
-					rng(f, 257, 8, 8722, 257, 18, 8732),
+					rng(f, 257, 8, 8754, 257, 18, 8764),
 				},
-				OpenBraceRange:  rng(f, 257, 19, 8733, 257, 20, 8734),
-				CloseBraceRange: rng(f, 287, 1, 9538, 287, 2, 9539),
+				OpenBraceRange:  rng(f, 257, 19, 8765, 257, 20, 8766),
+				CloseBraceRange: rng(f, 287, 1, 9570, 287, 2, 9571),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -8627,18 +9160,18 @@ func parsed5() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("request_help"),
-												SrcRange: rng(f, 297, 17, 9993, 297, 29, 10005),
+												SrcRange: rng(f, 297, 17, 10025, 297, 29, 10037),
 											},
 										},
-										SrcRange: rng(f, 297, 16, 9992, 297, 30, 10006),
+										SrcRange: rng(f, 297, 16, 10024, 297, 30, 10038),
 									},
 								},
-								SrcRange:  rng(f, 297, 15, 9991, 297, 31, 10007),
-								OpenRange: rng(f, 297, 15, 9991, 297, 16, 9992),
+								SrcRange:  rng(f, 297, 15, 10023, 297, 31, 10039),
+								OpenRange: rng(f, 297, 15, 10023, 297, 16, 10024),
 							},
-							SrcRange:    rng(f, 297, 3, 9979, 297, 31, 10007),
-							NameRange:   rng(f, 297, 3, 9979, 297, 12, 9988),
-							EqualsRange: rng(f, 297, 13, 9989, 297, 14, 9990),
+							SrcRange:    rng(f, 297, 3, 10011, 297, 31, 10039),
+							NameRange:   rng(f, 297, 3, 10011, 297, 12, 10020),
+							EqualsRange: rng(f, 297, 13, 10021, 297, 14, 10022),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -8646,14 +9179,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 291, 14, 9658, 291, 19, 9663),
+										SrcRange: rng(f, 291, 14, 9690, 291, 19, 9695),
 									},
 								},
-								SrcRange: rng(f, 291, 13, 9657, 291, 20, 9664),
+								SrcRange: rng(f, 291, 13, 9689, 291, 20, 9696),
 							},
-							SrcRange:    rng(f, 291, 3, 9647, 291, 20, 9664),
-							NameRange:   rng(f, 291, 3, 9647, 291, 10, 9654),
-							EqualsRange: rng(f, 291, 11, 9655, 291, 12, 9656),
+							SrcRange:    rng(f, 291, 3, 9679, 291, 20, 9696),
+							NameRange:   rng(f, 291, 3, 9679, 291, 10, 9686),
+							EqualsRange: rng(f, 291, 11, 9687, 291, 12, 9688),
 						},
 						"requires": &hclsyntax.Attribute{
 							Name: "requires",
@@ -8663,18 +9196,18 @@ func parsed5() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("targets"),
-												SrcRange: rng(f, 296, 17, 9967, 296, 24, 9974),
+												SrcRange: rng(f, 296, 17, 9999, 296, 24, 10006),
 											},
 										},
-										SrcRange: rng(f, 296, 16, 9966, 296, 25, 9975),
+										SrcRange: rng(f, 296, 16, 9998, 296, 25, 10007),
 									},
 								},
-								SrcRange:  rng(f, 296, 15, 9965, 296, 26, 9976),
-								OpenRange: rng(f, 296, 15, 9965, 296, 16, 9966),
+								SrcRange:  rng(f, 296, 15, 9997, 296, 26, 10008),
+								OpenRange: rng(f, 296, 15, 9997, 296, 16, 9998),
 							},
-							SrcRange:    rng(f, 296, 3, 9953, 296, 26, 9976),
-							NameRange:   rng(f, 296, 3, 9953, 296, 11, 9961),
-							EqualsRange: rng(f, 296, 13, 9963, 296, 14, 9964),
+							SrcRange:    rng(f, 296, 3, 9985, 296, 26, 10008),
+							NameRange:   rng(f, 296, 3, 9985, 296, 11, 9993),
+							EqualsRange: rng(f, 296, 13, 9995, 296, 14, 9996),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -8686,11 +9219,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.8"),
-											SrcRange: rng(f, 301, 18, 10177, 301, 21, 10180),
+											SrcRange: rng(f, 301, 18, 10209, 301, 21, 10212),
 										},
-										SrcRange:    rng(f, 301, 5, 10164, 301, 21, 10180),
-										NameRange:   rng(f, 301, 5, 10164, 301, 15, 10174),
-										EqualsRange: rng(f, 301, 16, 10175, 301, 17, 10176),
+										SrcRange:    rng(f, 301, 5, 10196, 301, 21, 10212),
+										NameRange:   rng(f, 301, 5, 10196, 301, 15, 10206),
+										EqualsRange: rng(f, 301, 16, 10207, 301, 17, 10208),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8698,23 +9231,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)(?:^|[.?!;]\\\\s+)(please\\\\s+)?(create|close|assign|deploy|run|restart|trigger|delete|reopen)\\\\b'"),
-													SrcRange: rng(f, 300, 19, 10038, 300, 139, 10158),
+													SrcRange: rng(f, 300, 19, 10070, 300, 139, 10190),
 												},
 											},
-											SrcRange: rng(f, 300, 18, 10037, 300, 140, 10159),
+											SrcRange: rng(f, 300, 18, 10069, 300, 140, 10191),
 										},
-										SrcRange:    rng(f, 300, 5, 10024, 300, 140, 10159),
-										NameRange:   rng(f, 300, 5, 10024, 300, 9, 10028),
-										EqualsRange: rng(f, 300, 16, 10035, 300, 17, 10036),
+										SrcRange:    rng(f, 300, 5, 10056, 300, 140, 10191),
+										NameRange:   rng(f, 300, 5, 10056, 300, 9, 10060),
+										EqualsRange: rng(f, 300, 16, 10067, 300, 17, 10068),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 299, 10, 10018, 302, 4, 10184),
-								EndRange: rng(f, 302, 4, 10184, 302, 4, 10184),
+								SrcRange: rng(f, 299, 10, 10050, 302, 4, 10216),
+								EndRange: rng(f, 302, 4, 10216, 302, 4, 10216),
 							},
-							TypeRange:       rng(f, 299, 3, 10011, 299, 9, 10017),
-							OpenBraceRange:  rng(f, 299, 10, 10018, 299, 11, 10019),
-							CloseBraceRange: rng(f, 302, 3, 10183, 302, 4, 10184),
+							TypeRange:       rng(f, 299, 3, 10043, 299, 9, 10049),
+							OpenBraceRange:  rng(f, 299, 10, 10050, 299, 11, 10051),
+							CloseBraceRange: rng(f, 302, 3, 10215, 302, 4, 10216),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8729,14 +9262,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 306, 20, 10298, 306, 25, 10303),
+													SrcRange: rng(f, 306, 20, 10330, 306, 25, 10335),
 												},
 											},
-											SrcRange: rng(f, 306, 19, 10297, 306, 26, 10304),
+											SrcRange: rng(f, 306, 19, 10329, 306, 26, 10336),
 										},
-										SrcRange:    rng(f, 306, 5, 10283, 306, 26, 10304),
-										NameRange:   rng(f, 306, 5, 10283, 306, 11, 10289),
-										EqualsRange: rng(f, 306, 17, 10295, 306, 18, 10296),
+										SrcRange:    rng(f, 306, 5, 10315, 306, 26, 10336),
+										NameRange:   rng(f, 306, 5, 10315, 306, 11, 10321),
+										EqualsRange: rng(f, 306, 17, 10327, 306, 18, 10328),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8744,14 +9277,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Validate command preconditions and permissions"),
-													SrcRange: rng(f, 305, 20, 10231, 305, 66, 10277),
+													SrcRange: rng(f, 305, 20, 10263, 305, 66, 10309),
 												},
 											},
-											SrcRange: rng(f, 305, 19, 10230, 305, 67, 10278),
+											SrcRange: rng(f, 305, 19, 10262, 305, 67, 10310),
 										},
-										SrcRange:    rng(f, 305, 5, 10216, 305, 67, 10278),
-										NameRange:   rng(f, 305, 5, 10216, 305, 16, 10227),
-										EqualsRange: rng(f, 305, 17, 10228, 305, 18, 10229),
+										SrcRange:    rng(f, 305, 5, 10248, 305, 67, 10310),
+										NameRange:   rng(f, 305, 5, 10248, 305, 16, 10259),
+										EqualsRange: rng(f, 305, 17, 10260, 305, 18, 10261),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -8759,26 +9292,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("analyst"),
-													SrcRange: rng(f, 307, 20, 10324, 307, 27, 10331),
+													SrcRange: rng(f, 307, 20, 10356, 307, 27, 10363),
 												},
 											},
-											SrcRange: rng(f, 307, 19, 10323, 307, 28, 10332),
+											SrcRange: rng(f, 307, 19, 10355, 307, 28, 10364),
 										},
-										SrcRange:    rng(f, 307, 5, 10309, 307, 28, 10332),
-										NameRange:   rng(f, 307, 5, 10309, 307, 9, 10313),
-										EqualsRange: rng(f, 307, 17, 10321, 307, 18, 10322),
+										SrcRange:    rng(f, 307, 5, 10341, 307, 28, 10364),
+										NameRange:   rng(f, 307, 5, 10341, 307, 9, 10345),
+										EqualsRange: rng(f, 307, 17, 10353, 307, 18, 10354),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 304, 25, 10210, 308, 4, 10336),
-								EndRange: rng(f, 308, 4, 10336, 308, 4, 10336),
+								SrcRange: rng(f, 304, 25, 10242, 308, 4, 10368),
+								EndRange: rng(f, 308, 4, 10368, 308, 4, 10368),
 							},
-							TypeRange: rng(f, 304, 3, 10188, 304, 13, 10198),
+							TypeRange: rng(f, 304, 3, 10220, 304, 13, 10230),
 							LabelRanges: []hcl.Range{
-								rng(f, 304, 14, 10199, 304, 24, 10209),
+								rng(f, 304, 14, 10231, 304, 24, 10241),
 							},
-							OpenBraceRange:  rng(f, 304, 25, 10210, 304, 26, 10211),
-							CloseBraceRange: rng(f, 308, 3, 10335, 308, 4, 10336),
+							OpenBraceRange:  rng(f, 304, 25, 10242, 304, 26, 10243),
+							CloseBraceRange: rng(f, 308, 3, 10367, 308, 4, 10368),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8793,14 +9326,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("effect"),
-													SrcRange: rng(f, 311, 20, 10424, 311, 26, 10430),
+													SrcRange: rng(f, 311, 20, 10456, 311, 26, 10462),
 												},
 											},
-											SrcRange: rng(f, 311, 19, 10423, 311, 27, 10431),
+											SrcRange: rng(f, 311, 19, 10455, 311, 27, 10463),
 										},
-										SrcRange:    rng(f, 311, 5, 10409, 311, 27, 10431),
-										NameRange:   rng(f, 311, 5, 10409, 311, 11, 10415),
-										EqualsRange: rng(f, 311, 17, 10421, 311, 18, 10422),
+										SrcRange:    rng(f, 311, 5, 10441, 311, 27, 10463),
+										NameRange:   rng(f, 311, 5, 10441, 311, 11, 10447),
+										EqualsRange: rng(f, 311, 17, 10453, 311, 18, 10454),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8808,26 +9341,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Execute command action"),
-													SrcRange: rng(f, 310, 20, 10381, 310, 42, 10403),
+													SrcRange: rng(f, 310, 20, 10413, 310, 42, 10435),
 												},
 											},
-											SrcRange: rng(f, 310, 19, 10380, 310, 43, 10404),
+											SrcRange: rng(f, 310, 19, 10412, 310, 43, 10436),
 										},
-										SrcRange:    rng(f, 310, 5, 10366, 310, 43, 10404),
-										NameRange:   rng(f, 310, 5, 10366, 310, 16, 10377),
-										EqualsRange: rng(f, 310, 17, 10378, 310, 18, 10379),
+										SrcRange:    rng(f, 310, 5, 10398, 310, 43, 10436),
+										NameRange:   rng(f, 310, 5, 10398, 310, 16, 10409),
+										EqualsRange: rng(f, 310, 17, 10410, 310, 18, 10411),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 309, 24, 10360, 312, 4, 10435),
-								EndRange: rng(f, 312, 4, 10435, 312, 4, 10435),
+								SrcRange: rng(f, 309, 24, 10392, 312, 4, 10467),
+								EndRange: rng(f, 312, 4, 10467, 312, 4, 10467),
 							},
-							TypeRange: rng(f, 309, 3, 10339, 309, 13, 10349),
+							TypeRange: rng(f, 309, 3, 10371, 309, 13, 10381),
 							LabelRanges: []hcl.Range{
-								rng(f, 309, 14, 10350, 309, 23, 10359),
+								rng(f, 309, 14, 10382, 309, 23, 10391),
 							},
-							OpenBraceRange:  rng(f, 309, 24, 10360, 309, 25, 10361),
-							CloseBraceRange: rng(f, 312, 3, 10434, 312, 4, 10435),
+							OpenBraceRange:  rng(f, 309, 24, 10392, 309, 25, 10393),
+							CloseBraceRange: rng(f, 312, 3, 10466, 312, 4, 10467),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8842,14 +9375,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 315, 20, 10531, 315, 25, 10536),
+													SrcRange: rng(f, 315, 20, 10563, 315, 25, 10568),
 												},
 											},
-											SrcRange: rng(f, 315, 19, 10530, 315, 26, 10537),
+											SrcRange: rng(f, 315, 19, 10562, 315, 26, 10569),
 										},
-										SrcRange:    rng(f, 315, 5, 10516, 315, 26, 10537),
-										NameRange:   rng(f, 315, 5, 10516, 315, 11, 10522),
-										EqualsRange: rng(f, 315, 17, 10528, 315, 18, 10529),
+										SrcRange:    rng(f, 315, 5, 10548, 315, 26, 10569),
+										NameRange:   rng(f, 315, 5, 10548, 315, 11, 10554),
+										EqualsRange: rng(f, 315, 17, 10560, 315, 18, 10561),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8857,14 +9390,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Verify command execution result"),
-													SrcRange: rng(f, 314, 20, 10479, 314, 51, 10510),
+													SrcRange: rng(f, 314, 20, 10511, 314, 51, 10542),
 												},
 											},
-											SrcRange: rng(f, 314, 19, 10478, 314, 52, 10511),
+											SrcRange: rng(f, 314, 19, 10510, 314, 52, 10543),
 										},
-										SrcRange:    rng(f, 314, 5, 10464, 314, 52, 10511),
-										NameRange:   rng(f, 314, 5, 10464, 314, 16, 10475),
-										EqualsRange: rng(f, 314, 17, 10476, 314, 18, 10477),
+										SrcRange:    rng(f, 314, 5, 10496, 314, 52, 10543),
+										NameRange:   rng(f, 314, 5, 10496, 314, 16, 10507),
+										EqualsRange: rng(f, 314, 17, 10508, 314, 18, 10509),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -8872,37 +9405,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 316, 20, 10557, 316, 26, 10563),
+													SrcRange: rng(f, 316, 20, 10589, 316, 26, 10595),
 												},
 											},
-											SrcRange: rng(f, 316, 19, 10556, 316, 27, 10564),
+											SrcRange: rng(f, 316, 19, 10588, 316, 27, 10596),
 										},
-										SrcRange:    rng(f, 316, 5, 10542, 316, 27, 10564),
-										NameRange:   rng(f, 316, 5, 10542, 316, 9, 10546),
-										EqualsRange: rng(f, 316, 17, 10554, 316, 18, 10555),
+										SrcRange:    rng(f, 316, 5, 10574, 316, 27, 10596),
+										NameRange:   rng(f, 316, 5, 10574, 316, 9, 10578),
+										EqualsRange: rng(f, 316, 17, 10586, 316, 18, 10587),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 313, 23, 10458, 317, 4, 10568),
-								EndRange: rng(f, 317, 4, 10568, 317, 4, 10568),
+								SrcRange: rng(f, 313, 23, 10490, 317, 4, 10600),
+								EndRange: rng(f, 317, 4, 10600, 317, 4, 10600),
 							},
-							TypeRange: rng(f, 313, 3, 10438, 313, 13, 10448),
+							TypeRange: rng(f, 313, 3, 10470, 313, 13, 10480),
 							LabelRanges: []hcl.Range{
-								rng(f, 313, 14, 10449, 313, 22, 10457),
+								rng(f, 313, 14, 10481, 313, 22, 10489),
 							},
-							OpenBraceRange:  rng(f, 313, 23, 10458, 313, 24, 10459),
-							CloseBraceRange: rng(f, 317, 3, 10567, 317, 4, 10568),
+							OpenBraceRange:  rng(f, 313, 23, 10490, 313, 24, 10491),
+							CloseBraceRange: rng(f, 317, 3, 10599, 317, 4, 10600),
 						},
 					},
-					SrcRange: rng(f, 289, 25, 9565, 318, 2, 10570),
-					EndRange: rng(f, 318, 2, 10570, 318, 2, 10570),
+					SrcRange: rng(f, 289, 25, 9597, 318, 2, 10602),
+					EndRange: rng(f, 318, 2, 10602, 318, 2, 10602),
 				},
-				TypeRange: rng(f, 289, 1, 9541, 289, 7, 9547),
+				TypeRange: rng(f, 289, 1, 9573, 289, 7, 9579),
 				LabelRanges: []hcl.Range{
-					rng(f, 289, 8, 9548, 289, 24, 9564),
+					rng(f, 289, 8, 9580, 289, 24, 9596),
 				},
-				OpenBraceRange:  rng(f, 289, 25, 9565, 289, 26, 9566),
-				CloseBraceRange: rng(f, 318, 1, 10569, 318, 2, 10570),
+				OpenBraceRange:  rng(f, 289, 25, 9597, 289, 26, 9598),
+				CloseBraceRange: rng(f, 318, 1, 10601, 318, 2, 10602),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -8917,14 +9450,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 321, 14, 10609, 321, 19, 10614),
+										SrcRange: rng(f, 321, 14, 10641, 321, 19, 10646),
 									},
 								},
-								SrcRange: rng(f, 321, 13, 10608, 321, 20, 10615),
+								SrcRange: rng(f, 321, 13, 10640, 321, 20, 10647),
 							},
-							SrcRange:    rng(f, 321, 3, 10598, 321, 20, 10615),
-							NameRange:   rng(f, 321, 3, 10598, 321, 10, 10605),
-							EqualsRange: rng(f, 321, 11, 10606, 321, 12, 10607),
+							SrcRange:    rng(f, 321, 3, 10630, 321, 20, 10647),
+							NameRange:   rng(f, 321, 3, 10630, 321, 10, 10637),
+							EqualsRange: rng(f, 321, 11, 10638, 321, 12, 10639),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -8936,11 +9469,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.9"),
-											SrcRange: rng(f, 326, 18, 10855, 326, 21, 10858),
+											SrcRange: rng(f, 326, 18, 10887, 326, 21, 10890),
 										},
-										SrcRange:    rng(f, 326, 5, 10842, 326, 21, 10858),
-										NameRange:   rng(f, 326, 5, 10842, 326, 15, 10852),
-										EqualsRange: rng(f, 326, 16, 10853, 326, 17, 10854),
+										SrcRange:    rng(f, 326, 5, 10874, 326, 21, 10890),
+										NameRange:   rng(f, 326, 5, 10874, 326, 15, 10884),
+										EqualsRange: rng(f, 326, 16, 10885, 326, 17, 10886),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8948,23 +9481,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:help|how (?:do|can) i|what can you do|(?:documentation|docs) (?:for|on|about|of))\\\\b'"),
-													SrcRange: rng(f, 325, 19, 10722, 325, 133, 10836),
+													SrcRange: rng(f, 325, 19, 10754, 325, 133, 10868),
 												},
 											},
-											SrcRange: rng(f, 325, 18, 10721, 325, 134, 10837),
+											SrcRange: rng(f, 325, 18, 10753, 325, 134, 10869),
 										},
-										SrcRange:    rng(f, 325, 5, 10708, 325, 134, 10837),
-										NameRange:   rng(f, 325, 5, 10708, 325, 9, 10712),
-										EqualsRange: rng(f, 325, 16, 10719, 325, 17, 10720),
+										SrcRange:    rng(f, 325, 5, 10740, 325, 134, 10869),
+										NameRange:   rng(f, 325, 5, 10740, 325, 9, 10744),
+										EqualsRange: rng(f, 325, 16, 10751, 325, 17, 10752),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 323, 10, 10626, 327, 4, 10862),
-								EndRange: rng(f, 327, 4, 10862, 327, 4, 10862),
+								SrcRange: rng(f, 323, 10, 10658, 327, 4, 10894),
+								EndRange: rng(f, 327, 4, 10894, 327, 4, 10894),
 							},
-							TypeRange:       rng(f, 323, 3, 10619, 323, 9, 10625),
-							OpenBraceRange:  rng(f, 323, 10, 10626, 323, 11, 10627),
-							CloseBraceRange: rng(f, 327, 3, 10861, 327, 4, 10862),
+							TypeRange:       rng(f, 323, 3, 10651, 323, 9, 10657),
+							OpenBraceRange:  rng(f, 323, 10, 10658, 323, 11, 10659),
+							CloseBraceRange: rng(f, 327, 3, 10893, 327, 4, 10894),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8979,14 +9512,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 331, 20, 10963, 331, 25, 10968),
+													SrcRange: rng(f, 331, 20, 10995, 331, 25, 11000),
 												},
 											},
-											SrcRange: rng(f, 331, 19, 10962, 331, 26, 10969),
+											SrcRange: rng(f, 331, 19, 10994, 331, 26, 11001),
 										},
-										SrcRange:    rng(f, 331, 5, 10948, 331, 26, 10969),
-										NameRange:   rng(f, 331, 5, 10948, 331, 11, 10954),
-										EqualsRange: rng(f, 331, 17, 10960, 331, 18, 10961),
+										SrcRange:    rng(f, 331, 5, 10980, 331, 26, 11001),
+										NameRange:   rng(f, 331, 5, 10980, 331, 11, 10986),
+										EqualsRange: rng(f, 331, 17, 10992, 331, 18, 10993),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8994,14 +9527,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Identify help topic and user context"),
-													SrcRange: rng(f, 330, 20, 10906, 330, 56, 10942),
+													SrcRange: rng(f, 330, 20, 10938, 330, 56, 10974),
 												},
 											},
-											SrcRange: rng(f, 330, 19, 10905, 330, 57, 10943),
+											SrcRange: rng(f, 330, 19, 10937, 330, 57, 10975),
 										},
-										SrcRange:    rng(f, 330, 5, 10891, 330, 57, 10943),
-										NameRange:   rng(f, 330, 5, 10891, 330, 16, 10902),
-										EqualsRange: rng(f, 330, 17, 10903, 330, 18, 10904),
+										SrcRange:    rng(f, 330, 5, 10923, 330, 57, 10975),
+										NameRange:   rng(f, 330, 5, 10923, 330, 16, 10934),
+										EqualsRange: rng(f, 330, 17, 10935, 330, 18, 10936),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9009,26 +9542,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("analyst"),
-													SrcRange: rng(f, 332, 20, 10989, 332, 27, 10996),
+													SrcRange: rng(f, 332, 20, 11021, 332, 27, 11028),
 												},
 											},
-											SrcRange: rng(f, 332, 19, 10988, 332, 28, 10997),
+											SrcRange: rng(f, 332, 19, 11020, 332, 28, 11029),
 										},
-										SrcRange:    rng(f, 332, 5, 10974, 332, 28, 10997),
-										NameRange:   rng(f, 332, 5, 10974, 332, 9, 10978),
-										EqualsRange: rng(f, 332, 17, 10986, 332, 18, 10987),
+										SrcRange:    rng(f, 332, 5, 11006, 332, 28, 11029),
+										NameRange:   rng(f, 332, 5, 11006, 332, 9, 11010),
+										EqualsRange: rng(f, 332, 17, 11018, 332, 18, 11019),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 329, 22, 10885, 333, 4, 11001),
-								EndRange: rng(f, 333, 4, 11001, 333, 4, 11001),
+								SrcRange: rng(f, 329, 22, 10917, 333, 4, 11033),
+								EndRange: rng(f, 333, 4, 11033, 333, 4, 11033),
 							},
-							TypeRange: rng(f, 329, 3, 10866, 329, 13, 10876),
+							TypeRange: rng(f, 329, 3, 10898, 329, 13, 10908),
 							LabelRanges: []hcl.Range{
-								rng(f, 329, 14, 10877, 329, 21, 10884),
+								rng(f, 329, 14, 10909, 329, 21, 10916),
 							},
-							OpenBraceRange:  rng(f, 329, 22, 10885, 329, 23, 10886),
-							CloseBraceRange: rng(f, 333, 3, 11000, 333, 4, 11001),
+							OpenBraceRange:  rng(f, 329, 22, 10917, 329, 23, 10918),
+							CloseBraceRange: rng(f, 333, 3, 11032, 333, 4, 11033),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9043,14 +9576,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 336, 20, 11108, 336, 28, 11116),
+													SrcRange: rng(f, 336, 20, 11140, 336, 28, 11148),
 												},
 											},
-											SrcRange: rng(f, 336, 19, 11107, 336, 29, 11117),
+											SrcRange: rng(f, 336, 19, 11139, 336, 29, 11149),
 										},
-										SrcRange:    rng(f, 336, 5, 11093, 336, 29, 11117),
-										NameRange:   rng(f, 336, 5, 11093, 336, 11, 11099),
-										EqualsRange: rng(f, 336, 17, 11105, 336, 18, 11106),
+										SrcRange:    rng(f, 336, 5, 11125, 336, 29, 11149),
+										NameRange:   rng(f, 336, 5, 11125, 336, 11, 11131),
+										EqualsRange: rng(f, 336, 17, 11137, 336, 18, 11138),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9058,26 +9591,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve relevant documentation and examples"),
-													SrcRange: rng(f, 335, 20, 11043, 335, 64, 11087),
+													SrcRange: rng(f, 335, 20, 11075, 335, 64, 11119),
 												},
 											},
-											SrcRange: rng(f, 335, 19, 11042, 335, 65, 11088),
+											SrcRange: rng(f, 335, 19, 11074, 335, 65, 11120),
 										},
-										SrcRange:    rng(f, 335, 5, 11028, 335, 65, 11088),
-										NameRange:   rng(f, 335, 5, 11028, 335, 16, 11039),
-										EqualsRange: rng(f, 335, 17, 11040, 335, 18, 11041),
+										SrcRange:    rng(f, 335, 5, 11060, 335, 65, 11120),
+										NameRange:   rng(f, 335, 5, 11060, 335, 16, 11071),
+										EqualsRange: rng(f, 335, 17, 11072, 335, 18, 11073),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 334, 21, 11022, 337, 4, 11121),
-								EndRange: rng(f, 337, 4, 11121, 337, 4, 11121),
+								SrcRange: rng(f, 334, 21, 11054, 337, 4, 11153),
+								EndRange: rng(f, 337, 4, 11153, 337, 4, 11153),
 							},
-							TypeRange: rng(f, 334, 3, 11004, 334, 13, 11014),
+							TypeRange: rng(f, 334, 3, 11036, 334, 13, 11046),
 							LabelRanges: []hcl.Range{
-								rng(f, 334, 14, 11015, 334, 20, 11021),
+								rng(f, 334, 14, 11047, 334, 20, 11053),
 							},
-							OpenBraceRange:  rng(f, 334, 21, 11022, 334, 22, 11023),
-							CloseBraceRange: rng(f, 337, 3, 11120, 337, 4, 11121),
+							OpenBraceRange:  rng(f, 334, 21, 11054, 334, 22, 11055),
+							CloseBraceRange: rng(f, 337, 3, 11152, 337, 4, 11153),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9092,14 +9625,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 340, 20, 11223, 340, 25, 11228),
+													SrcRange: rng(f, 340, 20, 11255, 340, 25, 11260),
 												},
 											},
-											SrcRange: rng(f, 340, 19, 11222, 340, 26, 11229),
+											SrcRange: rng(f, 340, 19, 11254, 340, 26, 11261),
 										},
-										SrcRange:    rng(f, 340, 5, 11208, 340, 26, 11229),
-										NameRange:   rng(f, 340, 5, 11208, 340, 11, 11214),
-										EqualsRange: rng(f, 340, 17, 11220, 340, 18, 11221),
+										SrcRange:    rng(f, 340, 5, 11240, 340, 26, 11261),
+										NameRange:   rng(f, 340, 5, 11240, 340, 11, 11246),
+										EqualsRange: rng(f, 340, 17, 11252, 340, 18, 11253),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9107,14 +9640,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format helpful response with examples"),
-													SrcRange: rng(f, 339, 20, 11165, 339, 57, 11202),
+													SrcRange: rng(f, 339, 20, 11197, 339, 57, 11234),
 												},
 											},
-											SrcRange: rng(f, 339, 19, 11164, 339, 58, 11203),
+											SrcRange: rng(f, 339, 19, 11196, 339, 58, 11235),
 										},
-										SrcRange:    rng(f, 339, 5, 11150, 339, 58, 11203),
-										NameRange:   rng(f, 339, 5, 11150, 339, 16, 11161),
-										EqualsRange: rng(f, 339, 17, 11162, 339, 18, 11163),
+										SrcRange:    rng(f, 339, 5, 11182, 339, 58, 11235),
+										NameRange:   rng(f, 339, 5, 11182, 339, 16, 11193),
+										EqualsRange: rng(f, 339, 17, 11194, 339, 18, 11195),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9122,26 +9655,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 341, 20, 11249, 341, 26, 11255),
+													SrcRange: rng(f, 341, 20, 11281, 341, 26, 11287),
 												},
 											},
-											SrcRange: rng(f, 341, 19, 11248, 341, 27, 11256),
+											SrcRange: rng(f, 341, 19, 11280, 341, 27, 11288),
 										},
-										SrcRange:    rng(f, 341, 5, 11234, 341, 27, 11256),
-										NameRange:   rng(f, 341, 5, 11234, 341, 9, 11238),
-										EqualsRange: rng(f, 341, 17, 11246, 341, 18, 11247),
+										SrcRange:    rng(f, 341, 5, 11266, 341, 27, 11288),
+										NameRange:   rng(f, 341, 5, 11266, 341, 9, 11270),
+										EqualsRange: rng(f, 341, 17, 11278, 341, 18, 11279),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 338, 23, 11144, 342, 4, 11260),
-								EndRange: rng(f, 342, 4, 11260, 342, 4, 11260),
+								SrcRange: rng(f, 338, 23, 11176, 342, 4, 11292),
+								EndRange: rng(f, 342, 4, 11292, 342, 4, 11292),
 							},
-							TypeRange: rng(f, 338, 3, 11124, 338, 13, 11134),
+							TypeRange: rng(f, 338, 3, 11156, 338, 13, 11166),
 							LabelRanges: []hcl.Range{
-								rng(f, 338, 14, 11135, 338, 22, 11143),
+								rng(f, 338, 14, 11167, 338, 22, 11175),
 							},
-							OpenBraceRange:  rng(f, 338, 23, 11144, 338, 24, 11145),
-							CloseBraceRange: rng(f, 342, 3, 11259, 342, 4, 11260),
+							OpenBraceRange:  rng(f, 338, 23, 11176, 338, 24, 11177),
+							CloseBraceRange: rng(f, 342, 3, 11291, 342, 4, 11292),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -9156,14 +9689,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve relevant documentation and examples"),
-													SrcRange: rng(f, 351, 20, 11697, 351, 64, 11741),
+													SrcRange: rng(f, 351, 20, 11729, 351, 64, 11773),
 												},
 											},
-											SrcRange: rng(f, 351, 19, 11696, 351, 65, 11742),
+											SrcRange: rng(f, 351, 19, 11728, 351, 65, 11774),
 										},
-										SrcRange:    rng(f, 351, 5, 11682, 351, 65, 11742),
-										NameRange:   rng(f, 351, 5, 11682, 351, 16, 11693),
-										EqualsRange: rng(f, 351, 17, 11694, 351, 18, 11695),
+										SrcRange:    rng(f, 351, 5, 11714, 351, 65, 11774),
+										NameRange:   rng(f, 351, 5, 11714, 351, 16, 11725),
+										EqualsRange: rng(f, 351, 17, 11726, 351, 18, 11727),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -9171,44 +9704,44 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("document"),
-													SrcRange: rng(f, 353, 20, 11787, 353, 28, 11795),
+													SrcRange: rng(f, 353, 20, 11819, 353, 28, 11827),
 												},
 											},
-											SrcRange: rng(f, 353, 19, 11786, 353, 29, 11796),
+											SrcRange: rng(f, 353, 19, 11818, 353, 29, 11828),
 										},
-										SrcRange:    rng(f, 353, 5, 11772, 353, 29, 11796),
-										NameRange:   rng(f, 353, 5, 11772, 353, 9, 11776),
-										EqualsRange: rng(f, 353, 17, 11784, 353, 18, 11785),
+										SrcRange:    rng(f, 353, 5, 11804, 353, 29, 11828),
+										NameRange:   rng(f, 353, 5, 11804, 353, 9, 11808),
+										EqualsRange: rng(f, 353, 17, 11816, 353, 18, 11817),
 									},
 									"limit": &hclsyntax.Attribute{
 										Name: "limit",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("8"),
-											SrcRange: rng(f, 364, 16, 12140, 364, 17, 12141),
+											SrcRange: rng(f, 364, 16, 12172, 364, 17, 12173),
 										},
-										SrcRange:    rng(f, 364, 5, 12129, 364, 17, 12141),
-										NameRange:   rng(f, 364, 5, 12129, 364, 10, 12134),
-										EqualsRange: rng(f, 364, 14, 12138, 364, 15, 12139),
+										SrcRange:    rng(f, 364, 5, 12161, 364, 17, 12173),
+										NameRange:   rng(f, 364, 5, 12161, 364, 10, 12166),
+										EqualsRange: rng(f, 364, 14, 12170, 364, 15, 12171),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("5"),
-											SrcRange: rng(f, 354, 19, 11815, 354, 20, 11816),
+											SrcRange: rng(f, 354, 19, 11847, 354, 20, 11848),
 										},
-										SrcRange:    rng(f, 354, 5, 11801, 354, 20, 11816),
-										NameRange:   rng(f, 354, 5, 11801, 354, 13, 11809),
-										EqualsRange: rng(f, 354, 17, 11813, 354, 18, 11814),
+										SrcRange:    rng(f, 354, 5, 11833, 354, 20, 11848),
+										NameRange:   rng(f, 354, 5, 11833, 354, 13, 11841),
+										EqualsRange: rng(f, 354, 17, 11845, 354, 18, 11846),
 									},
 									"rank": &hclsyntax.Attribute{
 										Name: "rank",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.BoolVal(true),
-											SrcRange: rng(f, 355, 19, 11835, 355, 23, 11839),
+											SrcRange: rng(f, 355, 19, 11867, 355, 23, 11871),
 										},
-										SrcRange:    rng(f, 355, 5, 11821, 355, 23, 11839),
-										NameRange:   rng(f, 355, 5, 11821, 355, 9, 11825),
-										EqualsRange: rng(f, 355, 17, 11833, 355, 18, 11834),
+										SrcRange:    rng(f, 355, 5, 11853, 355, 23, 11871),
+										NameRange:   rng(f, 355, 5, 11853, 355, 9, 11857),
+										EqualsRange: rng(f, 355, 17, 11865, 355, 18, 11866),
 									},
 									"rank_ignore": &hclsyntax.Attribute{
 										Name: "rank_ignore",
@@ -9218,108 +9751,108 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("use"),
-															SrcRange: rng(f, 356, 21, 11860, 356, 24, 11863),
+															SrcRange: rng(f, 356, 21, 11892, 356, 24, 11895),
 														},
 													},
-													SrcRange: rng(f, 356, 20, 11859, 356, 25, 11864),
+													SrcRange: rng(f, 356, 20, 11891, 356, 25, 11896),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("using"),
-															SrcRange: rng(f, 356, 28, 11867, 356, 33, 11872),
+															SrcRange: rng(f, 356, 28, 11899, 356, 33, 11904),
 														},
 													},
-													SrcRange: rng(f, 356, 27, 11866, 356, 34, 11873),
+													SrcRange: rng(f, 356, 27, 11898, 356, 34, 11905),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("documentation"),
-															SrcRange: rng(f, 356, 37, 11876, 356, 50, 11889),
+															SrcRange: rng(f, 356, 37, 11908, 356, 50, 11921),
 														},
 													},
-													SrcRange: rng(f, 356, 36, 11875, 356, 51, 11890),
+													SrcRange: rng(f, 356, 36, 11907, 356, 51, 11922),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("docs"),
-															SrcRange: rng(f, 356, 54, 11893, 356, 58, 11897),
+															SrcRange: rng(f, 356, 54, 11925, 356, 58, 11929),
 														},
 													},
-													SrcRange: rng(f, 356, 53, 11892, 356, 59, 11898),
+													SrcRange: rng(f, 356, 53, 11924, 356, 59, 11930),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("doc"),
-															SrcRange: rng(f, 356, 62, 11901, 356, 65, 11904),
+															SrcRange: rng(f, 356, 62, 11933, 356, 65, 11936),
 														},
 													},
-													SrcRange: rng(f, 356, 61, 11900, 356, 66, 11905),
+													SrcRange: rng(f, 356, 61, 11932, 356, 66, 11937),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("help"),
-															SrcRange: rng(f, 356, 69, 11908, 356, 73, 11912),
+															SrcRange: rng(f, 356, 69, 11940, 356, 73, 11944),
 														},
 													},
-													SrcRange: rng(f, 356, 68, 11907, 356, 74, 11913),
+													SrcRange: rng(f, 356, 68, 11939, 356, 74, 11945),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("can"),
-															SrcRange: rng(f, 356, 77, 11916, 356, 80, 11919),
+															SrcRange: rng(f, 356, 77, 11948, 356, 80, 11951),
 														},
 													},
-													SrcRange: rng(f, 356, 76, 11915, 356, 81, 11920),
+													SrcRange: rng(f, 356, 76, 11947, 356, 81, 11952),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("get"),
-															SrcRange: rng(f, 356, 84, 11923, 356, 87, 11926),
+															SrcRange: rng(f, 356, 84, 11955, 356, 87, 11958),
 														},
 													},
-													SrcRange: rng(f, 356, 83, 11922, 356, 88, 11927),
+													SrcRange: rng(f, 356, 83, 11954, 356, 88, 11959),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("explain"),
-															SrcRange: rng(f, 356, 91, 11930, 356, 98, 11937),
+															SrcRange: rng(f, 356, 91, 11962, 356, 98, 11969),
 														},
 													},
-													SrcRange: rng(f, 356, 90, 11929, 356, 99, 11938),
+													SrcRange: rng(f, 356, 90, 11961, 356, 99, 11970),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("example"),
-															SrcRange: rng(f, 356, 102, 11941, 356, 109, 11948),
+															SrcRange: rng(f, 356, 102, 11973, 356, 109, 11980),
 														},
 													},
-													SrcRange: rng(f, 356, 101, 11940, 356, 110, 11949),
+													SrcRange: rng(f, 356, 101, 11972, 356, 110, 11981),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("examples"),
-															SrcRange: rng(f, 356, 113, 11952, 356, 121, 11960),
+															SrcRange: rng(f, 356, 113, 11984, 356, 121, 11992),
 														},
 													},
-													SrcRange: rng(f, 356, 112, 11951, 356, 122, 11961),
+													SrcRange: rng(f, 356, 112, 11983, 356, 122, 11993),
 												},
 											},
-											SrcRange:  rng(f, 356, 19, 11858, 356, 123, 11962),
-											OpenRange: rng(f, 356, 19, 11858, 356, 20, 11859),
+											SrcRange:  rng(f, 356, 19, 11890, 356, 123, 11994),
+											OpenRange: rng(f, 356, 19, 11890, 356, 20, 11891),
 										},
-										SrcRange:    rng(f, 356, 5, 11844, 356, 123, 11962),
-										NameRange:   rng(f, 356, 5, 11844, 356, 16, 11855),
-										EqualsRange: rng(f, 356, 17, 11856, 356, 18, 11857),
+										SrcRange:    rng(f, 356, 5, 11876, 356, 123, 11994),
+										NameRange:   rng(f, 356, 5, 11876, 356, 16, 11887),
+										EqualsRange: rng(f, 356, 17, 11888, 356, 18, 11889),
 									},
 									"rank_weights": &hclsyntax.Attribute{
 										Name: "rank_weights",
@@ -9331,15 +9864,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("CHANGELOG*"),
-																	SrcRange: rng(f, 358, 8, 11991, 358, 18, 12001),
+																	SrcRange: rng(f, 358, 8, 12023, 358, 18, 12033),
 																},
 															},
-															SrcRange: rng(f, 358, 7, 11990, 358, 19, 12002),
+															SrcRange: rng(f, 358, 7, 12022, 358, 19, 12034),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 358, 24, 12007, 358, 27, 12010),
+														SrcRange: rng(f, 358, 24, 12039, 358, 27, 12042),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9348,15 +9881,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("CHANGES*"),
-																	SrcRange: rng(f, 359, 8, 12018, 359, 16, 12026),
+																	SrcRange: rng(f, 359, 8, 12050, 359, 16, 12058),
 																},
 															},
-															SrcRange: rng(f, 359, 7, 12017, 359, 17, 12027),
+															SrcRange: rng(f, 359, 7, 12049, 359, 17, 12059),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 359, 24, 12034, 359, 27, 12037),
+														SrcRange: rng(f, 359, 24, 12066, 359, 27, 12069),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9365,15 +9898,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("NEWS*"),
-																	SrcRange: rng(f, 360, 8, 12045, 360, 13, 12050),
+																	SrcRange: rng(f, 360, 8, 12077, 360, 13, 12082),
 																},
 															},
-															SrcRange: rng(f, 360, 7, 12044, 360, 14, 12051),
+															SrcRange: rng(f, 360, 7, 12076, 360, 14, 12083),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 360, 24, 12061, 360, 27, 12064),
+														SrcRange: rng(f, 360, 24, 12093, 360, 27, 12096),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9382,15 +9915,15 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("RELEASE*"),
-																	SrcRange: rng(f, 361, 8, 12072, 361, 16, 12080),
+																	SrcRange: rng(f, 361, 8, 12104, 361, 16, 12112),
 																},
 															},
-															SrcRange: rng(f, 361, 7, 12071, 361, 17, 12081),
+															SrcRange: rng(f, 361, 7, 12103, 361, 17, 12113),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 361, 24, 12088, 361, 27, 12091),
+														SrcRange: rng(f, 361, 24, 12120, 361, 27, 12123),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9399,34 +9932,34 @@ func parsed5() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("*/RelNotes/*"),
-																	SrcRange: rng(f, 362, 8, 12099, 362, 20, 12111),
+																	SrcRange: rng(f, 362, 8, 12131, 362, 20, 12143),
 																},
 															},
-															SrcRange: rng(f, 362, 7, 12098, 362, 21, 12112),
+															SrcRange: rng(f, 362, 7, 12130, 362, 21, 12144),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 362, 24, 12115, 362, 27, 12118),
+														SrcRange: rng(f, 362, 24, 12147, 362, 27, 12150),
 													},
 												},
 											},
-											SrcRange:  rng(f, 357, 20, 11982, 363, 6, 12124),
-											OpenRange: rng(f, 357, 20, 11982, 357, 21, 11983),
+											SrcRange:  rng(f, 357, 20, 12014, 363, 6, 12156),
+											OpenRange: rng(f, 357, 20, 12014, 357, 21, 12015),
 										},
-										SrcRange:    rng(f, 357, 5, 11967, 363, 6, 12124),
-										NameRange:   rng(f, 357, 5, 11967, 357, 17, 11979),
-										EqualsRange: rng(f, 357, 18, 11980, 357, 19, 11981),
+										SrcRange:    rng(f, 357, 5, 11999, 363, 6, 12156),
+										NameRange:   rng(f, 357, 5, 11999, 357, 17, 12011),
+										EqualsRange: rng(f, 357, 18, 12012, 357, 19, 12013),
 									},
 									"required": &hclsyntax.Attribute{
 										Name: "required",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.BoolVal(false),
-											SrcRange: rng(f, 365, 16, 12157, 365, 21, 12162),
+											SrcRange: rng(f, 365, 16, 12189, 365, 21, 12194),
 										},
-										SrcRange:    rng(f, 365, 5, 12146, 365, 21, 12162),
-										NameRange:   rng(f, 365, 5, 12146, 365, 13, 12154),
-										EqualsRange: rng(f, 365, 14, 12155, 365, 15, 12156),
+										SrcRange:    rng(f, 365, 5, 12178, 365, 21, 12194),
+										NameRange:   rng(f, 365, 5, 12178, 365, 13, 12186),
+										EqualsRange: rng(f, 365, 14, 12187, 365, 15, 12188),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -9434,37 +9967,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("docs"),
-													SrcRange: rng(f, 352, 20, 11762, 352, 24, 11766),
+													SrcRange: rng(f, 352, 20, 11794, 352, 24, 11798),
 												},
 											},
-											SrcRange: rng(f, 352, 19, 11761, 352, 25, 11767),
+											SrcRange: rng(f, 352, 19, 11793, 352, 25, 11799),
 										},
-										SrcRange:    rng(f, 352, 5, 11747, 352, 25, 11767),
-										NameRange:   rng(f, 352, 5, 11747, 352, 11, 11753),
-										EqualsRange: rng(f, 352, 17, 11759, 352, 18, 11760),
+										SrcRange:    rng(f, 352, 5, 11779, 352, 25, 11799),
+										NameRange:   rng(f, 352, 5, 11779, 352, 11, 11785),
+										EqualsRange: rng(f, 352, 17, 11791, 352, 18, 11792),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 350, 19, 11676, 366, 4, 12166),
-								EndRange: rng(f, 366, 4, 12166, 366, 4, 12166),
+								SrcRange: rng(f, 350, 19, 11708, 366, 4, 12198),
+								EndRange: rng(f, 366, 4, 12198, 366, 4, 12198),
 							},
-							TypeRange: rng(f, 350, 3, 11660, 350, 11, 11668),
+							TypeRange: rng(f, 350, 3, 11692, 350, 11, 11700),
 							LabelRanges: []hcl.Range{
-								rng(f, 350, 12, 11669, 350, 18, 11675),
+								rng(f, 350, 12, 11701, 350, 18, 11707),
 							},
-							OpenBraceRange:  rng(f, 350, 19, 11676, 350, 20, 11677),
-							CloseBraceRange: rng(f, 366, 3, 12165, 366, 4, 12166),
+							OpenBraceRange:  rng(f, 350, 19, 11708, 350, 20, 11709),
+							CloseBraceRange: rng(f, 366, 3, 12197, 366, 4, 12198),
 						},
 					},
-					SrcRange: rng(f, 320, 23, 10594, 367, 2, 12168),
-					EndRange: rng(f, 367, 2, 12168, 367, 2, 12168),
+					SrcRange: rng(f, 320, 23, 10626, 367, 2, 12200),
+					EndRange: rng(f, 367, 2, 12200, 367, 2, 12200),
 				},
-				TypeRange: rng(f, 320, 1, 10572, 320, 7, 10578),
+				TypeRange: rng(f, 320, 1, 10604, 320, 7, 10610),
 				LabelRanges: []hcl.Range{
-					rng(f, 320, 8, 10579, 320, 22, 10593),
+					rng(f, 320, 8, 10611, 320, 22, 10625),
 				},
-				OpenBraceRange:  rng(f, 320, 23, 10594, 320, 24, 10595),
-				CloseBraceRange: rng(f, 367, 1, 12167, 367, 2, 12168),
+				OpenBraceRange:  rng(f, 320, 23, 10626, 320, 24, 10627),
+				CloseBraceRange: rng(f, 367, 1, 12199, 367, 2, 12200),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -9482,11 +10015,11 @@ func parsed5() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.9"),
-											SrcRange: rng(f, 372, 18, 12338, 372, 21, 12341),
+											SrcRange: rng(f, 372, 18, 12370, 372, 21, 12373),
 										},
-										SrcRange:    rng(f, 372, 5, 12325, 372, 21, 12341),
-										NameRange:   rng(f, 372, 5, 12325, 372, 15, 12335),
-										EqualsRange: rng(f, 372, 16, 12336, 372, 17, 12337),
+										SrcRange:    rng(f, 372, 5, 12357, 372, 21, 12373),
+										NameRange:   rng(f, 372, 5, 12357, 372, 15, 12367),
+										EqualsRange: rng(f, 372, 16, 12368, 372, 17, 12369),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -9494,23 +10027,23 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)^\\\\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\\\\b'"),
-													SrcRange: rng(f, 371, 19, 12223, 371, 115, 12319),
+													SrcRange: rng(f, 371, 19, 12255, 371, 115, 12351),
 												},
 											},
-											SrcRange: rng(f, 371, 18, 12222, 371, 116, 12320),
+											SrcRange: rng(f, 371, 18, 12254, 371, 116, 12352),
 										},
-										SrcRange:    rng(f, 371, 5, 12209, 371, 116, 12320),
-										NameRange:   rng(f, 371, 5, 12209, 371, 9, 12213),
-										EqualsRange: rng(f, 371, 16, 12220, 371, 17, 12221),
+										SrcRange:    rng(f, 371, 5, 12241, 371, 116, 12352),
+										NameRange:   rng(f, 371, 5, 12241, 371, 9, 12245),
+										EqualsRange: rng(f, 371, 16, 12252, 371, 17, 12253),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 370, 10, 12203, 373, 4, 12345),
-								EndRange: rng(f, 373, 4, 12345, 373, 4, 12345),
+								SrcRange: rng(f, 370, 10, 12235, 373, 4, 12377),
+								EndRange: rng(f, 373, 4, 12377, 373, 4, 12377),
 							},
-							TypeRange:       rng(f, 370, 3, 12196, 370, 9, 12202),
-							OpenBraceRange:  rng(f, 370, 10, 12203, 370, 11, 12204),
-							CloseBraceRange: rng(f, 373, 3, 12344, 373, 4, 12345),
+							TypeRange:       rng(f, 370, 3, 12228, 370, 9, 12234),
+							OpenBraceRange:  rng(f, 370, 10, 12235, 370, 11, 12236),
+							CloseBraceRange: rng(f, 373, 3, 12376, 373, 4, 12377),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9525,14 +10058,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 377, 20, 12456, 377, 25, 12461),
+													SrcRange: rng(f, 377, 20, 12488, 377, 25, 12493),
 												},
 											},
-											SrcRange: rng(f, 377, 19, 12455, 377, 26, 12462),
+											SrcRange: rng(f, 377, 19, 12487, 377, 26, 12494),
 										},
-										SrcRange:    rng(f, 377, 5, 12441, 377, 26, 12462),
-										NameRange:   rng(f, 377, 5, 12441, 377, 11, 12447),
-										EqualsRange: rng(f, 377, 17, 12453, 377, 18, 12454),
+										SrcRange:    rng(f, 377, 5, 12473, 377, 26, 12494),
+										NameRange:   rng(f, 377, 5, 12473, 377, 11, 12479),
+										EqualsRange: rng(f, 377, 17, 12485, 377, 18, 12486),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9540,14 +10073,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Generate appropriate conversational response"),
-													SrcRange: rng(f, 376, 20, 12391, 376, 64, 12435),
+													SrcRange: rng(f, 376, 20, 12423, 376, 64, 12467),
 												},
 											},
-											SrcRange: rng(f, 376, 19, 12390, 376, 65, 12436),
+											SrcRange: rng(f, 376, 19, 12422, 376, 65, 12468),
 										},
-										SrcRange:    rng(f, 376, 5, 12376, 376, 65, 12436),
-										NameRange:   rng(f, 376, 5, 12376, 376, 16, 12387),
-										EqualsRange: rng(f, 376, 17, 12388, 376, 18, 12389),
+										SrcRange:    rng(f, 376, 5, 12408, 376, 65, 12468),
+										NameRange:   rng(f, 376, 5, 12408, 376, 16, 12419),
+										EqualsRange: rng(f, 376, 17, 12420, 376, 18, 12421),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9555,37 +10088,37 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 378, 20, 12482, 378, 26, 12488),
+													SrcRange: rng(f, 378, 20, 12514, 378, 26, 12520),
 												},
 											},
-											SrcRange: rng(f, 378, 19, 12481, 378, 27, 12489),
+											SrcRange: rng(f, 378, 19, 12513, 378, 27, 12521),
 										},
-										SrcRange:    rng(f, 378, 5, 12467, 378, 27, 12489),
-										NameRange:   rng(f, 378, 5, 12467, 378, 9, 12471),
-										EqualsRange: rng(f, 378, 17, 12479, 378, 18, 12480),
+										SrcRange:    rng(f, 378, 5, 12499, 378, 27, 12521),
+										NameRange:   rng(f, 378, 5, 12499, 378, 9, 12503),
+										EqualsRange: rng(f, 378, 17, 12511, 378, 18, 12512),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 375, 24, 12370, 379, 4, 12493),
-								EndRange: rng(f, 379, 4, 12493, 379, 4, 12493),
+								SrcRange: rng(f, 375, 24, 12402, 379, 4, 12525),
+								EndRange: rng(f, 379, 4, 12525, 379, 4, 12525),
 							},
-							TypeRange: rng(f, 375, 3, 12349, 375, 13, 12359),
+							TypeRange: rng(f, 375, 3, 12381, 375, 13, 12391),
 							LabelRanges: []hcl.Range{
-								rng(f, 375, 14, 12360, 375, 23, 12369),
+								rng(f, 375, 14, 12392, 375, 23, 12401),
 							},
-							OpenBraceRange:  rng(f, 375, 24, 12370, 375, 25, 12371),
-							CloseBraceRange: rng(f, 379, 3, 12492, 379, 4, 12493),
+							OpenBraceRange:  rng(f, 375, 24, 12402, 375, 25, 12403),
+							CloseBraceRange: rng(f, 379, 3, 12524, 379, 4, 12525),
 						},
 					},
-					SrcRange: rng(f, 369, 23, 12192, 380, 2, 12495),
-					EndRange: rng(f, 380, 2, 12495, 380, 2, 12495),
+					SrcRange: rng(f, 369, 23, 12224, 380, 2, 12527),
+					EndRange: rng(f, 380, 2, 12527, 380, 2, 12527),
 				},
-				TypeRange: rng(f, 369, 1, 12170, 369, 7, 12176),
+				TypeRange: rng(f, 369, 1, 12202, 369, 7, 12208),
 				LabelRanges: []hcl.Range{
-					rng(f, 369, 8, 12177, 369, 22, 12191),
+					rng(f, 369, 8, 12209, 369, 22, 12223),
 				},
-				OpenBraceRange:  rng(f, 369, 23, 12192, 369, 24, 12193),
-				CloseBraceRange: rng(f, 380, 1, 12494, 380, 2, 12495),
+				OpenBraceRange:  rng(f, 369, 23, 12224, 369, 24, 12225),
+				CloseBraceRange: rng(f, 380, 1, 12526, 380, 2, 12527),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -9600,14 +10133,14 @@ func parsed5() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 385, 14, 12675, 385, 19, 12680),
+										SrcRange: rng(f, 385, 14, 12707, 385, 19, 12712),
 									},
 								},
-								SrcRange: rng(f, 385, 13, 12674, 385, 20, 12681),
+								SrcRange: rng(f, 385, 13, 12706, 385, 20, 12713),
 							},
-							SrcRange:    rng(f, 385, 3, 12664, 385, 20, 12681),
-							NameRange:   rng(f, 385, 3, 12664, 385, 10, 12671),
-							EqualsRange: rng(f, 385, 11, 12672, 385, 12, 12673),
+							SrcRange:    rng(f, 385, 3, 12696, 385, 20, 12713),
+							NameRange:   rng(f, 385, 3, 12696, 385, 10, 12703),
+							EqualsRange: rng(f, 385, 11, 12704, 385, 12, 12705),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -9624,14 +10157,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 389, 20, 12793, 389, 28, 12801),
+													SrcRange: rng(f, 389, 20, 12825, 389, 28, 12833),
 												},
 											},
-											SrcRange: rng(f, 389, 19, 12792, 389, 29, 12802),
+											SrcRange: rng(f, 389, 19, 12824, 389, 29, 12834),
 										},
-										SrcRange:    rng(f, 389, 5, 12778, 389, 29, 12802),
-										NameRange:   rng(f, 389, 5, 12778, 389, 11, 12784),
-										EqualsRange: rng(f, 389, 17, 12790, 389, 18, 12791),
+										SrcRange:    rng(f, 389, 5, 12810, 389, 29, 12834),
+										NameRange:   rng(f, 389, 5, 12810, 389, 11, 12816),
+										EqualsRange: rng(f, 389, 17, 12822, 389, 18, 12823),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9639,26 +10172,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve information related to the question"),
-													SrcRange: rng(f, 388, 20, 12728, 388, 64, 12772),
+													SrcRange: rng(f, 388, 20, 12760, 388, 64, 12804),
 												},
 											},
-											SrcRange: rng(f, 388, 19, 12727, 388, 65, 12773),
+											SrcRange: rng(f, 388, 19, 12759, 388, 65, 12805),
 										},
-										SrcRange:    rng(f, 388, 5, 12713, 388, 65, 12773),
-										NameRange:   rng(f, 388, 5, 12713, 388, 16, 12724),
-										EqualsRange: rng(f, 388, 17, 12725, 388, 18, 12726),
+										SrcRange:    rng(f, 388, 5, 12745, 388, 65, 12805),
+										NameRange:   rng(f, 388, 5, 12745, 388, 16, 12756),
+										EqualsRange: rng(f, 388, 17, 12757, 388, 18, 12758),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 387, 25, 12707, 390, 4, 12806),
-								EndRange: rng(f, 390, 4, 12806, 390, 4, 12806),
+								SrcRange: rng(f, 387, 25, 12739, 390, 4, 12838),
+								EndRange: rng(f, 390, 4, 12838, 390, 4, 12838),
 							},
-							TypeRange: rng(f, 387, 3, 12685, 387, 13, 12695),
+							TypeRange: rng(f, 387, 3, 12717, 387, 13, 12727),
 							LabelRanges: []hcl.Range{
-								rng(f, 387, 14, 12696, 387, 24, 12706),
+								rng(f, 387, 14, 12728, 387, 24, 12738),
 							},
-							OpenBraceRange:  rng(f, 387, 25, 12707, 387, 26, 12708),
-							CloseBraceRange: rng(f, 390, 3, 12805, 390, 4, 12806),
+							OpenBraceRange:  rng(f, 387, 25, 12739, 387, 26, 12740),
+							CloseBraceRange: rng(f, 390, 3, 12837, 390, 4, 12838),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9673,14 +10206,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 393, 20, 12906, 393, 25, 12911),
+													SrcRange: rng(f, 393, 20, 12938, 393, 25, 12943),
 												},
 											},
-											SrcRange: rng(f, 393, 19, 12905, 393, 26, 12912),
+											SrcRange: rng(f, 393, 19, 12937, 393, 26, 12944),
 										},
-										SrcRange:    rng(f, 393, 5, 12891, 393, 26, 12912),
-										NameRange:   rng(f, 393, 5, 12891, 393, 11, 12897),
-										EqualsRange: rng(f, 393, 17, 12903, 393, 18, 12904),
+										SrcRange:    rng(f, 393, 5, 12923, 393, 26, 12944),
+										NameRange:   rng(f, 393, 5, 12923, 393, 11, 12929),
+										EqualsRange: rng(f, 393, 17, 12935, 393, 18, 12936),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9688,14 +10221,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Summarize the findings for the user"),
-													SrcRange: rng(f, 392, 20, 12850, 392, 55, 12885),
+													SrcRange: rng(f, 392, 20, 12882, 392, 55, 12917),
 												},
 											},
-											SrcRange: rng(f, 392, 19, 12849, 392, 56, 12886),
+											SrcRange: rng(f, 392, 19, 12881, 392, 56, 12918),
 										},
-										SrcRange:    rng(f, 392, 5, 12835, 392, 56, 12886),
-										NameRange:   rng(f, 392, 5, 12835, 392, 16, 12846),
-										EqualsRange: rng(f, 392, 17, 12847, 392, 18, 12848),
+										SrcRange:    rng(f, 392, 5, 12867, 392, 56, 12918),
+										NameRange:   rng(f, 392, 5, 12867, 392, 16, 12878),
+										EqualsRange: rng(f, 392, 17, 12879, 392, 18, 12880),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9703,26 +10236,26 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 394, 20, 12932, 394, 26, 12938),
+													SrcRange: rng(f, 394, 20, 12964, 394, 26, 12970),
 												},
 											},
-											SrcRange: rng(f, 394, 19, 12931, 394, 27, 12939),
+											SrcRange: rng(f, 394, 19, 12963, 394, 27, 12971),
 										},
-										SrcRange:    rng(f, 394, 5, 12917, 394, 27, 12939),
-										NameRange:   rng(f, 394, 5, 12917, 394, 9, 12921),
-										EqualsRange: rng(f, 394, 17, 12929, 394, 18, 12930),
+										SrcRange:    rng(f, 394, 5, 12949, 394, 27, 12971),
+										NameRange:   rng(f, 394, 5, 12949, 394, 9, 12953),
+										EqualsRange: rng(f, 394, 17, 12961, 394, 18, 12962),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 391, 23, 12829, 395, 4, 12943),
-								EndRange: rng(f, 395, 4, 12943, 395, 4, 12943),
+								SrcRange: rng(f, 391, 23, 12861, 395, 4, 12975),
+								EndRange: rng(f, 395, 4, 12975, 395, 4, 12975),
 							},
-							TypeRange: rng(f, 391, 3, 12809, 391, 13, 12819),
+							TypeRange: rng(f, 391, 3, 12841, 391, 13, 12851),
 							LabelRanges: []hcl.Range{
-								rng(f, 391, 14, 12820, 391, 22, 12828),
+								rng(f, 391, 14, 12852, 391, 22, 12860),
 							},
-							OpenBraceRange:  rng(f, 391, 23, 12829, 391, 24, 12830),
-							CloseBraceRange: rng(f, 395, 3, 12942, 395, 4, 12943),
+							OpenBraceRange:  rng(f, 391, 23, 12861, 391, 24, 12862),
+							CloseBraceRange: rng(f, 395, 3, 12974, 395, 4, 12975),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -9737,14 +10270,14 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve related information from all sources"),
-													SrcRange: rng(f, 398, 20, 12987, 398, 65, 13032),
+													SrcRange: rng(f, 398, 20, 13019, 398, 65, 13064),
 												},
 											},
-											SrcRange: rng(f, 398, 19, 12986, 398, 66, 13033),
+											SrcRange: rng(f, 398, 19, 13018, 398, 66, 13065),
 										},
-										SrcRange:    rng(f, 398, 5, 12972, 398, 66, 13033),
-										NameRange:   rng(f, 398, 5, 12972, 398, 16, 12983),
-										EqualsRange: rng(f, 398, 17, 12984, 398, 18, 12985),
+										SrcRange:    rng(f, 398, 5, 13004, 398, 66, 13065),
+										NameRange:   rng(f, 398, 5, 13004, 398, 16, 13015),
+										EqualsRange: rng(f, 398, 17, 13016, 398, 18, 13017),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -9754,91 +10287,91 @@ func parsed5() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 401, 21, 13102, 401, 29, 13110),
+															SrcRange: rng(f, 401, 21, 13134, 401, 29, 13142),
 														},
 													},
-													SrcRange: rng(f, 401, 20, 13101, 401, 30, 13111),
+													SrcRange: rng(f, 401, 20, 13133, 401, 30, 13143),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 401, 33, 13114, 401, 38, 13119),
+															SrcRange: rng(f, 401, 33, 13146, 401, 38, 13151),
 														},
 													},
-													SrcRange: rng(f, 401, 32, 13113, 401, 39, 13120),
+													SrcRange: rng(f, 401, 32, 13145, 401, 39, 13152),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("statuses"),
-															SrcRange: rng(f, 401, 42, 13123, 401, 50, 13131),
+															SrcRange: rng(f, 401, 42, 13155, 401, 50, 13163),
 														},
 													},
-													SrcRange: rng(f, 401, 41, 13122, 401, 51, 13132),
+													SrcRange: rng(f, 401, 41, 13154, 401, 51, 13164),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("providers"),
-															SrcRange: rng(f, 401, 54, 13135, 401, 63, 13144),
+															SrcRange: rng(f, 401, 54, 13167, 401, 63, 13176),
 														},
 													},
-													SrcRange: rng(f, 401, 53, 13134, 401, 64, 13145),
+													SrcRange: rng(f, 401, 53, 13166, 401, 64, 13177),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("paths"),
-															SrcRange: rng(f, 401, 67, 13148, 401, 72, 13153),
+															SrcRange: rng(f, 401, 67, 13180, 401, 72, 13185),
 														},
 													},
-													SrcRange: rng(f, 401, 66, 13147, 401, 73, 13154),
+													SrcRange: rng(f, 401, 66, 13179, 401, 73, 13186),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("authors"),
-															SrcRange: rng(f, 401, 76, 13157, 401, 83, 13164),
+															SrcRange: rng(f, 401, 76, 13189, 401, 83, 13196),
 														},
 													},
-													SrcRange: rng(f, 401, 75, 13156, 401, 84, 13165),
+													SrcRange: rng(f, 401, 75, 13188, 401, 84, 13197),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("revisions"),
-															SrcRange: rng(f, 401, 87, 13168, 401, 96, 13177),
+															SrcRange: rng(f, 401, 87, 13200, 401, 96, 13209),
 														},
 													},
-													SrcRange: rng(f, 401, 86, 13167, 401, 97, 13178),
+													SrcRange: rng(f, 401, 86, 13199, 401, 97, 13210),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("topics"),
-															SrcRange: rng(f, 401, 100, 13181, 401, 106, 13187),
+															SrcRange: rng(f, 401, 100, 13213, 401, 106, 13219),
 														},
 													},
-													SrcRange: rng(f, 401, 99, 13180, 401, 107, 13188),
+													SrcRange: rng(f, 401, 99, 13212, 401, 107, 13220),
 												},
 											},
-											SrcRange:  rng(f, 401, 19, 13100, 401, 108, 13189),
-											OpenRange: rng(f, 401, 19, 13100, 401, 20, 13101),
+											SrcRange:  rng(f, 401, 19, 13132, 401, 108, 13221),
+											OpenRange: rng(f, 401, 19, 13132, 401, 20, 13133),
 										},
-										SrcRange:    rng(f, 401, 5, 13086, 401, 108, 13189),
-										NameRange:   rng(f, 401, 5, 13086, 401, 12, 13093),
-										EqualsRange: rng(f, 401, 17, 13098, 401, 18, 13099),
+										SrcRange:    rng(f, 401, 5, 13118, 401, 108, 13221),
+										NameRange:   rng(f, 401, 5, 13118, 401, 12, 13125),
+										EqualsRange: rng(f, 401, 17, 13130, 401, 18, 13131),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("5"),
-											SrcRange: rng(f, 400, 19, 13080, 400, 20, 13081),
+											SrcRange: rng(f, 400, 19, 13112, 400, 20, 13113),
 										},
-										SrcRange:    rng(f, 400, 5, 13066, 400, 20, 13081),
-										NameRange:   rng(f, 400, 5, 13066, 400, 13, 13074),
-										EqualsRange: rng(f, 400, 17, 13078, 400, 18, 13079),
+										SrcRange:    rng(f, 400, 5, 13098, 400, 20, 13113),
+										NameRange:   rng(f, 400, 5, 13098, 400, 13, 13106),
+										EqualsRange: rng(f, 400, 17, 13110, 400, 18, 13111),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -9846,46 +10379,46 @@ func parsed5() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("generic"),
-													SrcRange: rng(f, 399, 20, 13053, 399, 27, 13060),
+													SrcRange: rng(f, 399, 20, 13085, 399, 27, 13092),
 												},
 											},
-											SrcRange: rng(f, 399, 19, 13052, 399, 28, 13061),
+											SrcRange: rng(f, 399, 19, 13084, 399, 28, 13093),
 										},
-										SrcRange:    rng(f, 399, 5, 13038, 399, 28, 13061),
-										NameRange:   rng(f, 399, 5, 13038, 399, 11, 13044),
-										EqualsRange: rng(f, 399, 17, 13050, 399, 18, 13051),
+										SrcRange:    rng(f, 399, 5, 13070, 399, 28, 13093),
+										NameRange:   rng(f, 399, 5, 13070, 399, 11, 13076),
+										EqualsRange: rng(f, 399, 17, 13082, 399, 18, 13083),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 397, 22, 12966, 402, 4, 13193),
-								EndRange: rng(f, 402, 4, 13193, 402, 4, 13193),
+								SrcRange: rng(f, 397, 22, 12998, 402, 4, 13225),
+								EndRange: rng(f, 402, 4, 13225, 402, 4, 13225),
 							},
-							TypeRange: rng(f, 397, 3, 12947, 397, 11, 12955),
+							TypeRange: rng(f, 397, 3, 12979, 397, 11, 12987),
 							LabelRanges: []hcl.Range{
-								rng(f, 397, 12, 12956, 397, 21, 12965),
+								rng(f, 397, 12, 12988, 397, 21, 12997),
 							},
-							OpenBraceRange:  rng(f, 397, 22, 12966, 397, 23, 12967),
-							CloseBraceRange: rng(f, 402, 3, 13192, 402, 4, 13193),
+							OpenBraceRange:  rng(f, 397, 22, 12998, 397, 23, 12999),
+							CloseBraceRange: rng(f, 402, 3, 13224, 402, 4, 13225),
 						},
 					},
-					SrcRange: rng(f, 384, 19, 12660, 403, 2, 13195),
-					EndRange: rng(f, 403, 2, 13195, 403, 2, 13195),
+					SrcRange: rng(f, 384, 19, 12692, 403, 2, 13227),
+					EndRange: rng(f, 403, 2, 13227, 403, 2, 13227),
 				},
-				TypeRange: rng(f, 384, 1, 12642, 384, 7, 12648),
+				TypeRange: rng(f, 384, 1, 12674, 384, 7, 12680),
 				LabelRanges: []hcl.Range{
-					rng(f, 384, 8, 12649, 384, 18, 12659),
+					rng(f, 384, 8, 12681, 384, 18, 12691),
 				},
-				OpenBraceRange:  rng(f, 384, 19, 12660, 384, 20, 12661),
-				CloseBraceRange: rng(f, 403, 1, 13194, 403, 2, 13195),
+				OpenBraceRange:  rng(f, 384, 19, 12692, 384, 20, 12693),
+				CloseBraceRange: rng(f, 403, 1, 13226, 403, 2, 13227),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 404, 1, 13196),
-		EndRange: rng(f, 404, 1, 13196, 404, 1, 13196),
+		SrcRange: rng(f, 1, 1, 0, 404, 1, 13228),
+		EndRange: rng(f, 404, 1, 13228, 404, 1, 13228),
 	}
 }
 
-// parsed6 is the syntax tree of loop.hcl.
-func parsed6() *hclsyntax.Body {
+// parsed7 is the syntax tree of loop.hcl.
+func parsed7() *hclsyntax.Body {
 	const f = "loop.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -9974,8 +10507,8 @@ func parsed6() *hclsyntax.Body {
 	}
 }
 
-// parsed7 is the syntax tree of modes.hcl.
-func parsed7() *hclsyntax.Body {
+// parsed8 is the syntax tree of modes.hcl.
+func parsed8() *hclsyntax.Body {
 	const f = "modes.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -10138,8 +10671,8 @@ func parsed7() *hclsyntax.Body {
 	}
 }
 
-// parsed8 is the syntax tree of nous.hcl.
-func parsed8() *hclsyntax.Body {
+// parsed9 is the syntax tree of nous.hcl.
+func parsed9() *hclsyntax.Body {
 	const f = "nous.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -10223,8 +10756,8 @@ func parsed8() *hclsyntax.Body {
 	}
 }
 
-// parsed9 is the syntax tree of prompts.hcl.
-func parsed9() *hclsyntax.Body {
+// parsed10 is the syntax tree of prompts.hcl.
+func parsed10() *hclsyntax.Body {
 	const f = "prompts.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -10405,8 +10938,8 @@ func parsed9() *hclsyntax.Body {
 	}
 }
 
-// parsed10 is the syntax tree of sources.hcl.
-func parsed10() *hclsyntax.Body {
+// parsed11 is the syntax tree of sources.hcl.
+func parsed11() *hclsyntax.Body {
 	const f = "sources.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -10429,36 +10962,36 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("GITLAB_TOKEN"),
-														SrcRange: rng(f, 21, 17, 1104, 21, 29, 1116),
+														SrcRange: rng(f, 21, 17, 1117, 21, 29, 1129),
 													},
 												},
-												SrcRange: rng(f, 21, 16, 1103, 21, 30, 1117),
+												SrcRange: rng(f, 21, 16, 1116, 21, 30, 1130),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 21, 34, 1121, 21, 34, 1121),
+														SrcRange: rng(f, 21, 34, 1134, 21, 34, 1134),
 													},
 												},
-												SrcRange: rng(f, 21, 32, 1119, 21, 34, 1121),
+												SrcRange: rng(f, 21, 32, 1132, 21, 34, 1134),
 											},
 										},
-										NameRange:       rng(f, 21, 12, 1099, 21, 15, 1102),
-										OpenParenRange:  rng(f, 21, 15, 1102, 21, 16, 1103),
-										CloseParenRange: rng(f, 21, 34, 1121, 21, 35, 1122),
+										NameRange:       rng(f, 21, 12, 1112, 21, 15, 1115),
+										OpenParenRange:  rng(f, 21, 15, 1115, 21, 16, 1116),
+										CloseParenRange: rng(f, 21, 34, 1134, 21, 35, 1135),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 21, 41, 1128, 21, 41, 1128),
+												SrcRange: rng(f, 21, 41, 1141, 21, 41, 1141),
 											},
 										},
-										SrcRange: rng(f, 21, 39, 1126, 21, 41, 1128),
+										SrcRange: rng(f, 21, 39, 1139, 21, 41, 1141),
 									},
-									SrcRange: rng(f, 21, 12, 1099, 21, 41, 1128),
+									SrcRange: rng(f, 21, 12, 1112, 21, 41, 1141),
 								},
 								TrueResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -10468,10 +11001,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "base_url",
-															SrcRange: rng(f, 22, 5, 1137, 22, 13, 1145),
+															SrcRange: rng(f, 22, 5, 1150, 22, 13, 1158),
 														},
 													},
-													SrcRange: rng(f, 22, 5, 1137, 22, 13, 1145),
+													SrcRange: rng(f, 22, 5, 1150, 22, 13, 1158),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -10481,24 +11014,24 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_URL"),
-																SrcRange: rng(f, 22, 21, 1153, 22, 31, 1163),
+																SrcRange: rng(f, 22, 21, 1166, 22, 31, 1176),
 															},
 														},
-														SrcRange: rng(f, 22, 20, 1152, 22, 32, 1164),
+														SrcRange: rng(f, 22, 20, 1165, 22, 32, 1177),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("https://gitlab.com"),
-																SrcRange: rng(f, 22, 35, 1167, 22, 53, 1185),
+																SrcRange: rng(f, 22, 35, 1180, 22, 53, 1198),
 															},
 														},
-														SrcRange: rng(f, 22, 34, 1166, 22, 54, 1186),
+														SrcRange: rng(f, 22, 34, 1179, 22, 54, 1199),
 													},
 												},
-												NameRange:       rng(f, 22, 16, 1148, 22, 19, 1151),
-												OpenParenRange:  rng(f, 22, 19, 1151, 22, 20, 1152),
-												CloseParenRange: rng(f, 22, 54, 1186, 22, 55, 1187),
+												NameRange:       rng(f, 22, 16, 1161, 22, 19, 1164),
+												OpenParenRange:  rng(f, 22, 19, 1164, 22, 20, 1165),
+												CloseParenRange: rng(f, 22, 54, 1199, 22, 55, 1200),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -10507,10 +11040,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "token",
-															SrcRange: rng(f, 23, 5, 1192, 23, 10, 1197),
+															SrcRange: rng(f, 23, 5, 1205, 23, 10, 1210),
 														},
 													},
-													SrcRange: rng(f, 23, 5, 1192, 23, 10, 1197),
+													SrcRange: rng(f, 23, 5, 1205, 23, 10, 1210),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -10520,24 +11053,24 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_TOKEN"),
-																SrcRange: rng(f, 23, 21, 1208, 23, 33, 1220),
+																SrcRange: rng(f, 23, 21, 1221, 23, 33, 1233),
 															},
 														},
-														SrcRange: rng(f, 23, 20, 1207, 23, 34, 1221),
+														SrcRange: rng(f, 23, 20, 1220, 23, 34, 1234),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 23, 38, 1225, 23, 38, 1225),
+																SrcRange: rng(f, 23, 38, 1238, 23, 38, 1238),
 															},
 														},
-														SrcRange: rng(f, 23, 36, 1223, 23, 38, 1225),
+														SrcRange: rng(f, 23, 36, 1236, 23, 38, 1238),
 													},
 												},
-												NameRange:       rng(f, 23, 16, 1203, 23, 19, 1206),
-												OpenParenRange:  rng(f, 23, 19, 1206, 23, 20, 1207),
-												CloseParenRange: rng(f, 23, 38, 1225, 23, 39, 1226),
+												NameRange:       rng(f, 23, 16, 1216, 23, 19, 1219),
+												OpenParenRange:  rng(f, 23, 19, 1219, 23, 20, 1220),
+												CloseParenRange: rng(f, 23, 38, 1238, 23, 39, 1239),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -10546,10 +11079,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "projects",
-															SrcRange: rng(f, 24, 5, 1231, 24, 13, 1239),
+															SrcRange: rng(f, 24, 5, 1244, 24, 13, 1252),
 														},
 													},
-													SrcRange: rng(f, 24, 5, 1231, 24, 13, 1239),
+													SrcRange: rng(f, 24, 5, 1244, 24, 13, 1252),
 												},
 											},
 											ValueExpr: &hclsyntax.ConditionalExpr{
@@ -10562,35 +11095,35 @@ func parsed10() *hclsyntax.Body {
 																	Parts: []hclsyntax.Expression{
 																		&hclsyntax.LiteralValueExpr{
 																			Val:      cty.StringVal("."),
-																			SrcRange: rng(f, 24, 28, 1254, 24, 29, 1255),
+																			SrcRange: rng(f, 24, 28, 1267, 24, 29, 1268),
 																		},
 																	},
-																	SrcRange: rng(f, 24, 27, 1253, 24, 30, 1256),
+																	SrcRange: rng(f, 24, 27, 1266, 24, 30, 1269),
 																},
 															},
-															NameRange:       rng(f, 24, 16, 1242, 24, 26, 1252),
-															OpenParenRange:  rng(f, 24, 26, 1252, 24, 27, 1253),
-															CloseParenRange: rng(f, 24, 30, 1256, 24, 31, 1257),
+															NameRange:       rng(f, 24, 16, 1255, 24, 26, 1265),
+															OpenParenRange:  rng(f, 24, 26, 1265, 24, 27, 1266),
+															CloseParenRange: rng(f, 24, 30, 1269, 24, 31, 1270),
 														},
 														Traversal: hcl.Traversal{
 															hcl.TraverseAttr{
 																Name:     "kind",
-																SrcRange: rng(f, 24, 31, 1257, 24, 36, 1262),
+																SrcRange: rng(f, 24, 31, 1270, 24, 36, 1275),
 															},
 														},
-														SrcRange: rng(f, 24, 16, 1242, 24, 36, 1262),
+														SrcRange: rng(f, 24, 16, 1255, 24, 36, 1275),
 													},
 													Op: hclsyntax.OpEqual,
 													RHS: &hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("gitlab"),
-																SrcRange: rng(f, 24, 41, 1267, 24, 47, 1273),
+																SrcRange: rng(f, 24, 41, 1280, 24, 47, 1286),
 															},
 														},
-														SrcRange: rng(f, 24, 40, 1266, 24, 48, 1274),
+														SrcRange: rng(f, 24, 40, 1279, 24, 48, 1287),
 													},
-													SrcRange: rng(f, 24, 16, 1242, 24, 48, 1274),
+													SrcRange: rng(f, 24, 16, 1255, 24, 48, 1287),
 												},
 												TrueResult: &hclsyntax.TupleConsExpr{
 													Exprs: []hclsyntax.Expression{
@@ -10602,38 +11135,38 @@ func parsed10() *hclsyntax.Body {
 																		Parts: []hclsyntax.Expression{
 																			&hclsyntax.LiteralValueExpr{
 																				Val:      cty.StringVal("."),
-																				SrcRange: rng(f, 24, 64, 1290, 24, 65, 1291),
+																				SrcRange: rng(f, 24, 64, 1303, 24, 65, 1304),
 																			},
 																		},
-																		SrcRange: rng(f, 24, 63, 1289, 24, 66, 1292),
+																		SrcRange: rng(f, 24, 63, 1302, 24, 66, 1305),
 																	},
 																},
-																NameRange:       rng(f, 24, 52, 1278, 24, 62, 1288),
-																OpenParenRange:  rng(f, 24, 62, 1288, 24, 63, 1289),
-																CloseParenRange: rng(f, 24, 66, 1292, 24, 67, 1293),
+																NameRange:       rng(f, 24, 52, 1291, 24, 62, 1301),
+																OpenParenRange:  rng(f, 24, 62, 1301, 24, 63, 1302),
+																CloseParenRange: rng(f, 24, 66, 1305, 24, 67, 1306),
 															},
 															Traversal: hcl.Traversal{
 																hcl.TraverseAttr{
 																	Name:     "path",
-																	SrcRange: rng(f, 24, 67, 1293, 24, 72, 1298),
+																	SrcRange: rng(f, 24, 67, 1306, 24, 72, 1311),
 																},
 															},
-															SrcRange: rng(f, 24, 52, 1278, 24, 72, 1298),
+															SrcRange: rng(f, 24, 52, 1291, 24, 72, 1311),
 														},
 													},
-													SrcRange:  rng(f, 24, 51, 1277, 24, 73, 1299),
-													OpenRange: rng(f, 24, 51, 1277, 24, 52, 1278),
+													SrcRange:  rng(f, 24, 51, 1290, 24, 73, 1312),
+													OpenRange: rng(f, 24, 51, 1290, 24, 52, 1291),
 												},
 												FalseResult: &hclsyntax.TupleConsExpr{
-													SrcRange:  rng(f, 24, 76, 1302, 24, 78, 1304),
-													OpenRange: rng(f, 24, 76, 1302, 24, 77, 1303),
+													SrcRange:  rng(f, 24, 76, 1315, 24, 78, 1317),
+													OpenRange: rng(f, 24, 76, 1315, 24, 77, 1316),
 												},
-												SrcRange: rng(f, 24, 16, 1242, 24, 78, 1304),
+												SrcRange: rng(f, 24, 16, 1255, 24, 78, 1317),
 											},
 										},
 									},
-									SrcRange:  rng(f, 21, 44, 1131, 25, 6, 1310),
-									OpenRange: rng(f, 21, 44, 1131, 21, 45, 1132),
+									SrcRange:  rng(f, 21, 44, 1144, 25, 6, 1323),
+									OpenRange: rng(f, 21, 44, 1144, 21, 45, 1145),
 								},
 								FalseResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -10643,20 +11176,20 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "path",
-															SrcRange: rng(f, 26, 5, 1319, 26, 9, 1323),
+															SrcRange: rng(f, 26, 5, 1332, 26, 9, 1336),
 														},
 													},
-													SrcRange: rng(f, 26, 5, 1319, 26, 9, 1323),
+													SrcRange: rng(f, 26, 5, 1332, 26, 9, 1336),
 												},
 											},
 											ValueExpr: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("."),
-														SrcRange: rng(f, 26, 14, 1328, 26, 15, 1329),
+														SrcRange: rng(f, 26, 14, 1341, 26, 15, 1342),
 													},
 												},
-												SrcRange: rng(f, 26, 13, 1327, 26, 16, 1330),
+												SrcRange: rng(f, 26, 13, 1340, 26, 16, 1343),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -10665,10 +11198,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "stats",
-															SrcRange: rng(f, 27, 5, 1335, 27, 10, 1340),
+															SrcRange: rng(f, 27, 5, 1348, 27, 10, 1353),
 														},
 													},
-													SrcRange: rng(f, 27, 5, 1335, 27, 10, 1340),
+													SrcRange: rng(f, 27, 5, 1348, 27, 10, 1353),
 												},
 											},
 											ValueExpr: &hclsyntax.BinaryOpExpr{
@@ -10680,36 +11213,36 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("NOUS_OPENAI_BASE_URL"),
-																		SrcRange: rng(f, 27, 18, 1348, 27, 38, 1368),
+																		SrcRange: rng(f, 27, 18, 1361, 27, 38, 1381),
 																	},
 																},
-																SrcRange: rng(f, 27, 17, 1347, 27, 39, 1369),
+																SrcRange: rng(f, 27, 17, 1360, 27, 39, 1382),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal(""),
-																		SrcRange: rng(f, 27, 43, 1373, 27, 43, 1373),
+																		SrcRange: rng(f, 27, 43, 1386, 27, 43, 1386),
 																	},
 																},
-																SrcRange: rng(f, 27, 41, 1371, 27, 43, 1373),
+																SrcRange: rng(f, 27, 41, 1384, 27, 43, 1386),
 															},
 														},
-														NameRange:       rng(f, 27, 13, 1343, 27, 16, 1346),
-														OpenParenRange:  rng(f, 27, 16, 1346, 27, 17, 1347),
-														CloseParenRange: rng(f, 27, 43, 1373, 27, 44, 1374),
+														NameRange:       rng(f, 27, 13, 1356, 27, 16, 1359),
+														OpenParenRange:  rng(f, 27, 16, 1359, 27, 17, 1360),
+														CloseParenRange: rng(f, 27, 43, 1386, 27, 44, 1387),
 													},
 													Op: hclsyntax.OpNotEqual,
 													RHS: &hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 27, 50, 1380, 27, 50, 1380),
+																SrcRange: rng(f, 27, 50, 1393, 27, 50, 1393),
 															},
 														},
-														SrcRange: rng(f, 27, 48, 1378, 27, 50, 1380),
+														SrcRange: rng(f, 27, 48, 1391, 27, 50, 1393),
 													},
-													SrcRange: rng(f, 27, 13, 1343, 27, 50, 1380),
+													SrcRange: rng(f, 27, 13, 1356, 27, 50, 1393),
 												},
 												Op: hclsyntax.OpLogicalOr,
 												RHS: &hclsyntax.BinaryOpExpr{
@@ -10720,49 +11253,49 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("OPENAI_API_KEY"),
-																		SrcRange: rng(f, 27, 59, 1389, 27, 73, 1403),
+																		SrcRange: rng(f, 27, 59, 1402, 27, 73, 1416),
 																	},
 																},
-																SrcRange: rng(f, 27, 58, 1388, 27, 74, 1404),
+																SrcRange: rng(f, 27, 58, 1401, 27, 74, 1417),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal(""),
-																		SrcRange: rng(f, 27, 78, 1408, 27, 78, 1408),
+																		SrcRange: rng(f, 27, 78, 1421, 27, 78, 1421),
 																	},
 																},
-																SrcRange: rng(f, 27, 76, 1406, 27, 78, 1408),
+																SrcRange: rng(f, 27, 76, 1419, 27, 78, 1421),
 															},
 														},
-														NameRange:       rng(f, 27, 54, 1384, 27, 57, 1387),
-														OpenParenRange:  rng(f, 27, 57, 1387, 27, 58, 1388),
-														CloseParenRange: rng(f, 27, 78, 1408, 27, 79, 1409),
+														NameRange:       rng(f, 27, 54, 1397, 27, 57, 1400),
+														OpenParenRange:  rng(f, 27, 57, 1400, 27, 58, 1401),
+														CloseParenRange: rng(f, 27, 78, 1421, 27, 79, 1422),
 													},
 													Op: hclsyntax.OpNotEqual,
 													RHS: &hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 27, 85, 1415, 27, 85, 1415),
+																SrcRange: rng(f, 27, 85, 1428, 27, 85, 1428),
 															},
 														},
-														SrcRange: rng(f, 27, 83, 1413, 27, 85, 1415),
+														SrcRange: rng(f, 27, 83, 1426, 27, 85, 1428),
 													},
-													SrcRange: rng(f, 27, 54, 1384, 27, 85, 1415),
+													SrcRange: rng(f, 27, 54, 1397, 27, 85, 1428),
 												},
-												SrcRange: rng(f, 27, 13, 1343, 27, 85, 1415),
+												SrcRange: rng(f, 27, 13, 1356, 27, 85, 1428),
 											},
 										},
 									},
-									SrcRange:  rng(f, 25, 9, 1313, 28, 4, 1419),
-									OpenRange: rng(f, 25, 9, 1313, 25, 10, 1314),
+									SrcRange:  rng(f, 25, 9, 1326, 28, 4, 1432),
+									OpenRange: rng(f, 25, 9, 1326, 25, 10, 1327),
 								},
-								SrcRange: rng(f, 21, 12, 1099, 28, 4, 1419),
+								SrcRange: rng(f, 21, 12, 1112, 28, 4, 1432),
 							},
-							SrcRange:    rng(f, 21, 3, 1090, 28, 4, 1419),
-							NameRange:   rng(f, 21, 3, 1090, 21, 9, 1096),
-							EqualsRange: rng(f, 21, 10, 1097, 21, 11, 1098),
+							SrcRange:    rng(f, 21, 3, 1103, 28, 4, 1432),
+							NameRange:   rng(f, 21, 3, 1103, 21, 9, 1109),
+							EqualsRange: rng(f, 21, 10, 1110, 21, 11, 1111),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -10775,82 +11308,82 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("GITLAB_TOKEN"),
-														SrcRange: rng(f, 19, 19, 1012, 19, 31, 1024),
+														SrcRange: rng(f, 19, 19, 1025, 19, 31, 1037),
 													},
 												},
-												SrcRange: rng(f, 19, 18, 1011, 19, 32, 1025),
+												SrcRange: rng(f, 19, 18, 1024, 19, 32, 1038),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 19, 36, 1029, 19, 36, 1029),
+														SrcRange: rng(f, 19, 36, 1042, 19, 36, 1042),
 													},
 												},
-												SrcRange: rng(f, 19, 34, 1027, 19, 36, 1029),
+												SrcRange: rng(f, 19, 34, 1040, 19, 36, 1042),
 											},
 										},
-										NameRange:       rng(f, 19, 14, 1007, 19, 17, 1010),
-										OpenParenRange:  rng(f, 19, 17, 1010, 19, 18, 1011),
-										CloseParenRange: rng(f, 19, 36, 1029, 19, 37, 1030),
+										NameRange:       rng(f, 19, 14, 1020, 19, 17, 1023),
+										OpenParenRange:  rng(f, 19, 17, 1023, 19, 18, 1024),
+										CloseParenRange: rng(f, 19, 36, 1042, 19, 37, 1043),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 19, 43, 1036, 19, 43, 1036),
+												SrcRange: rng(f, 19, 43, 1049, 19, 43, 1049),
 											},
 										},
-										SrcRange: rng(f, 19, 41, 1034, 19, 43, 1036),
+										SrcRange: rng(f, 19, 41, 1047, 19, 43, 1049),
 									},
-									SrcRange: rng(f, 19, 14, 1007, 19, 43, 1036),
+									SrcRange: rng(f, 19, 14, 1020, 19, 43, 1049),
 								},
 								TrueResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:gitlab"),
-											SrcRange: rng(f, 19, 47, 1040, 19, 61, 1054),
+											SrcRange: rng(f, 19, 47, 1053, 19, 61, 1067),
 										},
 									},
-									SrcRange: rng(f, 19, 46, 1039, 19, 62, 1055),
+									SrcRange: rng(f, 19, 46, 1052, 19, 62, 1068),
 								},
 								FalseResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:git"),
-											SrcRange: rng(f, 19, 66, 1059, 19, 77, 1070),
+											SrcRange: rng(f, 19, 66, 1072, 19, 77, 1083),
 										},
 									},
-									SrcRange: rng(f, 19, 65, 1058, 19, 78, 1071),
+									SrcRange: rng(f, 19, 65, 1071, 19, 78, 1084),
 								},
-								SrcRange: rng(f, 19, 14, 1007, 19, 78, 1071),
+								SrcRange: rng(f, 19, 14, 1020, 19, 78, 1084),
 							},
-							SrcRange:    rng(f, 19, 3, 996, 19, 78, 1071),
-							NameRange:   rng(f, 19, 3, 996, 19, 9, 1002),
-							EqualsRange: rng(f, 19, 12, 1005, 19, 13, 1006),
+							SrcRange:    rng(f, 19, 3, 1009, 19, 78, 1084),
+							NameRange:   rng(f, 19, 3, 1009, 19, 9, 1015),
+							EqualsRange: rng(f, 19, 12, 1018, 19, 13, 1019),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("10"),
-								SrcRange: rng(f, 20, 14, 1085, 20, 16, 1087),
+								SrcRange: rng(f, 20, 14, 1098, 20, 16, 1100),
 							},
-							SrcRange:    rng(f, 20, 3, 1074, 20, 16, 1087),
-							NameRange:   rng(f, 20, 3, 1074, 20, 11, 1082),
-							EqualsRange: rng(f, 20, 12, 1083, 20, 13, 1084),
+							SrcRange:    rng(f, 20, 3, 1087, 20, 16, 1100),
+							NameRange:   rng(f, 20, 3, 1087, 20, 11, 1095),
+							EqualsRange: rng(f, 20, 12, 1096, 20, 13, 1097),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 18, 17, 992, 29, 2, 1421),
-					EndRange: rng(f, 29, 2, 1421, 29, 2, 1421),
+					SrcRange: rng(f, 18, 17, 1005, 29, 2, 1434),
+					EndRange: rng(f, 29, 2, 1434, 29, 2, 1434),
 				},
-				TypeRange: rng(f, 18, 1, 976, 18, 7, 982),
+				TypeRange: rng(f, 18, 1, 989, 18, 7, 995),
 				LabelRanges: []hcl.Range{
-					rng(f, 18, 8, 983, 18, 16, 991),
+					rng(f, 18, 8, 996, 18, 16, 1004),
 				},
-				OpenBraceRange:  rng(f, 18, 17, 992, 18, 18, 993),
-				CloseBraceRange: rng(f, 29, 1, 1420, 29, 2, 1421),
+				OpenBraceRange:  rng(f, 18, 17, 1005, 18, 18, 1006),
+				CloseBraceRange: rng(f, 29, 1, 1433, 29, 2, 1434),
 			},
 			&hclsyntax.Block{
 				Type: "source",
@@ -10870,36 +11403,36 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("YOUTRACK_TOKEN"),
-														SrcRange: rng(f, 40, 17, 2350, 40, 31, 2364),
+														SrcRange: rng(f, 40, 17, 2363, 40, 31, 2377),
 													},
 												},
-												SrcRange: rng(f, 40, 16, 2349, 40, 32, 2365),
+												SrcRange: rng(f, 40, 16, 2362, 40, 32, 2378),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 40, 36, 2369, 40, 36, 2369),
+														SrcRange: rng(f, 40, 36, 2382, 40, 36, 2382),
 													},
 												},
-												SrcRange: rng(f, 40, 34, 2367, 40, 36, 2369),
+												SrcRange: rng(f, 40, 34, 2380, 40, 36, 2382),
 											},
 										},
-										NameRange:       rng(f, 40, 12, 2345, 40, 15, 2348),
-										OpenParenRange:  rng(f, 40, 15, 2348, 40, 16, 2349),
-										CloseParenRange: rng(f, 40, 36, 2369, 40, 37, 2370),
+										NameRange:       rng(f, 40, 12, 2358, 40, 15, 2361),
+										OpenParenRange:  rng(f, 40, 15, 2361, 40, 16, 2362),
+										CloseParenRange: rng(f, 40, 36, 2382, 40, 37, 2383),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 40, 43, 2376, 40, 43, 2376),
+												SrcRange: rng(f, 40, 43, 2389, 40, 43, 2389),
 											},
 										},
-										SrcRange: rng(f, 40, 41, 2374, 40, 43, 2376),
+										SrcRange: rng(f, 40, 41, 2387, 40, 43, 2389),
 									},
-									SrcRange: rng(f, 40, 12, 2345, 40, 43, 2376),
+									SrcRange: rng(f, 40, 12, 2358, 40, 43, 2389),
 								},
 								TrueResult: &hclsyntax.ObjectConsExpr{
 									Items: []hclsyntax.ObjectConsItem{
@@ -10909,10 +11442,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "base_url",
-															SrcRange: rng(f, 41, 5, 2385, 41, 13, 2393),
+															SrcRange: rng(f, 41, 5, 2398, 41, 13, 2406),
 														},
 													},
-													SrcRange: rng(f, 41, 5, 2385, 41, 13, 2393),
+													SrcRange: rng(f, 41, 5, 2398, 41, 13, 2406),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -10922,24 +11455,24 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("YOUTRACK_URL"),
-																SrcRange: rng(f, 41, 21, 2401, 41, 33, 2413),
+																SrcRange: rng(f, 41, 21, 2414, 41, 33, 2426),
 															},
 														},
-														SrcRange: rng(f, 41, 20, 2400, 41, 34, 2414),
+														SrcRange: rng(f, 41, 20, 2413, 41, 34, 2427),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 41, 38, 2418, 41, 38, 2418),
+																SrcRange: rng(f, 41, 38, 2431, 41, 38, 2431),
 															},
 														},
-														SrcRange: rng(f, 41, 36, 2416, 41, 38, 2418),
+														SrcRange: rng(f, 41, 36, 2429, 41, 38, 2431),
 													},
 												},
-												NameRange:       rng(f, 41, 16, 2396, 41, 19, 2399),
-												OpenParenRange:  rng(f, 41, 19, 2399, 41, 20, 2400),
-												CloseParenRange: rng(f, 41, 38, 2418, 41, 39, 2419),
+												NameRange:       rng(f, 41, 16, 2409, 41, 19, 2412),
+												OpenParenRange:  rng(f, 41, 19, 2412, 41, 20, 2413),
+												CloseParenRange: rng(f, 41, 38, 2431, 41, 39, 2432),
 											},
 										},
 										hclsyntax.ObjectConsItem{
@@ -10948,10 +11481,10 @@ func parsed10() *hclsyntax.Body {
 													Traversal: hcl.Traversal{
 														hcl.TraverseRoot{
 															Name:     "token",
-															SrcRange: rng(f, 42, 5, 2424, 42, 10, 2429),
+															SrcRange: rng(f, 42, 5, 2437, 42, 10, 2442),
 														},
 													},
-													SrcRange: rng(f, 42, 5, 2424, 42, 10, 2429),
+													SrcRange: rng(f, 42, 5, 2437, 42, 10, 2442),
 												},
 											},
 											ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -10961,29 +11494,29 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("YOUTRACK_TOKEN"),
-																SrcRange: rng(f, 42, 21, 2440, 42, 35, 2454),
+																SrcRange: rng(f, 42, 21, 2453, 42, 35, 2467),
 															},
 														},
-														SrcRange: rng(f, 42, 20, 2439, 42, 36, 2455),
+														SrcRange: rng(f, 42, 20, 2452, 42, 36, 2468),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 42, 40, 2459, 42, 40, 2459),
+																SrcRange: rng(f, 42, 40, 2472, 42, 40, 2472),
 															},
 														},
-														SrcRange: rng(f, 42, 38, 2457, 42, 40, 2459),
+														SrcRange: rng(f, 42, 38, 2470, 42, 40, 2472),
 													},
 												},
-												NameRange:       rng(f, 42, 16, 2435, 42, 19, 2438),
-												OpenParenRange:  rng(f, 42, 19, 2438, 42, 20, 2439),
-												CloseParenRange: rng(f, 42, 40, 2459, 42, 41, 2460),
+												NameRange:       rng(f, 42, 16, 2448, 42, 19, 2451),
+												OpenParenRange:  rng(f, 42, 19, 2451, 42, 20, 2452),
+												CloseParenRange: rng(f, 42, 40, 2472, 42, 41, 2473),
 											},
 										},
 									},
-									SrcRange:  rng(f, 40, 46, 2379, 43, 6, 2466),
-									OpenRange: rng(f, 40, 46, 2379, 40, 47, 2380),
+									SrcRange:  rng(f, 40, 46, 2392, 43, 6, 2479),
+									OpenRange: rng(f, 40, 46, 2392, 40, 47, 2393),
 								},
 								FalseResult: &hclsyntax.ConditionalExpr{
 									Condition: &hclsyntax.BinaryOpExpr{
@@ -10996,35 +11529,35 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("."),
-																	SrcRange: rng(f, 43, 21, 2481, 43, 22, 2482),
+																	SrcRange: rng(f, 43, 21, 2494, 43, 22, 2495),
 																},
 															},
-															SrcRange: rng(f, 43, 20, 2480, 43, 23, 2483),
+															SrcRange: rng(f, 43, 20, 2493, 43, 23, 2496),
 														},
 													},
-													NameRange:       rng(f, 43, 9, 2469, 43, 19, 2479),
-													OpenParenRange:  rng(f, 43, 19, 2479, 43, 20, 2480),
-													CloseParenRange: rng(f, 43, 23, 2483, 43, 24, 2484),
+													NameRange:       rng(f, 43, 9, 2482, 43, 19, 2492),
+													OpenParenRange:  rng(f, 43, 19, 2492, 43, 20, 2493),
+													CloseParenRange: rng(f, 43, 23, 2496, 43, 24, 2497),
 												},
 												Traversal: hcl.Traversal{
 													hcl.TraverseAttr{
 														Name:     "kind",
-														SrcRange: rng(f, 43, 24, 2484, 43, 29, 2489),
+														SrcRange: rng(f, 43, 24, 2497, 43, 29, 2502),
 													},
 												},
-												SrcRange: rng(f, 43, 9, 2469, 43, 29, 2489),
+												SrcRange: rng(f, 43, 9, 2482, 43, 29, 2502),
 											},
 											Op: hclsyntax.OpEqual,
 											RHS: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("github"),
-														SrcRange: rng(f, 43, 34, 2494, 43, 40, 2500),
+														SrcRange: rng(f, 43, 34, 2507, 43, 40, 2513),
 													},
 												},
-												SrcRange: rng(f, 43, 33, 2493, 43, 41, 2501),
+												SrcRange: rng(f, 43, 33, 2506, 43, 41, 2514),
 											},
-											SrcRange: rng(f, 43, 9, 2469, 43, 41, 2501),
+											SrcRange: rng(f, 43, 9, 2482, 43, 41, 2514),
 										},
 										Op: hclsyntax.OpLogicalAnd,
 										RHS: &hclsyntax.BinaryOpExpr{
@@ -11035,10 +11568,10 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITHUB_TOKEN"),
-																SrcRange: rng(f, 43, 50, 2510, 43, 62, 2522),
+																SrcRange: rng(f, 43, 50, 2523, 43, 62, 2535),
 															},
 														},
-														SrcRange: rng(f, 43, 49, 2509, 43, 63, 2523),
+														SrcRange: rng(f, 43, 49, 2522, 43, 63, 2536),
 													},
 													&hclsyntax.FunctionCallExpr{
 														Name: "env",
@@ -11047,43 +11580,43 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("GH_TOKEN"),
-																		SrcRange: rng(f, 43, 70, 2530, 43, 78, 2538),
+																		SrcRange: rng(f, 43, 70, 2543, 43, 78, 2551),
 																	},
 																},
-																SrcRange: rng(f, 43, 69, 2529, 43, 79, 2539),
+																SrcRange: rng(f, 43, 69, 2542, 43, 79, 2552),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal(""),
-																		SrcRange: rng(f, 43, 83, 2543, 43, 83, 2543),
+																		SrcRange: rng(f, 43, 83, 2556, 43, 83, 2556),
 																	},
 																},
-																SrcRange: rng(f, 43, 81, 2541, 43, 83, 2543),
+																SrcRange: rng(f, 43, 81, 2554, 43, 83, 2556),
 															},
 														},
-														NameRange:       rng(f, 43, 65, 2525, 43, 68, 2528),
-														OpenParenRange:  rng(f, 43, 68, 2528, 43, 69, 2529),
-														CloseParenRange: rng(f, 43, 83, 2543, 43, 84, 2544),
+														NameRange:       rng(f, 43, 65, 2538, 43, 68, 2541),
+														OpenParenRange:  rng(f, 43, 68, 2541, 43, 69, 2542),
+														CloseParenRange: rng(f, 43, 83, 2556, 43, 84, 2557),
 													},
 												},
-												NameRange:       rng(f, 43, 45, 2505, 43, 48, 2508),
-												OpenParenRange:  rng(f, 43, 48, 2508, 43, 49, 2509),
-												CloseParenRange: rng(f, 43, 84, 2544, 43, 85, 2545),
+												NameRange:       rng(f, 43, 45, 2518, 43, 48, 2521),
+												OpenParenRange:  rng(f, 43, 48, 2521, 43, 49, 2522),
+												CloseParenRange: rng(f, 43, 84, 2557, 43, 85, 2558),
 											},
 											Op: hclsyntax.OpNotEqual,
 											RHS: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 43, 91, 2551, 43, 91, 2551),
+														SrcRange: rng(f, 43, 91, 2564, 43, 91, 2564),
 													},
 												},
-												SrcRange: rng(f, 43, 89, 2549, 43, 91, 2551),
+												SrcRange: rng(f, 43, 89, 2562, 43, 91, 2564),
 											},
-											SrcRange: rng(f, 43, 45, 2505, 43, 91, 2551),
+											SrcRange: rng(f, 43, 45, 2518, 43, 91, 2564),
 										},
-										SrcRange: rng(f, 43, 9, 2469, 43, 91, 2551),
+										SrcRange: rng(f, 43, 9, 2482, 43, 91, 2564),
 									},
 									TrueResult: &hclsyntax.ObjectConsExpr{
 										Items: []hclsyntax.ObjectConsItem{
@@ -11093,10 +11626,10 @@ func parsed10() *hclsyntax.Body {
 														Traversal: hcl.Traversal{
 															hcl.TraverseRoot{
 																Name:     "repo",
-																SrcRange: rng(f, 44, 5, 2560, 44, 9, 2564),
+																SrcRange: rng(f, 44, 5, 2573, 44, 9, 2577),
 															},
 														},
-														SrcRange: rng(f, 44, 5, 2560, 44, 9, 2564),
+														SrcRange: rng(f, 44, 5, 2573, 44, 9, 2577),
 													},
 												},
 												ValueExpr: &hclsyntax.RelativeTraversalExpr{
@@ -11107,23 +11640,23 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("."),
-																		SrcRange: rng(f, 44, 25, 2580, 44, 26, 2581),
+																		SrcRange: rng(f, 44, 25, 2593, 44, 26, 2594),
 																	},
 																},
-																SrcRange: rng(f, 44, 24, 2579, 44, 27, 2582),
+																SrcRange: rng(f, 44, 24, 2592, 44, 27, 2595),
 															},
 														},
-														NameRange:       rng(f, 44, 13, 2568, 44, 23, 2578),
-														OpenParenRange:  rng(f, 44, 23, 2578, 44, 24, 2579),
-														CloseParenRange: rng(f, 44, 27, 2582, 44, 28, 2583),
+														NameRange:       rng(f, 44, 13, 2581, 44, 23, 2591),
+														OpenParenRange:  rng(f, 44, 23, 2591, 44, 24, 2592),
+														CloseParenRange: rng(f, 44, 27, 2595, 44, 28, 2596),
 													},
 													Traversal: hcl.Traversal{
 														hcl.TraverseAttr{
 															Name:     "path",
-															SrcRange: rng(f, 44, 28, 2583, 44, 33, 2588),
+															SrcRange: rng(f, 44, 28, 2596, 44, 33, 2601),
 														},
 													},
-													SrcRange: rng(f, 44, 13, 2568, 44, 33, 2588),
+													SrcRange: rng(f, 44, 13, 2581, 44, 33, 2601),
 												},
 											},
 											hclsyntax.ObjectConsItem{
@@ -11132,10 +11665,10 @@ func parsed10() *hclsyntax.Body {
 														Traversal: hcl.Traversal{
 															hcl.TraverseRoot{
 																Name:     "token",
-																SrcRange: rng(f, 45, 5, 2593, 45, 10, 2598),
+																SrcRange: rng(f, 45, 5, 2606, 45, 10, 2611),
 															},
 														},
-														SrcRange: rng(f, 45, 5, 2593, 45, 10, 2598),
+														SrcRange: rng(f, 45, 5, 2606, 45, 10, 2611),
 													},
 												},
 												ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -11145,10 +11678,10 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("GITHUB_TOKEN"),
-																	SrcRange: rng(f, 45, 18, 2606, 45, 30, 2618),
+																	SrcRange: rng(f, 45, 18, 2619, 45, 30, 2631),
 																},
 															},
-															SrcRange: rng(f, 45, 17, 2605, 45, 31, 2619),
+															SrcRange: rng(f, 45, 17, 2618, 45, 31, 2632),
 														},
 														&hclsyntax.FunctionCallExpr{
 															Name: "env",
@@ -11157,34 +11690,34 @@ func parsed10() *hclsyntax.Body {
 																	Parts: []hclsyntax.Expression{
 																		&hclsyntax.LiteralValueExpr{
 																			Val:      cty.StringVal("GH_TOKEN"),
-																			SrcRange: rng(f, 45, 38, 2626, 45, 46, 2634),
+																			SrcRange: rng(f, 45, 38, 2639, 45, 46, 2647),
 																		},
 																	},
-																	SrcRange: rng(f, 45, 37, 2625, 45, 47, 2635),
+																	SrcRange: rng(f, 45, 37, 2638, 45, 47, 2648),
 																},
 																&hclsyntax.TemplateExpr{
 																	Parts: []hclsyntax.Expression{
 																		&hclsyntax.LiteralValueExpr{
 																			Val:      cty.StringVal(""),
-																			SrcRange: rng(f, 45, 51, 2639, 45, 51, 2639),
+																			SrcRange: rng(f, 45, 51, 2652, 45, 51, 2652),
 																		},
 																	},
-																	SrcRange: rng(f, 45, 49, 2637, 45, 51, 2639),
+																	SrcRange: rng(f, 45, 49, 2650, 45, 51, 2652),
 																},
 															},
-															NameRange:       rng(f, 45, 33, 2621, 45, 36, 2624),
-															OpenParenRange:  rng(f, 45, 36, 2624, 45, 37, 2625),
-															CloseParenRange: rng(f, 45, 51, 2639, 45, 52, 2640),
+															NameRange:       rng(f, 45, 33, 2634, 45, 36, 2637),
+															OpenParenRange:  rng(f, 45, 36, 2637, 45, 37, 2638),
+															CloseParenRange: rng(f, 45, 51, 2652, 45, 52, 2653),
 														},
 													},
-													NameRange:       rng(f, 45, 13, 2601, 45, 16, 2604),
-													OpenParenRange:  rng(f, 45, 16, 2604, 45, 17, 2605),
-													CloseParenRange: rng(f, 45, 52, 2640, 45, 53, 2641),
+													NameRange:       rng(f, 45, 13, 2614, 45, 16, 2617),
+													OpenParenRange:  rng(f, 45, 16, 2617, 45, 17, 2618),
+													CloseParenRange: rng(f, 45, 52, 2653, 45, 53, 2654),
 												},
 											},
 										},
-										SrcRange:  rng(f, 43, 94, 2554, 46, 6, 2647),
-										OpenRange: rng(f, 43, 94, 2554, 43, 95, 2555),
+										SrcRange:  rng(f, 43, 94, 2567, 46, 6, 2660),
+										OpenRange: rng(f, 43, 94, 2567, 43, 95, 2568),
 									},
 									FalseResult: &hclsyntax.ConditionalExpr{
 										Condition: &hclsyntax.BinaryOpExpr{
@@ -11195,36 +11728,36 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_TOKEN"),
-																SrcRange: rng(f, 46, 14, 2655, 46, 26, 2667),
+																SrcRange: rng(f, 46, 14, 2668, 46, 26, 2680),
 															},
 														},
-														SrcRange: rng(f, 46, 13, 2654, 46, 27, 2668),
+														SrcRange: rng(f, 46, 13, 2667, 46, 27, 2681),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 46, 31, 2672, 46, 31, 2672),
+																SrcRange: rng(f, 46, 31, 2685, 46, 31, 2685),
 															},
 														},
-														SrcRange: rng(f, 46, 29, 2670, 46, 31, 2672),
+														SrcRange: rng(f, 46, 29, 2683, 46, 31, 2685),
 													},
 												},
-												NameRange:       rng(f, 46, 9, 2650, 46, 12, 2653),
-												OpenParenRange:  rng(f, 46, 12, 2653, 46, 13, 2654),
-												CloseParenRange: rng(f, 46, 31, 2672, 46, 32, 2673),
+												NameRange:       rng(f, 46, 9, 2663, 46, 12, 2666),
+												OpenParenRange:  rng(f, 46, 12, 2666, 46, 13, 2667),
+												CloseParenRange: rng(f, 46, 31, 2685, 46, 32, 2686),
 											},
 											Op: hclsyntax.OpNotEqual,
 											RHS: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 46, 38, 2679, 46, 38, 2679),
+														SrcRange: rng(f, 46, 38, 2692, 46, 38, 2692),
 													},
 												},
-												SrcRange: rng(f, 46, 36, 2677, 46, 38, 2679),
+												SrcRange: rng(f, 46, 36, 2690, 46, 38, 2692),
 											},
-											SrcRange: rng(f, 46, 9, 2650, 46, 38, 2679),
+											SrcRange: rng(f, 46, 9, 2663, 46, 38, 2692),
 										},
 										TrueResult: &hclsyntax.ObjectConsExpr{
 											Items: []hclsyntax.ObjectConsItem{
@@ -11234,10 +11767,10 @@ func parsed10() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "base_url",
-																	SrcRange: rng(f, 47, 5, 2688, 47, 13, 2696),
+																	SrcRange: rng(f, 47, 5, 2701, 47, 13, 2709),
 																},
 															},
-															SrcRange: rng(f, 47, 5, 2688, 47, 13, 2696),
+															SrcRange: rng(f, 47, 5, 2701, 47, 13, 2709),
 														},
 													},
 													ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -11247,24 +11780,24 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("GITLAB_URL"),
-																		SrcRange: rng(f, 47, 21, 2704, 47, 31, 2714),
+																		SrcRange: rng(f, 47, 21, 2717, 47, 31, 2727),
 																	},
 																},
-																SrcRange: rng(f, 47, 20, 2703, 47, 32, 2715),
+																SrcRange: rng(f, 47, 20, 2716, 47, 32, 2728),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("https://gitlab.com"),
-																		SrcRange: rng(f, 47, 35, 2718, 47, 53, 2736),
+																		SrcRange: rng(f, 47, 35, 2731, 47, 53, 2749),
 																	},
 																},
-																SrcRange: rng(f, 47, 34, 2717, 47, 54, 2737),
+																SrcRange: rng(f, 47, 34, 2730, 47, 54, 2750),
 															},
 														},
-														NameRange:       rng(f, 47, 16, 2699, 47, 19, 2702),
-														OpenParenRange:  rng(f, 47, 19, 2702, 47, 20, 2703),
-														CloseParenRange: rng(f, 47, 54, 2737, 47, 55, 2738),
+														NameRange:       rng(f, 47, 16, 2712, 47, 19, 2715),
+														OpenParenRange:  rng(f, 47, 19, 2715, 47, 20, 2716),
+														CloseParenRange: rng(f, 47, 54, 2750, 47, 55, 2751),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -11273,10 +11806,10 @@ func parsed10() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "token",
-																	SrcRange: rng(f, 48, 5, 2743, 48, 10, 2748),
+																	SrcRange: rng(f, 48, 5, 2756, 48, 10, 2761),
 																},
 															},
-															SrcRange: rng(f, 48, 5, 2743, 48, 10, 2748),
+															SrcRange: rng(f, 48, 5, 2756, 48, 10, 2761),
 														},
 													},
 													ValueExpr: &hclsyntax.FunctionCallExpr{
@@ -11286,24 +11819,24 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("GITLAB_TOKEN"),
-																		SrcRange: rng(f, 48, 21, 2759, 48, 33, 2771),
+																		SrcRange: rng(f, 48, 21, 2772, 48, 33, 2784),
 																	},
 																},
-																SrcRange: rng(f, 48, 20, 2758, 48, 34, 2772),
+																SrcRange: rng(f, 48, 20, 2771, 48, 34, 2785),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal(""),
-																		SrcRange: rng(f, 48, 38, 2776, 48, 38, 2776),
+																		SrcRange: rng(f, 48, 38, 2789, 48, 38, 2789),
 																	},
 																},
-																SrcRange: rng(f, 48, 36, 2774, 48, 38, 2776),
+																SrcRange: rng(f, 48, 36, 2787, 48, 38, 2789),
 															},
 														},
-														NameRange:       rng(f, 48, 16, 2754, 48, 19, 2757),
-														OpenParenRange:  rng(f, 48, 19, 2757, 48, 20, 2758),
-														CloseParenRange: rng(f, 48, 38, 2776, 48, 39, 2777),
+														NameRange:       rng(f, 48, 16, 2767, 48, 19, 2770),
+														OpenParenRange:  rng(f, 48, 19, 2770, 48, 20, 2771),
+														CloseParenRange: rng(f, 48, 38, 2789, 48, 39, 2790),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -11312,10 +11845,10 @@ func parsed10() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "projects",
-																	SrcRange: rng(f, 49, 5, 2782, 49, 13, 2790),
+																	SrcRange: rng(f, 49, 5, 2795, 49, 13, 2803),
 																},
 															},
-															SrcRange: rng(f, 49, 5, 2782, 49, 13, 2790),
+															SrcRange: rng(f, 49, 5, 2795, 49, 13, 2803),
 														},
 													},
 													ValueExpr: &hclsyntax.ConditionalExpr{
@@ -11328,35 +11861,35 @@ func parsed10() *hclsyntax.Body {
 																			Parts: []hclsyntax.Expression{
 																				&hclsyntax.LiteralValueExpr{
 																					Val:      cty.StringVal("."),
-																					SrcRange: rng(f, 49, 28, 2805, 49, 29, 2806),
+																					SrcRange: rng(f, 49, 28, 2818, 49, 29, 2819),
 																				},
 																			},
-																			SrcRange: rng(f, 49, 27, 2804, 49, 30, 2807),
+																			SrcRange: rng(f, 49, 27, 2817, 49, 30, 2820),
 																		},
 																	},
-																	NameRange:       rng(f, 49, 16, 2793, 49, 26, 2803),
-																	OpenParenRange:  rng(f, 49, 26, 2803, 49, 27, 2804),
-																	CloseParenRange: rng(f, 49, 30, 2807, 49, 31, 2808),
+																	NameRange:       rng(f, 49, 16, 2806, 49, 26, 2816),
+																	OpenParenRange:  rng(f, 49, 26, 2816, 49, 27, 2817),
+																	CloseParenRange: rng(f, 49, 30, 2820, 49, 31, 2821),
 																},
 																Traversal: hcl.Traversal{
 																	hcl.TraverseAttr{
 																		Name:     "kind",
-																		SrcRange: rng(f, 49, 31, 2808, 49, 36, 2813),
+																		SrcRange: rng(f, 49, 31, 2821, 49, 36, 2826),
 																	},
 																},
-																SrcRange: rng(f, 49, 16, 2793, 49, 36, 2813),
+																SrcRange: rng(f, 49, 16, 2806, 49, 36, 2826),
 															},
 															Op: hclsyntax.OpEqual,
 															RHS: &hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("gitlab"),
-																		SrcRange: rng(f, 49, 41, 2818, 49, 47, 2824),
+																		SrcRange: rng(f, 49, 41, 2831, 49, 47, 2837),
 																	},
 																},
-																SrcRange: rng(f, 49, 40, 2817, 49, 48, 2825),
+																SrcRange: rng(f, 49, 40, 2830, 49, 48, 2838),
 															},
-															SrcRange: rng(f, 49, 16, 2793, 49, 48, 2825),
+															SrcRange: rng(f, 49, 16, 2806, 49, 48, 2838),
 														},
 														TrueResult: &hclsyntax.TupleConsExpr{
 															Exprs: []hclsyntax.Expression{
@@ -11368,52 +11901,52 @@ func parsed10() *hclsyntax.Body {
 																				Parts: []hclsyntax.Expression{
 																					&hclsyntax.LiteralValueExpr{
 																						Val:      cty.StringVal("."),
-																						SrcRange: rng(f, 49, 64, 2841, 49, 65, 2842),
+																						SrcRange: rng(f, 49, 64, 2854, 49, 65, 2855),
 																					},
 																				},
-																				SrcRange: rng(f, 49, 63, 2840, 49, 66, 2843),
+																				SrcRange: rng(f, 49, 63, 2853, 49, 66, 2856),
 																			},
 																		},
-																		NameRange:       rng(f, 49, 52, 2829, 49, 62, 2839),
-																		OpenParenRange:  rng(f, 49, 62, 2839, 49, 63, 2840),
-																		CloseParenRange: rng(f, 49, 66, 2843, 49, 67, 2844),
+																		NameRange:       rng(f, 49, 52, 2842, 49, 62, 2852),
+																		OpenParenRange:  rng(f, 49, 62, 2852, 49, 63, 2853),
+																		CloseParenRange: rng(f, 49, 66, 2856, 49, 67, 2857),
 																	},
 																	Traversal: hcl.Traversal{
 																		hcl.TraverseAttr{
 																			Name:     "path",
-																			SrcRange: rng(f, 49, 67, 2844, 49, 72, 2849),
+																			SrcRange: rng(f, 49, 67, 2857, 49, 72, 2862),
 																		},
 																	},
-																	SrcRange: rng(f, 49, 52, 2829, 49, 72, 2849),
+																	SrcRange: rng(f, 49, 52, 2842, 49, 72, 2862),
 																},
 															},
-															SrcRange:  rng(f, 49, 51, 2828, 49, 73, 2850),
-															OpenRange: rng(f, 49, 51, 2828, 49, 52, 2829),
+															SrcRange:  rng(f, 49, 51, 2841, 49, 73, 2863),
+															OpenRange: rng(f, 49, 51, 2841, 49, 52, 2842),
 														},
 														FalseResult: &hclsyntax.TupleConsExpr{
-															SrcRange:  rng(f, 49, 76, 2853, 49, 78, 2855),
-															OpenRange: rng(f, 49, 76, 2853, 49, 77, 2854),
+															SrcRange:  rng(f, 49, 76, 2866, 49, 78, 2868),
+															OpenRange: rng(f, 49, 76, 2866, 49, 77, 2867),
 														},
-														SrcRange: rng(f, 49, 16, 2793, 49, 78, 2855),
+														SrcRange: rng(f, 49, 16, 2806, 49, 78, 2868),
 													},
 												},
 											},
-											SrcRange:  rng(f, 46, 41, 2682, 50, 4, 2859),
-											OpenRange: rng(f, 46, 41, 2682, 46, 42, 2683),
+											SrcRange:  rng(f, 46, 41, 2695, 50, 4, 2872),
+											OpenRange: rng(f, 46, 41, 2695, 46, 42, 2696),
 										},
 										FalseResult: &hclsyntax.ObjectConsExpr{
-											SrcRange:  rng(f, 50, 7, 2862, 50, 9, 2864),
-											OpenRange: rng(f, 50, 7, 2862, 50, 8, 2863),
+											SrcRange:  rng(f, 50, 7, 2875, 50, 9, 2877),
+											OpenRange: rng(f, 50, 7, 2875, 50, 8, 2876),
 										},
-										SrcRange: rng(f, 46, 9, 2650, 50, 9, 2864),
+										SrcRange: rng(f, 46, 9, 2663, 50, 9, 2877),
 									},
-									SrcRange: rng(f, 43, 9, 2469, 50, 9, 2864),
+									SrcRange: rng(f, 43, 9, 2482, 50, 9, 2877),
 								},
-								SrcRange: rng(f, 40, 12, 2345, 50, 9, 2864),
+								SrcRange: rng(f, 40, 12, 2358, 50, 9, 2877),
 							},
-							SrcRange:    rng(f, 40, 3, 2336, 50, 9, 2864),
-							NameRange:   rng(f, 40, 3, 2336, 40, 9, 2342),
-							EqualsRange: rng(f, 40, 10, 2343, 40, 11, 2344),
+							SrcRange:    rng(f, 40, 3, 2349, 50, 9, 2877),
+							NameRange:   rng(f, 40, 3, 2349, 40, 9, 2355),
+							EqualsRange: rng(f, 40, 10, 2356, 40, 11, 2357),
 						},
 						"kind": &hclsyntax.Attribute{
 							Name: "kind",
@@ -11421,14 +11954,14 @@ func parsed10() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("issue"),
-										SrcRange: rng(f, 37, 15, 1911, 37, 20, 1916),
+										SrcRange: rng(f, 37, 15, 1924, 37, 20, 1929),
 									},
 								},
-								SrcRange: rng(f, 37, 14, 1910, 37, 21, 1917),
+								SrcRange: rng(f, 37, 14, 1923, 37, 21, 1930),
 							},
-							SrcRange:    rng(f, 37, 3, 1899, 37, 21, 1917),
-							NameRange:   rng(f, 37, 3, 1899, 37, 7, 1903),
-							EqualsRange: rng(f, 37, 12, 1908, 37, 13, 1909),
+							SrcRange:    rng(f, 37, 3, 1912, 37, 21, 1930),
+							NameRange:   rng(f, 37, 3, 1912, 37, 7, 1916),
+							EqualsRange: rng(f, 37, 12, 1921, 37, 13, 1922),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -11441,45 +11974,45 @@ func parsed10() *hclsyntax.Body {
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("YOUTRACK_TOKEN"),
-														SrcRange: rng(f, 36, 19, 1689, 36, 33, 1703),
+														SrcRange: rng(f, 36, 19, 1702, 36, 33, 1716),
 													},
 												},
-												SrcRange: rng(f, 36, 18, 1688, 36, 34, 1704),
+												SrcRange: rng(f, 36, 18, 1701, 36, 34, 1717),
 											},
 											&hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 36, 38, 1708, 36, 38, 1708),
+														SrcRange: rng(f, 36, 38, 1721, 36, 38, 1721),
 													},
 												},
-												SrcRange: rng(f, 36, 36, 1706, 36, 38, 1708),
+												SrcRange: rng(f, 36, 36, 1719, 36, 38, 1721),
 											},
 										},
-										NameRange:       rng(f, 36, 14, 1684, 36, 17, 1687),
-										OpenParenRange:  rng(f, 36, 17, 1687, 36, 18, 1688),
-										CloseParenRange: rng(f, 36, 38, 1708, 36, 39, 1709),
+										NameRange:       rng(f, 36, 14, 1697, 36, 17, 1700),
+										OpenParenRange:  rng(f, 36, 17, 1700, 36, 18, 1701),
+										CloseParenRange: rng(f, 36, 38, 1721, 36, 39, 1722),
 									},
 									Op: hclsyntax.OpNotEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(""),
-												SrcRange: rng(f, 36, 45, 1715, 36, 45, 1715),
+												SrcRange: rng(f, 36, 45, 1728, 36, 45, 1728),
 											},
 										},
-										SrcRange: rng(f, 36, 43, 1713, 36, 45, 1715),
+										SrcRange: rng(f, 36, 43, 1726, 36, 45, 1728),
 									},
-									SrcRange: rng(f, 36, 14, 1684, 36, 45, 1715),
+									SrcRange: rng(f, 36, 14, 1697, 36, 45, 1728),
 								},
 								TrueResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("builtin:youtrack"),
-											SrcRange: rng(f, 36, 49, 1719, 36, 65, 1735),
+											SrcRange: rng(f, 36, 49, 1732, 36, 65, 1748),
 										},
 									},
-									SrcRange: rng(f, 36, 48, 1718, 36, 66, 1736),
+									SrcRange: rng(f, 36, 48, 1731, 36, 66, 1749),
 								},
 								FalseResult: &hclsyntax.ConditionalExpr{
 									Condition: &hclsyntax.BinaryOpExpr{
@@ -11492,35 +12025,35 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("."),
-																	SrcRange: rng(f, 36, 81, 1751, 36, 82, 1752),
+																	SrcRange: rng(f, 36, 81, 1764, 36, 82, 1765),
 																},
 															},
-															SrcRange: rng(f, 36, 80, 1750, 36, 83, 1753),
+															SrcRange: rng(f, 36, 80, 1763, 36, 83, 1766),
 														},
 													},
-													NameRange:       rng(f, 36, 69, 1739, 36, 79, 1749),
-													OpenParenRange:  rng(f, 36, 79, 1749, 36, 80, 1750),
-													CloseParenRange: rng(f, 36, 83, 1753, 36, 84, 1754),
+													NameRange:       rng(f, 36, 69, 1752, 36, 79, 1762),
+													OpenParenRange:  rng(f, 36, 79, 1762, 36, 80, 1763),
+													CloseParenRange: rng(f, 36, 83, 1766, 36, 84, 1767),
 												},
 												Traversal: hcl.Traversal{
 													hcl.TraverseAttr{
 														Name:     "kind",
-														SrcRange: rng(f, 36, 84, 1754, 36, 89, 1759),
+														SrcRange: rng(f, 36, 84, 1767, 36, 89, 1772),
 													},
 												},
-												SrcRange: rng(f, 36, 69, 1739, 36, 89, 1759),
+												SrcRange: rng(f, 36, 69, 1752, 36, 89, 1772),
 											},
 											Op: hclsyntax.OpEqual,
 											RHS: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal("github"),
-														SrcRange: rng(f, 36, 94, 1764, 36, 100, 1770),
+														SrcRange: rng(f, 36, 94, 1777, 36, 100, 1783),
 													},
 												},
-												SrcRange: rng(f, 36, 93, 1763, 36, 101, 1771),
+												SrcRange: rng(f, 36, 93, 1776, 36, 101, 1784),
 											},
-											SrcRange: rng(f, 36, 69, 1739, 36, 101, 1771),
+											SrcRange: rng(f, 36, 69, 1752, 36, 101, 1784),
 										},
 										Op: hclsyntax.OpLogicalAnd,
 										RHS: &hclsyntax.BinaryOpExpr{
@@ -11531,10 +12064,10 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITHUB_TOKEN"),
-																SrcRange: rng(f, 36, 110, 1780, 36, 122, 1792),
+																SrcRange: rng(f, 36, 110, 1793, 36, 122, 1805),
 															},
 														},
-														SrcRange: rng(f, 36, 109, 1779, 36, 123, 1793),
+														SrcRange: rng(f, 36, 109, 1792, 36, 123, 1806),
 													},
 													&hclsyntax.FunctionCallExpr{
 														Name: "env",
@@ -11543,52 +12076,52 @@ func parsed10() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("GH_TOKEN"),
-																		SrcRange: rng(f, 36, 130, 1800, 36, 138, 1808),
+																		SrcRange: rng(f, 36, 130, 1813, 36, 138, 1821),
 																	},
 																},
-																SrcRange: rng(f, 36, 129, 1799, 36, 139, 1809),
+																SrcRange: rng(f, 36, 129, 1812, 36, 139, 1822),
 															},
 															&hclsyntax.TemplateExpr{
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal(""),
-																		SrcRange: rng(f, 36, 143, 1813, 36, 143, 1813),
+																		SrcRange: rng(f, 36, 143, 1826, 36, 143, 1826),
 																	},
 																},
-																SrcRange: rng(f, 36, 141, 1811, 36, 143, 1813),
+																SrcRange: rng(f, 36, 141, 1824, 36, 143, 1826),
 															},
 														},
-														NameRange:       rng(f, 36, 125, 1795, 36, 128, 1798),
-														OpenParenRange:  rng(f, 36, 128, 1798, 36, 129, 1799),
-														CloseParenRange: rng(f, 36, 143, 1813, 36, 144, 1814),
+														NameRange:       rng(f, 36, 125, 1808, 36, 128, 1811),
+														OpenParenRange:  rng(f, 36, 128, 1811, 36, 129, 1812),
+														CloseParenRange: rng(f, 36, 143, 1826, 36, 144, 1827),
 													},
 												},
-												NameRange:       rng(f, 36, 105, 1775, 36, 108, 1778),
-												OpenParenRange:  rng(f, 36, 108, 1778, 36, 109, 1779),
-												CloseParenRange: rng(f, 36, 144, 1814, 36, 145, 1815),
+												NameRange:       rng(f, 36, 105, 1788, 36, 108, 1791),
+												OpenParenRange:  rng(f, 36, 108, 1791, 36, 109, 1792),
+												CloseParenRange: rng(f, 36, 144, 1827, 36, 145, 1828),
 											},
 											Op: hclsyntax.OpNotEqual,
 											RHS: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 36, 151, 1821, 36, 151, 1821),
+														SrcRange: rng(f, 36, 151, 1834, 36, 151, 1834),
 													},
 												},
-												SrcRange: rng(f, 36, 149, 1819, 36, 151, 1821),
+												SrcRange: rng(f, 36, 149, 1832, 36, 151, 1834),
 											},
-											SrcRange: rng(f, 36, 105, 1775, 36, 151, 1821),
+											SrcRange: rng(f, 36, 105, 1788, 36, 151, 1834),
 										},
-										SrcRange: rng(f, 36, 69, 1739, 36, 151, 1821),
+										SrcRange: rng(f, 36, 69, 1752, 36, 151, 1834),
 									},
 									TrueResult: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("builtin:github"),
-												SrcRange: rng(f, 36, 155, 1825, 36, 169, 1839),
+												SrcRange: rng(f, 36, 155, 1838, 36, 169, 1852),
 											},
 										},
-										SrcRange: rng(f, 36, 154, 1824, 36, 170, 1840),
+										SrcRange: rng(f, 36, 154, 1837, 36, 170, 1853),
 									},
 									FalseResult: &hclsyntax.ConditionalExpr{
 										Condition: &hclsyntax.BinaryOpExpr{
@@ -11599,74 +12132,74 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("GITLAB_TOKEN"),
-																SrcRange: rng(f, 36, 178, 1848, 36, 190, 1860),
+																SrcRange: rng(f, 36, 178, 1861, 36, 190, 1873),
 															},
 														},
-														SrcRange: rng(f, 36, 177, 1847, 36, 191, 1861),
+														SrcRange: rng(f, 36, 177, 1860, 36, 191, 1874),
 													},
 													&hclsyntax.TemplateExpr{
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal(""),
-																SrcRange: rng(f, 36, 195, 1865, 36, 195, 1865),
+																SrcRange: rng(f, 36, 195, 1878, 36, 195, 1878),
 															},
 														},
-														SrcRange: rng(f, 36, 193, 1863, 36, 195, 1865),
+														SrcRange: rng(f, 36, 193, 1876, 36, 195, 1878),
 													},
 												},
-												NameRange:       rng(f, 36, 173, 1843, 36, 176, 1846),
-												OpenParenRange:  rng(f, 36, 176, 1846, 36, 177, 1847),
-												CloseParenRange: rng(f, 36, 195, 1865, 36, 196, 1866),
+												NameRange:       rng(f, 36, 173, 1856, 36, 176, 1859),
+												OpenParenRange:  rng(f, 36, 176, 1859, 36, 177, 1860),
+												CloseParenRange: rng(f, 36, 195, 1878, 36, 196, 1879),
 											},
 											Op: hclsyntax.OpNotEqual,
 											RHS: &hclsyntax.TemplateExpr{
 												Parts: []hclsyntax.Expression{
 													&hclsyntax.LiteralValueExpr{
 														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 36, 202, 1872, 36, 202, 1872),
+														SrcRange: rng(f, 36, 202, 1885, 36, 202, 1885),
 													},
 												},
-												SrcRange: rng(f, 36, 200, 1870, 36, 202, 1872),
+												SrcRange: rng(f, 36, 200, 1883, 36, 202, 1885),
 											},
-											SrcRange: rng(f, 36, 173, 1843, 36, 202, 1872),
+											SrcRange: rng(f, 36, 173, 1856, 36, 202, 1885),
 										},
 										TrueResult: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("builtin:gitlab"),
-													SrcRange: rng(f, 36, 206, 1876, 36, 220, 1890),
+													SrcRange: rng(f, 36, 206, 1889, 36, 220, 1903),
 												},
 											},
-											SrcRange: rng(f, 36, 205, 1875, 36, 221, 1891),
+											SrcRange: rng(f, 36, 205, 1888, 36, 221, 1904),
 										},
 										FalseResult: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal(""),
-													SrcRange: rng(f, 36, 226, 1896, 36, 226, 1896),
+													SrcRange: rng(f, 36, 226, 1909, 36, 226, 1909),
 												},
 											},
-											SrcRange: rng(f, 36, 224, 1894, 36, 226, 1896),
+											SrcRange: rng(f, 36, 224, 1907, 36, 226, 1909),
 										},
-										SrcRange: rng(f, 36, 173, 1843, 36, 226, 1896),
+										SrcRange: rng(f, 36, 173, 1856, 36, 226, 1909),
 									},
-									SrcRange: rng(f, 36, 69, 1739, 36, 226, 1896),
+									SrcRange: rng(f, 36, 69, 1752, 36, 226, 1909),
 								},
-								SrcRange: rng(f, 36, 14, 1684, 36, 226, 1896),
+								SrcRange: rng(f, 36, 14, 1697, 36, 226, 1909),
 							},
-							SrcRange:    rng(f, 36, 3, 1673, 36, 226, 1896),
-							NameRange:   rng(f, 36, 3, 1673, 36, 9, 1679),
-							EqualsRange: rng(f, 36, 12, 1682, 36, 13, 1683),
+							SrcRange:    rng(f, 36, 3, 1686, 36, 226, 1909),
+							NameRange:   rng(f, 36, 3, 1686, 36, 9, 1692),
+							EqualsRange: rng(f, 36, 12, 1695, 36, 13, 1696),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("10"),
-								SrcRange: rng(f, 39, 14, 2331, 39, 16, 2333),
+								SrcRange: rng(f, 39, 14, 2344, 39, 16, 2346),
 							},
-							SrcRange:    rng(f, 39, 3, 2320, 39, 16, 2333),
-							NameRange:   rng(f, 39, 3, 2320, 39, 11, 2328),
-							EqualsRange: rng(f, 39, 12, 2329, 39, 13, 2330),
+							SrcRange:    rng(f, 39, 3, 2333, 39, 16, 2346),
+							NameRange:   rng(f, 39, 3, 2333, 39, 11, 2341),
+							EqualsRange: rng(f, 39, 12, 2342, 39, 13, 2343),
 						},
 						"setup": &hclsyntax.Attribute{
 							Name: "setup",
@@ -11680,41 +12213,41 @@ func parsed10() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("."),
-															SrcRange: rng(f, 38, 26, 1943, 38, 27, 1944),
+															SrcRange: rng(f, 38, 26, 1956, 38, 27, 1957),
 														},
 													},
-													SrcRange: rng(f, 38, 25, 1942, 38, 28, 1945),
+													SrcRange: rng(f, 38, 25, 1955, 38, 28, 1958),
 												},
 											},
-											NameRange:       rng(f, 38, 14, 1931, 38, 24, 1941),
-											OpenParenRange:  rng(f, 38, 24, 1941, 38, 25, 1942),
-											CloseParenRange: rng(f, 38, 28, 1945, 38, 29, 1946),
+											NameRange:       rng(f, 38, 14, 1944, 38, 24, 1954),
+											OpenParenRange:  rng(f, 38, 24, 1954, 38, 25, 1955),
+											CloseParenRange: rng(f, 38, 28, 1958, 38, 29, 1959),
 										},
 										Traversal: hcl.Traversal{
 											hcl.TraverseAttr{
 												Name:     "kind",
-												SrcRange: rng(f, 38, 29, 1946, 38, 34, 1951),
+												SrcRange: rng(f, 38, 29, 1959, 38, 34, 1964),
 											},
 										},
-										SrcRange: rng(f, 38, 14, 1931, 38, 34, 1951),
+										SrcRange: rng(f, 38, 14, 1944, 38, 34, 1964),
 									},
 									Op: hclsyntax.OpEqual,
 									RHS: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("github"),
-												SrcRange: rng(f, 38, 39, 1956, 38, 45, 1962),
+												SrcRange: rng(f, 38, 39, 1969, 38, 45, 1975),
 											},
 										},
-										SrcRange: rng(f, 38, 38, 1955, 38, 46, 1963),
+										SrcRange: rng(f, 38, 38, 1968, 38, 46, 1976),
 									},
-									SrcRange: rng(f, 38, 14, 1931, 38, 46, 1963),
+									SrcRange: rng(f, 38, 14, 1944, 38, 46, 1976),
 								},
 								TrueResult: &hclsyntax.TemplateExpr{
 									Parts: []hclsyntax.Expression{
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal("set GITHUB_TOKEN (or GH_TOKEN) to read the issues of "),
-											SrcRange: rng(f, 38, 50, 1967, 38, 103, 2020),
+											SrcRange: rng(f, 38, 50, 1980, 38, 103, 2033),
 										},
 										&hclsyntax.RelativeTraversalExpr{
 											Source: &hclsyntax.FunctionCallExpr{
@@ -11724,30 +12257,30 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("."),
-																SrcRange: rng(f, 38, 117, 2034, 38, 118, 2035),
+																SrcRange: rng(f, 38, 117, 2047, 38, 118, 2048),
 															},
 														},
-														SrcRange: rng(f, 38, 116, 2033, 38, 119, 2036),
+														SrcRange: rng(f, 38, 116, 2046, 38, 119, 2049),
 													},
 												},
-												NameRange:       rng(f, 38, 105, 2022, 38, 115, 2032),
-												OpenParenRange:  rng(f, 38, 115, 2032, 38, 116, 2033),
-												CloseParenRange: rng(f, 38, 119, 2036, 38, 120, 2037),
+												NameRange:       rng(f, 38, 105, 2035, 38, 115, 2045),
+												OpenParenRange:  rng(f, 38, 115, 2045, 38, 116, 2046),
+												CloseParenRange: rng(f, 38, 119, 2049, 38, 120, 2050),
 											},
 											Traversal: hcl.Traversal{
 												hcl.TraverseAttr{
 													Name:     "path",
-													SrcRange: rng(f, 38, 120, 2037, 38, 125, 2042),
+													SrcRange: rng(f, 38, 120, 2050, 38, 125, 2055),
 												},
 											},
-											SrcRange: rng(f, 38, 105, 2022, 38, 125, 2042),
+											SrcRange: rng(f, 38, 105, 2035, 38, 125, 2055),
 										},
 										&hclsyntax.LiteralValueExpr{
 											Val:      cty.StringVal(" on GitHub, or YOUTRACK_URL and YOUTRACK_TOKEN"),
-											SrcRange: rng(f, 38, 126, 2043, 38, 172, 2089),
+											SrcRange: rng(f, 38, 126, 2056, 38, 172, 2102),
 										},
 									},
-									SrcRange: rng(f, 38, 49, 1966, 38, 173, 2090),
+									SrcRange: rng(f, 38, 49, 1979, 38, 173, 2103),
 								},
 								FalseResult: &hclsyntax.ConditionalExpr{
 									Condition: &hclsyntax.BinaryOpExpr{
@@ -11759,41 +12292,41 @@ func parsed10() *hclsyntax.Body {
 														Parts: []hclsyntax.Expression{
 															&hclsyntax.LiteralValueExpr{
 																Val:      cty.StringVal("."),
-																SrcRange: rng(f, 38, 188, 2105, 38, 189, 2106),
+																SrcRange: rng(f, 38, 188, 2118, 38, 189, 2119),
 															},
 														},
-														SrcRange: rng(f, 38, 187, 2104, 38, 190, 2107),
+														SrcRange: rng(f, 38, 187, 2117, 38, 190, 2120),
 													},
 												},
-												NameRange:       rng(f, 38, 176, 2093, 38, 186, 2103),
-												OpenParenRange:  rng(f, 38, 186, 2103, 38, 187, 2104),
-												CloseParenRange: rng(f, 38, 190, 2107, 38, 191, 2108),
+												NameRange:       rng(f, 38, 176, 2106, 38, 186, 2116),
+												OpenParenRange:  rng(f, 38, 186, 2116, 38, 187, 2117),
+												CloseParenRange: rng(f, 38, 190, 2120, 38, 191, 2121),
 											},
 											Traversal: hcl.Traversal{
 												hcl.TraverseAttr{
 													Name:     "kind",
-													SrcRange: rng(f, 38, 191, 2108, 38, 196, 2113),
+													SrcRange: rng(f, 38, 191, 2121, 38, 196, 2126),
 												},
 											},
-											SrcRange: rng(f, 38, 176, 2093, 38, 196, 2113),
+											SrcRange: rng(f, 38, 176, 2106, 38, 196, 2126),
 										},
 										Op: hclsyntax.OpEqual,
 										RHS: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("gitlab"),
-													SrcRange: rng(f, 38, 201, 2118, 38, 207, 2124),
+													SrcRange: rng(f, 38, 201, 2131, 38, 207, 2137),
 												},
 											},
-											SrcRange: rng(f, 38, 200, 2117, 38, 208, 2125),
+											SrcRange: rng(f, 38, 200, 2130, 38, 208, 2138),
 										},
-										SrcRange: rng(f, 38, 176, 2093, 38, 208, 2125),
+										SrcRange: rng(f, 38, 176, 2106, 38, 208, 2138),
 									},
 									TrueResult: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("set GITLAB_TOKEN to read the issues of "),
-												SrcRange: rng(f, 38, 212, 2129, 38, 251, 2168),
+												SrcRange: rng(f, 38, 212, 2142, 38, 251, 2181),
 											},
 											&hclsyntax.RelativeTraversalExpr{
 												Source: &hclsyntax.FunctionCallExpr{
@@ -11803,579 +12336,59 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("."),
-																	SrcRange: rng(f, 38, 265, 2182, 38, 266, 2183),
+																	SrcRange: rng(f, 38, 265, 2195, 38, 266, 2196),
 																},
 															},
-															SrcRange: rng(f, 38, 264, 2181, 38, 267, 2184),
+															SrcRange: rng(f, 38, 264, 2194, 38, 267, 2197),
 														},
 													},
-													NameRange:       rng(f, 38, 253, 2170, 38, 263, 2180),
-													OpenParenRange:  rng(f, 38, 263, 2180, 38, 264, 2181),
-													CloseParenRange: rng(f, 38, 267, 2184, 38, 268, 2185),
+													NameRange:       rng(f, 38, 253, 2183, 38, 263, 2193),
+													OpenParenRange:  rng(f, 38, 263, 2193, 38, 264, 2194),
+													CloseParenRange: rng(f, 38, 267, 2197, 38, 268, 2198),
 												},
 												Traversal: hcl.Traversal{
 													hcl.TraverseAttr{
 														Name:     "path",
-														SrcRange: rng(f, 38, 268, 2185, 38, 273, 2190),
+														SrcRange: rng(f, 38, 268, 2198, 38, 273, 2203),
 													},
 												},
-												SrcRange: rng(f, 38, 253, 2170, 38, 273, 2190),
+												SrcRange: rng(f, 38, 253, 2183, 38, 273, 2203),
 											},
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal(" on GitLab, or YOUTRACK_URL and YOUTRACK_TOKEN"),
-												SrcRange: rng(f, 38, 274, 2191, 38, 320, 2237),
+												SrcRange: rng(f, 38, 274, 2204, 38, 320, 2250),
 											},
 										},
-										SrcRange: rng(f, 38, 211, 2128, 38, 321, 2238),
+										SrcRange: rng(f, 38, 211, 2141, 38, 321, 2251),
 									},
 									FalseResult: &hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"),
-												SrcRange: rng(f, 38, 325, 2242, 38, 399, 2316),
+												SrcRange: rng(f, 38, 325, 2255, 38, 399, 2329),
 											},
 										},
-										SrcRange: rng(f, 38, 324, 2241, 38, 400, 2317),
+										SrcRange: rng(f, 38, 324, 2254, 38, 400, 2330),
 									},
-									SrcRange: rng(f, 38, 176, 2093, 38, 400, 2317),
+									SrcRange: rng(f, 38, 176, 2106, 38, 400, 2330),
 								},
-								SrcRange: rng(f, 38, 14, 1931, 38, 400, 2317),
+								SrcRange: rng(f, 38, 14, 1944, 38, 400, 2330),
 							},
-							SrcRange:    rng(f, 38, 3, 1920, 38, 400, 2317),
-							NameRange:   rng(f, 38, 3, 1920, 38, 8, 1925),
-							EqualsRange: rng(f, 38, 12, 1929, 38, 13, 1930),
+							SrcRange:    rng(f, 38, 3, 1933, 38, 400, 2330),
+							NameRange:   rng(f, 38, 3, 1933, 38, 8, 1938),
+							EqualsRange: rng(f, 38, 12, 1942, 38, 13, 1943),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 35, 19, 1669, 51, 2, 2866),
-					EndRange: rng(f, 51, 2, 2866, 51, 2, 2866),
+					SrcRange: rng(f, 35, 19, 1682, 51, 2, 2879),
+					EndRange: rng(f, 51, 2, 2879, 51, 2, 2879),
 				},
-				TypeRange: rng(f, 35, 1, 1651, 35, 7, 1657),
+				TypeRange: rng(f, 35, 1, 1664, 35, 7, 1670),
 				LabelRanges: []hcl.Range{
-					rng(f, 35, 8, 1658, 35, 18, 1668),
+					rng(f, 35, 8, 1671, 35, 18, 1681),
 				},
-				OpenBraceRange:  rng(f, 35, 19, 1669, 35, 20, 1670),
-				CloseBraceRange: rng(f, 51, 1, 2865, 51, 2, 2866),
-			},
-			&hclsyntax.Block{
-				Type: "source",
-				Labels: []string{
-					"github",
-				},
-				Body: &hclsyntax.Body{
-					Attributes: hclsyntax.Attributes{
-						"config": &hclsyntax.Attribute{
-							Name: "config",
-							Expr: &hclsyntax.ObjectConsExpr{
-								Items: []hclsyntax.ObjectConsItem{
-									hclsyntax.ObjectConsItem{
-										KeyExpr: &hclsyntax.ObjectConsKeyExpr{
-											Wrapped: &hclsyntax.ScopeTraversalExpr{
-												Traversal: hcl.Traversal{
-													hcl.TraverseRoot{
-														Name:     "repo",
-														SrcRange: rng(f, 64, 5, 4089, 64, 9, 4093),
-													},
-												},
-												SrcRange: rng(f, 64, 5, 4089, 64, 9, 4093),
-											},
-										},
-										ValueExpr: &hclsyntax.RelativeTraversalExpr{
-											Source: &hclsyntax.FunctionCallExpr{
-												Name: "git_remote",
-												Args: []hclsyntax.Expression{
-													&hclsyntax.TemplateExpr{
-														Parts: []hclsyntax.Expression{
-															&hclsyntax.LiteralValueExpr{
-																Val:      cty.StringVal("."),
-																SrcRange: rng(f, 64, 25, 4109, 64, 26, 4110),
-															},
-														},
-														SrcRange: rng(f, 64, 24, 4108, 64, 27, 4111),
-													},
-												},
-												NameRange:       rng(f, 64, 13, 4097, 64, 23, 4107),
-												OpenParenRange:  rng(f, 64, 23, 4107, 64, 24, 4108),
-												CloseParenRange: rng(f, 64, 27, 4111, 64, 28, 4112),
-											},
-											Traversal: hcl.Traversal{
-												hcl.TraverseAttr{
-													Name:     "path",
-													SrcRange: rng(f, 64, 28, 4112, 64, 33, 4117),
-												},
-											},
-											SrcRange: rng(f, 64, 13, 4097, 64, 33, 4117),
-										},
-									},
-									hclsyntax.ObjectConsItem{
-										KeyExpr: &hclsyntax.ObjectConsKeyExpr{
-											Wrapped: &hclsyntax.ScopeTraversalExpr{
-												Traversal: hcl.Traversal{
-													hcl.TraverseRoot{
-														Name:     "token",
-														SrcRange: rng(f, 65, 5, 4122, 65, 10, 4127),
-													},
-												},
-												SrcRange: rng(f, 65, 5, 4122, 65, 10, 4127),
-											},
-										},
-										ValueExpr: &hclsyntax.FunctionCallExpr{
-											Name: "env",
-											Args: []hclsyntax.Expression{
-												&hclsyntax.TemplateExpr{
-													Parts: []hclsyntax.Expression{
-														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal("GITHUB_TOKEN"),
-															SrcRange: rng(f, 65, 18, 4135, 65, 30, 4147),
-														},
-													},
-													SrcRange: rng(f, 65, 17, 4134, 65, 31, 4148),
-												},
-												&hclsyntax.FunctionCallExpr{
-													Name: "env",
-													Args: []hclsyntax.Expression{
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal("GH_TOKEN"),
-																	SrcRange: rng(f, 65, 38, 4155, 65, 46, 4163),
-																},
-															},
-															SrcRange: rng(f, 65, 37, 4154, 65, 47, 4164),
-														},
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 65, 51, 4168, 65, 51, 4168),
-																},
-															},
-															SrcRange: rng(f, 65, 49, 4166, 65, 51, 4168),
-														},
-													},
-													NameRange:       rng(f, 65, 33, 4150, 65, 36, 4153),
-													OpenParenRange:  rng(f, 65, 36, 4153, 65, 37, 4154),
-													CloseParenRange: rng(f, 65, 51, 4168, 65, 52, 4169),
-												},
-											},
-											NameRange:       rng(f, 65, 13, 4130, 65, 16, 4133),
-											OpenParenRange:  rng(f, 65, 16, 4133, 65, 17, 4134),
-											CloseParenRange: rng(f, 65, 52, 4169, 65, 53, 4170),
-										},
-									},
-								},
-								SrcRange:  rng(f, 63, 12, 4083, 66, 4, 4174),
-								OpenRange: rng(f, 63, 12, 4083, 63, 13, 4084),
-							},
-							SrcRange:    rng(f, 63, 3, 4074, 66, 4, 4174),
-							NameRange:   rng(f, 63, 3, 4074, 63, 9, 4080),
-							EqualsRange: rng(f, 63, 10, 4081, 63, 11, 4082),
-						},
-						"plugin": &hclsyntax.Attribute{
-							Name: "plugin",
-							Expr: &hclsyntax.ConditionalExpr{
-								Condition: &hclsyntax.BinaryOpExpr{
-									LHS: &hclsyntax.BinaryOpExpr{
-										LHS: &hclsyntax.RelativeTraversalExpr{
-											Source: &hclsyntax.FunctionCallExpr{
-												Name: "git_remote",
-												Args: []hclsyntax.Expression{
-													&hclsyntax.TemplateExpr{
-														Parts: []hclsyntax.Expression{
-															&hclsyntax.LiteralValueExpr{
-																Val:      cty.StringVal("."),
-																SrcRange: rng(f, 60, 26, 3326, 60, 27, 3327),
-															},
-														},
-														SrcRange: rng(f, 60, 25, 3325, 60, 28, 3328),
-													},
-												},
-												NameRange:       rng(f, 60, 14, 3314, 60, 24, 3324),
-												OpenParenRange:  rng(f, 60, 24, 3324, 60, 25, 3325),
-												CloseParenRange: rng(f, 60, 28, 3328, 60, 29, 3329),
-											},
-											Traversal: hcl.Traversal{
-												hcl.TraverseAttr{
-													Name:     "kind",
-													SrcRange: rng(f, 60, 29, 3329, 60, 34, 3334),
-												},
-											},
-											SrcRange: rng(f, 60, 14, 3314, 60, 34, 3334),
-										},
-										Op: hclsyntax.OpEqual,
-										RHS: &hclsyntax.TemplateExpr{
-											Parts: []hclsyntax.Expression{
-												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal("github"),
-													SrcRange: rng(f, 60, 39, 3339, 60, 45, 3345),
-												},
-											},
-											SrcRange: rng(f, 60, 38, 3338, 60, 46, 3346),
-										},
-										SrcRange: rng(f, 60, 14, 3314, 60, 46, 3346),
-									},
-									Op: hclsyntax.OpLogicalAnd,
-									RHS: &hclsyntax.BinaryOpExpr{
-										LHS: &hclsyntax.FunctionCallExpr{
-											Name: "env",
-											Args: []hclsyntax.Expression{
-												&hclsyntax.TemplateExpr{
-													Parts: []hclsyntax.Expression{
-														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal("GITHUB_TOKEN"),
-															SrcRange: rng(f, 60, 55, 3355, 60, 67, 3367),
-														},
-													},
-													SrcRange: rng(f, 60, 54, 3354, 60, 68, 3368),
-												},
-												&hclsyntax.FunctionCallExpr{
-													Name: "env",
-													Args: []hclsyntax.Expression{
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal("GH_TOKEN"),
-																	SrcRange: rng(f, 60, 75, 3375, 60, 83, 3383),
-																},
-															},
-															SrcRange: rng(f, 60, 74, 3374, 60, 84, 3384),
-														},
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 60, 88, 3388, 60, 88, 3388),
-																},
-															},
-															SrcRange: rng(f, 60, 86, 3386, 60, 88, 3388),
-														},
-													},
-													NameRange:       rng(f, 60, 70, 3370, 60, 73, 3373),
-													OpenParenRange:  rng(f, 60, 73, 3373, 60, 74, 3374),
-													CloseParenRange: rng(f, 60, 88, 3388, 60, 89, 3389),
-												},
-											},
-											NameRange:       rng(f, 60, 50, 3350, 60, 53, 3353),
-											OpenParenRange:  rng(f, 60, 53, 3353, 60, 54, 3354),
-											CloseParenRange: rng(f, 60, 89, 3389, 60, 90, 3390),
-										},
-										Op: hclsyntax.OpNotEqual,
-										RHS: &hclsyntax.TemplateExpr{
-											Parts: []hclsyntax.Expression{
-												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal(""),
-													SrcRange: rng(f, 60, 96, 3396, 60, 96, 3396),
-												},
-											},
-											SrcRange: rng(f, 60, 94, 3394, 60, 96, 3396),
-										},
-										SrcRange: rng(f, 60, 50, 3350, 60, 96, 3396),
-									},
-									SrcRange: rng(f, 60, 14, 3314, 60, 96, 3396),
-								},
-								TrueResult: &hclsyntax.TemplateExpr{
-									Parts: []hclsyntax.Expression{
-										&hclsyntax.LiteralValueExpr{
-											Val:      cty.StringVal("builtin:github"),
-											SrcRange: rng(f, 60, 100, 3400, 60, 114, 3414),
-										},
-									},
-									SrcRange: rng(f, 60, 99, 3399, 60, 115, 3415),
-								},
-								FalseResult: &hclsyntax.TemplateExpr{
-									Parts: []hclsyntax.Expression{
-										&hclsyntax.LiteralValueExpr{
-											Val:      cty.StringVal(""),
-											SrcRange: rng(f, 60, 120, 3420, 60, 120, 3420),
-										},
-									},
-									SrcRange: rng(f, 60, 118, 3418, 60, 120, 3420),
-								},
-								SrcRange: rng(f, 60, 14, 3314, 60, 120, 3420),
-							},
-							SrcRange:    rng(f, 60, 3, 3303, 60, 120, 3420),
-							NameRange:   rng(f, 60, 3, 3303, 60, 9, 3309),
-							EqualsRange: rng(f, 60, 12, 3312, 60, 13, 3313),
-						},
-						"priority": &hclsyntax.Attribute{
-							Name: "priority",
-							Expr: &hclsyntax.LiteralValueExpr{
-								Val:      cty.MustParseNumberVal("10"),
-								SrcRange: rng(f, 62, 14, 4069, 62, 16, 4071),
-							},
-							SrcRange:    rng(f, 62, 3, 4058, 62, 16, 4071),
-							NameRange:   rng(f, 62, 3, 4058, 62, 11, 4066),
-							EqualsRange: rng(f, 62, 12, 4067, 62, 13, 4068),
-						},
-						"setup": &hclsyntax.Attribute{
-							Name: "setup",
-							Expr: &hclsyntax.ConditionalExpr{
-								Condition: &hclsyntax.BinaryOpExpr{
-									LHS: &hclsyntax.RelativeTraversalExpr{
-										Source: &hclsyntax.FunctionCallExpr{
-											Name: "git_remote",
-											Args: []hclsyntax.Expression{
-												&hclsyntax.TemplateExpr{
-													Parts: []hclsyntax.Expression{
-														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal("."),
-															SrcRange: rng(f, 61, 26, 3446, 61, 27, 3447),
-														},
-													},
-													SrcRange: rng(f, 61, 25, 3445, 61, 28, 3448),
-												},
-											},
-											NameRange:       rng(f, 61, 14, 3434, 61, 24, 3444),
-											OpenParenRange:  rng(f, 61, 24, 3444, 61, 25, 3445),
-											CloseParenRange: rng(f, 61, 28, 3448, 61, 29, 3449),
-										},
-										Traversal: hcl.Traversal{
-											hcl.TraverseAttr{
-												Name:     "kind",
-												SrcRange: rng(f, 61, 29, 3449, 61, 34, 3454),
-											},
-										},
-										SrcRange: rng(f, 61, 14, 3434, 61, 34, 3454),
-									},
-									Op: hclsyntax.OpEqual,
-									RHS: &hclsyntax.TemplateExpr{
-										Parts: []hclsyntax.Expression{
-											&hclsyntax.LiteralValueExpr{
-												Val:      cty.StringVal("github"),
-												SrcRange: rng(f, 61, 39, 3459, 61, 45, 3465),
-											},
-										},
-										SrcRange: rng(f, 61, 38, 3458, 61, 46, 3466),
-									},
-									SrcRange: rng(f, 61, 14, 3434, 61, 46, 3466),
-								},
-								TrueResult: &hclsyntax.TemplateExpr{
-									Parts: []hclsyntax.Expression{
-										&hclsyntax.LiteralValueExpr{
-											Val:      cty.StringVal("set GITHUB_TOKEN (or GH_TOKEN) to read "),
-											SrcRange: rng(f, 61, 50, 3470, 61, 89, 3509),
-										},
-										&hclsyntax.RelativeTraversalExpr{
-											Source: &hclsyntax.FunctionCallExpr{
-												Name: "git_remote",
-												Args: []hclsyntax.Expression{
-													&hclsyntax.TemplateExpr{
-														Parts: []hclsyntax.Expression{
-															&hclsyntax.LiteralValueExpr{
-																Val:      cty.StringVal("."),
-																SrcRange: rng(f, 61, 103, 3523, 61, 104, 3524),
-															},
-														},
-														SrcRange: rng(f, 61, 102, 3522, 61, 105, 3525),
-													},
-												},
-												NameRange:       rng(f, 61, 91, 3511, 61, 101, 3521),
-												OpenParenRange:  rng(f, 61, 101, 3521, 61, 102, 3522),
-												CloseParenRange: rng(f, 61, 105, 3525, 61, 106, 3526),
-											},
-											Traversal: hcl.Traversal{
-												hcl.TraverseAttr{
-													Name:     "path",
-													SrcRange: rng(f, 61, 106, 3526, 61, 111, 3531),
-												},
-											},
-											SrcRange: rng(f, 61, 91, 3511, 61, 111, 3531),
-										},
-										&hclsyntax.LiteralValueExpr{
-											Val:      cty.StringVal(" on GitHub"),
-											SrcRange: rng(f, 61, 112, 3532, 61, 122, 3542),
-										},
-									},
-									SrcRange: rng(f, 61, 49, 3469, 61, 123, 3543),
-								},
-								FalseResult: &hclsyntax.ConditionalExpr{
-									Condition: &hclsyntax.BinaryOpExpr{
-										LHS: &hclsyntax.RelativeTraversalExpr{
-											Source: &hclsyntax.FunctionCallExpr{
-												Name: "git_remote",
-												Args: []hclsyntax.Expression{
-													&hclsyntax.TemplateExpr{
-														Parts: []hclsyntax.Expression{
-															&hclsyntax.LiteralValueExpr{
-																Val:      cty.StringVal("."),
-																SrcRange: rng(f, 61, 138, 3558, 61, 139, 3559),
-															},
-														},
-														SrcRange: rng(f, 61, 137, 3557, 61, 140, 3560),
-													},
-												},
-												NameRange:       rng(f, 61, 126, 3546, 61, 136, 3556),
-												OpenParenRange:  rng(f, 61, 136, 3556, 61, 137, 3557),
-												CloseParenRange: rng(f, 61, 140, 3560, 61, 141, 3561),
-											},
-											Traversal: hcl.Traversal{
-												hcl.TraverseAttr{
-													Name:     "kind",
-													SrcRange: rng(f, 61, 141, 3561, 61, 146, 3566),
-												},
-											},
-											SrcRange: rng(f, 61, 126, 3546, 61, 146, 3566),
-										},
-										Op: hclsyntax.OpEqual,
-										RHS: &hclsyntax.TemplateExpr{
-											Parts: []hclsyntax.Expression{
-												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal("gitlab"),
-													SrcRange: rng(f, 61, 151, 3571, 61, 157, 3577),
-												},
-											},
-											SrcRange: rng(f, 61, 150, 3570, 61, 158, 3578),
-										},
-										SrcRange: rng(f, 61, 126, 3546, 61, 158, 3578),
-									},
-									TrueResult: &hclsyntax.TemplateExpr{
-										Parts: []hclsyntax.Expression{
-											&hclsyntax.LiteralValueExpr{
-												Val:      cty.StringVal("set GITLAB_TOKEN to read "),
-												SrcRange: rng(f, 61, 162, 3582, 61, 187, 3607),
-											},
-											&hclsyntax.RelativeTraversalExpr{
-												Source: &hclsyntax.FunctionCallExpr{
-													Name: "git_remote",
-													Args: []hclsyntax.Expression{
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal("."),
-																	SrcRange: rng(f, 61, 201, 3621, 61, 202, 3622),
-																},
-															},
-															SrcRange: rng(f, 61, 200, 3620, 61, 203, 3623),
-														},
-													},
-													NameRange:       rng(f, 61, 189, 3609, 61, 199, 3619),
-													OpenParenRange:  rng(f, 61, 199, 3619, 61, 200, 3620),
-													CloseParenRange: rng(f, 61, 203, 3623, 61, 204, 3624),
-												},
-												Traversal: hcl.Traversal{
-													hcl.TraverseAttr{
-														Name:     "path",
-														SrcRange: rng(f, 61, 204, 3624, 61, 209, 3629),
-													},
-												},
-												SrcRange: rng(f, 61, 189, 3609, 61, 209, 3629),
-											},
-											&hclsyntax.LiteralValueExpr{
-												Val:      cty.StringVal(" on GitLab (and GITLAB_URL for a self-hosted GitLab)"),
-												SrcRange: rng(f, 61, 210, 3630, 61, 262, 3682),
-											},
-										},
-										SrcRange: rng(f, 61, 161, 3581, 61, 263, 3683),
-									},
-									FalseResult: &hclsyntax.ConditionalExpr{
-										Condition: &hclsyntax.BinaryOpExpr{
-											LHS: &hclsyntax.RelativeTraversalExpr{
-												Source: &hclsyntax.FunctionCallExpr{
-													Name: "git_remote",
-													Args: []hclsyntax.Expression{
-														&hclsyntax.TemplateExpr{
-															Parts: []hclsyntax.Expression{
-																&hclsyntax.LiteralValueExpr{
-																	Val:      cty.StringVal("."),
-																	SrcRange: rng(f, 61, 278, 3698, 61, 279, 3699),
-																},
-															},
-															SrcRange: rng(f, 61, 277, 3697, 61, 280, 3700),
-														},
-													},
-													NameRange:       rng(f, 61, 266, 3686, 61, 276, 3696),
-													OpenParenRange:  rng(f, 61, 276, 3696, 61, 277, 3697),
-													CloseParenRange: rng(f, 61, 280, 3700, 61, 281, 3701),
-												},
-												Traversal: hcl.Traversal{
-													hcl.TraverseAttr{
-														Name:     "host",
-														SrcRange: rng(f, 61, 281, 3701, 61, 286, 3706),
-													},
-												},
-												SrcRange: rng(f, 61, 266, 3686, 61, 286, 3706),
-											},
-											Op: hclsyntax.OpNotEqual,
-											RHS: &hclsyntax.TemplateExpr{
-												Parts: []hclsyntax.Expression{
-													&hclsyntax.LiteralValueExpr{
-														Val:      cty.StringVal(""),
-														SrcRange: rng(f, 61, 292, 3712, 61, 292, 3712),
-													},
-												},
-												SrcRange: rng(f, 61, 290, 3710, 61, 292, 3712),
-											},
-											SrcRange: rng(f, 61, 266, 3686, 61, 292, 3712),
-										},
-										TrueResult: &hclsyntax.TemplateExpr{
-											Parts: []hclsyntax.Expression{
-												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal("the origin remote ("),
-													SrcRange: rng(f, 61, 296, 3716, 61, 315, 3735),
-												},
-												&hclsyntax.RelativeTraversalExpr{
-													Source: &hclsyntax.FunctionCallExpr{
-														Name: "git_remote",
-														Args: []hclsyntax.Expression{
-															&hclsyntax.TemplateExpr{
-																Parts: []hclsyntax.Expression{
-																	&hclsyntax.LiteralValueExpr{
-																		Val:      cty.StringVal("."),
-																		SrcRange: rng(f, 61, 329, 3749, 61, 330, 3750),
-																	},
-																},
-																SrcRange: rng(f, 61, 328, 3748, 61, 331, 3751),
-															},
-														},
-														NameRange:       rng(f, 61, 317, 3737, 61, 327, 3747),
-														OpenParenRange:  rng(f, 61, 327, 3747, 61, 328, 3748),
-														CloseParenRange: rng(f, 61, 331, 3751, 61, 332, 3752),
-													},
-													Traversal: hcl.Traversal{
-														hcl.TraverseAttr{
-															Name:     "host",
-															SrcRange: rng(f, 61, 332, 3752, 61, 337, 3757),
-														},
-													},
-													SrcRange: rng(f, 61, 317, 3737, 61, 337, 3757),
-												},
-												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal(") is not known as GitHub or GitLab: for GitHub Enterprise set GITHUB_API_URL and GITHUB_TOKEN, for a self-hosted GitLab GITLAB_URL and GITLAB_TOKEN"),
-													SrcRange: rng(f, 61, 338, 3758, 61, 485, 3905),
-												},
-											},
-											SrcRange: rng(f, 61, 295, 3715, 61, 486, 3906),
-										},
-										FalseResult: &hclsyntax.TemplateExpr{
-											Parts: []hclsyntax.Expression{
-												&hclsyntax.LiteralValueExpr{
-													Val:      cty.StringVal("the repository has no origin remote on GitHub or GitLab: run nous in a clone of the project, with GITHUB_TOKEN (or GH_TOKEN) or GITLAB_TOKEN set"),
-													SrcRange: rng(f, 61, 490, 3910, 61, 634, 4054),
-												},
-											},
-											SrcRange: rng(f, 61, 489, 3909, 61, 635, 4055),
-										},
-										SrcRange: rng(f, 61, 266, 3686, 61, 635, 4055),
-									},
-									SrcRange: rng(f, 61, 126, 3546, 61, 635, 4055),
-								},
-								SrcRange: rng(f, 61, 14, 3434, 61, 635, 4055),
-							},
-							SrcRange:    rng(f, 61, 3, 3423, 61, 635, 4055),
-							NameRange:   rng(f, 61, 3, 3423, 61, 8, 3428),
-							EqualsRange: rng(f, 61, 12, 3432, 61, 13, 3433),
-						},
-					},
-					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 59, 17, 3299, 67, 2, 4176),
-					EndRange: rng(f, 67, 2, 4176, 67, 2, 4176),
-				},
-				TypeRange: rng(f, 59, 1, 3283, 59, 7, 3289),
-				LabelRanges: []hcl.Range{
-					rng(f, 59, 8, 3290, 59, 16, 3298),
-				},
-				OpenBraceRange:  rng(f, 59, 17, 3299, 59, 18, 3300),
-				CloseBraceRange: rng(f, 67, 1, 4175, 67, 2, 4176),
+				OpenBraceRange:  rng(f, 35, 19, 1682, 35, 20, 1683),
+				CloseBraceRange: rng(f, 51, 1, 2878, 51, 2, 2879),
 			},
 			&hclsyntax.Block{
 				Type: "source",
@@ -12394,20 +12407,20 @@ func parsed10() *hclsyntax.Body {
 												Traversal: hcl.Traversal{
 													hcl.TraverseRoot{
 														Name:     "path",
-														SrcRange: rng(f, 76, 5, 4429, 76, 9, 4433),
+														SrcRange: rng(f, 60, 5, 3132, 60, 9, 3136),
 													},
 												},
-												SrcRange: rng(f, 76, 5, 4429, 76, 9, 4433),
+												SrcRange: rng(f, 60, 5, 3132, 60, 9, 3136),
 											},
 										},
 										ValueExpr: &hclsyntax.TemplateExpr{
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("."),
-													SrcRange: rng(f, 76, 14, 4438, 76, 15, 4439),
+													SrcRange: rng(f, 60, 14, 3141, 60, 15, 3142),
 												},
 											},
-											SrcRange: rng(f, 76, 13, 4437, 76, 16, 4440),
+											SrcRange: rng(f, 60, 13, 3140, 60, 16, 3143),
 										},
 									},
 									hclsyntax.ObjectConsItem{
@@ -12416,10 +12429,10 @@ func parsed10() *hclsyntax.Body {
 												Traversal: hcl.Traversal{
 													hcl.TraverseRoot{
 														Name:     "stats",
-														SrcRange: rng(f, 77, 5, 4445, 77, 10, 4450),
+														SrcRange: rng(f, 61, 5, 3148, 61, 10, 3153),
 													},
 												},
-												SrcRange: rng(f, 77, 5, 4445, 77, 10, 4450),
+												SrcRange: rng(f, 61, 5, 3148, 61, 10, 3153),
 											},
 										},
 										ValueExpr: &hclsyntax.BinaryOpExpr{
@@ -12431,36 +12444,36 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("NOUS_OPENAI_BASE_URL"),
-																	SrcRange: rng(f, 77, 18, 4458, 77, 38, 4478),
+																	SrcRange: rng(f, 61, 18, 3161, 61, 38, 3181),
 																},
 															},
-															SrcRange: rng(f, 77, 17, 4457, 77, 39, 4479),
+															SrcRange: rng(f, 61, 17, 3160, 61, 39, 3182),
 														},
 														&hclsyntax.TemplateExpr{
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 77, 43, 4483, 77, 43, 4483),
+																	SrcRange: rng(f, 61, 43, 3186, 61, 43, 3186),
 																},
 															},
-															SrcRange: rng(f, 77, 41, 4481, 77, 43, 4483),
+															SrcRange: rng(f, 61, 41, 3184, 61, 43, 3186),
 														},
 													},
-													NameRange:       rng(f, 77, 13, 4453, 77, 16, 4456),
-													OpenParenRange:  rng(f, 77, 16, 4456, 77, 17, 4457),
-													CloseParenRange: rng(f, 77, 43, 4483, 77, 44, 4484),
+													NameRange:       rng(f, 61, 13, 3156, 61, 16, 3159),
+													OpenParenRange:  rng(f, 61, 16, 3159, 61, 17, 3160),
+													CloseParenRange: rng(f, 61, 43, 3186, 61, 44, 3187),
 												},
 												Op: hclsyntax.OpNotEqual,
 												RHS: &hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 77, 50, 4490, 77, 50, 4490),
+															SrcRange: rng(f, 61, 50, 3193, 61, 50, 3193),
 														},
 													},
-													SrcRange: rng(f, 77, 48, 4488, 77, 50, 4490),
+													SrcRange: rng(f, 61, 48, 3191, 61, 50, 3193),
 												},
-												SrcRange: rng(f, 77, 13, 4453, 77, 50, 4490),
+												SrcRange: rng(f, 61, 13, 3156, 61, 50, 3193),
 											},
 											Op: hclsyntax.OpLogicalOr,
 											RHS: &hclsyntax.BinaryOpExpr{
@@ -12471,47 +12484,47 @@ func parsed10() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("OPENAI_API_KEY"),
-																	SrcRange: rng(f, 77, 59, 4499, 77, 73, 4513),
+																	SrcRange: rng(f, 61, 59, 3202, 61, 73, 3216),
 																},
 															},
-															SrcRange: rng(f, 77, 58, 4498, 77, 74, 4514),
+															SrcRange: rng(f, 61, 58, 3201, 61, 74, 3217),
 														},
 														&hclsyntax.TemplateExpr{
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal(""),
-																	SrcRange: rng(f, 77, 78, 4518, 77, 78, 4518),
+																	SrcRange: rng(f, 61, 78, 3221, 61, 78, 3221),
 																},
 															},
-															SrcRange: rng(f, 77, 76, 4516, 77, 78, 4518),
+															SrcRange: rng(f, 61, 76, 3219, 61, 78, 3221),
 														},
 													},
-													NameRange:       rng(f, 77, 54, 4494, 77, 57, 4497),
-													OpenParenRange:  rng(f, 77, 57, 4497, 77, 58, 4498),
-													CloseParenRange: rng(f, 77, 78, 4518, 77, 79, 4519),
+													NameRange:       rng(f, 61, 54, 3197, 61, 57, 3200),
+													OpenParenRange:  rng(f, 61, 57, 3200, 61, 58, 3201),
+													CloseParenRange: rng(f, 61, 78, 3221, 61, 79, 3222),
 												},
 												Op: hclsyntax.OpNotEqual,
 												RHS: &hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal(""),
-															SrcRange: rng(f, 77, 85, 4525, 77, 85, 4525),
+															SrcRange: rng(f, 61, 85, 3228, 61, 85, 3228),
 														},
 													},
-													SrcRange: rng(f, 77, 83, 4523, 77, 85, 4525),
+													SrcRange: rng(f, 61, 83, 3226, 61, 85, 3228),
 												},
-												SrcRange: rng(f, 77, 54, 4494, 77, 85, 4525),
+												SrcRange: rng(f, 61, 54, 3197, 61, 85, 3228),
 											},
-											SrcRange: rng(f, 77, 13, 4453, 77, 85, 4525),
+											SrcRange: rng(f, 61, 13, 3156, 61, 85, 3228),
 										},
 									},
 								},
-								SrcRange:  rng(f, 75, 12, 4423, 78, 4, 4529),
-								OpenRange: rng(f, 75, 12, 4423, 75, 13, 4424),
+								SrcRange:  rng(f, 59, 12, 3126, 62, 4, 3232),
+								OpenRange: rng(f, 59, 12, 3126, 59, 13, 3127),
 							},
-							SrcRange:    rng(f, 75, 3, 4414, 78, 4, 4529),
-							NameRange:   rng(f, 75, 3, 4414, 75, 9, 4420),
-							EqualsRange: rng(f, 75, 10, 4421, 75, 11, 4422),
+							SrcRange:    rng(f, 59, 3, 3117, 62, 4, 3232),
+							NameRange:   rng(f, 59, 3, 3117, 59, 9, 3123),
+							EqualsRange: rng(f, 59, 10, 3124, 59, 11, 3125),
 						},
 						"plugin": &hclsyntax.Attribute{
 							Name: "plugin",
@@ -12519,45 +12532,45 @@ func parsed10() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("builtin:git"),
-										SrcRange: rng(f, 73, 15, 4384, 73, 26, 4395),
+										SrcRange: rng(f, 57, 15, 3087, 57, 26, 3098),
 									},
 								},
-								SrcRange: rng(f, 73, 14, 4383, 73, 27, 4396),
+								SrcRange: rng(f, 57, 14, 3086, 57, 27, 3099),
 							},
-							SrcRange:    rng(f, 73, 3, 4372, 73, 27, 4396),
-							NameRange:   rng(f, 73, 3, 4372, 73, 9, 4378),
-							EqualsRange: rng(f, 73, 12, 4381, 73, 13, 4382),
+							SrcRange:    rng(f, 57, 3, 3075, 57, 27, 3099),
+							NameRange:   rng(f, 57, 3, 3075, 57, 9, 3081),
+							EqualsRange: rng(f, 57, 12, 3084, 57, 13, 3085),
 						},
 						"priority": &hclsyntax.Attribute{
 							Name: "priority",
 							Expr: &hclsyntax.LiteralValueExpr{
 								Val:      cty.MustParseNumberVal("5"),
-								SrcRange: rng(f, 74, 14, 4410, 74, 15, 4411),
+								SrcRange: rng(f, 58, 14, 3113, 58, 15, 3114),
 							},
-							SrcRange:    rng(f, 74, 3, 4399, 74, 15, 4411),
-							NameRange:   rng(f, 74, 3, 4399, 74, 11, 4407),
-							EqualsRange: rng(f, 74, 12, 4408, 74, 13, 4409),
+							SrcRange:    rng(f, 58, 3, 3102, 58, 15, 3114),
+							NameRange:   rng(f, 58, 3, 3102, 58, 11, 3110),
+							EqualsRange: rng(f, 58, 12, 3111, 58, 13, 3112),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 72, 18, 4368, 79, 2, 4531),
-					EndRange: rng(f, 79, 2, 4531, 79, 2, 4531),
+					SrcRange: rng(f, 56, 18, 3071, 63, 2, 3234),
+					EndRange: rng(f, 63, 2, 3234, 63, 2, 3234),
 				},
-				TypeRange: rng(f, 72, 1, 4351, 72, 7, 4357),
+				TypeRange: rng(f, 56, 1, 3054, 56, 7, 3060),
 				LabelRanges: []hcl.Range{
-					rng(f, 72, 8, 4358, 72, 17, 4367),
+					rng(f, 56, 8, 3061, 56, 17, 3070),
 				},
-				OpenBraceRange:  rng(f, 72, 18, 4368, 72, 19, 4369),
-				CloseBraceRange: rng(f, 79, 1, 4530, 79, 2, 4531),
+				OpenBraceRange:  rng(f, 56, 18, 3071, 56, 19, 3072),
+				CloseBraceRange: rng(f, 63, 1, 3233, 63, 2, 3234),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 80, 1, 4532),
-		EndRange: rng(f, 80, 1, 4532, 80, 1, 4532),
+		SrcRange: rng(f, 1, 1, 0, 64, 1, 3235),
+		EndRange: rng(f, 64, 1, 3235, 64, 1, 3235),
 	}
 }
 
-// parsed11 is the syntax tree of tiers.hcl.
-func parsed11() *hclsyntax.Body {
+// parsed12 is the syntax tree of tiers.hcl.
+func parsed12() *hclsyntax.Body {
 	const f = "tiers.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -13272,8 +13285,8 @@ func parsed11() *hclsyntax.Body {
 	}
 }
 
-// parsed12 is the syntax tree of trace.hcl.
-func parsed12() *hclsyntax.Body {
+// parsed13 is the syntax tree of trace.hcl.
+func parsed13() *hclsyntax.Body {
 	const f = "trace.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},
@@ -13522,8 +13535,8 @@ func parsed12() *hclsyntax.Body {
 	}
 }
 
-// parsed13 is the syntax tree of validator.hcl.
-func parsed13() *hclsyntax.Body {
+// parsed14 is the syntax tree of validator.hcl.
+func parsed14() *hclsyntax.Body {
 	const f = "validator.hcl"
 	return &hclsyntax.Body{
 		Attributes: hclsyntax.Attributes{},

@@ -222,6 +222,7 @@ func TestFetchBadRequests(t *testing.T) {
 	}{
 		{"no repository", sdk.FetchRequest{}, "no repository"},
 		{"bad repository", sdk.FetchRequest{Filters: map[string][]string{"projects": {"justaname"}}}, "want owner/name"},
+		{"another repository's name alone", sdk.FetchRequest{Filters: map[string][]string{"projects": {"payments"}}}, "want owner/name"},
 		{"unknown kind", sdk.FetchRequest{Kind: "wiki", Filters: map[string][]string{"projects": {testRepo}}}, `unknown kind "wiki"`},
 		{"merged issues", sdk.FetchRequest{Kind: "issue", Filters: map[string][]string{"projects": {testRepo}, "statuses": {"merged"}}}, `unknown issue status "merged"`},
 		{"two refs", sdk.FetchRequest{Kind: "pr", Filters: map[string][]string{"projects": {testRepo}, "ref": {"a", "b"}}}, `filter "ref" takes one value`},
@@ -285,3 +286,17 @@ func TestBaseURLFromEnvironment(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestFetchProjectByName reads "the octo-repo repo" as the configured
+// repository; another name alone says which repository it is not.
+func TestFetchProjectByName(t *testing.T) {
+	h := newHarness(t, nil)
+	records, err := h.fetch(t, sdk.FetchRequest{Kind: "release", Limit: 2, Filters: map[string][]string{"projects": {"Octo-Repo"}}})
+	require.NoError(t, err)
+	require.Len(t, records, 2)
+	assert.True(t, strings.HasPrefix(records[0].ID, testRepo+"@"), records[0].ID)
+
+	_, err = h.fetch(t, sdk.FetchRequest{Kind: "release", Filters: map[string][]string{"projects": {"payments"}}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"payments" is not the configured repository octo-org/octo-repo: name another as owner/name`)
+}

@@ -119,10 +119,20 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 	if len(q.repos) == 0 {
 		return q, sdk.Errorf(sdk.KindBadRequest, `github: no repository: pass the "projects" filter (e.g. projects=golang/go) or set config key "repo"`)
 	}
-	for _, r := range q.repos {
-		if _, _, err := splitRepo(r); err != nil {
-			return q, sdk.Errorf(sdk.KindBadRequest, "github: filter \"projects\": %v", err)
+	for i, r := range q.repos {
+		if _, _, err := splitRepo(r); err == nil {
+			continue
 		}
+		// "the octo-repo repo": the configured repository by its name alone.
+		if _, name, err := splitRepo(defaultRepo); err == nil && strings.EqualFold(name, strings.TrimSpace(r)) {
+			q.repos[i] = defaultRepo
+			continue
+		}
+		err := sdk.Errorf(sdk.KindBadRequest, "github: filter \"projects\": %q: want owner/name, e.g. golang/go", r)
+		if defaultRepo != "" {
+			err = sdk.Errorf(sdk.KindBadRequest, "github: filter \"projects\": %q is not the configured repository %s: name another as owner/name", r, defaultRepo)
+		}
+		return q, err
 	}
 	q.authors, q.labels = filter.List(f["authors"]), filter.List(f["labels"])
 	q.assignees, q.milestones = filter.List(f["assignees"]), filter.List(f["milestones"])

@@ -216,9 +216,9 @@ intent "query_releases" {
 
   detect {
     # "what is in the latest release?", "releases this year"; not "what
-    # changed since the last release?" (commits) nor "is the release
-    # healthy?" (status).
-    when       = "query matches '(?i)\\\\b(?:releases|release notes|changelog|(?:latest|last|newest|recent|previous|current) (?:release|version)|what(?:.s| is| was) (?:new )?in (?:the )?(?:release|v?\\\\d+\\\\.\\\\d+))\\\\b' && !(query matches '(?i)\\\\b(?:since|after|between) (?:the )?(?:(?:latest|last|previous) )?release')"
+    # changed since the last release?" (commits), "is the release healthy?"
+    # (status) nor "what changed in CHANGELOG.md?" (a file).
+    when       = "query matches '(?i)\\\\b(?:releases|release notes|(?:latest|last|newest|recent|previous|current) (?:release|version)|what(?:.s| is| was) (?:new )?in (?:the )?(?:release|v?\\\\d+\\\\.\\\\d+))\\\\b' && !(query matches '(?i)\\\\b(?:since|after|between) (?:the )?(?:(?:latest|last|previous) )?release')"
     confidence = 0.85
   }
 

@@ -1,5 +1,5 @@
-# Logical data sources. Plans name "gitlab", "youtrack", "github" and
-# "generic"; which plugin serves them depends on the environment. The
+# Logical data sources. Plans name "gitlab", "youtrack", "generic" and
+# "github" (hosted.hcl); which plugin serves them depends on the environment. The
 # defaults read only the user's own data: the local git repository, and the
 # hosted project its origin remote names (git_remote) on GitHub or GitLab,
 # or YouTrack, once a token says so: without one nous stays offline. The example
@@ -48,22 +48,6 @@ source "youtrack" {
     token    = env("GITLAB_TOKEN", "")
     projects = git_remote(".").kind == "gitlab" ? [git_remote(".").path] : []
   } : {}
-}
-
-# Pull requests, releases and CI (workflow runs) of the GitHub project the
-# origin remote names, with GITHUB_TOKEN or GH_TOKEN (GitHub Enterprise:
-# GITHUB_API_URL too, which also makes its host known). When the origin is
-# on GitLab and GITLAB_TOKEN is set, plan validation rebinds these
-# retrievals to the "gitlab" source, which serves merge requests, releases
-# and pipelines; else the setup says what to set.
-source "github" {
-  plugin   = git_remote(".").kind == "github" && env("GITHUB_TOKEN", env("GH_TOKEN", "")) != "" ? "builtin:github" : ""
-  setup    = git_remote(".").kind == "github" ? "set GITHUB_TOKEN (or GH_TOKEN) to read ${git_remote(".").path} on GitHub" : git_remote(".").kind == "gitlab" ? "set GITLAB_TOKEN to read ${git_remote(".").path} on GitLab (and GITLAB_URL for a self-hosted GitLab)" : git_remote(".").host != "" ? "the origin remote (${git_remote(".").host}) is not known as GitHub or GitLab: for GitHub Enterprise set GITHUB_API_URL and GITHUB_TOKEN, for a self-hosted GitLab GITLAB_URL and GITLAB_TOKEN" : "the repository has no origin remote on GitHub or GitLab: run nous in a clone of the project, with GITHUB_TOKEN (or GH_TOKEN) or GITLAB_TOKEN set"
-  priority = 10
-  config = {
-    repo  = git_remote(".").path
-    token = env("GITHUB_TOKEN", env("GH_TOKEN", ""))
-  }
 }
 
 # Unstructured source of the fallback template (priority 5 in the

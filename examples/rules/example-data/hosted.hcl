@@ -1,0 +1,1 @@
+../default/hosted.hcl
