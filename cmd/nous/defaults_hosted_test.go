@@ -137,6 +137,7 @@ func TestDefaultsReadTheLatestReleaseAndCIOfTheOriginsGitHubProject(t *testing.T
 		require.Equal(t, 0, code, stderr)
 		assert.Equal(t, []string{"octo-org/octo-repo@" + latest.TagName}, recordIDs(doc, sdk.KindRelease))
 		assert.Contains(t, doc.Result.Report, latest.TagName)
+		assert.Contains(t, doc.Result.Report, "Releases (the latest): 1 release", "the answer says it is the latest")
 	})
 	t.Run("CI on main", func(t *testing.T) {
 		doc, stderr, code := askJSON(t, "is CI green on main?")

@@ -217,6 +217,9 @@ func scopePhrase(key string, values []string) string {
 	case "projects":
 		return "in project " + v
 	case "statuses":
+		if v == "latest" { // releases: "what is in the latest release?"
+			return "(the latest)"
+		}
 		return "with status " + v
 	case "labels":
 		return "labelled " + v
