@@ -48,30 +48,19 @@ func benchmarkKind(b *testing.B, kind string, n int) {
 // stats as GitLab sends it, decoded by the client's types and mapped to
 // records, no HTTP.
 func BenchmarkDecodeCommits(b *testing.B) {
-	body, err := json.Marshal(fakesProject(100).Commits)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		var commits []*gl.Commit
-		if err := json.Unmarshal(body, &commits); err != nil {
-			b.Fatal(err)
-		}
-		for _, c := range commits {
-			_ = commitRecord(c, "group/sub/app", "")
-			n++
-		}
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
+	benchDecode(b, fakesProject(100).Commits, func(c *gl.Commit) sdk.Record { return commitRecord(c, "group/sub/app", "") })
 }
 
 // BenchmarkDecodeReleases is BenchmarkDecodeCommits for one page of 100
 // releases with their commits, assets and links.
 func BenchmarkDecodeReleases(b *testing.B) {
-	body, err := json.Marshal(fakes.GenerateGitLabReleases(fakesProject(100), 100))
+	benchDecode(b, fakes.GenerateGitLabReleases(fakesProject(100), 100), func(rel *gl.Release) sdk.Record { return releaseRecord(rel, "group/sub/app") })
+}
+
+// benchDecode measures decoding page, encoded as GitLab sends it, into the
+// client's type T and mapping each item to a record.
+func benchDecode[T any](b *testing.B, page any, record func(*T) sdk.Record) {
+	body, err := json.Marshal(page)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,12 +68,12 @@ func BenchmarkDecodeReleases(b *testing.B) {
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {
-		var releases []*gl.Release
-		if err := json.Unmarshal(body, &releases); err != nil {
+		var items []*T
+		if err := json.Unmarshal(body, &items); err != nil {
 			b.Fatal(err)
 		}
-		for _, rel := range releases {
-			_ = releaseRecord(rel, "group/sub/app")
+		for _, it := range items {
+			_ = record(it)
 			n++
 		}
 	}
