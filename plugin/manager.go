@@ -100,6 +100,10 @@ type Options struct {
 	// TrustProject runs the project's binaries without a trust record
 	// (for CI). Ownership checks and pins still apply.
 	TrustProject bool
+
+	// Shared, when set, is the registry whose processes the Manager shares
+	// with other Managers built with it, and which counts its calls.
+	Shared *Processes
 }
 
 // defaultStartTimeout bounds a plugin's handshake when Options has none.
@@ -116,6 +120,8 @@ type Manager struct {
 	startTimeout time.Duration
 	slots        map[slotKey]*slot
 	pools        map[poolKey]*pool
+	serves       map[*pool][]string // the names of the specs each pool serves here, for logs
+	shared       *Processes         // nil: the pools are the Manager's own
 
 	projectDir   string // absolute
 	trustFile    string
@@ -171,6 +177,8 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 		startTimeout: opts.StartTimeout,
 		slots:        make(map[slotKey]*slot, len(specs)),
 		pools:        make(map[poolKey]*pool, len(specs)),
+		serves:       make(map[*pool][]string, len(specs)),
+		shared:       opts.Shared,
 	}
 	if m.startTimeout <= 0 {
 		m.startTimeout = defaultStartTimeout
@@ -192,14 +200,21 @@ func NewManager(opts Options, specs ...Spec) (*Manager, error) {
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
+		m.dropPools()
 		return nil, red.Error(err)
+	}
+	if m.shared != nil {
+		for key, s := range m.slots {
+			s.counts = m.shared.counters(SpecName{Kind: key.kind, Name: key.name})
+		}
 	}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	return m, nil
 }
 
 // poolOf is the pool of the process serving spec, shared with every spec
-// of the same key; nil for a source that is not configured.
+// of the same key (and, with Options.Shared, with other Managers); nil for a
+// source that is not configured.
 func (m *Manager) poolOf(spec Spec) *pool {
 	if spec.Ref == "" {
 		return nil
@@ -207,11 +222,28 @@ func (m *Manager) poolOf(spec Spec) *pool {
 	k := keyOf(spec)
 	pl := m.pools[k]
 	if pl == nil {
-		pl = newPool()
+		if m.shared != nil {
+			pl = m.shared.take(k)
+		} else {
+			pl = newPool()
+		}
 		m.pools[k] = pl
 	}
-	pl.specs = append(pl.specs, spec.Name)
+	m.serves[pl] = append(m.serves[pl], spec.Name)
 	return pl
+}
+
+// dropPools gives up the Manager's pools and returns those whose process
+// it must stop: all of them, or with Options.Shared those no other open
+// Manager uses.
+func (m *Manager) dropPools() []*pool {
+	var stop []*pool
+	for k, pl := range m.pools {
+		if m.shared == nil || m.shared.drop(k) {
+			stop = append(stop, pl)
+		}
+	}
+	return stop
 }
 
 // Fetch runs Fetch on the source named source.
@@ -273,13 +305,17 @@ func (m *Manager) call(ctx context.Context, kind Kind, name, op string, fn func(
 	defer cancel()
 	err = fn(ctx, s, p)
 	if ce, ok := err.(callerError); ok {
+		s.counts.call(nil)
 		return ce.err
 	}
-	return m.outcome(ctx, s, p, op, budget, err)
+	err = m.outcome(ctx, s, p, op, budget, err)
+	s.counts.call(err)
+	return err
 }
 
-// Close stops every plugin process and waits for them to exit. Calls after
-// Close fail.
+// Close stops every plugin process and waits for them to exit; with
+// Options.Shared, it stops only those no other open Manager uses. Calls
+// after Close fail.
 func (m *Manager) Close() error {
 	m.mu.Lock()
 	already := m.closed
@@ -291,7 +327,7 @@ func (m *Manager) Close() error {
 	m.cancel()
 	m.starting.Wait()
 	var wg sync.WaitGroup
-	for _, pl := range m.pools {
+	for _, pl := range m.dropPools() {
 		wg.Go(func() { pl.shutdown("the plugin host is shutting down") })
 	}
 	wg.Wait()
@@ -349,6 +385,7 @@ func (m *Manager) ensure(ctx context.Context, s *slot) (*process, error) {
 	if old := pl.proc; old != nil {
 		pl.proc = nil
 		old.end(true)
+		s.counts.restart()
 		m.logger.Info("restarting plugin", "plugin", s.spec.Name, "ref", s.spec.Ref)
 	}
 	p, err := m.start(ctx, s)
@@ -376,7 +413,7 @@ func (m *Manager) start(ctx context.Context, s *slot) (*process, error) {
 		p.end(true)
 		return nil, err
 	}
-	m.logger.Named(s.spec.Name).Debug("plugin ready", "path", p.run.name, "pid", p.pid(), "serves", strings.Join(s.pool.specs, ", "))
+	m.logger.Named(s.spec.Name).Debug("plugin ready", "path", p.run.name, "pid", p.pid(), "serves", strings.Join(m.serves[s.pool], ", "))
 	return p, nil
 }
 

@@ -30,9 +30,8 @@ func keyOf(spec Spec) poolKey {
 // crash. Its lock guards starts, so concurrent first calls share one
 // process.
 type pool struct {
-	specs []string      // the names of the specs it serves, for logs
-	lock  chan struct{} // a mutex a waiting call can give up on: held when full
-	proc  *process
+	lock chan struct{} // a mutex a waiting call can give up on: held when full
+	proc *process
 	// rejected is the plugin's refusal of the config: every later call of
 	// every sharing spec fails with it rather than start and configure
 	// the plugin again (and log its config warnings again). Held with lock.

@@ -13,6 +13,8 @@ type slot struct {
 	spec Spec
 	who  string // "name (ref)", for messages
 	pool *pool  // nil for a source that is not configured
+	// counts are the spec's counters in Options.Shared, nil without it.
+	counts *counters
 }
 
 // newSlot returns the slot of spec served by pl, with no process until a
