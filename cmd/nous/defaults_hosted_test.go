@@ -124,6 +124,12 @@ func TestDefaultsReadTheLatestReleaseAndCIOfTheOriginsGitHubProject(t *testing.T
 	withoutTokens(t)
 	inClone(t, "https://github.com/octo-org/octo-repo.git")
 	gh := withGitHub(t, ghToken)
+	// CI ran last week (the runs are "last week" by default), every 3 hours.
+	lastWeek := time.Date(2026, 11, 8, 21, 0, 0, 0, time.UTC) // askNow is 2026-11-10
+	for i := range gh.Repo.Runs {
+		at := lastWeek.Add(-time.Duration(i) * 3 * time.Hour)
+		gh.Repo.Runs[i].CreatedAt, gh.Repo.Runs[i].UpdatedAt = at, at.Add(12*time.Minute)
+	}
 
 	t.Run("latest release", func(t *testing.T) {
 		var latest fakes.GitHubRelease
@@ -144,6 +150,15 @@ func TestDefaultsReadTheLatestReleaseAndCIOfTheOriginsGitHubProject(t *testing.T
 		require.Equal(t, 0, code, stderr)
 		runs := recordIDs(doc, sdk.KindPipeline)
 		require.NotEmpty(t, runs)
+		var latest fakes.GitHubWorkflowRun // newest first: the newest finished on main
+		for _, r := range gh.Repo.Runs {
+			if r.HeadBranch == "main" && r.Conclusion != nil {
+				latest = r
+				break
+			}
+		}
+		assert.Contains(t, doc.Result.Report, "- Latest finished: `octo-org/octo-repo/actions/runs/"+strconv.FormatInt(latest.ID, 10)+"`", "the verdict")
+		assert.Contains(t, doc.Result.Report, "- States: ")
 		for _, r := range doc.Result.Records {
 			if r.Kind == sdk.KindPipeline {
 				assert.Equal(t, "main", r.Fields["ref"], "only runs on main: %s", r.ID)
@@ -188,6 +203,25 @@ func TestDefaultsWithoutAGitHubTokenSayWhatToSet(t *testing.T) {
 	for _, p := range doc.Plan.Retrieval.Plans {
 		assert.NotEqual(t, sdk.KindPipeline, p.Kind, "no CI retrieval without a CI source")
 	}
+}
+
+// TestDefaultsInAGitHubCloneIgnoreAStrayGitLabToken: a GitLab token meant
+// for other work does not send a GitHub clone's questions to GitLab.
+func TestDefaultsInAGitHubCloneIgnoreAStrayGitLabToken(t *testing.T) {
+	withoutTokens(t)
+	t.Setenv("GITLAB_TOKEN", "glpat-StrayTokenForAnotherProject")
+	inClone(t, "https://github.com/octo-org/octo-repo.git")
+
+	doc, stderr, code := askJSON(t, "which commits were pushed last week?")
+	require.Equal(t, 0, code, stderr)
+	assert.Len(t, recordIDs(doc, sdk.KindCommit), 2, "the local history answers")
+	for _, r := range doc.Result.Records {
+		assert.Equal(t, "git", r.Source)
+	}
+
+	_, stderr, code = askJSON(t, "are there open bugs?")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "set GITHUB_TOKEN (or GH_TOKEN) to read the issues of octo-org/octo-repo on GitHub")
 }
 
 func TestDefaultsOutsideAHostedCloneSayWhy(t *testing.T) {

@@ -27,15 +27,20 @@ type understanding struct {
 }
 
 // kindOrder is the order kinds are named in; others follow, sorted.
-var kindOrder = []string{sdk.KindCommit, sdk.KindIssue, sdk.KindMergeRequest, sdk.KindPipeline, sdk.KindDocument}
+var kindOrder = []string{sdk.KindCommit, sdk.KindIssue, sdk.KindPullRequest, sdk.KindMergeRequest, sdk.KindPipeline, sdk.KindRelease, sdk.KindDocument}
 
 // kindWords find a record kind named in a question or a retrieval's description.
 var kindWords = sync.OnceValue(func() []kindWord {
+	reviews := regexp.MustCompile(`(?i)\b(pull[ -]requests?|PRs?|merge requests?|MRs?)\b`)
 	return []kindWord{
 		{sdk.KindCommit, regexp.MustCompile(`(?i)\bcommit(s|ted)?\b`)},
 		{sdk.KindIssue, regexp.MustCompile(`(?i)\b(issues?|bugs?|tickets?)\b`)},
-		{sdk.KindMergeRequest, regexp.MustCompile(`(?i)\b(merge|pull) requests?\b`)},
-		{sdk.KindPipeline, regexp.MustCompile(`(?i)\bpipelines?\b`)},
+		// GitHub's pull requests are GitLab's merge requests: a question
+		// naming either is answered by whichever the project has.
+		{sdk.KindPullRequest, reviews},
+		{sdk.KindMergeRequest, reviews},
+		{sdk.KindPipeline, regexp.MustCompile(`(?i)\b(pipelines?|CI runs?|workflow runs?)\b`)},
+		{sdk.KindRelease, regexp.MustCompile(`(?i)\breleases?\b`)},
 	}
 })
 

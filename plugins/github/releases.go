@@ -38,10 +38,22 @@ func (r *fetchRun) fetchReleases(ctx context.Context, sc scope) error {
 	})
 }
 
+// releaseState is draft, prerelease or published.
+func releaseState(rel *gh.RepositoryRelease) string {
+	switch {
+	case rel.GetDraft():
+		return "draft"
+	case rel.GetPrerelease():
+		return "prerelease"
+	}
+	return "published"
+}
+
 func releaseRecord(rel *gh.RepositoryRelease, repo string) sdk.Record {
 	fields := map[string]any{
 		"repo":       repo,
 		"tag":        rel.GetTagName(),
+		"state":      releaseState(rel),
 		"draft":      rel.GetDraft(),
 		"prerelease": rel.GetPrerelease(),
 	}

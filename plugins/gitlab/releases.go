@@ -55,6 +55,7 @@ func releaseRecord(rel *gl.Release, project string) sdk.Record {
 		"tag":              rel.TagName,
 		"sha":              rel.Commit.ID,
 		"upcoming_release": rel.UpcomingRelease,
+		"state":            map[bool]string{true: "upcoming", false: "released"}[rel.UpcomingRelease],
 	}
 	if rel.CreatedAt != nil {
 		fields["created_at"] = rel.CreatedAt.UTC()

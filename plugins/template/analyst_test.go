@@ -186,3 +186,36 @@ func TestAnalystAllFlaggedSaysSoOnce(t *testing.T) {
 	assert.Contains(t, out.Draft, "- Source tiers: all 6 records come from unknown or tier ≥ 3 sources: git\n")
 	assert.NotContains(t, out.Draft, "[tier unknown", "no flag on every line")
 }
+
+// TestAnalystTalliesStatesAndNamesTheLatestFinishedRun: "is CI green?" is
+// answered by the runs' states and the newest one that finished.
+func TestAnalystTalliesStatesAndNamesTheLatestFinishedRun(t *testing.T) {
+	run := func(n int, state string, at time.Time) sdk.Record {
+		return sdk.Record{ID: fmt.Sprintf("acme/app/actions/runs/%d", n), Kind: sdk.KindPipeline, Source: "github", Tier: 1,
+			Title: fmt.Sprintf("CI #%d %s on main (push)", n, state), Time: at, Fields: map[string]any{"state": state}}
+	}
+	records := []sdk.Record{run(3, "in_progress", day0.Add(3*time.Hour)), run(2, "failure", day0.Add(2*time.Hour)), run(1, "success", day0.Add(time.Hour))}
+	out := analystDraft(t, New(), "is CI green on main?", "discovery", records)
+	assert.Contains(t, out.Draft, "- States: failure (1), in_progress (1), success (1)\n")
+	assert.Contains(t, out.Draft, "- Latest finished: `acme/app/actions/runs/2` CI #2 failure on main (push)", "the running one has no outcome yet")
+}
+
+// TestAnalystQuotesTheNotesOfAFewReleases: "what is in the latest
+// release?" is answered by its notes; a long list names releases only.
+func TestAnalystQuotesTheNotesOfAFewReleases(t *testing.T) {
+	release := func(tag string, at time.Time) sdk.Record {
+		return sdk.Record{ID: "acme/app@" + tag, Kind: sdk.KindRelease, Source: "github", Tier: 1, Title: "Release " + tag, Time: at,
+			Body: "## Fixes\r\n\r\n- refund rounding in " + tag + "\r\n" + strings.Repeat("- more\r\n", 60), Fields: map[string]any{"state": "published"}}
+	}
+	out := analystDraft(t, New(), "what is in the latest release?", "discovery", []sdk.Record{release("v1.2.0", day0)})
+	assert.Contains(t, out.Draft, "  > ## Fixes\n  >\n  > - refund rounding in v1.2.0\n")
+	assert.Equal(t, maxNoteLines+1, strings.Count(out.Draft, "\n  >"), "the notes are bounded: 40 lines and an ellipsis")
+	assert.Contains(t, out.Draft, "  > …\n")
+
+	var many []sdk.Record
+	for i := range maxNotes + 1 {
+		many = append(many, release(fmt.Sprintf("v1.%d.0", i), day0.Add(time.Duration(i)*time.Hour)))
+	}
+	out = analystDraft(t, New(), "releases this year", "discovery", many)
+	assert.NotContains(t, out.Draft, "refund rounding", "a list of releases names them only")
+}

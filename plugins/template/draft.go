@@ -62,9 +62,13 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 	for _, g := range ev.groups {
 		n := ev.holds(g.kind)
 		fmt.Fprintf(&b, "\n### %s (%d)\n\n", l.kindHeading(g.kind), n)
+		writeStates(&b, l, g, ev.partial(), !allFlagged)
 		shown := g.records[:min(len(g.records), maxItems)]
 		for _, r := range shown {
 			b.WriteString("- " + recordLine(r, !allFlagged) + "\n")
+			if g.kind == sdk.KindRelease && len(shown) <= maxNotes {
+				writeNotes(&b, r.Body)
+			}
 		}
 		if more := n - len(shown); more > 0 {
 			fmt.Fprintf(&b, "- "+l.More+"\n", more)
@@ -74,6 +78,63 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 	listed = append(listed, nearestSection(&b, l, ev, maxItems)...)
 	b.WriteString(sourcesSection(l, listed))
 	return b.String()
+}
+
+// Bounds of the release notes a draft quotes: "what is in the latest
+// release?" is answered by them, a list of releases by their names.
+const (
+	maxNotes      = 3 // releases listed at most, for their notes to be quoted
+	maxNoteLines  = 40
+	maxNoteLength = 4000
+)
+
+// writeNotes quotes a release's notes under its line, bounded.
+func writeNotes(b *strings.Builder, body string) {
+	body = strings.TrimSpace(text.Clip(body, maxNoteLength))
+	if body == "" {
+		return
+	}
+	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	if len(lines) > maxNoteLines {
+		lines = append(lines[:maxNoteLines], "…")
+	}
+	for _, line := range lines {
+		b.WriteString(strings.TrimRight("  > "+line, " ") + "\n")
+	}
+}
+
+// finishedStates are the states of a CI run that has an outcome (GitHub's
+// conclusions, GitLab's final pipeline statuses).
+var finishedStates = map[string]bool{"success": true, "failure": true, "failed": true, "cancelled": true, "canceled": true,
+	"skipped": true, "timed_out": true, "action_required": true, "neutral": true, "stale": true}
+
+// writeStates tallies a group's records by their "state" field (open,
+// merged, success, failure, …) and, for CI runs, names the newest one that
+// finished: what "is CI green?" asks.
+func writeStates(b *strings.Builder, l *labels, g kindGroup, sample, tierFlags bool) {
+	states := map[string]int{}
+	for _, r := range g.records {
+		if s, ok := r.Fields["state"].(string); ok && s != "" {
+			states[s]++
+		}
+	}
+	if len(states) == 0 {
+		return
+	}
+	label := l.States
+	if sample {
+		label = fmt.Sprintf(l.StatesSample, len(g.records))
+	}
+	fmt.Fprintf(b, "- %s: %s\n", label, formatTallies(tallies(states)))
+	if g.kind != sdk.KindPipeline {
+		return
+	}
+	for _, r := range g.records {
+		if s, _ := r.Fields["state"].(string); finishedStates[s] {
+			fmt.Fprintf(b, "- %s: %s\n", l.LatestFinished, recordLine(r, tierFlags))
+			return
+		}
+	}
 }
 
 // nearestSection lists the records outside the asked period, under their

@@ -9,6 +9,8 @@ type labels struct {
 	// Counts of the listed records when the engine held more: they say
 	// they are of a sample ("the newest %d records").
 	ProjectsSample, InPeriodSample, AllFlaggedSample string
+	// A group's records by state, and the newest CI run with an outcome.
+	States, StatesSample, LatestFinished string
 	// Empty periods: the heading of the nearest activity, "no commits in the
 	// requested period (…)" (%[1]s the kinds, %[2]s the period), what is
 	// nearest before or after it, and the confidence reasons.
@@ -25,6 +27,7 @@ var labelSets = map[string]*labels{
 		RequestedPeriod: "Requested period", PeriodFor: "%s for %s", InPeriod: "%d of %d records fall in it",
 		SourceTiers: "Source tiers", AllFlagged: "all %d records come from unknown or tier ≥ 3 sources: %s",
 		ProjectsSample: "Projects in the newest %d records", InPeriodSample: "%d of the newest %d records fall in it",
+		States: "States", StatesSample: "States of the newest %d", LatestFinished: "Latest finished",
 		AllFlaggedSample: "all of the newest %d records come from unknown or tier ≥ 3 sources: %s",
 		WithoutURL:       "Cited without a URL", FromSource: "%s (%s)",
 		Nearest: "Nearest activity outside the requested period", NoneInPeriod: "No %[1]s in the requested period (%[2]s)",
@@ -32,8 +35,8 @@ var labelSets = map[string]*labels{
 		EmptyPeriod: "nothing in the requested period: the records shown are the nearest activity outside it",
 		Partial:     "partial answer: %s",
 		Kinds: map[string]string{
-			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests",
-			"pipeline": "Pipelines", "document": "Documents",
+			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests", "pull_request": "Pull requests",
+			"pipeline": "Pipelines", "release": "Releases", "document": "Documents",
 		},
 	},
 	"zh": {
@@ -44,6 +47,7 @@ var labelSets = map[string]*labels{
 		RequestedPeriod: "查詢期間", PeriodFor: "%s（%s）", InPeriod: "%d／%d 筆在此期間",
 		SourceTiers: "來源等級", AllFlagged: "全部 %d 筆來自未知或第 3 級以上的來源：%s",
 		ProjectsSample: "最新 %d 筆記錄的專案", InPeriodSample: "最新 %[2]d 筆中 %[1]d 筆在此期間",
+		States: "狀態", StatesSample: "最新 %d 筆的狀態", LatestFinished: "最近一次完成",
 		AllFlaggedSample: "最新 %d 筆全部來自未知或第 3 級以上的來源：%s",
 		WithoutURL:       "無網址的引用", FromSource: "%s（%s）",
 		Nearest: "查詢期間外最接近的活動", NoneInPeriod: "查詢期間（%[2]s）內沒有%[1]s",
@@ -51,8 +55,8 @@ var labelSets = map[string]*labels{
 		EmptyPeriod: "查詢期間內沒有資料：所列記錄是期間外最接近的活動",
 		Partial:     "部分回答：%s",
 		Kinds: map[string]string{
-			"commit": "提交", "issue": "議題", "merge_request": "合併請求",
-			"pipeline": "管線", "document": "文件",
+			"commit": "提交", "issue": "議題", "merge_request": "合併請求", "pull_request": "拉取請求",
+			"pipeline": "管線", "release": "發行版本", "document": "文件",
 		},
 	},
 }

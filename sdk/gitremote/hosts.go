@@ -14,8 +14,10 @@ type Hosts map[string]string
 // publicHosts are the host names the services document for cloning.
 var publicHosts = Hosts{
 	"github.com":        sdk.RemoteGitHub,
+	"www.github.com":    sdk.RemoteGitHub, // git follows GitHub's redirect
 	"ssh.github.com":    sdk.RemoteGitHub, // SSH over port 443
 	"gitlab.com":        sdk.RemoteGitLab,
+	"www.gitlab.com":    sdk.RemoteGitLab,
 	"altssh.gitlab.com": sdk.RemoteGitLab, // SSH over port 443
 }
 

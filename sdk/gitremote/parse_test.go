@@ -27,6 +27,7 @@ func TestParse(t *testing.T) {
 		{"http://github.com/hashicorp/hcl", gh("hashicorp/hcl")},
 		{"HTTPS://GitHub.COM/HashiCorp/HCL.git", gh("HashiCorp/HCL")},
 		{"https://github.com./hashicorp/hcl", gh("hashicorp/hcl")},
+		{"https://www.github.com/hashicorp/hcl.git", &sdk.Remote{Host: "www.github.com", Path: "hashicorp/hcl", Kind: sdk.RemoteGitHub}},
 		{"ssh://git@github.com/hashicorp/hcl.git", gh("hashicorp/hcl")},
 		{"ssh://git@github.com:22/hashicorp/hcl.git", gh("hashicorp/hcl")},
 		{"ssh://git@ssh.github.com:443/hashicorp/hcl.git", &sdk.Remote{Host: "ssh.github.com", Path: "hashicorp/hcl", Kind: sdk.RemoteGitHub}},

@@ -81,7 +81,9 @@ intent "query_analytics" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\\\b(?:how many|statistics|stats|metrics?|trends?|count|average|velocity)\\\\b'"
+    # Counts of pull requests, CI runs or releases alone ("how many PRs were
+    # merged?") are counted by their own intents.
+    when       = "query matches '(?i)\\\\b(?:how many|statistics|stats|metrics?|trends?|count|average|velocity)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?|CI|builds?|pipelines?|workflows?|workflow runs?|releases)\\\\b' && !(query matches '(?i)\\\\b(?:commit(?:s|ted)?|issues?|bugs?|tickets?|contributors?)\\\\b'))"
     confidence = 0.8
   }
 
@@ -108,8 +110,10 @@ intent "query_analytics" {
     source      = "gitlab"
     kind        = "commit"
     priority    = 9
-    # Unless the question is only about issues ("how many open bugs?").
-    when    = "query == '' || query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushe?d?|merged?|changed?|changes|contributors?|authors?)\\\\b' || !(query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?)\\\\b')"
+    # Unless the question is only about issues, pull requests, CI or releases
+    # ("how many open bugs?", "how many PRs were merged?"): "merged" alone is
+    # about commits.
+    when    = "query == '' || query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushe?d?|changed?|changes|contributors?|authors?)\\\\b' || !(query matches '(?i)\\\\b(?:issues?|bugs?|tickets?|tasks?|pull[ -]requests?|PRs?|merge requests?|MRs?|CI|builds?|pipelines?|workflows?|releases?)\\\\b')"
     filters = ["projects", "dates", "paths", "authors", "revisions", "topics"]
   }
   retrieve "issue_metrics" {
@@ -170,9 +174,9 @@ intent "query_status" {
     kind        = "pipeline"
     hypothesis  = "health"
     priority    = 8
-    limit       = 30
     required    = false
     when        = "'github' in sources || sources['gitlab'] == 'builtin:gitlab'"
+    fixed       = { dates = ["last week"] }
     filters     = ["projects", "revisions"]
   }
 }
@@ -266,23 +270,23 @@ intent "query_ci" {
     description = "Retrieve CI runs (workflow runs, pipelines) from GitHub or GitLab"
     action      = "retrieve"
   }
-  hypothesis "stats" {
-    description = "Calculate statistics of CI run outcomes"
-    action      = "stats"
-  }
+  # The report tallies the runs by state and names the latest finished
+  # one: no stats step, which would make every CI question a count.
   hypothesis "format" {
     description = "Format CI health summary for user"
     action      = "agent"
     role        = "writer"
   }
 
+  # The runs of the period asked, last week's by default ("is CI green on
+  # main?"): every run of it, so counts and states are whole.
   retrieve "runs" {
     description = "Retrieve CI runs from GitHub or GitLab"
     source      = "github"
     kind        = "pipeline"
     priority    = 10
-    limit       = 30
     filters     = ["projects", "dates", "revisions"]
+    defaults    = { dates = ["last week"] }
   }
 }
 

@@ -14,11 +14,13 @@
 # json`, which shows record fields, asks for them anyway (the with_stats
 # filter).
 
-# Commits: GitLab with GITLAB_TOKEN, else the local git repository.
+# Commits: GitLab with GITLAB_TOKEN, unless the origin remote is elsewhere
+# (a GitHub clone reads its own history, whatever tokens are set), else the
+# local git repository.
 source "gitlab" {
-  plugin   = env("GITLAB_TOKEN", "") != "" ? "builtin:gitlab" : "builtin:git"
+  plugin   = env("GITLAB_TOKEN", "") != "" && (git_remote(".").kind == "gitlab" || git_remote(".").host == "") ? "builtin:gitlab" : "builtin:git"
   priority = 10
-  config = env("GITLAB_TOKEN", "") != "" ? {
+  config = env("GITLAB_TOKEN", "") != "" && (git_remote(".").kind == "gitlab" || git_remote(".").host == "") ? {
     base_url = env("GITLAB_URL", "https://gitlab.com")
     token    = env("GITLAB_TOKEN", "")
     projects = git_remote(".").kind == "gitlab" ? [git_remote(".").path] : []
@@ -28,14 +30,14 @@ source "gitlab" {
   }
 }
 
-# Issues: YouTrack with YOUTRACK_TOKEN, else the GitHub project of the
-# origin remote with GITHUB_TOKEN (or GH_TOKEN), else GitLab issues with
-# GITLAB_TOKEN, else not configured: issue questions then say so and what
-# to set.
+# Issues: YouTrack with YOUTRACK_TOKEN, else the project of the origin
+# remote: on GitHub with GITHUB_TOKEN (or GH_TOKEN), on GitLab with
+# GITLAB_TOKEN (also without an origin: the question names the project),
+# else not configured: issue questions then say so and what to set.
 source "youtrack" {
-  plugin   = env("YOUTRACK_TOKEN", "") != "" ? "builtin:youtrack" : git_remote(".").kind == "github" && env("GITHUB_TOKEN", env("GH_TOKEN", "")) != "" ? "builtin:github" : env("GITLAB_TOKEN", "") != "" ? "builtin:gitlab" : ""
+  plugin   = env("YOUTRACK_TOKEN", "") != "" ? "builtin:youtrack" : git_remote(".").kind == "github" && env("GITHUB_TOKEN", env("GH_TOKEN", "")) != "" ? "builtin:github" : env("GITLAB_TOKEN", "") != "" && (git_remote(".").kind == "gitlab" || git_remote(".").host == "") ? "builtin:gitlab" : ""
   kind     = "issue"
-  setup    = git_remote(".").kind == "github" ? "set GITHUB_TOKEN (or GH_TOKEN) to read the issues of ${git_remote(".").path} on GitHub, or YOUTRACK_URL and YOUTRACK_TOKEN" : git_remote(".").kind == "gitlab" ? "set GITLAB_TOKEN to read the issues of ${git_remote(".").path} on GitLab, or YOUTRACK_URL and YOUTRACK_TOKEN" : "set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"
+  setup    = git_remote(".").kind == "github" ? "set GITHUB_TOKEN (or GH_TOKEN) to read the issues of ${git_remote(".").path} on GitHub, or YOUTRACK_URL and YOUTRACK_TOKEN" : git_remote(".").kind == "gitlab" ? "set GITLAB_TOKEN to read the issues of ${git_remote(".").path} on GitLab, or YOUTRACK_URL and YOUTRACK_TOKEN" : git_remote(".").host != "" ? "set YOUTRACK_URL and YOUTRACK_TOKEN; for the issues on the origin's host (${git_remote(".").host}), GITHUB_API_URL and GITHUB_TOKEN (GitHub Enterprise) or GITLAB_URL and GITLAB_TOKEN (a self-hosted GitLab)" : "set YOUTRACK_URL and YOUTRACK_TOKEN (or GITLAB_TOKEN to use GitLab issues)"
   priority = 10
   config = env("YOUTRACK_TOKEN", "") != "" ? {
     base_url = env("YOUTRACK_URL", "")
@@ -43,7 +45,7 @@ source "youtrack" {
     } : git_remote(".").kind == "github" && env("GITHUB_TOKEN", env("GH_TOKEN", "")) != "" ? {
     repo  = git_remote(".").path
     token = env("GITHUB_TOKEN", env("GH_TOKEN", ""))
-    } : env("GITLAB_TOKEN", "") != "" ? {
+    } : env("GITLAB_TOKEN", "") != "" && (git_remote(".").kind == "gitlab" || git_remote(".").host == "") ? {
     base_url = env("GITLAB_URL", "https://gitlab.com")
     token    = env("GITLAB_TOKEN", "")
     projects = git_remote(".").kind == "gitlab" ? [git_remote(".").path] : []
