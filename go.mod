@@ -57,7 +57,7 @@ require (
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.59.0 // indirect
-	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/mod v0.42.0
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.36.0
 	golang.org/x/sync v0.25.0 // indirect

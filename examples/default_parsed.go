@@ -15,7 +15,7 @@ var parsed = map[string]parsedFile{
 	"checks.hcl":    {sum: [32]uint8{0xf4, 0xba, 0x23, 0xcd, 0xf5, 0x8d, 0xf2, 0xc7, 0x11, 0x2, 0xf8, 0xfa, 0xf6, 0xff, 0xa5, 0x7e, 0xe4, 0x10, 0xbf, 0x5d, 0x29, 0x88, 0x50, 0x89, 0x4c, 0x43, 0xf2, 0x7c, 0x80, 0x64, 0xb4, 0x9a}, body: parsed1},
 	"depth.hcl":     {sum: [32]uint8{0x4e, 0x7b, 0xfc, 0x35, 0xaf, 0xd, 0x5d, 0x3d, 0xbb, 0xc, 0x31, 0x7d, 0xe4, 0x75, 0x65, 0xef, 0x9d, 0x3e, 0x24, 0x75, 0xa0, 0x4e, 0x45, 0xbc, 0x7, 0xbe, 0xeb, 0x3f, 0x60, 0x22, 0x5d, 0x8b}, body: parsed2},
 	"docs.hcl":      {sum: [32]uint8{0x8a, 0x74, 0x48, 0x1f, 0x43, 0xaa, 0x1b, 0xdf, 0x30, 0x49, 0x5b, 0x7c, 0x34, 0xfc, 0x5f, 0xca, 0xd5, 0xe1, 0x17, 0xc3, 0xf8, 0x9b, 0x97, 0x22, 0x6d, 0x37, 0xeb, 0xfb, 0xdf, 0xbf, 0x1b, 0xbf}, body: parsed3},
-	"entities.hcl":  {sum: [32]uint8{0xc4, 0xc9, 0x47, 0x56, 0x48, 0xc9, 0x29, 0x96, 0xd2, 0x48, 0x64, 0xfe, 0x7a, 0xf1, 0x56, 0x8c, 0xce, 0x32, 0xcd, 0xc9, 0x55, 0x39, 0x28, 0x88, 0xb, 0xaf, 0x74, 0x32, 0x56, 0xc4, 0xab, 0x8b}, body: parsed4},
+	"entities.hcl":  {sum: [32]uint8{0x10, 0xac, 0x2b, 0xf4, 0x43, 0x61, 0xae, 0x4e, 0x9a, 0x7e, 0x9b, 0x56, 0x15, 0xcf, 0xc7, 0x3, 0x88, 0x13, 0xdd, 0x3c, 0x9a, 0xa9, 0xf1, 0x46, 0xcf, 0x75, 0xaf, 0x31, 0x2, 0xd3, 0xa6, 0x9c}, body: parsed4},
 	"hosted.hcl":    {sum: [32]uint8{0xf9, 0x90, 0x49, 0x1a, 0x32, 0xf2, 0xdf, 0x82, 0x27, 0x38, 0xc4, 0x4e, 0xd, 0x44, 0x9c, 0xe4, 0xd7, 0x63, 0x51, 0x96, 0x18, 0x58, 0xbe, 0xcd, 0x99, 0x78, 0xde, 0x85, 0x78, 0x36, 0x7f, 0xe4}, body: parsed5},
 	"intents.hcl":   {sum: [32]uint8{0x3b, 0xbf, 0x83, 0xae, 0x70, 0x67, 0x42, 0x19, 0x9a, 0xd6, 0x49, 0x7b, 0xba, 0xf9, 0xd7, 0x7c, 0x14, 0x6b, 0x39, 0xc, 0xe5, 0xbd, 0x6d, 0xbd, 0x4c, 0x1, 0x7e, 0xa, 0x26, 0x41, 0x76, 0x2c}, body: parsed6},
 	"loop.hcl":      {sum: [32]uint8{0x4d, 0x73, 0x17, 0xc5, 0x64, 0xe0, 0x79, 0xd2, 0x2f, 0x7, 0x7f, 0x2d, 0x15, 0x68, 0xa1, 0x44, 0x81, 0xff, 0xa7, 0x5d, 0x25, 0xb7, 0xff, 0x8, 0x65, 0xc, 0xa4, 0x1f, 0xdf, 0x93, 0x2c, 0xe7}, body: parsed7},
@@ -4546,14 +4546,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("ref"),
-										SrcRange: rng(f, 133, 14, 7525, 133, 17, 7528),
+										SrcRange: rng(f, 136, 14, 7773, 136, 17, 7776),
 									},
 								},
-								SrcRange: rng(f, 133, 13, 7524, 133, 18, 7529),
+								SrcRange: rng(f, 136, 13, 7772, 136, 18, 7777),
 							},
-							SrcRange:    rng(f, 133, 3, 7514, 133, 18, 7529),
-							NameRange:   rng(f, 133, 3, 7514, 133, 9, 7520),
-							EqualsRange: rng(f, 133, 11, 7522, 133, 12, 7523),
+							SrcRange:    rng(f, 136, 3, 7762, 136, 18, 7777),
+							NameRange:   rng(f, 136, 3, 7762, 136, 9, 7768),
+							EqualsRange: rng(f, 136, 11, 7770, 136, 12, 7771),
 						},
 						"matches": &hclsyntax.Attribute{
 							Name: "matches",
@@ -4561,14 +4561,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("one"),
-										SrcRange: rng(f, 134, 14, 7543, 134, 17, 7546),
+										SrcRange: rng(f, 137, 14, 7791, 137, 17, 7794),
 									},
 								},
-								SrcRange: rng(f, 134, 13, 7542, 134, 18, 7547),
+								SrcRange: rng(f, 137, 13, 7790, 137, 18, 7795),
 							},
-							SrcRange:    rng(f, 134, 3, 7532, 134, 18, 7547),
-							NameRange:   rng(f, 134, 3, 7532, 134, 10, 7539),
-							EqualsRange: rng(f, 134, 11, 7540, 134, 12, 7541),
+							SrcRange:    rng(f, 137, 3, 7780, 137, 18, 7795),
+							NameRange:   rng(f, 137, 3, 7780, 137, 10, 7787),
+							EqualsRange: rng(f, 137, 11, 7788, 137, 12, 7789),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -4578,75 +4578,84 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?:(?:release|tag|version)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])"),
-												SrcRange: rng(f, 125, 6, 6838, 125, 114, 6946),
+												SrcRange: rng(f, 126, 6, 6889, 126, 114, 6997),
 											},
 										},
-										SrcRange: rng(f, 125, 5, 6837, 125, 115, 6947),
+										SrcRange: rng(f, 126, 5, 6888, 126, 115, 6998),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?P<from>(?:last|latest|most recent|previous)\\s+(?:release|tag|version))\\b"),
+												SrcRange: rng(f, 128, 6, 7080, 128, 120, 7194),
+											},
+										},
+										SrcRange: rng(f, 128, 5, 7079, 128, 121, 7195),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\bbetween\\s+(?:(?:releases?|tags?|versions?)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])\\s+and\\s+(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])"),
-												SrcRange: rng(f, 126, 6, 6954, 126, 147, 7095),
+												SrcRange: rng(f, 129, 6, 7202, 129, 147, 7343),
 											},
 										},
-										SrcRange: rng(f, 126, 5, 6953, 126, 148, 7096),
+										SrcRange: rng(f, 129, 5, 7201, 129, 148, 7344),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?P<from>\\bv?\\d+\\.\\d+[\\w.+-]*[\\w+])\\.\\.(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])?"),
-												SrcRange: rng(f, 127, 6, 7103, 127, 90, 7187),
+												SrcRange: rng(f, 130, 6, 7351, 130, 90, 7435),
 											},
 										},
-										SrcRange: rng(f, 127, 5, 7102, 127, 91, 7188),
+										SrcRange: rng(f, 130, 5, 7350, 130, 91, 7436),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)"),
-												SrcRange: rng(f, 128, 6, 7195, 128, 68, 7257),
+												SrcRange: rng(f, 131, 6, 7443, 131, 68, 7505),
 											},
 										},
-										SrcRange: rng(f, 128, 5, 7194, 128, 69, 7258),
+										SrcRange: rng(f, 131, 5, 7442, 131, 69, 7506),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?(?P<to>[\\w./-]+)\\s+branch\\b"),
-												SrcRange: rng(f, 129, 6, 7265, 129, 71, 7330),
+												SrcRange: rng(f, 132, 6, 7513, 132, 71, 7578),
 											},
 										},
-										SrcRange: rng(f, 129, 5, 7264, 129, 72, 7331),
+										SrcRange: rng(f, 132, 5, 7512, 132, 72, 7579),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:on|in|for|of)\\s+(?P<to>main|master|trunk|develop)(?:[\\s?!,;]|\\.(?:\\s|$)|$)"),
-												SrcRange: rng(f, 131, 6, 7417, 131, 94, 7505),
+												SrcRange: rng(f, 134, 6, 7665, 134, 94, 7753),
 											},
 										},
-										SrcRange: rng(f, 131, 5, 7416, 131, 95, 7506),
+										SrcRange: rng(f, 134, 5, 7664, 134, 95, 7754),
 									},
 								},
-								SrcRange:  rng(f, 124, 14, 6831, 132, 4, 7511),
-								OpenRange: rng(f, 124, 14, 6831, 124, 15, 6832),
+								SrcRange:  rng(f, 125, 14, 6882, 135, 4, 7759),
+								OpenRange: rng(f, 125, 14, 6882, 125, 15, 6883),
 							},
-							SrcRange:    rng(f, 124, 3, 6820, 132, 4, 7511),
-							NameRange:   rng(f, 124, 3, 6820, 124, 11, 6828),
-							EqualsRange: rng(f, 124, 12, 6829, 124, 13, 6830),
+							SrcRange:    rng(f, 125, 3, 6871, 135, 4, 7759),
+							NameRange:   rng(f, 125, 3, 6871, 125, 11, 6879),
+							EqualsRange: rng(f, 125, 12, 6880, 125, 13, 6881),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 123, 20, 6816, 135, 2, 7549),
-					EndRange: rng(f, 135, 2, 7549, 135, 2, 7549),
+					SrcRange: rng(f, 124, 20, 6867, 138, 2, 7797),
+					EndRange: rng(f, 138, 2, 7797, 138, 2, 7797),
 				},
-				TypeRange: rng(f, 123, 1, 6797, 123, 7, 6803),
+				TypeRange: rng(f, 124, 1, 6848, 124, 7, 6854),
 				LabelRanges: []hcl.Range{
-					rng(f, 123, 8, 6804, 123, 19, 6815),
+					rng(f, 124, 8, 6855, 124, 19, 6866),
 				},
-				OpenBraceRange:  rng(f, 123, 20, 6816, 123, 21, 6817),
-				CloseBraceRange: rng(f, 135, 1, 7548, 135, 2, 7549),
+				OpenBraceRange:  rng(f, 124, 20, 6867, 124, 21, 6868),
+				CloseBraceRange: rng(f, 138, 1, 7796, 138, 2, 7797),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -4663,360 +4672,360 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("a"),
-												SrcRange: rng(f, 144, 6, 7871, 144, 7, 7872),
+												SrcRange: rng(f, 147, 6, 8119, 147, 7, 8120),
 											},
 										},
-										SrcRange: rng(f, 144, 5, 7870, 144, 8, 7873),
+										SrcRange: rng(f, 147, 5, 8118, 147, 8, 8121),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("an"),
-												SrcRange: rng(f, 144, 11, 7876, 144, 13, 7878),
+												SrcRange: rng(f, 147, 11, 8124, 147, 13, 8126),
 											},
 										},
-										SrcRange: rng(f, 144, 10, 7875, 144, 14, 7879),
+										SrcRange: rng(f, 147, 10, 8123, 147, 14, 8127),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("the"),
-												SrcRange: rng(f, 144, 17, 7882, 144, 20, 7885),
+												SrcRange: rng(f, 147, 17, 8130, 147, 20, 8133),
 											},
 										},
-										SrcRange: rng(f, 144, 16, 7881, 144, 21, 7886),
+										SrcRange: rng(f, 147, 16, 8129, 147, 21, 8134),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("this"),
-												SrcRange: rng(f, 144, 24, 7889, 144, 28, 7893),
+												SrcRange: rng(f, 147, 24, 8137, 147, 28, 8141),
 											},
 										},
-										SrcRange: rng(f, 144, 23, 7888, 144, 29, 7894),
+										SrcRange: rng(f, 147, 23, 8136, 147, 29, 8142),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("that"),
-												SrcRange: rng(f, 144, 32, 7897, 144, 36, 7901),
+												SrcRange: rng(f, 147, 32, 8145, 147, 36, 8149),
 											},
 										},
-										SrcRange: rng(f, 144, 31, 7896, 144, 37, 7902),
+										SrcRange: rng(f, 147, 31, 8144, 147, 37, 8150),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("it"),
-												SrcRange: rng(f, 144, 40, 7905, 144, 42, 7907),
+												SrcRange: rng(f, 147, 40, 8153, 147, 42, 8155),
 											},
 										},
-										SrcRange: rng(f, 144, 39, 7904, 144, 43, 7908),
+										SrcRange: rng(f, 147, 39, 8152, 147, 43, 8156),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("me"),
-												SrcRange: rng(f, 144, 46, 7911, 144, 48, 7913),
+												SrcRange: rng(f, 147, 46, 8159, 147, 48, 8161),
 											},
 										},
-										SrcRange: rng(f, 144, 45, 7910, 144, 49, 7914),
+										SrcRange: rng(f, 147, 45, 8158, 147, 49, 8162),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("us"),
-												SrcRange: rng(f, 144, 52, 7917, 144, 54, 7919),
+												SrcRange: rng(f, 147, 52, 8165, 147, 54, 8167),
 											},
 										},
-										SrcRange: rng(f, 144, 51, 7916, 144, 55, 7920),
+										SrcRange: rng(f, 147, 51, 8164, 147, 55, 8168),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("them"),
-												SrcRange: rng(f, 144, 58, 7923, 144, 62, 7927),
+												SrcRange: rng(f, 147, 58, 8171, 147, 62, 8175),
 											},
 										},
-										SrcRange: rng(f, 144, 57, 7922, 144, 63, 7928),
+										SrcRange: rng(f, 147, 57, 8170, 147, 63, 8176),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("all"),
-												SrcRange: rng(f, 144, 66, 7931, 144, 69, 7934),
+												SrcRange: rng(f, 147, 66, 8179, 147, 69, 8182),
 											},
 										},
-										SrcRange: rng(f, 144, 65, 7930, 144, 70, 7935),
+										SrcRange: rng(f, 147, 65, 8178, 147, 70, 8183),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("any"),
-												SrcRange: rng(f, 144, 73, 7938, 144, 76, 7941),
+												SrcRange: rng(f, 147, 73, 8186, 147, 76, 8189),
 											},
 										},
-										SrcRange: rng(f, 144, 72, 7937, 144, 77, 7942),
+										SrcRange: rng(f, 147, 72, 8185, 147, 77, 8190),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("each"),
-												SrcRange: rng(f, 145, 6, 7949, 145, 10, 7953),
+												SrcRange: rng(f, 148, 6, 8197, 148, 10, 8201),
 											},
 										},
-										SrcRange: rng(f, 145, 5, 7948, 145, 11, 7954),
+										SrcRange: rng(f, 148, 5, 8196, 148, 11, 8202),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("every"),
-												SrcRange: rng(f, 145, 14, 7957, 145, 19, 7962),
+												SrcRange: rng(f, 148, 14, 8205, 148, 19, 8210),
 											},
 										},
-										SrcRange: rng(f, 145, 13, 7956, 145, 20, 7963),
+										SrcRange: rng(f, 148, 13, 8204, 148, 20, 8211),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("some"),
-												SrcRange: rng(f, 145, 23, 7966, 145, 27, 7970),
+												SrcRange: rng(f, 148, 23, 8214, 148, 27, 8218),
 											},
 										},
-										SrcRange: rng(f, 145, 22, 7965, 145, 28, 7971),
+										SrcRange: rng(f, 148, 22, 8213, 148, 28, 8219),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("what"),
-												SrcRange: rng(f, 145, 31, 7974, 145, 35, 7978),
+												SrcRange: rng(f, 148, 31, 8222, 148, 35, 8226),
 											},
 										},
-										SrcRange: rng(f, 145, 30, 7973, 145, 36, 7979),
+										SrcRange: rng(f, 148, 30, 8221, 148, 36, 8227),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("which"),
-												SrcRange: rng(f, 145, 39, 7982, 145, 44, 7987),
+												SrcRange: rng(f, 148, 39, 8230, 148, 44, 8235),
 											},
 										},
-										SrcRange: rng(f, 145, 38, 7981, 145, 45, 7988),
+										SrcRange: rng(f, 148, 38, 8229, 148, 45, 8236),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("who"),
-												SrcRange: rng(f, 145, 48, 7991, 145, 51, 7994),
+												SrcRange: rng(f, 148, 48, 8239, 148, 51, 8242),
 											},
 										},
-										SrcRange: rng(f, 145, 47, 7990, 145, 52, 7995),
+										SrcRange: rng(f, 148, 47, 8238, 148, 52, 8243),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("how"),
-												SrcRange: rng(f, 145, 55, 7998, 145, 58, 8001),
+												SrcRange: rng(f, 148, 55, 8246, 148, 58, 8249),
 											},
 										},
-										SrcRange: rng(f, 145, 54, 7997, 145, 59, 8002),
+										SrcRange: rng(f, 148, 54, 8245, 148, 59, 8250),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("now"),
-												SrcRange: rng(f, 145, 62, 8005, 145, 65, 8008),
+												SrcRange: rng(f, 148, 62, 8253, 148, 65, 8256),
 											},
 										},
-										SrcRange: rng(f, 145, 61, 8004, 145, 66, 8009),
+										SrcRange: rng(f, 148, 61, 8252, 148, 66, 8257),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("today"),
-												SrcRange: rng(f, 145, 69, 8012, 145, 74, 8017),
+												SrcRange: rng(f, 148, 69, 8260, 148, 74, 8265),
 											},
 										},
-										SrcRange: rng(f, 145, 68, 8011, 145, 75, 8018),
+										SrcRange: rng(f, 148, 68, 8259, 148, 75, 8266),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("yesterday"),
-												SrcRange: rng(f, 146, 6, 8025, 146, 15, 8034),
+												SrcRange: rng(f, 149, 6, 8273, 149, 15, 8282),
 											},
 										},
-										SrcRange: rng(f, 146, 5, 8024, 146, 16, 8035),
+										SrcRange: rng(f, 149, 5, 8272, 149, 16, 8283),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("last"),
-												SrcRange: rng(f, 146, 19, 8038, 146, 23, 8042),
+												SrcRange: rng(f, 149, 19, 8286, 149, 23, 8290),
 											},
 										},
-										SrcRange: rng(f, 146, 18, 8037, 146, 24, 8043),
+										SrcRange: rng(f, 149, 18, 8285, 149, 24, 8291),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("past"),
-												SrcRange: rng(f, 146, 27, 8046, 146, 31, 8050),
+												SrcRange: rng(f, 149, 27, 8294, 149, 31, 8298),
 											},
 										},
-										SrcRange: rng(f, 146, 26, 8045, 146, 32, 8051),
+										SrcRange: rng(f, 149, 26, 8293, 149, 32, 8299),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("since"),
-												SrcRange: rng(f, 146, 35, 8054, 146, 40, 8059),
+												SrcRange: rng(f, 149, 35, 8302, 149, 40, 8307),
 											},
 										},
-										SrcRange: rng(f, 146, 34, 8053, 146, 41, 8060),
+										SrcRange: rng(f, 149, 34, 8301, 149, 41, 8308),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("example"),
-												SrcRange: rng(f, 146, 44, 8063, 146, 51, 8070),
+												SrcRange: rng(f, 149, 44, 8311, 149, 51, 8318),
 											},
 										},
-										SrcRange: rng(f, 146, 43, 8062, 146, 52, 8071),
+										SrcRange: rng(f, 149, 43, 8310, 149, 52, 8319),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("instance"),
-												SrcRange: rng(f, 146, 55, 8074, 146, 63, 8082),
+												SrcRange: rng(f, 149, 55, 8322, 149, 63, 8330),
 											},
 										},
-										SrcRange: rng(f, 146, 54, 8073, 146, 64, 8083),
+										SrcRange: rng(f, 149, 54, 8321, 149, 64, 8331),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("real"),
-												SrcRange: rng(f, 146, 67, 8086, 146, 71, 8090),
+												SrcRange: rng(f, 149, 67, 8334, 149, 71, 8338),
 											},
 										},
-										SrcRange: rng(f, 146, 66, 8085, 146, 72, 8091),
+										SrcRange: rng(f, 149, 66, 8333, 149, 72, 8339),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("sure"),
-												SrcRange: rng(f, 146, 75, 8094, 146, 79, 8098),
+												SrcRange: rng(f, 149, 75, 8342, 149, 79, 8346),
 											},
 										},
-										SrcRange: rng(f, 146, 74, 8093, 146, 80, 8099),
+										SrcRange: rng(f, 149, 74, 8341, 149, 80, 8347),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("repository"),
-												SrcRange: rng(f, 147, 6, 8106, 147, 16, 8116),
+												SrcRange: rng(f, 150, 6, 8354, 150, 16, 8364),
 											},
 										},
-										SrcRange: rng(f, 147, 5, 8105, 147, 17, 8117),
+										SrcRange: rng(f, 150, 5, 8353, 150, 17, 8365),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("repo"),
-												SrcRange: rng(f, 147, 20, 8120, 147, 24, 8124),
+												SrcRange: rng(f, 150, 20, 8368, 150, 24, 8372),
 											},
 										},
-										SrcRange: rng(f, 147, 19, 8119, 147, 25, 8125),
+										SrcRange: rng(f, 150, 19, 8367, 150, 25, 8373),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("project"),
-												SrcRange: rng(f, 147, 28, 8128, 147, 35, 8135),
+												SrcRange: rng(f, 150, 28, 8376, 150, 35, 8383),
 											},
 										},
-										SrcRange: rng(f, 147, 27, 8127, 147, 36, 8136),
+										SrcRange: rng(f, 150, 27, 8375, 150, 36, 8384),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("codebase"),
-												SrcRange: rng(f, 147, 39, 8139, 147, 47, 8147),
+												SrcRange: rng(f, 150, 39, 8387, 150, 47, 8395),
 											},
 										},
-										SrcRange: rng(f, 147, 38, 8138, 147, 48, 8148),
+										SrcRange: rng(f, 150, 38, 8386, 150, 48, 8396),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("code"),
-												SrcRange: rng(f, 147, 51, 8151, 147, 55, 8155),
+												SrcRange: rng(f, 150, 51, 8399, 150, 55, 8403),
 											},
 										},
-										SrcRange: rng(f, 147, 50, 8150, 147, 56, 8156),
+										SrcRange: rng(f, 150, 50, 8398, 150, 56, 8404),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("commits"),
-												SrcRange: rng(f, 147, 59, 8159, 147, 66, 8166),
+												SrcRange: rng(f, 150, 59, 8407, 150, 66, 8414),
 											},
 										},
-										SrcRange: rng(f, 147, 58, 8158, 147, 67, 8167),
+										SrcRange: rng(f, 150, 58, 8406, 150, 67, 8415),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("changes"),
-												SrcRange: rng(f, 147, 70, 8170, 147, 77, 8177),
+												SrcRange: rng(f, 150, 70, 8418, 150, 77, 8425),
 											},
 										},
-										SrcRange: rng(f, 147, 69, 8169, 147, 78, 8178),
+										SrcRange: rng(f, 150, 69, 8417, 150, 78, 8426),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("issues"),
-												SrcRange: rng(f, 148, 6, 8185, 148, 12, 8191),
+												SrcRange: rng(f, 151, 6, 8433, 151, 12, 8439),
 											},
 										},
-										SrcRange: rng(f, 148, 5, 8184, 148, 13, 8192),
+										SrcRange: rng(f, 151, 5, 8432, 151, 13, 8440),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("bugs"),
-												SrcRange: rng(f, 148, 16, 8195, 148, 20, 8199),
+												SrcRange: rng(f, 151, 16, 8443, 151, 20, 8447),
 											},
 										},
-										SrcRange: rng(f, 148, 15, 8194, 148, 21, 8200),
+										SrcRange: rng(f, 151, 15, 8442, 151, 21, 8448),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("tickets"),
-												SrcRange: rng(f, 148, 24, 8203, 148, 31, 8210),
+												SrcRange: rng(f, 151, 24, 8451, 151, 31, 8458),
 											},
 										},
-										SrcRange: rng(f, 148, 23, 8202, 148, 32, 8211),
+										SrcRange: rng(f, 151, 23, 8450, 151, 32, 8459),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("help"),
-												SrcRange: rng(f, 148, 35, 8214, 148, 39, 8218),
+												SrcRange: rng(f, 151, 35, 8462, 151, 39, 8466),
 											},
 										},
-										SrcRange: rng(f, 148, 34, 8213, 148, 40, 8219),
+										SrcRange: rng(f, 151, 34, 8461, 151, 40, 8467),
 									},
 								},
-								SrcRange:  rng(f, 143, 12, 7864, 149, 4, 8224),
-								OpenRange: rng(f, 143, 12, 7864, 143, 13, 7865),
+								SrcRange:  rng(f, 146, 12, 8112, 152, 4, 8472),
+								OpenRange: rng(f, 146, 12, 8112, 146, 13, 8113),
 							},
-							SrcRange:    rng(f, 143, 3, 7855, 149, 4, 8224),
-							NameRange:   rng(f, 143, 3, 7855, 143, 9, 7861),
-							EqualsRange: rng(f, 143, 10, 7862, 143, 11, 7863),
+							SrcRange:    rng(f, 146, 3, 8103, 152, 4, 8472),
+							NameRange:   rng(f, 146, 3, 8103, 146, 9, 8109),
+							EqualsRange: rng(f, 146, 10, 8110, 146, 11, 8111),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -5026,30 +5035,30 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:about|regarding|mention(?:s|ing|ed)?|concerning|related to|fixing|fixes)\\s+(?:the\\s+)?([\\w.-]+)"),
-												SrcRange: rng(f, 141, 6, 7738, 141, 114, 7846),
+												SrcRange: rng(f, 144, 6, 7986, 144, 114, 8094),
 											},
 										},
-										SrcRange: rng(f, 141, 5, 7737, 141, 115, 7847),
+										SrcRange: rng(f, 144, 5, 7985, 144, 115, 8095),
 									},
 								},
-								SrcRange:  rng(f, 140, 14, 7731, 142, 4, 7852),
-								OpenRange: rng(f, 140, 14, 7731, 140, 15, 7732),
+								SrcRange:  rng(f, 143, 14, 7979, 145, 4, 8100),
+								OpenRange: rng(f, 143, 14, 7979, 143, 15, 7980),
 							},
-							SrcRange:    rng(f, 140, 3, 7720, 142, 4, 7852),
-							NameRange:   rng(f, 140, 3, 7720, 140, 11, 7728),
-							EqualsRange: rng(f, 140, 12, 7729, 140, 13, 7730),
+							SrcRange:    rng(f, 143, 3, 7968, 145, 4, 8100),
+							NameRange:   rng(f, 143, 3, 7968, 143, 11, 7976),
+							EqualsRange: rng(f, 143, 12, 7977, 143, 13, 7978),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 139, 17, 7716, 150, 2, 8226),
-					EndRange: rng(f, 150, 2, 8226, 150, 2, 8226),
+					SrcRange: rng(f, 142, 17, 7964, 153, 2, 8474),
+					EndRange: rng(f, 153, 2, 8474, 153, 2, 8474),
 				},
-				TypeRange: rng(f, 139, 1, 7700, 139, 7, 7706),
+				TypeRange: rng(f, 142, 1, 7948, 142, 7, 7954),
 				LabelRanges: []hcl.Range{
-					rng(f, 139, 8, 7707, 139, 16, 7715),
+					rng(f, 142, 8, 7955, 142, 16, 7963),
 				},
-				OpenBraceRange:  rng(f, 139, 17, 7716, 139, 18, 7717),
-				CloseBraceRange: rng(f, 150, 1, 8225, 150, 2, 8226),
+				OpenBraceRange:  rng(f, 142, 17, 7964, 142, 18, 7965),
+				CloseBraceRange: rng(f, 153, 1, 8473, 153, 2, 8474),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5066,117 +5075,117 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("it"),
-												SrcRange: rng(f, 159, 6, 8672, 159, 8, 8674),
+												SrcRange: rng(f, 162, 6, 8920, 162, 8, 8922),
 											},
 										},
-										SrcRange: rng(f, 159, 5, 8671, 159, 9, 8675),
+										SrcRange: rng(f, 162, 5, 8919, 162, 9, 8923),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("this"),
-												SrcRange: rng(f, 159, 12, 8678, 159, 16, 8682),
+												SrcRange: rng(f, 162, 12, 8926, 162, 16, 8930),
 											},
 										},
-										SrcRange: rng(f, 159, 11, 8677, 159, 17, 8683),
+										SrcRange: rng(f, 162, 11, 8925, 162, 17, 8931),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("that"),
-												SrcRange: rng(f, 159, 20, 8686, 159, 24, 8690),
+												SrcRange: rng(f, 162, 20, 8934, 162, 24, 8938),
 											},
 										},
-										SrcRange: rng(f, 159, 19, 8685, 159, 25, 8691),
+										SrcRange: rng(f, 162, 19, 8933, 162, 25, 8939),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("these"),
-												SrcRange: rng(f, 159, 28, 8694, 159, 33, 8699),
+												SrcRange: rng(f, 162, 28, 8942, 162, 33, 8947),
 											},
 										},
-										SrcRange: rng(f, 159, 27, 8693, 159, 34, 8700),
+										SrcRange: rng(f, 162, 27, 8941, 162, 34, 8948),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("those"),
-												SrcRange: rng(f, 159, 37, 8703, 159, 42, 8708),
+												SrcRange: rng(f, 162, 37, 8951, 162, 42, 8956),
 											},
 										},
-										SrcRange: rng(f, 159, 36, 8702, 159, 43, 8709),
+										SrcRange: rng(f, 162, 36, 8950, 162, 43, 8957),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("them"),
-												SrcRange: rng(f, 159, 46, 8712, 159, 50, 8716),
+												SrcRange: rng(f, 162, 46, 8960, 162, 50, 8964),
 											},
 										},
-										SrcRange: rng(f, 159, 45, 8711, 159, 51, 8717),
+										SrcRange: rng(f, 162, 45, 8959, 162, 51, 8965),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("one"),
-												SrcRange: rng(f, 159, 54, 8720, 159, 57, 8723),
+												SrcRange: rng(f, 162, 54, 8968, 162, 57, 8971),
 											},
 										},
-										SrcRange: rng(f, 159, 53, 8719, 159, 58, 8724),
+										SrcRange: rng(f, 162, 53, 8967, 162, 58, 8972),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("ones"),
-												SrcRange: rng(f, 159, 61, 8727, 159, 65, 8731),
+												SrcRange: rng(f, 162, 61, 8975, 162, 65, 8979),
 											},
 										},
-										SrcRange: rng(f, 159, 60, 8726, 159, 66, 8732),
+										SrcRange: rng(f, 162, 60, 8974, 162, 66, 8980),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("same"),
-												SrcRange: rng(f, 159, 69, 8735, 159, 73, 8739),
+												SrcRange: rng(f, 162, 69, 8983, 162, 73, 8987),
 											},
 										},
-										SrcRange: rng(f, 159, 68, 8734, 159, 74, 8740),
+										SrcRange: rng(f, 162, 68, 8982, 162, 74, 8988),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("again"),
-												SrcRange: rng(f, 160, 6, 8747, 160, 11, 8752),
+												SrcRange: rng(f, 163, 6, 8995, 163, 11, 9000),
 											},
 										},
-										SrcRange: rng(f, 160, 5, 8746, 160, 12, 8753),
+										SrcRange: rng(f, 163, 5, 8994, 163, 12, 9001),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("now"),
-												SrcRange: rng(f, 160, 15, 8756, 160, 18, 8759),
+												SrcRange: rng(f, 163, 15, 9004, 163, 18, 9007),
 											},
 										},
-										SrcRange: rng(f, 160, 14, 8755, 160, 19, 8760),
+										SrcRange: rng(f, 163, 14, 9003, 163, 19, 9008),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("please"),
-												SrcRange: rng(f, 160, 22, 8763, 160, 28, 8769),
+												SrcRange: rng(f, 163, 22, 9011, 163, 28, 9017),
 											},
 										},
-										SrcRange: rng(f, 160, 21, 8762, 160, 29, 8770),
+										SrcRange: rng(f, 163, 21, 9010, 163, 29, 9018),
 									},
 								},
-								SrcRange:  rng(f, 158, 12, 8665, 161, 4, 8775),
-								OpenRange: rng(f, 158, 12, 8665, 158, 13, 8666),
+								SrcRange:  rng(f, 161, 12, 8913, 164, 4, 9023),
+								OpenRange: rng(f, 161, 12, 8913, 161, 13, 8914),
 							},
-							SrcRange:    rng(f, 158, 3, 8656, 161, 4, 8775),
-							NameRange:   rng(f, 158, 3, 8656, 158, 9, 8662),
-							EqualsRange: rng(f, 158, 10, 8663, 158, 11, 8664),
+							SrcRange:    rng(f, 161, 3, 8904, 164, 4, 9023),
+							NameRange:   rng(f, 161, 3, 8904, 161, 9, 8910),
+							EqualsRange: rng(f, 161, 10, 8911, 161, 11, 8912),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -5184,26 +5193,26 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)(?:^|[.?!;]\\s+)(?:please\\s+)?(?:create|close|assign|deploy|run|restart|trigger|delete|reopen)\\s+(?:(?:the|a|an)\\s+)?([\\w#./-]+)"),
-										SrcRange: rng(f, 157, 14, 8516, 157, 150, 8652),
+										SrcRange: rng(f, 160, 14, 8764, 160, 150, 8900),
 									},
 								},
-								SrcRange: rng(f, 157, 13, 8515, 157, 151, 8653),
+								SrcRange: rng(f, 160, 13, 8763, 160, 151, 8901),
 							},
-							SrcRange:    rng(f, 157, 3, 8505, 157, 151, 8653),
-							NameRange:   rng(f, 157, 3, 8505, 157, 10, 8512),
-							EqualsRange: rng(f, 157, 11, 8513, 157, 12, 8514),
+							SrcRange:    rng(f, 160, 3, 8753, 160, 151, 8901),
+							NameRange:   rng(f, 160, 3, 8753, 160, 10, 8760),
+							EqualsRange: rng(f, 160, 11, 8761, 160, 12, 8762),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 156, 18, 8501, 162, 2, 8777),
-					EndRange: rng(f, 162, 2, 8777, 162, 2, 8777),
+					SrcRange: rng(f, 159, 18, 8749, 165, 2, 9025),
+					EndRange: rng(f, 165, 2, 9025, 165, 2, 9025),
 				},
-				TypeRange: rng(f, 156, 1, 8484, 156, 7, 8490),
+				TypeRange: rng(f, 159, 1, 8732, 159, 7, 8738),
 				LabelRanges: []hcl.Range{
-					rng(f, 156, 8, 8491, 156, 17, 8500),
+					rng(f, 159, 8, 8739, 159, 17, 8748),
 				},
-				OpenBraceRange:  rng(f, 156, 18, 8501, 156, 19, 8502),
-				CloseBraceRange: rng(f, 162, 1, 8776, 162, 2, 8777),
+				OpenBraceRange:  rng(f, 159, 18, 8749, 159, 19, 8750),
+				CloseBraceRange: rng(f, 165, 1, 9024, 165, 2, 9025),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5218,14 +5227,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("state"),
-										SrcRange: rng(f, 166, 14, 8906, 166, 19, 8911),
+										SrcRange: rng(f, 169, 14, 9154, 169, 19, 9159),
 									},
 								},
-								SrcRange: rng(f, 166, 13, 8905, 166, 20, 8912),
+								SrcRange: rng(f, 169, 13, 9153, 169, 20, 9160),
 							},
-							SrcRange:    rng(f, 166, 3, 8895, 166, 20, 8912),
-							NameRange:   rng(f, 166, 3, 8895, 166, 9, 8901),
-							EqualsRange: rng(f, 166, 11, 8903, 166, 12, 8904),
+							SrcRange:    rng(f, 169, 3, 9143, 169, 20, 9160),
+							NameRange:   rng(f, 169, 3, 9143, 169, 9, 9149),
+							EqualsRange: rng(f, 169, 11, 9151, 169, 12, 9152),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -5233,26 +5242,26 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)\\b(open|closed|in-progress|resolved|fixed|reopened|blocked|done|merged)\\b"),
-										SrcRange: rng(f, 165, 14, 8812, 165, 93, 8891),
+										SrcRange: rng(f, 168, 14, 9060, 168, 93, 9139),
 									},
 								},
-								SrcRange: rng(f, 165, 13, 8811, 165, 94, 8892),
+								SrcRange: rng(f, 168, 13, 9059, 168, 94, 9140),
 							},
-							SrcRange:    rng(f, 165, 3, 8801, 165, 94, 8892),
-							NameRange:   rng(f, 165, 3, 8801, 165, 10, 8808),
-							EqualsRange: rng(f, 165, 11, 8809, 165, 12, 8810),
+							SrcRange:    rng(f, 168, 3, 9049, 168, 94, 9140),
+							NameRange:   rng(f, 168, 3, 9049, 168, 10, 9056),
+							EqualsRange: rng(f, 168, 11, 9057, 168, 12, 9058),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 164, 19, 8797, 167, 2, 8914),
-					EndRange: rng(f, 167, 2, 8914, 167, 2, 8914),
+					SrcRange: rng(f, 167, 19, 9045, 170, 2, 9162),
+					EndRange: rng(f, 170, 2, 9162, 170, 2, 9162),
 				},
-				TypeRange: rng(f, 164, 1, 8779, 164, 7, 8785),
+				TypeRange: rng(f, 167, 1, 9027, 167, 7, 9033),
 				LabelRanges: []hcl.Range{
-					rng(f, 164, 8, 8786, 164, 18, 8796),
+					rng(f, 167, 8, 9034, 167, 18, 9044),
 				},
-				OpenBraceRange:  rng(f, 164, 19, 8797, 164, 20, 8798),
-				CloseBraceRange: rng(f, 167, 1, 8913, 167, 2, 8914),
+				OpenBraceRange:  rng(f, 167, 19, 9045, 167, 20, 9046),
+				CloseBraceRange: rng(f, 170, 1, 9161, 170, 2, 9162),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5269,117 +5278,117 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("a"),
-												SrcRange: rng(f, 177, 14, 9275, 177, 15, 9276),
+												SrcRange: rng(f, 180, 14, 9523, 180, 15, 9524),
 											},
 										},
-										SrcRange: rng(f, 177, 13, 9274, 177, 16, 9277),
+										SrcRange: rng(f, 180, 13, 9522, 180, 16, 9525),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("an"),
-												SrcRange: rng(f, 177, 19, 9280, 177, 21, 9282),
+												SrcRange: rng(f, 180, 19, 9528, 180, 21, 9530),
 											},
 										},
-										SrcRange: rng(f, 177, 18, 9279, 177, 22, 9283),
+										SrcRange: rng(f, 180, 18, 9527, 180, 22, 9531),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("the"),
-												SrcRange: rng(f, 177, 25, 9286, 177, 28, 9289),
+												SrcRange: rng(f, 180, 25, 9534, 180, 28, 9537),
 											},
 										},
-										SrcRange: rng(f, 177, 24, 9285, 177, 29, 9290),
+										SrcRange: rng(f, 180, 24, 9533, 180, 29, 9538),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("any"),
-												SrcRange: rng(f, 177, 32, 9293, 177, 35, 9296),
+												SrcRange: rng(f, 180, 32, 9541, 180, 35, 9544),
 											},
 										},
-										SrcRange: rng(f, 177, 31, 9292, 177, 36, 9297),
+										SrcRange: rng(f, 180, 31, 9540, 180, 36, 9545),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("some"),
-												SrcRange: rng(f, 177, 39, 9300, 177, 43, 9304),
+												SrcRange: rng(f, 180, 39, 9548, 180, 43, 9552),
 											},
 										},
-										SrcRange: rng(f, 177, 38, 9299, 177, 44, 9305),
+										SrcRange: rng(f, 180, 38, 9547, 180, 44, 9553),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("no"),
-												SrcRange: rng(f, 177, 47, 9308, 177, 49, 9310),
+												SrcRange: rng(f, 180, 47, 9556, 180, 49, 9558),
 											},
 										},
-										SrcRange: rng(f, 177, 46, 9307, 177, 50, 9311),
+										SrcRange: rng(f, 180, 46, 9555, 180, 50, 9559),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("as"),
-												SrcRange: rng(f, 177, 53, 9314, 177, 55, 9316),
+												SrcRange: rng(f, 180, 53, 9562, 180, 55, 9564),
 											},
 										},
-										SrcRange: rng(f, 177, 52, 9313, 177, 56, 9317),
+										SrcRange: rng(f, 180, 52, 9561, 180, 56, 9565),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("with"),
-												SrcRange: rng(f, 177, 59, 9320, 177, 63, 9324),
+												SrcRange: rng(f, 180, 59, 9568, 180, 63, 9572),
 											},
 										},
-										SrcRange: rng(f, 177, 58, 9319, 177, 64, 9325),
+										SrcRange: rng(f, 180, 58, 9567, 180, 64, 9573),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("by"),
-												SrcRange: rng(f, 177, 67, 9328, 177, 69, 9330),
+												SrcRange: rng(f, 180, 67, 9576, 180, 69, 9578),
 											},
 										},
-										SrcRange: rng(f, 177, 66, 9327, 177, 70, 9331),
+										SrcRange: rng(f, 180, 66, 9575, 180, 70, 9579),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("in"),
-												SrcRange: rng(f, 177, 73, 9334, 177, 75, 9336),
+												SrcRange: rng(f, 180, 73, 9582, 180, 75, 9584),
 											},
 										},
-										SrcRange: rng(f, 177, 72, 9333, 177, 76, 9337),
+										SrcRange: rng(f, 180, 72, 9581, 180, 76, 9585),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("on"),
-												SrcRange: rng(f, 177, 79, 9340, 177, 81, 9342),
+												SrcRange: rng(f, 180, 79, 9588, 180, 81, 9590),
 											},
 										},
-										SrcRange: rng(f, 177, 78, 9339, 177, 82, 9343),
+										SrcRange: rng(f, 180, 78, 9587, 180, 82, 9591),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("of"),
-												SrcRange: rng(f, 177, 85, 9346, 177, 87, 9348),
+												SrcRange: rng(f, 180, 85, 9594, 180, 87, 9596),
 											},
 										},
-										SrcRange: rng(f, 177, 84, 9345, 177, 88, 9349),
+										SrcRange: rng(f, 180, 84, 9593, 180, 88, 9597),
 									},
 								},
-								SrcRange:  rng(f, 177, 12, 9273, 177, 89, 9350),
-								OpenRange: rng(f, 177, 12, 9273, 177, 13, 9274),
+								SrcRange:  rng(f, 180, 12, 9521, 180, 89, 9598),
+								OpenRange: rng(f, 180, 12, 9521, 180, 13, 9522),
 							},
-							SrcRange:    rng(f, 177, 3, 9264, 177, 89, 9350),
-							NameRange:   rng(f, 177, 3, 9264, 177, 9, 9270),
-							EqualsRange: rng(f, 177, 10, 9271, 177, 11, 9272),
+							SrcRange:    rng(f, 180, 3, 9512, 180, 89, 9598),
+							NameRange:   rng(f, 180, 3, 9512, 180, 9, 9518),
+							EqualsRange: rng(f, 180, 10, 9519, 180, 11, 9520),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -5389,39 +5398,39 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\blabel(?:l?ed|s)?\\s*[:=]?\\s*[\"'`]?([\\w./:-]*\\w)"),
-												SrcRange: rng(f, 174, 6, 9121, 174, 64, 9179),
+												SrcRange: rng(f, 177, 6, 9369, 177, 64, 9427),
 											},
 										},
-										SrcRange: rng(f, 174, 5, 9120, 174, 65, 9180),
+										SrcRange: rng(f, 177, 5, 9368, 177, 65, 9428),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\bwith\\s+(?:the\\s+)?[\"'`]?([\\w./:-]*\\w)[\"'`]?\\s+label\\b"),
-												SrcRange: rng(f, 175, 6, 9187, 175, 74, 9255),
+												SrcRange: rng(f, 178, 6, 9435, 178, 74, 9503),
 											},
 										},
-										SrcRange: rng(f, 175, 5, 9186, 175, 75, 9256),
+										SrcRange: rng(f, 178, 5, 9434, 178, 75, 9504),
 									},
 								},
-								SrcRange:  rng(f, 173, 14, 9114, 176, 4, 9261),
-								OpenRange: rng(f, 173, 14, 9114, 173, 15, 9115),
+								SrcRange:  rng(f, 176, 14, 9362, 179, 4, 9509),
+								OpenRange: rng(f, 176, 14, 9362, 176, 15, 9363),
 							},
-							SrcRange:    rng(f, 173, 3, 9103, 176, 4, 9261),
-							NameRange:   rng(f, 173, 3, 9103, 173, 11, 9111),
-							EqualsRange: rng(f, 173, 12, 9112, 173, 13, 9113),
+							SrcRange:    rng(f, 176, 3, 9351, 179, 4, 9509),
+							NameRange:   rng(f, 176, 3, 9351, 176, 11, 9359),
+							EqualsRange: rng(f, 176, 12, 9360, 176, 13, 9361),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 172, 17, 9099, 178, 2, 9352),
-					EndRange: rng(f, 178, 2, 9352, 178, 2, 9352),
+					SrcRange: rng(f, 175, 17, 9347, 181, 2, 9600),
+					EndRange: rng(f, 181, 2, 9600, 181, 2, 9600),
 				},
-				TypeRange: rng(f, 172, 1, 9083, 172, 7, 9089),
+				TypeRange: rng(f, 175, 1, 9331, 175, 7, 9337),
 				LabelRanges: []hcl.Range{
-					rng(f, 172, 8, 9090, 172, 16, 9098),
+					rng(f, 175, 8, 9338, 175, 16, 9346),
 				},
-				OpenBraceRange:  rng(f, 172, 17, 9099, 172, 18, 9100),
-				CloseBraceRange: rng(f, 178, 1, 9351, 178, 2, 9352),
+				OpenBraceRange:  rng(f, 175, 17, 9347, 175, 18, 9348),
+				CloseBraceRange: rng(f, 181, 1, 9599, 181, 2, 9600),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5436,30 +5445,30 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)\\b(gitlab|youtrack|github|jira|openai|ollama)\\b"),
-										SrcRange: rng(f, 181, 14, 9388, 181, 67, 9441),
+										SrcRange: rng(f, 184, 14, 9636, 184, 67, 9689),
 									},
 								},
-								SrcRange: rng(f, 181, 13, 9387, 181, 68, 9442),
+								SrcRange: rng(f, 184, 13, 9635, 184, 68, 9690),
 							},
-							SrcRange:    rng(f, 181, 3, 9377, 181, 68, 9442),
-							NameRange:   rng(f, 181, 3, 9377, 181, 10, 9384),
-							EqualsRange: rng(f, 181, 11, 9385, 181, 12, 9386),
+							SrcRange:    rng(f, 184, 3, 9625, 184, 68, 9690),
+							NameRange:   rng(f, 184, 3, 9625, 184, 10, 9632),
+							EqualsRange: rng(f, 184, 11, 9633, 184, 12, 9634),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 180, 20, 9373, 182, 2, 9444),
-					EndRange: rng(f, 182, 2, 9444, 182, 2, 9444),
+					SrcRange: rng(f, 183, 20, 9621, 185, 2, 9692),
+					EndRange: rng(f, 185, 2, 9692, 185, 2, 9692),
 				},
-				TypeRange: rng(f, 180, 1, 9354, 180, 7, 9360),
+				TypeRange: rng(f, 183, 1, 9602, 183, 7, 9608),
 				LabelRanges: []hcl.Range{
-					rng(f, 180, 8, 9361, 180, 19, 9372),
+					rng(f, 183, 8, 9609, 183, 19, 9620),
 				},
-				OpenBraceRange:  rng(f, 180, 20, 9373, 180, 21, 9374),
-				CloseBraceRange: rng(f, 182, 1, 9443, 182, 2, 9444),
+				OpenBraceRange:  rng(f, 183, 20, 9621, 183, 21, 9622),
+				CloseBraceRange: rng(f, 185, 1, 9691, 185, 2, 9692),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 183, 1, 9445),
-		EndRange: rng(f, 183, 1, 9445, 183, 1, 9445),
+		SrcRange: rng(f, 1, 1, 0, 186, 1, 9693),
+		EndRange: rng(f, 186, 1, 9693, 186, 1, 9693),
 	}
 }
 

@@ -214,6 +214,9 @@ func scopePhrase(key string, values []string) string {
 		if len(values) == 1 && !strings.Contains(v, "..") {
 			return "on " + v
 		}
+		if from, ok := strings.CutSuffix(v, ".."); ok && len(values) == 1 {
+			return "since " + from
+		}
 		return "in " + v
 	case "topics":
 		return "about " + quoteAll(values)

@@ -335,6 +335,10 @@ func isMidnight(t time.Time) bool { return t.Hour() == 0 && t.Minute() == 0 && t
 // remote-tracking branches; "1.17.0" finds tag "v1.17.0" when only one
 // tag fits.
 func (s *Source) groundRef(g *sdk.GroundedTerm, v string) {
+	if latestRelease().MatchString(v) {
+		s.groundLatestTag(g, v)
+		return
+	}
 	var candidates []plumbing.ReferenceName
 	for _, name := range []plumbing.ReferenceName{
 		plumbing.NewTagReferenceName(v),

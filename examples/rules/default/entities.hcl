@@ -117,12 +117,15 @@ entity "authors" {
   matches = "one"
 }
 
-# Revisions: "since v1.17.0" (v1.17.0..HEAD), "between v1.0.0 and v1.1.0",
+# Revisions: "since v1.17.0" (v1.17.0..HEAD), "since the last release" (the
+# newest tag..HEAD), "between v1.0.0 and v1.1.0",
 # "v1.0.0..v1.1.0", "on branch release-2". Grounded as refs (tags,
 # branches); the from/to groups make the range.
 entity "revisions" {
   patterns = [
     "(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?:(?:release|tag|version)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])",
+    # "since the last release": the newest tag, which the git source finds
+    "(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?P<from>(?:last|latest|most recent|previous)\\s+(?:release|tag|version))\\b",
     "(?i)\\bbetween\\s+(?:(?:releases?|tags?|versions?)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])\\s+and\\s+(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])",
     "(?P<from>\\bv?\\d+\\.\\d+[\\w.+-]*[\\w+])\\.\\.(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])?",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)",

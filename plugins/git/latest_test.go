@@ -1,0 +1,60 @@
+package git
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/sdktest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestGroundTheLastRelease: "the last release" is the tag `git describe
+// --tags` finds, the first tagged commit in HEAD's history, not the newest
+// tag of another branch.
+func TestGroundTheLastRelease(t *testing.T) {
+	const who = "Alice Liddell <alice@example.com>"
+	var s stream
+	c1 := s.commit("main", who, day(1, 1), "c1", 0, nil, file("a.txt", "1"))
+	c2 := s.commit("main", who, day(2, 1), "c2", c1, nil, file("a.txt", "2"))
+	side := s.commit("side", who, day(5, 1), "side", c2, nil, file("b.txt", "x"))
+	c3 := s.commit("main", who, day(3, 1), "c3", c2, nil, file("a.txt", "3"))
+	s.commit("main", who, day(4, 1), "c4", c3, nil, file("a.txt", "4"))
+	s.tag("v1.0.0", c1, day(1, 2))
+	s.lightTag("v1.1.0", c2)
+	s.lightTag("v1.1.0-rc1", c2)
+	s.tag("v9.0.0", side, day(5, 2))
+	dir := t.TempDir()
+	importRepo(t, dir, &s)
+
+	src := sdktest.Source(t, New())
+	ctx := context.Background()
+	diags, err := src.Configure(ctx, json.RawMessage(pathConfig(dir)))
+	require.NoError(t, err)
+	require.False(t, diags.HasErrors())
+	resp, err := sdktest.Ground(ctx, src, sdk.GroundRequest{Terms: []sdk.Term{
+		{Kind: sdk.TermRef, Value: "last release"}, {Kind: sdk.TermRef, Value: "the Latest Tag"}, {Kind: sdk.TermRef, Value: "v1.0.0"},
+	}})
+	require.NoError(t, err)
+	for _, g := range resp.Terms[:2] {
+		assert.True(t, g.Known, g.Note)
+		assert.Equal(t, []string{"v1.1.0"}, g.Canonical, "the greatest name on the first tagged commit of HEAD's history, not side's v9.0.0")
+		assert.Equal(t, day(2, 1), g.Time.UTC())
+		assert.Contains(t, g.Note, "the latest tag in the history of HEAD")
+	}
+	assert.Equal(t, []string{"v1.0.0"}, resp.Terms[2].Canonical, "named tags still ground as before")
+
+	var bare stream
+	bare.commit("main", who, day(1, 1), "c1", 0, nil, file("a.txt", "1"))
+	dir = t.TempDir()
+	importRepo(t, dir, &bare)
+	src = sdktest.Source(t, New())
+	_, err = src.Configure(ctx, json.RawMessage(pathConfig(dir)))
+	require.NoError(t, err)
+	resp, err = sdktest.Ground(ctx, src, sdk.GroundRequest{Terms: []sdk.Term{{Kind: sdk.TermRef, Value: "latest release"}}})
+	require.NoError(t, err)
+	assert.False(t, resp.Terms[0].Known)
+	assert.Equal(t, "the repository has no tags", resp.Terms[0].Note)
+}
