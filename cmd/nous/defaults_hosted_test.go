@@ -115,6 +115,14 @@ func TestDefaultsReadPullRequestsOfTheOriginsGitHubProject(t *testing.T) {
 	assert.Empty(t, recordIDs(doc, sdk.KindCommit), "no commits pose as the answer")
 	assert.Contains(t, doc.Result.Report, want[0])
 	assert.NotEmpty(t, gh.Requests(), "the origin's project was asked")
+
+	// An empty period says so and names the nearest merged pull request,
+	// through the intent's filter step, without a search loop.
+	doc, stderr, code = askJSON(t, "which PRs were merged last week?")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, runner.ResultPartial, doc.Result.Status)
+	assert.Contains(t, doc.Result.Report, "Pull requests with status merged, 2026-11-02 – 2026-11-08: no pull requests; the most recent before that is `octo-org/octo-repo#")
+	assert.Equal(t, "converged", string(doc.History.Termination))
 	for _, uri := range gh.Requests() {
 		assert.True(t, strings.Contains(uri, "octo-org/octo-repo") || strings.Contains(uri, "octo-org%2Focto-repo"), uri)
 	}

@@ -95,7 +95,8 @@ func (r *run) answer(idx int, intent string, results map[string]*StepResult) Ans
 	}
 	kinds := sortKinds(union(recordKinds(inside), sortedKeys(omitted)))
 	if len(kinds) == 0 {
-		kinds = firstNonEmpty(named, recordKinds(outside), u.kinds)
+		// "PRs" names pull and merge requests; the plan says which it asked.
+		kinds = firstNonEmpty(intersect(named, u.kinds), named, recordKinds(outside), u.kinds)
 	}
 	a.Understood = u.line(intent, kinds, a.Counting, r.plan.Query)
 	a.Status = r.answerStatus(steps, recs, ans, a, u)
@@ -265,6 +266,17 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// intersect is the elements of a that b holds, in a's order.
+func intersect(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 func firstNonEmpty(lists ...[]string) []string {

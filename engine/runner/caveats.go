@@ -411,15 +411,8 @@ func recordText(rec sdk.Record) string {
 
 // pluralKind is a record kind as a plural noun.
 func pluralKind(kind string) string {
-	switch {
-	case kind == "":
-		return "records"
-	case strings.HasSuffix(kind, "s"):
-		return kind + "es"
-	case strings.HasSuffix(kind, "y"):
-		return strings.TrimSuffix(kind, "y") + "ies"
-	}
-	return kind + "s"
+	_, plural := noun(kind)
+	return plural
 }
 
 // singular is an entity key as one value's noun: paths → path.

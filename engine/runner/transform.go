@@ -39,7 +39,9 @@ func (r *run) filter(in []sdk.Record) (output, error) {
 	keys := sortedKeys(ents)
 	kept := make([]sdk.Record, 0, len(in))
 	for _, rec := range dedupe(slices.Clone(in)) {
-		if rg != nil && !rec.Time.IsZero() && !rg.Contains(rec.Time) {
+		// The nearest activity outside an empty period is kept: it is what
+		// the answer says instead of nothing.
+		if rg != nil && !rec.Time.IsZero() && !rg.Contains(rec.Time) && OutsideOf(rec) == "" {
 			continue
 		}
 		if matchesEntities(rec, ents, keys) {

@@ -78,6 +78,9 @@ func (r *run) understand(idx int) understanding {
 		// The period is the intent's own: another intent's fixed or
 		// default dates were never applied to these retrievals.
 		kinds := namedKinds(p.Description)
+		if p.Kind != "" {
+			kinds = []string{p.Kind}
+		}
 		if rg, ok, err := r.period(p.Filters); ok && err == nil {
 			if u.since.IsZero() && u.until.IsZero() {
 				u.since, u.until = rg.Since, rg.Until
@@ -314,6 +317,12 @@ func noun(kind string) (string, string) {
 		return "merge request", "merge requests"
 	}
 	n := strings.ReplaceAll(kind, "_", " ")
+	switch {
+	case strings.HasSuffix(n, "s"):
+		return n, n + "es"
+	case strings.HasSuffix(n, "y"):
+		return n, strings.TrimSuffix(n, "y") + "ies"
+	}
 	return n, n + "s"
 }
 
