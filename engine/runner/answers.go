@@ -95,8 +95,9 @@ func (r *run) answer(idx int, intent string, results map[string]*StepResult) Ans
 	}
 	kinds := sortKinds(union(recordKinds(inside), sortedKeys(omitted)))
 	if len(kinds) == 0 {
-		// "PRs" names pull and merge requests; the plan says which it asked.
-		kinds = firstNonEmpty(intersect(named, u.kinds), named, recordKinds(outside), u.kinds)
+		// What the question names, of what the intent asked ("PRs" names
+		// pull and merge requests; a commit intent answers with commits).
+		kinds = firstNonEmpty(intersect(named, u.kinds), u.kinds, named, recordKinds(outside))
 	}
 	a.Understood = u.line(intent, kinds, a.Counting, r.plan.Query)
 	a.Status = r.answerStatus(steps, recs, ans, a, u)
