@@ -45,6 +45,14 @@ func TestEntityExtraction(t *testing.T) {
 		{"what happened with PAY last week", ents{"projects": {"PAY"}, "dates": {"last week"}}},
 		{"show me merge requests merged into main yesterday", ents{"dates": {"yesterday"}, "statuses": {"merged"}}},
 		{"bugs in production today", ents{"dates": {"today"}}},
+		// Hosted projects: pull requests, CI, releases.
+		// ("octocat" and "v2.0" read as paths too: grounding drops what the tree has not.)
+		{"open PRs assigned to octocat in milestone v1.1", ents{"statuses": {"open"}, "assignees": {"octocat"}, "milestones": {"v1.1"}, "paths": {"octocat"}}},
+		{"which PRs labelled needs-review were merged last week?", ents{"labels": {"needs-review"}, "statuses": {"merged"}, "dates": {"last week"}}},
+		{"issues in the v2.0 milestone with the bug label", ents{"milestones": {"v2.0"}, "labels": {"bug"}, "paths": {"v2.0"}}},
+		{"is CI green on main?", ents{"revisions": {"main"}}},
+		{"what changed in main.go on main?", ents{"paths": {"main.go"}, "revisions": {"main"}}},
+		{"what changed since the last release?", ents{"revisions": {"last release.."}}},
 		// Date forms: only those sdk/timerange accepts.
 		{"open and in-progress issues from YouTrack today or yesterday", ents{
 			"statuses": {"open", "in-progress"}, "providers": {"YouTrack"}, "dates": {"today", "yesterday"}}},

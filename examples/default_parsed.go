@@ -15,9 +15,9 @@ var parsed = map[string]parsedFile{
 	"checks.hcl":    {sum: [32]uint8{0xf4, 0xba, 0x23, 0xcd, 0xf5, 0x8d, 0xf2, 0xc7, 0x11, 0x2, 0xf8, 0xfa, 0xf6, 0xff, 0xa5, 0x7e, 0xe4, 0x10, 0xbf, 0x5d, 0x29, 0x88, 0x50, 0x89, 0x4c, 0x43, 0xf2, 0x7c, 0x80, 0x64, 0xb4, 0x9a}, body: parsed1},
 	"depth.hcl":     {sum: [32]uint8{0x4e, 0x7b, 0xfc, 0x35, 0xaf, 0xd, 0x5d, 0x3d, 0xbb, 0xc, 0x31, 0x7d, 0xe4, 0x75, 0x65, 0xef, 0x9d, 0x3e, 0x24, 0x75, 0xa0, 0x4e, 0x45, 0xbc, 0x7, 0xbe, 0xeb, 0x3f, 0x60, 0x22, 0x5d, 0x8b}, body: parsed2},
 	"docs.hcl":      {sum: [32]uint8{0x8a, 0x74, 0x48, 0x1f, 0x43, 0xaa, 0x1b, 0xdf, 0x30, 0x49, 0x5b, 0x7c, 0x34, 0xfc, 0x5f, 0xca, 0xd5, 0xe1, 0x17, 0xc3, 0xf8, 0x9b, 0x97, 0x22, 0x6d, 0x37, 0xeb, 0xfb, 0xdf, 0xbf, 0x1b, 0xbf}, body: parsed3},
-	"entities.hcl":  {sum: [32]uint8{0x10, 0xac, 0x2b, 0xf4, 0x43, 0x61, 0xae, 0x4e, 0x9a, 0x7e, 0x9b, 0x56, 0x15, 0xcf, 0xc7, 0x3, 0x88, 0x13, 0xdd, 0x3c, 0x9a, 0xa9, 0xf1, 0x46, 0xcf, 0x75, 0xaf, 0x31, 0x2, 0xd3, 0xa6, 0x9c}, body: parsed4},
+	"entities.hcl":  {sum: [32]uint8{0x2a, 0xf, 0xd, 0x9b, 0xfb, 0x8c, 0x83, 0xd6, 0x93, 0x3, 0x8e, 0x5a, 0xf9, 0xc0, 0x4c, 0x6c, 0x2, 0x72, 0x2, 0x8b, 0xb2, 0x7, 0x9, 0xfb, 0x37, 0x4e, 0x1d, 0xde, 0xcb, 0x72, 0x62, 0x6d}, body: parsed4},
 	"hosted.hcl":    {sum: [32]uint8{0xf9, 0x90, 0x49, 0x1a, 0x32, 0xf2, 0xdf, 0x82, 0x27, 0x38, 0xc4, 0x4e, 0xd, 0x44, 0x9c, 0xe4, 0xd7, 0x63, 0x51, 0x96, 0x18, 0x58, 0xbe, 0xcd, 0x99, 0x78, 0xde, 0x85, 0x78, 0x36, 0x7f, 0xe4}, body: parsed5},
-	"intents.hcl":   {sum: [32]uint8{0x3b, 0xbf, 0x83, 0xae, 0x70, 0x67, 0x42, 0x19, 0x9a, 0xd6, 0x49, 0x7b, 0xba, 0xf9, 0xd7, 0x7c, 0x14, 0x6b, 0x39, 0xc, 0xe5, 0xbd, 0x6d, 0xbd, 0x4c, 0x1, 0x7e, 0xa, 0x26, 0x41, 0x76, 0x2c}, body: parsed6},
+	"intents.hcl":   {sum: [32]uint8{0xd0, 0xa4, 0x98, 0x9f, 0x60, 0x5c, 0xfe, 0x38, 0xa6, 0x55, 0xfb, 0x55, 0x62, 0x91, 0x65, 0xf1, 0x14, 0xd4, 0xec, 0x4b, 0x2b, 0x12, 0x81, 0xf7, 0x80, 0x86, 0x47, 0x3, 0xa4, 0x39, 0x52, 0xb3}, body: parsed6},
 	"loop.hcl":      {sum: [32]uint8{0x4d, 0x73, 0x17, 0xc5, 0x64, 0xe0, 0x79, 0xd2, 0x2f, 0x7, 0x7f, 0x2d, 0x15, 0x68, 0xa1, 0x44, 0x81, 0xff, 0xa7, 0x5d, 0x25, 0xb7, 0xff, 0x8, 0x65, 0xc, 0xa4, 0x1f, 0xdf, 0x93, 0x2c, 0xe7}, body: parsed7},
 	"modes.hcl":     {sum: [32]uint8{0xb3, 0xd8, 0x23, 0xd4, 0xe9, 0x2a, 0x3, 0x2c, 0x6b, 0x6e, 0x36, 0x91, 0xa7, 0xe5, 0xc3, 0xa8, 0xf8, 0xbc, 0x6f, 0x59, 0x4e, 0x18, 0xf9, 0x8, 0xf1, 0x4c, 0x48, 0xdd, 0xcb, 0x11, 0x70, 0xd5}, body: parsed8},
 	"nous.hcl":      {sum: [32]uint8{0x11, 0x7c, 0x20, 0xf7, 0x71, 0x7d, 0xd3, 0x65, 0x62, 0x69, 0x3f, 0x7a, 0xce, 0xa6, 0x3d, 0x1b, 0x7, 0x1b, 0x8d, 0x9, 0x1c, 0xeb, 0x88, 0xfe, 0x2a, 0x9d, 0x7d, 0xbb, 0x78, 0xa0, 0xd7, 0xee}, body: parsed9},
@@ -3056,14 +3056,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("path"),
-										SrcRange: rng(f, 96, 13, 5401, 96, 17, 5405),
+										SrcRange: rng(f, 96, 13, 5447, 96, 17, 5451),
 									},
 								},
-								SrcRange: rng(f, 96, 12, 5400, 96, 18, 5406),
+								SrcRange: rng(f, 96, 12, 5446, 96, 18, 5452),
 							},
-							SrcRange:    rng(f, 96, 3, 5391, 96, 18, 5406),
-							NameRange:   rng(f, 96, 3, 5391, 96, 9, 5397),
-							EqualsRange: rng(f, 96, 10, 5398, 96, 11, 5399),
+							SrcRange:    rng(f, 96, 3, 5437, 96, 18, 5452),
+							NameRange:   rng(f, 96, 3, 5437, 96, 9, 5443),
+							EqualsRange: rng(f, 96, 10, 5444, 96, 11, 5445),
 						},
 						"ignore": &hclsyntax.Attribute{
 							Name: "ignore",
@@ -4113,11 +4113,47 @@ func parsed4() *hclsyntax.Body {
 										},
 										SrcRange: rng(f, 94, 30, 5376, 94, 37, 5383),
 									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("milestone"),
+												SrcRange: rng(f, 94, 40, 5386, 94, 49, 5395),
+											},
+										},
+										SrcRange: rng(f, 94, 39, 5385, 94, 50, 5396),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("milestones"),
+												SrcRange: rng(f, 94, 53, 5399, 94, 63, 5409),
+											},
+										},
+										SrcRange: rng(f, 94, 52, 5398, 94, 64, 5410),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("label"),
+												SrcRange: rng(f, 94, 67, 5413, 94, 72, 5418),
+											},
+										},
+										SrcRange: rng(f, 94, 66, 5412, 94, 73, 5419),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("labels"),
+												SrcRange: rng(f, 94, 76, 5422, 94, 82, 5428),
+											},
+										},
+										SrcRange: rng(f, 94, 75, 5421, 94, 83, 5429),
+									},
 								},
-								SrcRange:  rng(f, 80, 12, 4330, 95, 4, 5388),
+								SrcRange:  rng(f, 80, 12, 4330, 95, 4, 5434),
 								OpenRange: rng(f, 80, 12, 4330, 80, 13, 4331),
 							},
-							SrcRange:    rng(f, 80, 3, 4321, 95, 4, 5388),
+							SrcRange:    rng(f, 80, 3, 4321, 95, 4, 5434),
 							NameRange:   rng(f, 80, 3, 4321, 80, 9, 4327),
 							EqualsRange: rng(f, 80, 10, 4328, 80, 11, 4329),
 						},
@@ -4180,15 +4216,15 @@ func parsed4() *hclsyntax.Body {
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 67, 16, 3357, 97, 2, 5408),
-					EndRange: rng(f, 97, 2, 5408, 97, 2, 5408),
+					SrcRange: rng(f, 67, 16, 3357, 97, 2, 5454),
+					EndRange: rng(f, 97, 2, 5454, 97, 2, 5454),
 				},
 				TypeRange: rng(f, 67, 1, 3342, 67, 7, 3348),
 				LabelRanges: []hcl.Range{
 					rng(f, 67, 8, 3349, 67, 15, 3356),
 				},
 				OpenBraceRange:  rng(f, 67, 16, 3357, 67, 17, 3358),
-				CloseBraceRange: rng(f, 97, 1, 5407, 97, 2, 5408),
+				CloseBraceRange: rng(f, 97, 1, 5453, 97, 2, 5454),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -4203,14 +4239,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("author"),
-										SrcRange: rng(f, 116, 14, 6578, 116, 20, 6584),
+										SrcRange: rng(f, 116, 14, 6624, 116, 20, 6630),
 									},
 								},
-								SrcRange: rng(f, 116, 13, 6577, 116, 21, 6585),
+								SrcRange: rng(f, 116, 13, 6623, 116, 21, 6631),
 							},
-							SrcRange:    rng(f, 116, 3, 6567, 116, 21, 6585),
-							NameRange:   rng(f, 116, 3, 6567, 116, 9, 6573),
-							EqualsRange: rng(f, 116, 11, 6575, 116, 12, 6576),
+							SrcRange:    rng(f, 116, 3, 6613, 116, 21, 6631),
+							NameRange:   rng(f, 116, 3, 6613, 116, 9, 6619),
+							EqualsRange: rng(f, 116, 11, 6621, 116, 12, 6622),
 						},
 						"ignore": &hclsyntax.Attribute{
 							Name: "ignore",
@@ -4220,234 +4256,234 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("I"),
-												SrcRange: rng(f, 113, 6, 6348, 113, 7, 6349),
+												SrcRange: rng(f, 113, 6, 6394, 113, 7, 6395),
 											},
 										},
-										SrcRange: rng(f, 113, 5, 6347, 113, 8, 6350),
+										SrcRange: rng(f, 113, 5, 6393, 113, 8, 6396),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("We"),
-												SrcRange: rng(f, 113, 11, 6353, 113, 13, 6355),
+												SrcRange: rng(f, 113, 11, 6399, 113, 13, 6401),
 											},
 										},
-										SrcRange: rng(f, 113, 10, 6352, 113, 14, 6356),
+										SrcRange: rng(f, 113, 10, 6398, 113, 14, 6402),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("You"),
-												SrcRange: rng(f, 113, 17, 6359, 113, 20, 6362),
+												SrcRange: rng(f, 113, 17, 6405, 113, 20, 6408),
 											},
 										},
-										SrcRange: rng(f, 113, 16, 6358, 113, 21, 6363),
+										SrcRange: rng(f, 113, 16, 6404, 113, 21, 6409),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("They"),
-												SrcRange: rng(f, 113, 24, 6366, 113, 28, 6370),
+												SrcRange: rng(f, 113, 24, 6412, 113, 28, 6416),
 											},
 										},
-										SrcRange: rng(f, 113, 23, 6365, 113, 29, 6371),
+										SrcRange: rng(f, 113, 23, 6411, 113, 29, 6417),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("He"),
-												SrcRange: rng(f, 113, 32, 6374, 113, 34, 6376),
+												SrcRange: rng(f, 113, 32, 6420, 113, 34, 6422),
 											},
 										},
-										SrcRange: rng(f, 113, 31, 6373, 113, 35, 6377),
+										SrcRange: rng(f, 113, 31, 6419, 113, 35, 6423),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("She"),
-												SrcRange: rng(f, 113, 38, 6380, 113, 41, 6383),
+												SrcRange: rng(f, 113, 38, 6426, 113, 41, 6429),
 											},
 										},
-										SrcRange: rng(f, 113, 37, 6379, 113, 42, 6384),
+										SrcRange: rng(f, 113, 37, 6425, 113, 42, 6430),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("It"),
-												SrcRange: rng(f, 113, 45, 6387, 113, 47, 6389),
+												SrcRange: rng(f, 113, 45, 6433, 113, 47, 6435),
 											},
 										},
-										SrcRange: rng(f, 113, 44, 6386, 113, 48, 6390),
+										SrcRange: rng(f, 113, 44, 6432, 113, 48, 6436),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("The"),
-												SrcRange: rng(f, 113, 51, 6393, 113, 54, 6396),
+												SrcRange: rng(f, 113, 51, 6439, 113, 54, 6442),
 											},
 										},
-										SrcRange: rng(f, 113, 50, 6392, 113, 55, 6397),
+										SrcRange: rng(f, 113, 50, 6438, 113, 55, 6443),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("This"),
-												SrcRange: rng(f, 113, 58, 6400, 113, 62, 6404),
+												SrcRange: rng(f, 113, 58, 6446, 113, 62, 6450),
 											},
 										},
-										SrcRange: rng(f, 113, 57, 6399, 113, 63, 6405),
+										SrcRange: rng(f, 113, 57, 6445, 113, 63, 6451),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("That"),
-												SrcRange: rng(f, 113, 66, 6408, 113, 70, 6412),
+												SrcRange: rng(f, 113, 66, 6454, 113, 70, 6458),
 											},
 										},
-										SrcRange: rng(f, 113, 65, 6407, 113, 71, 6413),
+										SrcRange: rng(f, 113, 65, 6453, 113, 71, 6459),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("GitLab"),
-												SrcRange: rng(f, 113, 74, 6416, 113, 80, 6422),
+												SrcRange: rng(f, 113, 74, 6462, 113, 80, 6468),
 											},
 										},
-										SrcRange: rng(f, 113, 73, 6415, 113, 81, 6423),
+										SrcRange: rng(f, 113, 73, 6461, 113, 81, 6469),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("YouTrack"),
-												SrcRange: rng(f, 113, 84, 6426, 113, 92, 6434),
+												SrcRange: rng(f, 113, 84, 6472, 113, 92, 6480),
 											},
 										},
-										SrcRange: rng(f, 113, 83, 6425, 113, 93, 6435),
+										SrcRange: rng(f, 113, 83, 6471, 113, 93, 6481),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("GitHub"),
-												SrcRange: rng(f, 113, 96, 6438, 113, 102, 6444),
+												SrcRange: rng(f, 113, 96, 6484, 113, 102, 6490),
 											},
 										},
-										SrcRange: rng(f, 113, 95, 6437, 113, 103, 6445),
+										SrcRange: rng(f, 113, 95, 6483, 113, 103, 6491),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("anyone"),
-												SrcRange: rng(f, 114, 6, 6452, 114, 12, 6458),
+												SrcRange: rng(f, 114, 6, 6498, 114, 12, 6504),
 											},
 										},
-										SrcRange: rng(f, 114, 5, 6451, 114, 13, 6459),
+										SrcRange: rng(f, 114, 5, 6497, 114, 13, 6505),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("someone"),
-												SrcRange: rng(f, 114, 16, 6462, 114, 23, 6469),
+												SrcRange: rng(f, 114, 16, 6508, 114, 23, 6515),
 											},
 										},
-										SrcRange: rng(f, 114, 15, 6461, 114, 24, 6470),
+										SrcRange: rng(f, 114, 15, 6507, 114, 24, 6516),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("somebody"),
-												SrcRange: rng(f, 114, 27, 6473, 114, 35, 6481),
+												SrcRange: rng(f, 114, 27, 6519, 114, 35, 6527),
 											},
 										},
-										SrcRange: rng(f, 114, 26, 6472, 114, 36, 6482),
+										SrcRange: rng(f, 114, 26, 6518, 114, 36, 6528),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("anybody"),
-												SrcRange: rng(f, 114, 39, 6485, 114, 46, 6492),
+												SrcRange: rng(f, 114, 39, 6531, 114, 46, 6538),
 											},
 										},
-										SrcRange: rng(f, 114, 38, 6484, 114, 47, 6493),
+										SrcRange: rng(f, 114, 38, 6530, 114, 47, 6539),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("everyone"),
-												SrcRange: rng(f, 114, 50, 6496, 114, 58, 6504),
+												SrcRange: rng(f, 114, 50, 6542, 114, 58, 6550),
 											},
 										},
-										SrcRange: rng(f, 114, 49, 6495, 114, 59, 6505),
+										SrcRange: rng(f, 114, 49, 6541, 114, 59, 6551),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("nobody"),
-												SrcRange: rng(f, 114, 62, 6508, 114, 68, 6514),
+												SrcRange: rng(f, 114, 62, 6554, 114, 68, 6560),
 											},
 										},
-										SrcRange: rng(f, 114, 61, 6507, 114, 69, 6515),
+										SrcRange: rng(f, 114, 61, 6553, 114, 69, 6561),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("who"),
-												SrcRange: rng(f, 114, 72, 6518, 114, 75, 6521),
+												SrcRange: rng(f, 114, 72, 6564, 114, 75, 6567),
 											},
 										},
-										SrcRange: rng(f, 114, 71, 6517, 114, 76, 6522),
+										SrcRange: rng(f, 114, 71, 6563, 114, 76, 6568),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("people"),
-												SrcRange: rng(f, 114, 79, 6525, 114, 85, 6531),
+												SrcRange: rng(f, 114, 79, 6571, 114, 85, 6577),
 											},
 										},
-										SrcRange: rng(f, 114, 78, 6524, 114, 86, 6532),
+										SrcRange: rng(f, 114, 78, 6570, 114, 86, 6578),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("we"),
-												SrcRange: rng(f, 114, 89, 6535, 114, 91, 6537),
+												SrcRange: rng(f, 114, 89, 6581, 114, 91, 6583),
 											},
 										},
-										SrcRange: rng(f, 114, 88, 6534, 114, 92, 6538),
+										SrcRange: rng(f, 114, 88, 6580, 114, 92, 6584),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("they"),
-												SrcRange: rng(f, 114, 95, 6541, 114, 99, 6545),
+												SrcRange: rng(f, 114, 95, 6587, 114, 99, 6591),
 											},
 										},
-										SrcRange: rng(f, 114, 94, 6540, 114, 100, 6546),
+										SrcRange: rng(f, 114, 94, 6586, 114, 100, 6592),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("you"),
-												SrcRange: rng(f, 114, 103, 6549, 114, 106, 6552),
+												SrcRange: rng(f, 114, 103, 6595, 114, 106, 6598),
 											},
 										},
-										SrcRange: rng(f, 114, 102, 6548, 114, 107, 6553),
+										SrcRange: rng(f, 114, 102, 6594, 114, 107, 6599),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("it"),
-												SrcRange: rng(f, 114, 110, 6556, 114, 112, 6558),
+												SrcRange: rng(f, 114, 110, 6602, 114, 112, 6604),
 											},
 										},
-										SrcRange: rng(f, 114, 109, 6555, 114, 113, 6559),
+										SrcRange: rng(f, 114, 109, 6601, 114, 113, 6605),
 									},
 								},
-								SrcRange:  rng(f, 112, 12, 6341, 115, 4, 6564),
-								OpenRange: rng(f, 112, 12, 6341, 112, 13, 6342),
+								SrcRange:  rng(f, 112, 12, 6387, 115, 4, 6610),
+								OpenRange: rng(f, 112, 12, 6387, 112, 13, 6388),
 							},
-							SrcRange:    rng(f, 112, 3, 6332, 115, 4, 6564),
-							NameRange:   rng(f, 112, 3, 6332, 112, 9, 6338),
-							EqualsRange: rng(f, 112, 10, 6339, 112, 11, 6340),
+							SrcRange:    rng(f, 112, 3, 6378, 115, 4, 6610),
+							NameRange:   rng(f, 112, 3, 6378, 112, 9, 6384),
+							EqualsRange: rng(f, 112, 10, 6385, 112, 11, 6386),
 						},
 						"matches": &hclsyntax.Attribute{
 							Name: "matches",
@@ -4455,14 +4491,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("one"),
-										SrcRange: rng(f, 117, 14, 6599, 117, 17, 6602),
+										SrcRange: rng(f, 117, 14, 6645, 117, 17, 6648),
 									},
 								},
-								SrcRange: rng(f, 117, 13, 6598, 117, 18, 6603),
+								SrcRange: rng(f, 117, 13, 6644, 117, 18, 6649),
 							},
-							SrcRange:    rng(f, 117, 3, 6588, 117, 18, 6603),
-							NameRange:   rng(f, 117, 3, 6588, 117, 10, 6595),
-							EqualsRange: rng(f, 117, 11, 6596, 117, 12, 6597),
+							SrcRange:    rng(f, 117, 3, 6634, 117, 18, 6649),
+							NameRange:   rng(f, 117, 3, 6634, 117, 10, 6641),
+							EqualsRange: rng(f, 117, 11, 6642, 117, 12, 6643),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -4472,66 +4508,66 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("\\b[Bb]y\\s+(\\p{Lu}[\\p{L}\\d_'-]+(?:\\s+\\p{Lu}(?:[\\p{L}\\d_'-]+|\\.)?){0,2})"),
-												SrcRange: rng(f, 105, 6, 5748, 105, 86, 5828),
+												SrcRange: rng(f, 105, 6, 5794, 105, 86, 5874),
 											},
 										},
-										SrcRange: rng(f, 105, 5, 5747, 105, 87, 5829),
+										SrcRange: rng(f, 105, 5, 5793, 105, 87, 5875),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("\\b(?:did|has|have|does)\\s+([\\p{L}\\d_.@'\\[\\]-]+(?:\\s+\\p{Lu}(?:[\\p{L}\\d_'-]+|\\.)?){0,2})\\s+(?:commit|push|merge|change|do|work|write|make|fix|add)"),
-												SrcRange: rng(f, 106, 6, 5836, 106, 162, 5992),
+												SrcRange: rng(f, 106, 6, 5882, 106, 162, 6038),
 											},
 										},
-										SrcRange: rng(f, 106, 5, 5835, 106, 163, 5993),
+										SrcRange: rng(f, 106, 5, 5881, 106, 163, 6039),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("\\b(\\p{Lu}[\\p{L}\\d_-]+(?:\\s+\\p{Lu}[\\p{L}\\d_-]+){0,2})'s\\s+(?:commits|changes|work|pushes)"),
-												SrcRange: rng(f, 107, 6, 6000, 107, 103, 6097),
+												SrcRange: rng(f, 107, 6, 6046, 107, 103, 6143),
 											},
 										},
-										SrcRange: rng(f, 107, 5, 5999, 107, 104, 6098),
+										SrcRange: rng(f, 107, 5, 6045, 107, 104, 6144),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("\\b([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+)"),
-												SrcRange: rng(f, 108, 6, 6105, 108, 43, 6142),
+												SrcRange: rng(f, 108, 6, 6151, 108, 43, 6188),
 											},
 										},
-										SrcRange: rng(f, 108, 5, 6104, 108, 44, 6143),
+										SrcRange: rng(f, 108, 5, 6150, 108, 44, 6189),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("^\\s*(?:[Aa]nd\\s+|[Bb]ut\\s+)?(?:[Ww]hat|[Hh]ow)\\s+about\\s+([A-Z][\\w'-]+(?:\\s+[A-Z][\\w'-]+)?)\\s*\\??\\s*$"),
-												SrcRange: rng(f, 110, 6, 6211, 110, 118, 6323),
+												SrcRange: rng(f, 110, 6, 6257, 110, 118, 6369),
 											},
 										},
-										SrcRange: rng(f, 110, 5, 6210, 110, 119, 6324),
+										SrcRange: rng(f, 110, 5, 6256, 110, 119, 6370),
 									},
 								},
-								SrcRange:  rng(f, 104, 14, 5741, 111, 4, 6329),
-								OpenRange: rng(f, 104, 14, 5741, 104, 15, 5742),
+								SrcRange:  rng(f, 104, 14, 5787, 111, 4, 6375),
+								OpenRange: rng(f, 104, 14, 5787, 104, 15, 5788),
 							},
-							SrcRange:    rng(f, 104, 3, 5730, 111, 4, 6329),
-							NameRange:   rng(f, 104, 3, 5730, 104, 11, 5738),
-							EqualsRange: rng(f, 104, 12, 5739, 104, 13, 5740),
+							SrcRange:    rng(f, 104, 3, 5776, 111, 4, 6375),
+							NameRange:   rng(f, 104, 3, 5776, 104, 11, 5784),
+							EqualsRange: rng(f, 104, 12, 5785, 104, 13, 5786),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 103, 18, 5726, 118, 2, 6605),
-					EndRange: rng(f, 118, 2, 6605, 118, 2, 6605),
+					SrcRange: rng(f, 103, 18, 5772, 118, 2, 6651),
+					EndRange: rng(f, 118, 2, 6651, 118, 2, 6651),
 				},
-				TypeRange: rng(f, 103, 1, 5709, 103, 7, 5715),
+				TypeRange: rng(f, 103, 1, 5755, 103, 7, 5761),
 				LabelRanges: []hcl.Range{
-					rng(f, 103, 8, 5716, 103, 17, 5725),
+					rng(f, 103, 8, 5762, 103, 17, 5771),
 				},
-				OpenBraceRange:  rng(f, 103, 18, 5726, 103, 19, 5727),
-				CloseBraceRange: rng(f, 118, 1, 6604, 118, 2, 6605),
+				OpenBraceRange:  rng(f, 103, 18, 5772, 103, 19, 5773),
+				CloseBraceRange: rng(f, 118, 1, 6650, 118, 2, 6651),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -4546,14 +4582,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("ref"),
-										SrcRange: rng(f, 136, 14, 7773, 136, 17, 7776),
+										SrcRange: rng(f, 136, 14, 7819, 136, 17, 7822),
 									},
 								},
-								SrcRange: rng(f, 136, 13, 7772, 136, 18, 7777),
+								SrcRange: rng(f, 136, 13, 7818, 136, 18, 7823),
 							},
-							SrcRange:    rng(f, 136, 3, 7762, 136, 18, 7777),
-							NameRange:   rng(f, 136, 3, 7762, 136, 9, 7768),
-							EqualsRange: rng(f, 136, 11, 7770, 136, 12, 7771),
+							SrcRange:    rng(f, 136, 3, 7808, 136, 18, 7823),
+							NameRange:   rng(f, 136, 3, 7808, 136, 9, 7814),
+							EqualsRange: rng(f, 136, 11, 7816, 136, 12, 7817),
 						},
 						"matches": &hclsyntax.Attribute{
 							Name: "matches",
@@ -4561,14 +4597,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("one"),
-										SrcRange: rng(f, 137, 14, 7791, 137, 17, 7794),
+										SrcRange: rng(f, 137, 14, 7837, 137, 17, 7840),
 									},
 								},
-								SrcRange: rng(f, 137, 13, 7790, 137, 18, 7795),
+								SrcRange: rng(f, 137, 13, 7836, 137, 18, 7841),
 							},
-							SrcRange:    rng(f, 137, 3, 7780, 137, 18, 7795),
-							NameRange:   rng(f, 137, 3, 7780, 137, 10, 7787),
-							EqualsRange: rng(f, 137, 11, 7788, 137, 12, 7789),
+							SrcRange:    rng(f, 137, 3, 7826, 137, 18, 7841),
+							NameRange:   rng(f, 137, 3, 7826, 137, 10, 7833),
+							EqualsRange: rng(f, 137, 11, 7834, 137, 12, 7835),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -4578,84 +4614,84 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?:(?:release|tag|version)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])"),
-												SrcRange: rng(f, 126, 6, 6889, 126, 114, 6997),
+												SrcRange: rng(f, 126, 6, 6935, 126, 114, 7043),
 											},
 										},
-										SrcRange: rng(f, 126, 5, 6888, 126, 115, 6998),
+										SrcRange: rng(f, 126, 5, 6934, 126, 115, 7044),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?P<from>(?:last|latest|most recent|previous)\\s+(?:release|tag|version))\\b"),
-												SrcRange: rng(f, 128, 6, 7080, 128, 120, 7194),
+												SrcRange: rng(f, 128, 6, 7126, 128, 120, 7240),
 											},
 										},
-										SrcRange: rng(f, 128, 5, 7079, 128, 121, 7195),
+										SrcRange: rng(f, 128, 5, 7125, 128, 121, 7241),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\bbetween\\s+(?:(?:releases?|tags?|versions?)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])\\s+and\\s+(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])"),
-												SrcRange: rng(f, 129, 6, 7202, 129, 147, 7343),
+												SrcRange: rng(f, 129, 6, 7248, 129, 147, 7389),
 											},
 										},
-										SrcRange: rng(f, 129, 5, 7201, 129, 148, 7344),
+										SrcRange: rng(f, 129, 5, 7247, 129, 148, 7390),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?P<from>\\bv?\\d+\\.\\d+[\\w.+-]*[\\w+])\\.\\.(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])?"),
-												SrcRange: rng(f, 130, 6, 7351, 130, 90, 7435),
+												SrcRange: rng(f, 130, 6, 7397, 130, 90, 7481),
 											},
 										},
-										SrcRange: rng(f, 130, 5, 7350, 130, 91, 7436),
+										SrcRange: rng(f, 130, 5, 7396, 130, 91, 7482),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)"),
-												SrcRange: rng(f, 131, 6, 7443, 131, 68, 7505),
+												SrcRange: rng(f, 131, 6, 7489, 131, 68, 7551),
 											},
 										},
-										SrcRange: rng(f, 131, 5, 7442, 131, 69, 7506),
+										SrcRange: rng(f, 131, 5, 7488, 131, 69, 7552),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?(?P<to>[\\w./-]+)\\s+branch\\b"),
-												SrcRange: rng(f, 132, 6, 7513, 132, 71, 7578),
+												SrcRange: rng(f, 132, 6, 7559, 132, 71, 7624),
 											},
 										},
-										SrcRange: rng(f, 132, 5, 7512, 132, 72, 7579),
+										SrcRange: rng(f, 132, 5, 7558, 132, 72, 7625),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:on|in|for|of)\\s+(?P<to>main|master|trunk|develop)(?:[\\s?!,;]|\\.(?:\\s|$)|$)"),
-												SrcRange: rng(f, 134, 6, 7665, 134, 94, 7753),
+												SrcRange: rng(f, 134, 6, 7711, 134, 94, 7799),
 											},
 										},
-										SrcRange: rng(f, 134, 5, 7664, 134, 95, 7754),
+										SrcRange: rng(f, 134, 5, 7710, 134, 95, 7800),
 									},
 								},
-								SrcRange:  rng(f, 125, 14, 6882, 135, 4, 7759),
-								OpenRange: rng(f, 125, 14, 6882, 125, 15, 6883),
+								SrcRange:  rng(f, 125, 14, 6928, 135, 4, 7805),
+								OpenRange: rng(f, 125, 14, 6928, 125, 15, 6929),
 							},
-							SrcRange:    rng(f, 125, 3, 6871, 135, 4, 7759),
-							NameRange:   rng(f, 125, 3, 6871, 125, 11, 6879),
-							EqualsRange: rng(f, 125, 12, 6880, 125, 13, 6881),
+							SrcRange:    rng(f, 125, 3, 6917, 135, 4, 7805),
+							NameRange:   rng(f, 125, 3, 6917, 125, 11, 6925),
+							EqualsRange: rng(f, 125, 12, 6926, 125, 13, 6927),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 124, 20, 6867, 138, 2, 7797),
-					EndRange: rng(f, 138, 2, 7797, 138, 2, 7797),
+					SrcRange: rng(f, 124, 20, 6913, 138, 2, 7843),
+					EndRange: rng(f, 138, 2, 7843, 138, 2, 7843),
 				},
-				TypeRange: rng(f, 124, 1, 6848, 124, 7, 6854),
+				TypeRange: rng(f, 124, 1, 6894, 124, 7, 6900),
 				LabelRanges: []hcl.Range{
-					rng(f, 124, 8, 6855, 124, 19, 6866),
+					rng(f, 124, 8, 6901, 124, 19, 6912),
 				},
-				OpenBraceRange:  rng(f, 124, 20, 6867, 124, 21, 6868),
-				CloseBraceRange: rng(f, 138, 1, 7796, 138, 2, 7797),
+				OpenBraceRange:  rng(f, 124, 20, 6913, 124, 21, 6914),
+				CloseBraceRange: rng(f, 138, 1, 7842, 138, 2, 7843),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -4672,360 +4708,360 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("a"),
-												SrcRange: rng(f, 147, 6, 8119, 147, 7, 8120),
+												SrcRange: rng(f, 147, 6, 8165, 147, 7, 8166),
 											},
 										},
-										SrcRange: rng(f, 147, 5, 8118, 147, 8, 8121),
+										SrcRange: rng(f, 147, 5, 8164, 147, 8, 8167),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("an"),
-												SrcRange: rng(f, 147, 11, 8124, 147, 13, 8126),
+												SrcRange: rng(f, 147, 11, 8170, 147, 13, 8172),
 											},
 										},
-										SrcRange: rng(f, 147, 10, 8123, 147, 14, 8127),
+										SrcRange: rng(f, 147, 10, 8169, 147, 14, 8173),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("the"),
-												SrcRange: rng(f, 147, 17, 8130, 147, 20, 8133),
+												SrcRange: rng(f, 147, 17, 8176, 147, 20, 8179),
 											},
 										},
-										SrcRange: rng(f, 147, 16, 8129, 147, 21, 8134),
+										SrcRange: rng(f, 147, 16, 8175, 147, 21, 8180),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("this"),
-												SrcRange: rng(f, 147, 24, 8137, 147, 28, 8141),
+												SrcRange: rng(f, 147, 24, 8183, 147, 28, 8187),
 											},
 										},
-										SrcRange: rng(f, 147, 23, 8136, 147, 29, 8142),
+										SrcRange: rng(f, 147, 23, 8182, 147, 29, 8188),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("that"),
-												SrcRange: rng(f, 147, 32, 8145, 147, 36, 8149),
+												SrcRange: rng(f, 147, 32, 8191, 147, 36, 8195),
 											},
 										},
-										SrcRange: rng(f, 147, 31, 8144, 147, 37, 8150),
+										SrcRange: rng(f, 147, 31, 8190, 147, 37, 8196),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("it"),
-												SrcRange: rng(f, 147, 40, 8153, 147, 42, 8155),
+												SrcRange: rng(f, 147, 40, 8199, 147, 42, 8201),
 											},
 										},
-										SrcRange: rng(f, 147, 39, 8152, 147, 43, 8156),
+										SrcRange: rng(f, 147, 39, 8198, 147, 43, 8202),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("me"),
-												SrcRange: rng(f, 147, 46, 8159, 147, 48, 8161),
+												SrcRange: rng(f, 147, 46, 8205, 147, 48, 8207),
 											},
 										},
-										SrcRange: rng(f, 147, 45, 8158, 147, 49, 8162),
+										SrcRange: rng(f, 147, 45, 8204, 147, 49, 8208),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("us"),
-												SrcRange: rng(f, 147, 52, 8165, 147, 54, 8167),
+												SrcRange: rng(f, 147, 52, 8211, 147, 54, 8213),
 											},
 										},
-										SrcRange: rng(f, 147, 51, 8164, 147, 55, 8168),
+										SrcRange: rng(f, 147, 51, 8210, 147, 55, 8214),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("them"),
-												SrcRange: rng(f, 147, 58, 8171, 147, 62, 8175),
+												SrcRange: rng(f, 147, 58, 8217, 147, 62, 8221),
 											},
 										},
-										SrcRange: rng(f, 147, 57, 8170, 147, 63, 8176),
+										SrcRange: rng(f, 147, 57, 8216, 147, 63, 8222),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("all"),
-												SrcRange: rng(f, 147, 66, 8179, 147, 69, 8182),
+												SrcRange: rng(f, 147, 66, 8225, 147, 69, 8228),
 											},
 										},
-										SrcRange: rng(f, 147, 65, 8178, 147, 70, 8183),
+										SrcRange: rng(f, 147, 65, 8224, 147, 70, 8229),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("any"),
-												SrcRange: rng(f, 147, 73, 8186, 147, 76, 8189),
+												SrcRange: rng(f, 147, 73, 8232, 147, 76, 8235),
 											},
 										},
-										SrcRange: rng(f, 147, 72, 8185, 147, 77, 8190),
+										SrcRange: rng(f, 147, 72, 8231, 147, 77, 8236),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("each"),
-												SrcRange: rng(f, 148, 6, 8197, 148, 10, 8201),
+												SrcRange: rng(f, 148, 6, 8243, 148, 10, 8247),
 											},
 										},
-										SrcRange: rng(f, 148, 5, 8196, 148, 11, 8202),
+										SrcRange: rng(f, 148, 5, 8242, 148, 11, 8248),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("every"),
-												SrcRange: rng(f, 148, 14, 8205, 148, 19, 8210),
+												SrcRange: rng(f, 148, 14, 8251, 148, 19, 8256),
 											},
 										},
-										SrcRange: rng(f, 148, 13, 8204, 148, 20, 8211),
+										SrcRange: rng(f, 148, 13, 8250, 148, 20, 8257),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("some"),
-												SrcRange: rng(f, 148, 23, 8214, 148, 27, 8218),
+												SrcRange: rng(f, 148, 23, 8260, 148, 27, 8264),
 											},
 										},
-										SrcRange: rng(f, 148, 22, 8213, 148, 28, 8219),
+										SrcRange: rng(f, 148, 22, 8259, 148, 28, 8265),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("what"),
-												SrcRange: rng(f, 148, 31, 8222, 148, 35, 8226),
+												SrcRange: rng(f, 148, 31, 8268, 148, 35, 8272),
 											},
 										},
-										SrcRange: rng(f, 148, 30, 8221, 148, 36, 8227),
+										SrcRange: rng(f, 148, 30, 8267, 148, 36, 8273),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("which"),
-												SrcRange: rng(f, 148, 39, 8230, 148, 44, 8235),
+												SrcRange: rng(f, 148, 39, 8276, 148, 44, 8281),
 											},
 										},
-										SrcRange: rng(f, 148, 38, 8229, 148, 45, 8236),
+										SrcRange: rng(f, 148, 38, 8275, 148, 45, 8282),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("who"),
-												SrcRange: rng(f, 148, 48, 8239, 148, 51, 8242),
+												SrcRange: rng(f, 148, 48, 8285, 148, 51, 8288),
 											},
 										},
-										SrcRange: rng(f, 148, 47, 8238, 148, 52, 8243),
+										SrcRange: rng(f, 148, 47, 8284, 148, 52, 8289),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("how"),
-												SrcRange: rng(f, 148, 55, 8246, 148, 58, 8249),
+												SrcRange: rng(f, 148, 55, 8292, 148, 58, 8295),
 											},
 										},
-										SrcRange: rng(f, 148, 54, 8245, 148, 59, 8250),
+										SrcRange: rng(f, 148, 54, 8291, 148, 59, 8296),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("now"),
-												SrcRange: rng(f, 148, 62, 8253, 148, 65, 8256),
+												SrcRange: rng(f, 148, 62, 8299, 148, 65, 8302),
 											},
 										},
-										SrcRange: rng(f, 148, 61, 8252, 148, 66, 8257),
+										SrcRange: rng(f, 148, 61, 8298, 148, 66, 8303),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("today"),
-												SrcRange: rng(f, 148, 69, 8260, 148, 74, 8265),
+												SrcRange: rng(f, 148, 69, 8306, 148, 74, 8311),
 											},
 										},
-										SrcRange: rng(f, 148, 68, 8259, 148, 75, 8266),
+										SrcRange: rng(f, 148, 68, 8305, 148, 75, 8312),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("yesterday"),
-												SrcRange: rng(f, 149, 6, 8273, 149, 15, 8282),
+												SrcRange: rng(f, 149, 6, 8319, 149, 15, 8328),
 											},
 										},
-										SrcRange: rng(f, 149, 5, 8272, 149, 16, 8283),
+										SrcRange: rng(f, 149, 5, 8318, 149, 16, 8329),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("last"),
-												SrcRange: rng(f, 149, 19, 8286, 149, 23, 8290),
+												SrcRange: rng(f, 149, 19, 8332, 149, 23, 8336),
 											},
 										},
-										SrcRange: rng(f, 149, 18, 8285, 149, 24, 8291),
+										SrcRange: rng(f, 149, 18, 8331, 149, 24, 8337),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("past"),
-												SrcRange: rng(f, 149, 27, 8294, 149, 31, 8298),
+												SrcRange: rng(f, 149, 27, 8340, 149, 31, 8344),
 											},
 										},
-										SrcRange: rng(f, 149, 26, 8293, 149, 32, 8299),
+										SrcRange: rng(f, 149, 26, 8339, 149, 32, 8345),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("since"),
-												SrcRange: rng(f, 149, 35, 8302, 149, 40, 8307),
+												SrcRange: rng(f, 149, 35, 8348, 149, 40, 8353),
 											},
 										},
-										SrcRange: rng(f, 149, 34, 8301, 149, 41, 8308),
+										SrcRange: rng(f, 149, 34, 8347, 149, 41, 8354),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("example"),
-												SrcRange: rng(f, 149, 44, 8311, 149, 51, 8318),
+												SrcRange: rng(f, 149, 44, 8357, 149, 51, 8364),
 											},
 										},
-										SrcRange: rng(f, 149, 43, 8310, 149, 52, 8319),
+										SrcRange: rng(f, 149, 43, 8356, 149, 52, 8365),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("instance"),
-												SrcRange: rng(f, 149, 55, 8322, 149, 63, 8330),
+												SrcRange: rng(f, 149, 55, 8368, 149, 63, 8376),
 											},
 										},
-										SrcRange: rng(f, 149, 54, 8321, 149, 64, 8331),
+										SrcRange: rng(f, 149, 54, 8367, 149, 64, 8377),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("real"),
-												SrcRange: rng(f, 149, 67, 8334, 149, 71, 8338),
+												SrcRange: rng(f, 149, 67, 8380, 149, 71, 8384),
 											},
 										},
-										SrcRange: rng(f, 149, 66, 8333, 149, 72, 8339),
+										SrcRange: rng(f, 149, 66, 8379, 149, 72, 8385),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("sure"),
-												SrcRange: rng(f, 149, 75, 8342, 149, 79, 8346),
+												SrcRange: rng(f, 149, 75, 8388, 149, 79, 8392),
 											},
 										},
-										SrcRange: rng(f, 149, 74, 8341, 149, 80, 8347),
+										SrcRange: rng(f, 149, 74, 8387, 149, 80, 8393),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("repository"),
-												SrcRange: rng(f, 150, 6, 8354, 150, 16, 8364),
+												SrcRange: rng(f, 150, 6, 8400, 150, 16, 8410),
 											},
 										},
-										SrcRange: rng(f, 150, 5, 8353, 150, 17, 8365),
+										SrcRange: rng(f, 150, 5, 8399, 150, 17, 8411),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("repo"),
-												SrcRange: rng(f, 150, 20, 8368, 150, 24, 8372),
+												SrcRange: rng(f, 150, 20, 8414, 150, 24, 8418),
 											},
 										},
-										SrcRange: rng(f, 150, 19, 8367, 150, 25, 8373),
+										SrcRange: rng(f, 150, 19, 8413, 150, 25, 8419),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("project"),
-												SrcRange: rng(f, 150, 28, 8376, 150, 35, 8383),
+												SrcRange: rng(f, 150, 28, 8422, 150, 35, 8429),
 											},
 										},
-										SrcRange: rng(f, 150, 27, 8375, 150, 36, 8384),
+										SrcRange: rng(f, 150, 27, 8421, 150, 36, 8430),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("codebase"),
-												SrcRange: rng(f, 150, 39, 8387, 150, 47, 8395),
+												SrcRange: rng(f, 150, 39, 8433, 150, 47, 8441),
 											},
 										},
-										SrcRange: rng(f, 150, 38, 8386, 150, 48, 8396),
+										SrcRange: rng(f, 150, 38, 8432, 150, 48, 8442),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("code"),
-												SrcRange: rng(f, 150, 51, 8399, 150, 55, 8403),
+												SrcRange: rng(f, 150, 51, 8445, 150, 55, 8449),
 											},
 										},
-										SrcRange: rng(f, 150, 50, 8398, 150, 56, 8404),
+										SrcRange: rng(f, 150, 50, 8444, 150, 56, 8450),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("commits"),
-												SrcRange: rng(f, 150, 59, 8407, 150, 66, 8414),
+												SrcRange: rng(f, 150, 59, 8453, 150, 66, 8460),
 											},
 										},
-										SrcRange: rng(f, 150, 58, 8406, 150, 67, 8415),
+										SrcRange: rng(f, 150, 58, 8452, 150, 67, 8461),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("changes"),
-												SrcRange: rng(f, 150, 70, 8418, 150, 77, 8425),
+												SrcRange: rng(f, 150, 70, 8464, 150, 77, 8471),
 											},
 										},
-										SrcRange: rng(f, 150, 69, 8417, 150, 78, 8426),
+										SrcRange: rng(f, 150, 69, 8463, 150, 78, 8472),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("issues"),
-												SrcRange: rng(f, 151, 6, 8433, 151, 12, 8439),
+												SrcRange: rng(f, 151, 6, 8479, 151, 12, 8485),
 											},
 										},
-										SrcRange: rng(f, 151, 5, 8432, 151, 13, 8440),
+										SrcRange: rng(f, 151, 5, 8478, 151, 13, 8486),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("bugs"),
-												SrcRange: rng(f, 151, 16, 8443, 151, 20, 8447),
+												SrcRange: rng(f, 151, 16, 8489, 151, 20, 8493),
 											},
 										},
-										SrcRange: rng(f, 151, 15, 8442, 151, 21, 8448),
+										SrcRange: rng(f, 151, 15, 8488, 151, 21, 8494),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("tickets"),
-												SrcRange: rng(f, 151, 24, 8451, 151, 31, 8458),
+												SrcRange: rng(f, 151, 24, 8497, 151, 31, 8504),
 											},
 										},
-										SrcRange: rng(f, 151, 23, 8450, 151, 32, 8459),
+										SrcRange: rng(f, 151, 23, 8496, 151, 32, 8505),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("help"),
-												SrcRange: rng(f, 151, 35, 8462, 151, 39, 8466),
+												SrcRange: rng(f, 151, 35, 8508, 151, 39, 8512),
 											},
 										},
-										SrcRange: rng(f, 151, 34, 8461, 151, 40, 8467),
+										SrcRange: rng(f, 151, 34, 8507, 151, 40, 8513),
 									},
 								},
-								SrcRange:  rng(f, 146, 12, 8112, 152, 4, 8472),
-								OpenRange: rng(f, 146, 12, 8112, 146, 13, 8113),
+								SrcRange:  rng(f, 146, 12, 8158, 152, 4, 8518),
+								OpenRange: rng(f, 146, 12, 8158, 146, 13, 8159),
 							},
-							SrcRange:    rng(f, 146, 3, 8103, 152, 4, 8472),
-							NameRange:   rng(f, 146, 3, 8103, 146, 9, 8109),
-							EqualsRange: rng(f, 146, 10, 8110, 146, 11, 8111),
+							SrcRange:    rng(f, 146, 3, 8149, 152, 4, 8518),
+							NameRange:   rng(f, 146, 3, 8149, 146, 9, 8155),
+							EqualsRange: rng(f, 146, 10, 8156, 146, 11, 8157),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -5035,30 +5071,30 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\b(?:about|regarding|mention(?:s|ing|ed)?|concerning|related to|fixing|fixes)\\s+(?:the\\s+)?([\\w.-]+)"),
-												SrcRange: rng(f, 144, 6, 7986, 144, 114, 8094),
+												SrcRange: rng(f, 144, 6, 8032, 144, 114, 8140),
 											},
 										},
-										SrcRange: rng(f, 144, 5, 7985, 144, 115, 8095),
+										SrcRange: rng(f, 144, 5, 8031, 144, 115, 8141),
 									},
 								},
-								SrcRange:  rng(f, 143, 14, 7979, 145, 4, 8100),
-								OpenRange: rng(f, 143, 14, 7979, 143, 15, 7980),
+								SrcRange:  rng(f, 143, 14, 8025, 145, 4, 8146),
+								OpenRange: rng(f, 143, 14, 8025, 143, 15, 8026),
 							},
-							SrcRange:    rng(f, 143, 3, 7968, 145, 4, 8100),
-							NameRange:   rng(f, 143, 3, 7968, 143, 11, 7976),
-							EqualsRange: rng(f, 143, 12, 7977, 143, 13, 7978),
+							SrcRange:    rng(f, 143, 3, 8014, 145, 4, 8146),
+							NameRange:   rng(f, 143, 3, 8014, 143, 11, 8022),
+							EqualsRange: rng(f, 143, 12, 8023, 143, 13, 8024),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 142, 17, 7964, 153, 2, 8474),
-					EndRange: rng(f, 153, 2, 8474, 153, 2, 8474),
+					SrcRange: rng(f, 142, 17, 8010, 153, 2, 8520),
+					EndRange: rng(f, 153, 2, 8520, 153, 2, 8520),
 				},
-				TypeRange: rng(f, 142, 1, 7948, 142, 7, 7954),
+				TypeRange: rng(f, 142, 1, 7994, 142, 7, 8000),
 				LabelRanges: []hcl.Range{
-					rng(f, 142, 8, 7955, 142, 16, 7963),
+					rng(f, 142, 8, 8001, 142, 16, 8009),
 				},
-				OpenBraceRange:  rng(f, 142, 17, 7964, 142, 18, 7965),
-				CloseBraceRange: rng(f, 153, 1, 8473, 153, 2, 8474),
+				OpenBraceRange:  rng(f, 142, 17, 8010, 142, 18, 8011),
+				CloseBraceRange: rng(f, 153, 1, 8519, 153, 2, 8520),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5075,117 +5111,117 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("it"),
-												SrcRange: rng(f, 162, 6, 8920, 162, 8, 8922),
+												SrcRange: rng(f, 162, 6, 8966, 162, 8, 8968),
 											},
 										},
-										SrcRange: rng(f, 162, 5, 8919, 162, 9, 8923),
+										SrcRange: rng(f, 162, 5, 8965, 162, 9, 8969),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("this"),
-												SrcRange: rng(f, 162, 12, 8926, 162, 16, 8930),
+												SrcRange: rng(f, 162, 12, 8972, 162, 16, 8976),
 											},
 										},
-										SrcRange: rng(f, 162, 11, 8925, 162, 17, 8931),
+										SrcRange: rng(f, 162, 11, 8971, 162, 17, 8977),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("that"),
-												SrcRange: rng(f, 162, 20, 8934, 162, 24, 8938),
+												SrcRange: rng(f, 162, 20, 8980, 162, 24, 8984),
 											},
 										},
-										SrcRange: rng(f, 162, 19, 8933, 162, 25, 8939),
+										SrcRange: rng(f, 162, 19, 8979, 162, 25, 8985),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("these"),
-												SrcRange: rng(f, 162, 28, 8942, 162, 33, 8947),
+												SrcRange: rng(f, 162, 28, 8988, 162, 33, 8993),
 											},
 										},
-										SrcRange: rng(f, 162, 27, 8941, 162, 34, 8948),
+										SrcRange: rng(f, 162, 27, 8987, 162, 34, 8994),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("those"),
-												SrcRange: rng(f, 162, 37, 8951, 162, 42, 8956),
+												SrcRange: rng(f, 162, 37, 8997, 162, 42, 9002),
 											},
 										},
-										SrcRange: rng(f, 162, 36, 8950, 162, 43, 8957),
+										SrcRange: rng(f, 162, 36, 8996, 162, 43, 9003),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("them"),
-												SrcRange: rng(f, 162, 46, 8960, 162, 50, 8964),
+												SrcRange: rng(f, 162, 46, 9006, 162, 50, 9010),
 											},
 										},
-										SrcRange: rng(f, 162, 45, 8959, 162, 51, 8965),
+										SrcRange: rng(f, 162, 45, 9005, 162, 51, 9011),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("one"),
-												SrcRange: rng(f, 162, 54, 8968, 162, 57, 8971),
+												SrcRange: rng(f, 162, 54, 9014, 162, 57, 9017),
 											},
 										},
-										SrcRange: rng(f, 162, 53, 8967, 162, 58, 8972),
+										SrcRange: rng(f, 162, 53, 9013, 162, 58, 9018),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("ones"),
-												SrcRange: rng(f, 162, 61, 8975, 162, 65, 8979),
+												SrcRange: rng(f, 162, 61, 9021, 162, 65, 9025),
 											},
 										},
-										SrcRange: rng(f, 162, 60, 8974, 162, 66, 8980),
+										SrcRange: rng(f, 162, 60, 9020, 162, 66, 9026),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("same"),
-												SrcRange: rng(f, 162, 69, 8983, 162, 73, 8987),
+												SrcRange: rng(f, 162, 69, 9029, 162, 73, 9033),
 											},
 										},
-										SrcRange: rng(f, 162, 68, 8982, 162, 74, 8988),
+										SrcRange: rng(f, 162, 68, 9028, 162, 74, 9034),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("again"),
-												SrcRange: rng(f, 163, 6, 8995, 163, 11, 9000),
+												SrcRange: rng(f, 163, 6, 9041, 163, 11, 9046),
 											},
 										},
-										SrcRange: rng(f, 163, 5, 8994, 163, 12, 9001),
+										SrcRange: rng(f, 163, 5, 9040, 163, 12, 9047),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("now"),
-												SrcRange: rng(f, 163, 15, 9004, 163, 18, 9007),
+												SrcRange: rng(f, 163, 15, 9050, 163, 18, 9053),
 											},
 										},
-										SrcRange: rng(f, 163, 14, 9003, 163, 19, 9008),
+										SrcRange: rng(f, 163, 14, 9049, 163, 19, 9054),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("please"),
-												SrcRange: rng(f, 163, 22, 9011, 163, 28, 9017),
+												SrcRange: rng(f, 163, 22, 9057, 163, 28, 9063),
 											},
 										},
-										SrcRange: rng(f, 163, 21, 9010, 163, 29, 9018),
+										SrcRange: rng(f, 163, 21, 9056, 163, 29, 9064),
 									},
 								},
-								SrcRange:  rng(f, 161, 12, 8913, 164, 4, 9023),
-								OpenRange: rng(f, 161, 12, 8913, 161, 13, 8914),
+								SrcRange:  rng(f, 161, 12, 8959, 164, 4, 9069),
+								OpenRange: rng(f, 161, 12, 8959, 161, 13, 8960),
 							},
-							SrcRange:    rng(f, 161, 3, 8904, 164, 4, 9023),
-							NameRange:   rng(f, 161, 3, 8904, 161, 9, 8910),
-							EqualsRange: rng(f, 161, 10, 8911, 161, 11, 8912),
+							SrcRange:    rng(f, 161, 3, 8950, 164, 4, 9069),
+							NameRange:   rng(f, 161, 3, 8950, 161, 9, 8956),
+							EqualsRange: rng(f, 161, 10, 8957, 161, 11, 8958),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -5193,26 +5229,26 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)(?:^|[.?!;]\\s+)(?:please\\s+)?(?:create|close|assign|deploy|run|restart|trigger|delete|reopen)\\s+(?:(?:the|a|an)\\s+)?([\\w#./-]+)"),
-										SrcRange: rng(f, 160, 14, 8764, 160, 150, 8900),
+										SrcRange: rng(f, 160, 14, 8810, 160, 150, 8946),
 									},
 								},
-								SrcRange: rng(f, 160, 13, 8763, 160, 151, 8901),
+								SrcRange: rng(f, 160, 13, 8809, 160, 151, 8947),
 							},
-							SrcRange:    rng(f, 160, 3, 8753, 160, 151, 8901),
-							NameRange:   rng(f, 160, 3, 8753, 160, 10, 8760),
-							EqualsRange: rng(f, 160, 11, 8761, 160, 12, 8762),
+							SrcRange:    rng(f, 160, 3, 8799, 160, 151, 8947),
+							NameRange:   rng(f, 160, 3, 8799, 160, 10, 8806),
+							EqualsRange: rng(f, 160, 11, 8807, 160, 12, 8808),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 159, 18, 8749, 165, 2, 9025),
-					EndRange: rng(f, 165, 2, 9025, 165, 2, 9025),
+					SrcRange: rng(f, 159, 18, 8795, 165, 2, 9071),
+					EndRange: rng(f, 165, 2, 9071, 165, 2, 9071),
 				},
-				TypeRange: rng(f, 159, 1, 8732, 159, 7, 8738),
+				TypeRange: rng(f, 159, 1, 8778, 159, 7, 8784),
 				LabelRanges: []hcl.Range{
-					rng(f, 159, 8, 8739, 159, 17, 8748),
+					rng(f, 159, 8, 8785, 159, 17, 8794),
 				},
-				OpenBraceRange:  rng(f, 159, 18, 8749, 159, 19, 8750),
-				CloseBraceRange: rng(f, 165, 1, 9024, 165, 2, 9025),
+				OpenBraceRange:  rng(f, 159, 18, 8795, 159, 19, 8796),
+				CloseBraceRange: rng(f, 165, 1, 9070, 165, 2, 9071),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5227,14 +5263,14 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("state"),
-										SrcRange: rng(f, 169, 14, 9154, 169, 19, 9159),
+										SrcRange: rng(f, 169, 14, 9200, 169, 19, 9205),
 									},
 								},
-								SrcRange: rng(f, 169, 13, 9153, 169, 20, 9160),
+								SrcRange: rng(f, 169, 13, 9199, 169, 20, 9206),
 							},
-							SrcRange:    rng(f, 169, 3, 9143, 169, 20, 9160),
-							NameRange:   rng(f, 169, 3, 9143, 169, 9, 9149),
-							EqualsRange: rng(f, 169, 11, 9151, 169, 12, 9152),
+							SrcRange:    rng(f, 169, 3, 9189, 169, 20, 9206),
+							NameRange:   rng(f, 169, 3, 9189, 169, 9, 9195),
+							EqualsRange: rng(f, 169, 11, 9197, 169, 12, 9198),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -5242,26 +5278,26 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)\\b(open|closed|in-progress|resolved|fixed|reopened|blocked|done|merged)\\b"),
-										SrcRange: rng(f, 168, 14, 9060, 168, 93, 9139),
+										SrcRange: rng(f, 168, 14, 9106, 168, 93, 9185),
 									},
 								},
-								SrcRange: rng(f, 168, 13, 9059, 168, 94, 9140),
+								SrcRange: rng(f, 168, 13, 9105, 168, 94, 9186),
 							},
-							SrcRange:    rng(f, 168, 3, 9049, 168, 94, 9140),
-							NameRange:   rng(f, 168, 3, 9049, 168, 10, 9056),
-							EqualsRange: rng(f, 168, 11, 9057, 168, 12, 9058),
+							SrcRange:    rng(f, 168, 3, 9095, 168, 94, 9186),
+							NameRange:   rng(f, 168, 3, 9095, 168, 10, 9102),
+							EqualsRange: rng(f, 168, 11, 9103, 168, 12, 9104),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 167, 19, 9045, 170, 2, 9162),
-					EndRange: rng(f, 170, 2, 9162, 170, 2, 9162),
+					SrcRange: rng(f, 167, 19, 9091, 170, 2, 9208),
+					EndRange: rng(f, 170, 2, 9208, 170, 2, 9208),
 				},
-				TypeRange: rng(f, 167, 1, 9027, 167, 7, 9033),
+				TypeRange: rng(f, 167, 1, 9073, 167, 7, 9079),
 				LabelRanges: []hcl.Range{
-					rng(f, 167, 8, 9034, 167, 18, 9044),
+					rng(f, 167, 8, 9080, 167, 18, 9090),
 				},
-				OpenBraceRange:  rng(f, 167, 19, 9045, 167, 20, 9046),
-				CloseBraceRange: rng(f, 170, 1, 9161, 170, 2, 9162),
+				OpenBraceRange:  rng(f, 167, 19, 9091, 167, 20, 9092),
+				CloseBraceRange: rng(f, 170, 1, 9207, 170, 2, 9208),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5278,117 +5314,117 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("a"),
-												SrcRange: rng(f, 180, 14, 9523, 180, 15, 9524),
+												SrcRange: rng(f, 180, 14, 9569, 180, 15, 9570),
 											},
 										},
-										SrcRange: rng(f, 180, 13, 9522, 180, 16, 9525),
+										SrcRange: rng(f, 180, 13, 9568, 180, 16, 9571),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("an"),
-												SrcRange: rng(f, 180, 19, 9528, 180, 21, 9530),
+												SrcRange: rng(f, 180, 19, 9574, 180, 21, 9576),
 											},
 										},
-										SrcRange: rng(f, 180, 18, 9527, 180, 22, 9531),
+										SrcRange: rng(f, 180, 18, 9573, 180, 22, 9577),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("the"),
-												SrcRange: rng(f, 180, 25, 9534, 180, 28, 9537),
+												SrcRange: rng(f, 180, 25, 9580, 180, 28, 9583),
 											},
 										},
-										SrcRange: rng(f, 180, 24, 9533, 180, 29, 9538),
+										SrcRange: rng(f, 180, 24, 9579, 180, 29, 9584),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("any"),
-												SrcRange: rng(f, 180, 32, 9541, 180, 35, 9544),
+												SrcRange: rng(f, 180, 32, 9587, 180, 35, 9590),
 											},
 										},
-										SrcRange: rng(f, 180, 31, 9540, 180, 36, 9545),
+										SrcRange: rng(f, 180, 31, 9586, 180, 36, 9591),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("some"),
-												SrcRange: rng(f, 180, 39, 9548, 180, 43, 9552),
+												SrcRange: rng(f, 180, 39, 9594, 180, 43, 9598),
 											},
 										},
-										SrcRange: rng(f, 180, 38, 9547, 180, 44, 9553),
+										SrcRange: rng(f, 180, 38, 9593, 180, 44, 9599),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("no"),
-												SrcRange: rng(f, 180, 47, 9556, 180, 49, 9558),
+												SrcRange: rng(f, 180, 47, 9602, 180, 49, 9604),
 											},
 										},
-										SrcRange: rng(f, 180, 46, 9555, 180, 50, 9559),
+										SrcRange: rng(f, 180, 46, 9601, 180, 50, 9605),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("as"),
-												SrcRange: rng(f, 180, 53, 9562, 180, 55, 9564),
+												SrcRange: rng(f, 180, 53, 9608, 180, 55, 9610),
 											},
 										},
-										SrcRange: rng(f, 180, 52, 9561, 180, 56, 9565),
+										SrcRange: rng(f, 180, 52, 9607, 180, 56, 9611),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("with"),
-												SrcRange: rng(f, 180, 59, 9568, 180, 63, 9572),
+												SrcRange: rng(f, 180, 59, 9614, 180, 63, 9618),
 											},
 										},
-										SrcRange: rng(f, 180, 58, 9567, 180, 64, 9573),
+										SrcRange: rng(f, 180, 58, 9613, 180, 64, 9619),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("by"),
-												SrcRange: rng(f, 180, 67, 9576, 180, 69, 9578),
+												SrcRange: rng(f, 180, 67, 9622, 180, 69, 9624),
 											},
 										},
-										SrcRange: rng(f, 180, 66, 9575, 180, 70, 9579),
+										SrcRange: rng(f, 180, 66, 9621, 180, 70, 9625),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("in"),
-												SrcRange: rng(f, 180, 73, 9582, 180, 75, 9584),
+												SrcRange: rng(f, 180, 73, 9628, 180, 75, 9630),
 											},
 										},
-										SrcRange: rng(f, 180, 72, 9581, 180, 76, 9585),
+										SrcRange: rng(f, 180, 72, 9627, 180, 76, 9631),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("on"),
-												SrcRange: rng(f, 180, 79, 9588, 180, 81, 9590),
+												SrcRange: rng(f, 180, 79, 9634, 180, 81, 9636),
 											},
 										},
-										SrcRange: rng(f, 180, 78, 9587, 180, 82, 9591),
+										SrcRange: rng(f, 180, 78, 9633, 180, 82, 9637),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("of"),
-												SrcRange: rng(f, 180, 85, 9594, 180, 87, 9596),
+												SrcRange: rng(f, 180, 85, 9640, 180, 87, 9642),
 											},
 										},
-										SrcRange: rng(f, 180, 84, 9593, 180, 88, 9597),
+										SrcRange: rng(f, 180, 84, 9639, 180, 88, 9643),
 									},
 								},
-								SrcRange:  rng(f, 180, 12, 9521, 180, 89, 9598),
-								OpenRange: rng(f, 180, 12, 9521, 180, 13, 9522),
+								SrcRange:  rng(f, 180, 12, 9567, 180, 89, 9644),
+								OpenRange: rng(f, 180, 12, 9567, 180, 13, 9568),
 							},
-							SrcRange:    rng(f, 180, 3, 9512, 180, 89, 9598),
-							NameRange:   rng(f, 180, 3, 9512, 180, 9, 9518),
-							EqualsRange: rng(f, 180, 10, 9519, 180, 11, 9520),
+							SrcRange:    rng(f, 180, 3, 9558, 180, 89, 9644),
+							NameRange:   rng(f, 180, 3, 9558, 180, 9, 9564),
+							EqualsRange: rng(f, 180, 10, 9565, 180, 11, 9566),
 						},
 						"patterns": &hclsyntax.Attribute{
 							Name: "patterns",
@@ -5398,39 +5434,398 @@ func parsed4() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\blabel(?:l?ed|s)?\\s*[:=]?\\s*[\"'`]?([\\w./:-]*\\w)"),
-												SrcRange: rng(f, 177, 6, 9369, 177, 64, 9427),
+												SrcRange: rng(f, 177, 6, 9415, 177, 64, 9473),
 											},
 										},
-										SrcRange: rng(f, 177, 5, 9368, 177, 65, 9428),
+										SrcRange: rng(f, 177, 5, 9414, 177, 65, 9474),
 									},
 									&hclsyntax.TemplateExpr{
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("(?i)\\bwith\\s+(?:the\\s+)?[\"'`]?([\\w./:-]*\\w)[\"'`]?\\s+label\\b"),
-												SrcRange: rng(f, 178, 6, 9435, 178, 74, 9503),
+												SrcRange: rng(f, 178, 6, 9481, 178, 74, 9549),
 											},
 										},
-										SrcRange: rng(f, 178, 5, 9434, 178, 75, 9504),
+										SrcRange: rng(f, 178, 5, 9480, 178, 75, 9550),
 									},
 								},
-								SrcRange:  rng(f, 176, 14, 9362, 179, 4, 9509),
-								OpenRange: rng(f, 176, 14, 9362, 176, 15, 9363),
+								SrcRange:  rng(f, 176, 14, 9408, 179, 4, 9555),
+								OpenRange: rng(f, 176, 14, 9408, 176, 15, 9409),
 							},
-							SrcRange:    rng(f, 176, 3, 9351, 179, 4, 9509),
-							NameRange:   rng(f, 176, 3, 9351, 176, 11, 9359),
-							EqualsRange: rng(f, 176, 12, 9360, 176, 13, 9361),
+							SrcRange:    rng(f, 176, 3, 9397, 179, 4, 9555),
+							NameRange:   rng(f, 176, 3, 9397, 176, 11, 9405),
+							EqualsRange: rng(f, 176, 12, 9406, 176, 13, 9407),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 175, 17, 9347, 181, 2, 9600),
-					EndRange: rng(f, 181, 2, 9600, 181, 2, 9600),
+					SrcRange: rng(f, 175, 17, 9393, 181, 2, 9646),
+					EndRange: rng(f, 181, 2, 9646, 181, 2, 9646),
 				},
-				TypeRange: rng(f, 175, 1, 9331, 175, 7, 9337),
+				TypeRange: rng(f, 175, 1, 9377, 175, 7, 9383),
 				LabelRanges: []hcl.Range{
-					rng(f, 175, 8, 9338, 175, 16, 9346),
+					rng(f, 175, 8, 9384, 175, 16, 9392),
 				},
-				OpenBraceRange:  rng(f, 175, 17, 9347, 175, 18, 9348),
-				CloseBraceRange: rng(f, 181, 1, 9599, 181, 2, 9600),
+				OpenBraceRange:  rng(f, 175, 17, 9393, 175, 18, 9394),
+				CloseBraceRange: rng(f, 181, 1, 9645, 181, 2, 9646),
+			},
+			&hclsyntax.Block{
+				Type: "entity",
+				Labels: []string{
+					"assignees",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"ignore": &hclsyntax.Attribute{
+							Name: "ignore",
+							Expr: &hclsyntax.TupleConsExpr{
+								Exprs: []hclsyntax.Expression{
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("me"),
+												SrcRange: rng(f, 188, 15, 9940, 188, 17, 9942),
+											},
+										},
+										SrcRange: rng(f, 188, 14, 9939, 188, 18, 9943),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("us"),
+												SrcRange: rng(f, 188, 21, 9946, 188, 23, 9948),
+											},
+										},
+										SrcRange: rng(f, 188, 20, 9945, 188, 24, 9949),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("you"),
+												SrcRange: rng(f, 188, 27, 9952, 188, 30, 9955),
+											},
+										},
+										SrcRange: rng(f, 188, 26, 9951, 188, 31, 9956),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("them"),
+												SrcRange: rng(f, 188, 34, 9959, 188, 38, 9963),
+											},
+										},
+										SrcRange: rng(f, 188, 33, 9958, 188, 39, 9964),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("him"),
+												SrcRange: rng(f, 188, 42, 9967, 188, 45, 9970),
+											},
+										},
+										SrcRange: rng(f, 188, 41, 9966, 188, 46, 9971),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("her"),
+												SrcRange: rng(f, 188, 49, 9974, 188, 52, 9977),
+											},
+										},
+										SrcRange: rng(f, 188, 48, 9973, 188, 53, 9978),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("anyone"),
+												SrcRange: rng(f, 188, 56, 9981, 188, 62, 9987),
+											},
+										},
+										SrcRange: rng(f, 188, 55, 9980, 188, 63, 9988),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("someone"),
+												SrcRange: rng(f, 188, 66, 9991, 188, 73, 9998),
+											},
+										},
+										SrcRange: rng(f, 188, 65, 9990, 188, 74, 9999),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("somebody"),
+												SrcRange: rng(f, 188, 77, 10002, 188, 85, 10010),
+											},
+										},
+										SrcRange: rng(f, 188, 76, 10001, 188, 86, 10011),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("the"),
+												SrcRange: rng(f, 188, 89, 10014, 188, 92, 10017),
+											},
+										},
+										SrcRange: rng(f, 188, 88, 10013, 188, 93, 10018),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("a"),
+												SrcRange: rng(f, 188, 96, 10021, 188, 97, 10022),
+											},
+										},
+										SrcRange: rng(f, 188, 95, 10020, 188, 98, 10023),
+									},
+								},
+								SrcRange:  rng(f, 188, 13, 9938, 188, 99, 10024),
+								OpenRange: rng(f, 188, 13, 9938, 188, 14, 9939),
+							},
+							SrcRange:    rng(f, 188, 3, 9928, 188, 99, 10024),
+							NameRange:   rng(f, 188, 3, 9928, 188, 9, 9934),
+							EqualsRange: rng(f, 188, 11, 9936, 188, 12, 9937),
+						},
+						"pattern": &hclsyntax.Attribute{
+							Name: "pattern",
+							Expr: &hclsyntax.TemplateExpr{
+								Parts: []hclsyntax.Expression{
+									&hclsyntax.LiteralValueExpr{
+										Val:      cty.StringVal("(?i)\\bassigned\\s+to\\s+@?([A-Za-z0-9][\\w-]*)"),
+										SrcRange: rng(f, 187, 14, 9877, 187, 61, 9924),
+									},
+								},
+								SrcRange: rng(f, 187, 13, 9876, 187, 62, 9925),
+							},
+							SrcRange:    rng(f, 187, 3, 9866, 187, 62, 9925),
+							NameRange:   rng(f, 187, 3, 9866, 187, 10, 9873),
+							EqualsRange: rng(f, 187, 11, 9874, 187, 12, 9875),
+						},
+					},
+					Blocks:   hclsyntax.Blocks{},
+					SrcRange: rng(f, 186, 20, 9862, 189, 2, 10026),
+					EndRange: rng(f, 189, 2, 10026, 189, 2, 10026),
+				},
+				TypeRange: rng(f, 186, 1, 9843, 186, 7, 9849),
+				LabelRanges: []hcl.Range{
+					rng(f, 186, 8, 9850, 186, 19, 9861),
+				},
+				OpenBraceRange:  rng(f, 186, 20, 9862, 186, 21, 9863),
+				CloseBraceRange: rng(f, 189, 1, 10025, 189, 2, 10026),
+			},
+			&hclsyntax.Block{
+				Type: "entity",
+				Labels: []string{
+					"milestones",
+				},
+				Body: &hclsyntax.Body{
+					Attributes: hclsyntax.Attributes{
+						"ignore": &hclsyntax.Attribute{
+							Name: "ignore",
+							Expr: &hclsyntax.TupleConsExpr{
+								Exprs: []hclsyntax.Expression{
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("a"),
+												SrcRange: rng(f, 196, 14, 10223, 196, 15, 10224),
+											},
+										},
+										SrcRange: rng(f, 196, 13, 10222, 196, 16, 10225),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("an"),
+												SrcRange: rng(f, 196, 19, 10228, 196, 21, 10230),
+											},
+										},
+										SrcRange: rng(f, 196, 18, 10227, 196, 22, 10231),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("the"),
+												SrcRange: rng(f, 196, 25, 10234, 196, 28, 10237),
+											},
+										},
+										SrcRange: rng(f, 196, 24, 10233, 196, 29, 10238),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("this"),
+												SrcRange: rng(f, 196, 32, 10241, 196, 36, 10245),
+											},
+										},
+										SrcRange: rng(f, 196, 31, 10240, 196, 37, 10246),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("that"),
+												SrcRange: rng(f, 196, 40, 10249, 196, 44, 10253),
+											},
+										},
+										SrcRange: rng(f, 196, 39, 10248, 196, 45, 10254),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("next"),
+												SrcRange: rng(f, 196, 48, 10257, 196, 52, 10261),
+											},
+										},
+										SrcRange: rng(f, 196, 47, 10256, 196, 53, 10262),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("current"),
+												SrcRange: rng(f, 196, 56, 10265, 196, 63, 10272),
+											},
+										},
+										SrcRange: rng(f, 196, 55, 10264, 196, 64, 10273),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("last"),
+												SrcRange: rng(f, 196, 67, 10276, 196, 71, 10280),
+											},
+										},
+										SrcRange: rng(f, 196, 66, 10275, 196, 72, 10281),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("any"),
+												SrcRange: rng(f, 196, 75, 10284, 196, 78, 10287),
+											},
+										},
+										SrcRange: rng(f, 196, 74, 10283, 196, 79, 10288),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("with"),
+												SrcRange: rng(f, 196, 82, 10291, 196, 86, 10295),
+											},
+										},
+										SrcRange: rng(f, 196, 81, 10290, 196, 87, 10296),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("and"),
+												SrcRange: rng(f, 196, 90, 10299, 196, 93, 10302),
+											},
+										},
+										SrcRange: rng(f, 196, 89, 10298, 196, 94, 10303),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("or"),
+												SrcRange: rng(f, 196, 97, 10306, 196, 99, 10308),
+											},
+										},
+										SrcRange: rng(f, 196, 96, 10305, 196, 100, 10309),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("is"),
+												SrcRange: rng(f, 196, 103, 10312, 196, 105, 10314),
+											},
+										},
+										SrcRange: rng(f, 196, 102, 10311, 196, 106, 10315),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("are"),
+												SrcRange: rng(f, 196, 109, 10318, 196, 112, 10321),
+											},
+										},
+										SrcRange: rng(f, 196, 108, 10317, 196, 113, 10322),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("was"),
+												SrcRange: rng(f, 196, 116, 10325, 196, 119, 10328),
+											},
+										},
+										SrcRange: rng(f, 196, 115, 10324, 196, 120, 10329),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("label"),
+												SrcRange: rng(f, 196, 123, 10332, 196, 128, 10337),
+											},
+										},
+										SrcRange: rng(f, 196, 122, 10331, 196, 129, 10338),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("labels"),
+												SrcRange: rng(f, 196, 132, 10341, 196, 138, 10347),
+											},
+										},
+										SrcRange: rng(f, 196, 131, 10340, 196, 139, 10348),
+									},
+								},
+								SrcRange:  rng(f, 196, 12, 10221, 196, 140, 10349),
+								OpenRange: rng(f, 196, 12, 10221, 196, 13, 10222),
+							},
+							SrcRange:    rng(f, 196, 3, 10212, 196, 140, 10349),
+							NameRange:   rng(f, 196, 3, 10212, 196, 9, 10218),
+							EqualsRange: rng(f, 196, 10, 10219, 196, 11, 10220),
+						},
+						"patterns": &hclsyntax.Attribute{
+							Name: "patterns",
+							Expr: &hclsyntax.TupleConsExpr{
+								Exprs: []hclsyntax.Expression{
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("(?i)\\bmilestone\\s*[:=]?\\s*[\"'`]?([\\w.-]*\\w)"),
+												SrcRange: rng(f, 193, 6, 10070, 193, 55, 10119),
+											},
+										},
+										SrcRange: rng(f, 193, 5, 10069, 193, 56, 10120),
+									},
+									&hclsyntax.TemplateExpr{
+										Parts: []hclsyntax.Expression{
+											&hclsyntax.LiteralValueExpr{
+												Val:      cty.StringVal("(?i)\\b(?:in|for)\\s+(?:the\\s+)?[\"'`]?([\\w.-]*\\w)[\"'`]?\\s+milestone\\b"),
+												SrcRange: rng(f, 194, 6, 10127, 194, 82, 10203),
+											},
+										},
+										SrcRange: rng(f, 194, 5, 10126, 194, 83, 10204),
+									},
+								},
+								SrcRange:  rng(f, 192, 14, 10063, 195, 4, 10209),
+								OpenRange: rng(f, 192, 14, 10063, 192, 15, 10064),
+							},
+							SrcRange:    rng(f, 192, 3, 10052, 195, 4, 10209),
+							NameRange:   rng(f, 192, 3, 10052, 192, 11, 10060),
+							EqualsRange: rng(f, 192, 12, 10061, 192, 13, 10062),
+						},
+					},
+					Blocks:   hclsyntax.Blocks{},
+					SrcRange: rng(f, 191, 21, 10048, 197, 2, 10351),
+					EndRange: rng(f, 197, 2, 10351, 197, 2, 10351),
+				},
+				TypeRange: rng(f, 191, 1, 10028, 191, 7, 10034),
+				LabelRanges: []hcl.Range{
+					rng(f, 191, 8, 10035, 191, 20, 10047),
+				},
+				OpenBraceRange:  rng(f, 191, 21, 10048, 191, 22, 10049),
+				CloseBraceRange: rng(f, 197, 1, 10350, 197, 2, 10351),
 			},
 			&hclsyntax.Block{
 				Type: "entity",
@@ -5445,30 +5840,30 @@ func parsed4() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("(?i)\\b(gitlab|youtrack|github|jira|openai|ollama)\\b"),
-										SrcRange: rng(f, 184, 14, 9636, 184, 67, 9689),
+										SrcRange: rng(f, 200, 14, 10387, 200, 67, 10440),
 									},
 								},
-								SrcRange: rng(f, 184, 13, 9635, 184, 68, 9690),
+								SrcRange: rng(f, 200, 13, 10386, 200, 68, 10441),
 							},
-							SrcRange:    rng(f, 184, 3, 9625, 184, 68, 9690),
-							NameRange:   rng(f, 184, 3, 9625, 184, 10, 9632),
-							EqualsRange: rng(f, 184, 11, 9633, 184, 12, 9634),
+							SrcRange:    rng(f, 200, 3, 10376, 200, 68, 10441),
+							NameRange:   rng(f, 200, 3, 10376, 200, 10, 10383),
+							EqualsRange: rng(f, 200, 11, 10384, 200, 12, 10385),
 						},
 					},
 					Blocks:   hclsyntax.Blocks{},
-					SrcRange: rng(f, 183, 20, 9621, 185, 2, 9692),
-					EndRange: rng(f, 185, 2, 9692, 185, 2, 9692),
+					SrcRange: rng(f, 199, 20, 10372, 201, 2, 10443),
+					EndRange: rng(f, 201, 2, 10443, 201, 2, 10443),
 				},
-				TypeRange: rng(f, 183, 1, 9602, 183, 7, 9608),
+				TypeRange: rng(f, 199, 1, 10353, 199, 7, 10359),
 				LabelRanges: []hcl.Range{
-					rng(f, 183, 8, 9609, 183, 19, 9620),
+					rng(f, 199, 8, 10360, 199, 19, 10371),
 				},
-				OpenBraceRange:  rng(f, 183, 20, 9621, 183, 21, 9622),
-				CloseBraceRange: rng(f, 185, 1, 9691, 185, 2, 9692),
+				OpenBraceRange:  rng(f, 199, 20, 10372, 199, 21, 10373),
+				CloseBraceRange: rng(f, 201, 1, 10442, 201, 2, 10443),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 186, 1, 9693),
-		EndRange: rng(f, 186, 1, 9693, 186, 1, 9693),
+		SrcRange: rng(f, 1, 1, 0, 202, 1, 10444),
+		EndRange: rng(f, 202, 1, 10444, 202, 1, 10444),
 	}
 }
 
@@ -8275,17 +8670,35 @@ func parsed6() *hclsyntax.Body {
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
-															Val:      cty.StringVal("revisions"),
+															Val:      cty.StringVal("assignees"),
 															SrcRange: rng(f, 214, 75, 7590, 214, 84, 7599),
 														},
 													},
 													SrcRange: rng(f, 214, 74, 7589, 214, 85, 7600),
 												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("milestones"),
+															SrcRange: rng(f, 214, 88, 7603, 214, 98, 7613),
+														},
+													},
+													SrcRange: rng(f, 214, 87, 7602, 214, 99, 7614),
+												},
+												&hclsyntax.TemplateExpr{
+													Parts: []hclsyntax.Expression{
+														&hclsyntax.LiteralValueExpr{
+															Val:      cty.StringVal("revisions"),
+															SrcRange: rng(f, 214, 102, 7617, 214, 111, 7626),
+														},
+													},
+													SrcRange: rng(f, 214, 101, 7616, 214, 112, 7627),
+												},
 											},
-											SrcRange:  rng(f, 214, 19, 7534, 214, 86, 7601),
+											SrcRange:  rng(f, 214, 19, 7534, 214, 113, 7628),
 											OpenRange: rng(f, 214, 19, 7534, 214, 20, 7535),
 										},
-										SrcRange:    rng(f, 214, 5, 7520, 214, 86, 7601),
+										SrcRange:    rng(f, 214, 5, 7520, 214, 113, 7628),
 										NameRange:   rng(f, 214, 5, 7520, 214, 12, 7527),
 										EqualsRange: rng(f, 214, 17, 7532, 214, 18, 7533),
 									},
@@ -8331,26 +8744,26 @@ func parsed6() *hclsyntax.Body {
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 209, 28, 7368, 215, 4, 7605),
-								EndRange: rng(f, 215, 4, 7605, 215, 4, 7605),
+								SrcRange: rng(f, 209, 28, 7368, 215, 4, 7632),
+								EndRange: rng(f, 215, 4, 7632, 215, 4, 7632),
 							},
 							TypeRange: rng(f, 209, 3, 7343, 209, 11, 7351),
 							LabelRanges: []hcl.Range{
 								rng(f, 209, 12, 7352, 209, 27, 7367),
 							},
 							OpenBraceRange:  rng(f, 209, 28, 7368, 209, 29, 7369),
-							CloseBraceRange: rng(f, 215, 3, 7604, 215, 4, 7605),
+							CloseBraceRange: rng(f, 215, 3, 7631, 215, 4, 7632),
 						},
 					},
-					SrcRange: rng(f, 187, 30, 6785, 216, 2, 7607),
-					EndRange: rng(f, 216, 2, 7607, 216, 2, 7607),
+					SrcRange: rng(f, 187, 30, 6785, 216, 2, 7634),
+					EndRange: rng(f, 216, 2, 7634, 216, 2, 7634),
 				},
 				TypeRange: rng(f, 187, 1, 6756, 187, 7, 6762),
 				LabelRanges: []hcl.Range{
 					rng(f, 187, 8, 6763, 187, 29, 6784),
 				},
 				OpenBraceRange:  rng(f, 187, 30, 6785, 187, 31, 6786),
-				CloseBraceRange: rng(f, 216, 1, 7606, 216, 2, 7607),
+				CloseBraceRange: rng(f, 216, 1, 7633, 216, 2, 7634),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -8365,14 +8778,14 @@ func parsed6() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 219, 14, 7648, 219, 19, 7653),
+										SrcRange: rng(f, 219, 14, 7675, 219, 19, 7680),
 									},
 								},
-								SrcRange: rng(f, 219, 13, 7647, 219, 20, 7654),
+								SrcRange: rng(f, 219, 13, 7674, 219, 20, 7681),
 							},
-							SrcRange:    rng(f, 219, 3, 7637, 219, 20, 7654),
-							NameRange:   rng(f, 219, 3, 7637, 219, 10, 7644),
-							EqualsRange: rng(f, 219, 11, 7645, 219, 12, 7646),
+							SrcRange:    rng(f, 219, 3, 7664, 219, 20, 7681),
+							NameRange:   rng(f, 219, 3, 7664, 219, 10, 7671),
+							EqualsRange: rng(f, 219, 11, 7672, 219, 12, 7673),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -8384,11 +8797,11 @@ func parsed6() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.85"),
-											SrcRange: rng(f, 226, 18, 8211, 226, 22, 8215),
+											SrcRange: rng(f, 226, 18, 8238, 226, 22, 8242),
 										},
-										SrcRange:    rng(f, 226, 5, 8198, 226, 22, 8215),
-										NameRange:   rng(f, 226, 5, 8198, 226, 15, 8208),
-										EqualsRange: rng(f, 226, 16, 8209, 226, 17, 8210),
+										SrcRange:    rng(f, 226, 5, 8225, 226, 22, 8242),
+										NameRange:   rng(f, 226, 5, 8225, 226, 15, 8235),
+										EqualsRange: rng(f, 226, 16, 8236, 226, 17, 8237),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8396,23 +8809,23 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:releases|release notes|(?:latest|last|newest|recent|previous|current) (?:release|version)|what(?:.s| is| was) (?:new )?in (?:the )?(?:release|v?\\\\d+\\\\.\\\\d+))\\\\b' && !(query matches '(?i)\\\\b(?:since|after|between) (?:the )?(?:(?:latest|last|previous) )?release')"),
-													SrcRange: rng(f, 225, 19, 7894, 225, 317, 8192),
+													SrcRange: rng(f, 225, 19, 7921, 225, 317, 8219),
 												},
 											},
-											SrcRange: rng(f, 225, 18, 7893, 225, 318, 8193),
+											SrcRange: rng(f, 225, 18, 7920, 225, 318, 8220),
 										},
-										SrcRange:    rng(f, 225, 5, 7880, 225, 318, 8193),
-										NameRange:   rng(f, 225, 5, 7880, 225, 9, 7884),
-										EqualsRange: rng(f, 225, 16, 7891, 225, 17, 7892),
+										SrcRange:    rng(f, 225, 5, 7907, 225, 318, 8220),
+										NameRange:   rng(f, 225, 5, 7907, 225, 9, 7911),
+										EqualsRange: rng(f, 225, 16, 7918, 225, 17, 7919),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 221, 10, 7665, 227, 4, 8219),
-								EndRange: rng(f, 227, 4, 8219, 227, 4, 8219),
+								SrcRange: rng(f, 221, 10, 7692, 227, 4, 8246),
+								EndRange: rng(f, 227, 4, 8246, 227, 4, 8246),
 							},
-							TypeRange:       rng(f, 221, 3, 7658, 221, 9, 7664),
-							OpenBraceRange:  rng(f, 221, 10, 7665, 221, 11, 7666),
-							CloseBraceRange: rng(f, 227, 3, 8218, 227, 4, 8219),
+							TypeRange:       rng(f, 221, 3, 7685, 221, 9, 7691),
+							OpenBraceRange:  rng(f, 221, 10, 7692, 221, 11, 7693),
+							CloseBraceRange: rng(f, 227, 3, 8245, 227, 4, 8246),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8427,14 +8840,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 231, 20, 8326, 231, 28, 8334),
+													SrcRange: rng(f, 231, 20, 8353, 231, 28, 8361),
 												},
 											},
-											SrcRange: rng(f, 231, 19, 8325, 231, 29, 8335),
+											SrcRange: rng(f, 231, 19, 8352, 231, 29, 8362),
 										},
-										SrcRange:    rng(f, 231, 5, 8311, 231, 29, 8335),
-										NameRange:   rng(f, 231, 5, 8311, 231, 11, 8317),
-										EqualsRange: rng(f, 231, 17, 8323, 231, 18, 8324),
+										SrcRange:    rng(f, 231, 5, 8338, 231, 29, 8362),
+										NameRange:   rng(f, 231, 5, 8338, 231, 11, 8344),
+										EqualsRange: rng(f, 231, 17, 8350, 231, 18, 8351),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8442,26 +8855,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve releases from GitHub or GitLab"),
-													SrcRange: rng(f, 230, 20, 8266, 230, 59, 8305),
+													SrcRange: rng(f, 230, 20, 8293, 230, 59, 8332),
 												},
 											},
-											SrcRange: rng(f, 230, 19, 8265, 230, 60, 8306),
+											SrcRange: rng(f, 230, 19, 8292, 230, 60, 8333),
 										},
-										SrcRange:    rng(f, 230, 5, 8251, 230, 60, 8306),
-										NameRange:   rng(f, 230, 5, 8251, 230, 16, 8262),
-										EqualsRange: rng(f, 230, 17, 8263, 230, 18, 8264),
+										SrcRange:    rng(f, 230, 5, 8278, 230, 60, 8333),
+										NameRange:   rng(f, 230, 5, 8278, 230, 16, 8289),
+										EqualsRange: rng(f, 230, 17, 8290, 230, 18, 8291),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 229, 25, 8245, 232, 4, 8339),
-								EndRange: rng(f, 232, 4, 8339, 232, 4, 8339),
+								SrcRange: rng(f, 229, 25, 8272, 232, 4, 8366),
+								EndRange: rng(f, 232, 4, 8366, 232, 4, 8366),
 							},
-							TypeRange: rng(f, 229, 3, 8223, 229, 13, 8233),
+							TypeRange: rng(f, 229, 3, 8250, 229, 13, 8260),
 							LabelRanges: []hcl.Range{
-								rng(f, 229, 14, 8234, 229, 24, 8244),
+								rng(f, 229, 14, 8261, 229, 24, 8271),
 							},
-							OpenBraceRange:  rng(f, 229, 25, 8245, 229, 26, 8246),
-							CloseBraceRange: rng(f, 232, 3, 8338, 232, 4, 8339),
+							OpenBraceRange:  rng(f, 229, 25, 8272, 229, 26, 8273),
+							CloseBraceRange: rng(f, 232, 3, 8365, 232, 4, 8366),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8476,14 +8889,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 235, 20, 8435, 235, 25, 8440),
+													SrcRange: rng(f, 235, 20, 8462, 235, 25, 8467),
 												},
 											},
-											SrcRange: rng(f, 235, 19, 8434, 235, 26, 8441),
+											SrcRange: rng(f, 235, 19, 8461, 235, 26, 8468),
 										},
-										SrcRange:    rng(f, 235, 5, 8420, 235, 26, 8441),
-										NameRange:   rng(f, 235, 5, 8420, 235, 11, 8426),
-										EqualsRange: rng(f, 235, 17, 8432, 235, 18, 8433),
+										SrcRange:    rng(f, 235, 5, 8447, 235, 26, 8468),
+										NameRange:   rng(f, 235, 5, 8447, 235, 11, 8453),
+										EqualsRange: rng(f, 235, 17, 8459, 235, 18, 8460),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8491,14 +8904,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format release summary for user"),
-													SrcRange: rng(f, 234, 20, 8383, 234, 51, 8414),
+													SrcRange: rng(f, 234, 20, 8410, 234, 51, 8441),
 												},
 											},
-											SrcRange: rng(f, 234, 19, 8382, 234, 52, 8415),
+											SrcRange: rng(f, 234, 19, 8409, 234, 52, 8442),
 										},
-										SrcRange:    rng(f, 234, 5, 8368, 234, 52, 8415),
-										NameRange:   rng(f, 234, 5, 8368, 234, 16, 8379),
-										EqualsRange: rng(f, 234, 17, 8380, 234, 18, 8381),
+										SrcRange:    rng(f, 234, 5, 8395, 234, 52, 8442),
+										NameRange:   rng(f, 234, 5, 8395, 234, 16, 8406),
+										EqualsRange: rng(f, 234, 17, 8407, 234, 18, 8408),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -8506,26 +8919,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 236, 20, 8461, 236, 26, 8467),
+													SrcRange: rng(f, 236, 20, 8488, 236, 26, 8494),
 												},
 											},
-											SrcRange: rng(f, 236, 19, 8460, 236, 27, 8468),
+											SrcRange: rng(f, 236, 19, 8487, 236, 27, 8495),
 										},
-										SrcRange:    rng(f, 236, 5, 8446, 236, 27, 8468),
-										NameRange:   rng(f, 236, 5, 8446, 236, 9, 8450),
-										EqualsRange: rng(f, 236, 17, 8458, 236, 18, 8459),
+										SrcRange:    rng(f, 236, 5, 8473, 236, 27, 8495),
+										NameRange:   rng(f, 236, 5, 8473, 236, 9, 8477),
+										EqualsRange: rng(f, 236, 17, 8485, 236, 18, 8486),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 233, 23, 8362, 237, 4, 8472),
-								EndRange: rng(f, 237, 4, 8472, 237, 4, 8472),
+								SrcRange: rng(f, 233, 23, 8389, 237, 4, 8499),
+								EndRange: rng(f, 237, 4, 8499, 237, 4, 8499),
 							},
-							TypeRange: rng(f, 233, 3, 8342, 233, 13, 8352),
+							TypeRange: rng(f, 233, 3, 8369, 233, 13, 8379),
 							LabelRanges: []hcl.Range{
-								rng(f, 233, 14, 8353, 233, 22, 8361),
+								rng(f, 233, 14, 8380, 233, 22, 8388),
 							},
-							OpenBraceRange:  rng(f, 233, 23, 8362, 233, 24, 8363),
-							CloseBraceRange: rng(f, 237, 3, 8471, 237, 4, 8472),
+							OpenBraceRange:  rng(f, 233, 23, 8389, 233, 24, 8390),
+							CloseBraceRange: rng(f, 237, 3, 8498, 237, 4, 8499),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -8540,14 +8953,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve the latest release from GitHub or GitLab"),
-													SrcRange: rng(f, 242, 20, 8622, 242, 69, 8671),
+													SrcRange: rng(f, 242, 20, 8649, 242, 69, 8698),
 												},
 											},
-											SrcRange: rng(f, 242, 19, 8621, 242, 70, 8672),
+											SrcRange: rng(f, 242, 19, 8648, 242, 70, 8699),
 										},
-										SrcRange:    rng(f, 242, 5, 8607, 242, 70, 8672),
-										NameRange:   rng(f, 242, 5, 8607, 242, 16, 8618),
-										EqualsRange: rng(f, 242, 17, 8619, 242, 18, 8620),
+										SrcRange:    rng(f, 242, 5, 8634, 242, 70, 8699),
+										NameRange:   rng(f, 242, 5, 8634, 242, 16, 8645),
+										EqualsRange: rng(f, 242, 17, 8646, 242, 18, 8647),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -8557,18 +8970,18 @@ func parsed6() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 249, 21, 8946, 249, 29, 8954),
+															SrcRange: rng(f, 249, 21, 8973, 249, 29, 8981),
 														},
 													},
-													SrcRange: rng(f, 249, 20, 8945, 249, 30, 8955),
+													SrcRange: rng(f, 249, 20, 8972, 249, 30, 8982),
 												},
 											},
-											SrcRange:  rng(f, 249, 19, 8944, 249, 31, 8956),
-											OpenRange: rng(f, 249, 19, 8944, 249, 20, 8945),
+											SrcRange:  rng(f, 249, 19, 8971, 249, 31, 8983),
+											OpenRange: rng(f, 249, 19, 8971, 249, 20, 8972),
 										},
-										SrcRange:    rng(f, 249, 5, 8930, 249, 31, 8956),
-										NameRange:   rng(f, 249, 5, 8930, 249, 12, 8937),
-										EqualsRange: rng(f, 249, 17, 8942, 249, 18, 8943),
+										SrcRange:    rng(f, 249, 5, 8957, 249, 31, 8983),
+										NameRange:   rng(f, 249, 5, 8957, 249, 12, 8964),
+										EqualsRange: rng(f, 249, 17, 8969, 249, 18, 8970),
 									},
 									"fixed": &hclsyntax.Attribute{
 										Name: "fixed",
@@ -8580,10 +8993,10 @@ func parsed6() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "statuses",
-																	SrcRange: rng(f, 247, 21, 8789, 247, 29, 8797),
+																	SrcRange: rng(f, 247, 21, 8816, 247, 29, 8824),
 																},
 															},
-															SrcRange: rng(f, 247, 21, 8789, 247, 29, 8797),
+															SrcRange: rng(f, 247, 21, 8816, 247, 29, 8824),
 														},
 													},
 													ValueExpr: &hclsyntax.TupleConsExpr{
@@ -8592,23 +9005,23 @@ func parsed6() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("latest"),
-																		SrcRange: rng(f, 247, 34, 8802, 247, 40, 8808),
+																		SrcRange: rng(f, 247, 34, 8829, 247, 40, 8835),
 																	},
 																},
-																SrcRange: rng(f, 247, 33, 8801, 247, 41, 8809),
+																SrcRange: rng(f, 247, 33, 8828, 247, 41, 8836),
 															},
 														},
-														SrcRange:  rng(f, 247, 32, 8800, 247, 42, 8810),
-														OpenRange: rng(f, 247, 32, 8800, 247, 33, 8801),
+														SrcRange:  rng(f, 247, 32, 8827, 247, 42, 8837),
+														OpenRange: rng(f, 247, 32, 8827, 247, 33, 8828),
 													},
 												},
 											},
-											SrcRange:  rng(f, 247, 19, 8787, 247, 44, 8812),
-											OpenRange: rng(f, 247, 19, 8787, 247, 20, 8788),
+											SrcRange:  rng(f, 247, 19, 8814, 247, 44, 8839),
+											OpenRange: rng(f, 247, 19, 8814, 247, 20, 8815),
 										},
-										SrcRange:    rng(f, 247, 5, 8773, 247, 44, 8812),
-										NameRange:   rng(f, 247, 5, 8773, 247, 10, 8778),
-										EqualsRange: rng(f, 247, 17, 8785, 247, 18, 8786),
+										SrcRange:    rng(f, 247, 5, 8800, 247, 44, 8839),
+										NameRange:   rng(f, 247, 5, 8800, 247, 10, 8805),
+										EqualsRange: rng(f, 247, 17, 8812, 247, 18, 8813),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -8616,34 +9029,34 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("release"),
-													SrcRange: rng(f, 244, 20, 8719, 244, 27, 8726),
+													SrcRange: rng(f, 244, 20, 8746, 244, 27, 8753),
 												},
 											},
-											SrcRange: rng(f, 244, 19, 8718, 244, 28, 8727),
+											SrcRange: rng(f, 244, 19, 8745, 244, 28, 8754),
 										},
-										SrcRange:    rng(f, 244, 5, 8704, 244, 28, 8727),
-										NameRange:   rng(f, 244, 5, 8704, 244, 9, 8708),
-										EqualsRange: rng(f, 244, 17, 8716, 244, 18, 8717),
+										SrcRange:    rng(f, 244, 5, 8731, 244, 28, 8754),
+										NameRange:   rng(f, 244, 5, 8731, 244, 9, 8735),
+										EqualsRange: rng(f, 244, 17, 8743, 244, 18, 8744),
 									},
 									"limit": &hclsyntax.Attribute{
 										Name: "limit",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("1"),
-											SrcRange: rng(f, 246, 19, 8767, 246, 20, 8768),
+											SrcRange: rng(f, 246, 19, 8794, 246, 20, 8795),
 										},
-										SrcRange:    rng(f, 246, 5, 8753, 246, 20, 8768),
-										NameRange:   rng(f, 246, 5, 8753, 246, 10, 8758),
-										EqualsRange: rng(f, 246, 17, 8765, 246, 18, 8766),
+										SrcRange:    rng(f, 246, 5, 8780, 246, 20, 8795),
+										NameRange:   rng(f, 246, 5, 8780, 246, 10, 8785),
+										EqualsRange: rng(f, 246, 17, 8792, 246, 18, 8793),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 245, 19, 8746, 245, 21, 8748),
+											SrcRange: rng(f, 245, 19, 8773, 245, 21, 8775),
 										},
-										SrcRange:    rng(f, 245, 5, 8732, 245, 21, 8748),
-										NameRange:   rng(f, 245, 5, 8732, 245, 13, 8740),
-										EqualsRange: rng(f, 245, 17, 8744, 245, 18, 8745),
+										SrcRange:    rng(f, 245, 5, 8759, 245, 21, 8775),
+										NameRange:   rng(f, 245, 5, 8759, 245, 13, 8767),
+										EqualsRange: rng(f, 245, 17, 8771, 245, 18, 8772),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -8651,14 +9064,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("github"),
-													SrcRange: rng(f, 243, 20, 8692, 243, 26, 8698),
+													SrcRange: rng(f, 243, 20, 8719, 243, 26, 8725),
 												},
 											},
-											SrcRange: rng(f, 243, 19, 8691, 243, 27, 8699),
+											SrcRange: rng(f, 243, 19, 8718, 243, 27, 8726),
 										},
-										SrcRange:    rng(f, 243, 5, 8677, 243, 27, 8699),
-										NameRange:   rng(f, 243, 5, 8677, 243, 11, 8683),
-										EqualsRange: rng(f, 243, 17, 8689, 243, 18, 8690),
+										SrcRange:    rng(f, 243, 5, 8704, 243, 27, 8726),
+										NameRange:   rng(f, 243, 5, 8704, 243, 11, 8710),
+										EqualsRange: rng(f, 243, 17, 8716, 243, 18, 8717),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8666,26 +9079,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)'"),
-													SrcRange: rng(f, 248, 20, 8832, 248, 112, 8924),
+													SrcRange: rng(f, 248, 20, 8859, 248, 112, 8951),
 												},
 											},
-											SrcRange: rng(f, 248, 19, 8831, 248, 113, 8925),
+											SrcRange: rng(f, 248, 19, 8858, 248, 113, 8952),
 										},
-										SrcRange:    rng(f, 248, 5, 8817, 248, 113, 8925),
-										NameRange:   rng(f, 248, 5, 8817, 248, 9, 8821),
-										EqualsRange: rng(f, 248, 17, 8829, 248, 18, 8830),
+										SrcRange:    rng(f, 248, 5, 8844, 248, 113, 8952),
+										NameRange:   rng(f, 248, 5, 8844, 248, 9, 8848),
+										EqualsRange: rng(f, 248, 17, 8856, 248, 18, 8857),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 241, 29, 8601, 250, 4, 8960),
-								EndRange: rng(f, 250, 4, 8960, 250, 4, 8960),
+								SrcRange: rng(f, 241, 29, 8628, 250, 4, 8987),
+								EndRange: rng(f, 250, 4, 8987, 250, 4, 8987),
 							},
-							TypeRange: rng(f, 241, 3, 8575, 241, 11, 8583),
+							TypeRange: rng(f, 241, 3, 8602, 241, 11, 8610),
 							LabelRanges: []hcl.Range{
-								rng(f, 241, 12, 8584, 241, 28, 8600),
+								rng(f, 241, 12, 8611, 241, 28, 8627),
 							},
-							OpenBraceRange:  rng(f, 241, 29, 8601, 241, 30, 8602),
-							CloseBraceRange: rng(f, 250, 3, 8959, 250, 4, 8960),
+							OpenBraceRange:  rng(f, 241, 29, 8628, 241, 30, 8629),
+							CloseBraceRange: rng(f, 250, 3, 8986, 250, 4, 8987),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -8700,14 +9113,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve releases from GitHub or GitLab"),
-													SrcRange: rng(f, 252, 20, 9004, 252, 59, 9043),
+													SrcRange: rng(f, 252, 20, 9031, 252, 59, 9070),
 												},
 											},
-											SrcRange: rng(f, 252, 19, 9003, 252, 60, 9044),
+											SrcRange: rng(f, 252, 19, 9030, 252, 60, 9071),
 										},
-										SrcRange:    rng(f, 252, 5, 8989, 252, 60, 9044),
-										NameRange:   rng(f, 252, 5, 8989, 252, 16, 9000),
-										EqualsRange: rng(f, 252, 17, 9001, 252, 18, 9002),
+										SrcRange:    rng(f, 252, 5, 9016, 252, 60, 9071),
+										NameRange:   rng(f, 252, 5, 9016, 252, 16, 9027),
+										EqualsRange: rng(f, 252, 17, 9028, 252, 18, 9029),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -8717,36 +9130,36 @@ func parsed6() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 257, 21, 9257, 257, 29, 9265),
+															SrcRange: rng(f, 257, 21, 9284, 257, 29, 9292),
 														},
 													},
-													SrcRange: rng(f, 257, 20, 9256, 257, 30, 9266),
+													SrcRange: rng(f, 257, 20, 9283, 257, 30, 9293),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 257, 33, 9269, 257, 38, 9274),
+															SrcRange: rng(f, 257, 33, 9296, 257, 38, 9301),
 														},
 													},
-													SrcRange: rng(f, 257, 32, 9268, 257, 39, 9275),
+													SrcRange: rng(f, 257, 32, 9295, 257, 39, 9302),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("authors"),
-															SrcRange: rng(f, 257, 42, 9278, 257, 49, 9285),
+															SrcRange: rng(f, 257, 42, 9305, 257, 49, 9312),
 														},
 													},
-													SrcRange: rng(f, 257, 41, 9277, 257, 50, 9286),
+													SrcRange: rng(f, 257, 41, 9304, 257, 50, 9313),
 												},
 											},
-											SrcRange:  rng(f, 257, 19, 9255, 257, 51, 9287),
-											OpenRange: rng(f, 257, 19, 9255, 257, 20, 9256),
+											SrcRange:  rng(f, 257, 19, 9282, 257, 51, 9314),
+											OpenRange: rng(f, 257, 19, 9282, 257, 20, 9283),
 										},
-										SrcRange:    rng(f, 257, 5, 9241, 257, 51, 9287),
-										NameRange:   rng(f, 257, 5, 9241, 257, 12, 9248),
-										EqualsRange: rng(f, 257, 17, 9253, 257, 18, 9254),
+										SrcRange:    rng(f, 257, 5, 9268, 257, 51, 9314),
+										NameRange:   rng(f, 257, 5, 9268, 257, 12, 9275),
+										EqualsRange: rng(f, 257, 17, 9280, 257, 18, 9281),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -8754,24 +9167,24 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("release"),
-													SrcRange: rng(f, 254, 20, 9091, 254, 27, 9098),
+													SrcRange: rng(f, 254, 20, 9118, 254, 27, 9125),
 												},
 											},
-											SrcRange: rng(f, 254, 19, 9090, 254, 28, 9099),
+											SrcRange: rng(f, 254, 19, 9117, 254, 28, 9126),
 										},
-										SrcRange:    rng(f, 254, 5, 9076, 254, 28, 9099),
-										NameRange:   rng(f, 254, 5, 9076, 254, 9, 9080),
-										EqualsRange: rng(f, 254, 17, 9088, 254, 18, 9089),
+										SrcRange:    rng(f, 254, 5, 9103, 254, 28, 9126),
+										NameRange:   rng(f, 254, 5, 9103, 254, 9, 9107),
+										EqualsRange: rng(f, 254, 17, 9115, 254, 18, 9116),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 255, 19, 9118, 255, 21, 9120),
+											SrcRange: rng(f, 255, 19, 9145, 255, 21, 9147),
 										},
-										SrcRange:    rng(f, 255, 5, 9104, 255, 21, 9120),
-										NameRange:   rng(f, 255, 5, 9104, 255, 13, 9112),
-										EqualsRange: rng(f, 255, 17, 9116, 255, 18, 9117),
+										SrcRange:    rng(f, 255, 5, 9131, 255, 21, 9147),
+										NameRange:   rng(f, 255, 5, 9131, 255, 13, 9139),
+										EqualsRange: rng(f, 255, 17, 9143, 255, 18, 9144),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -8779,14 +9192,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("github"),
-													SrcRange: rng(f, 253, 20, 9064, 253, 26, 9070),
+													SrcRange: rng(f, 253, 20, 9091, 253, 26, 9097),
 												},
 											},
-											SrcRange: rng(f, 253, 19, 9063, 253, 27, 9071),
+											SrcRange: rng(f, 253, 19, 9090, 253, 27, 9098),
 										},
-										SrcRange:    rng(f, 253, 5, 9049, 253, 27, 9071),
-										NameRange:   rng(f, 253, 5, 9049, 253, 11, 9055),
-										EqualsRange: rng(f, 253, 17, 9061, 253, 18, 9062),
+										SrcRange:    rng(f, 253, 5, 9076, 253, 27, 9098),
+										NameRange:   rng(f, 253, 5, 9076, 253, 11, 9082),
+										EqualsRange: rng(f, 253, 17, 9088, 253, 18, 9089),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8794,37 +9207,37 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("!(query matches '(?i)\\\\b(?:latest|last|newest|most recent|current)\\\\s+(?:release|version)')"),
-													SrcRange: rng(f, 256, 20, 9140, 256, 115, 9235),
+													SrcRange: rng(f, 256, 20, 9167, 256, 115, 9262),
 												},
 											},
-											SrcRange: rng(f, 256, 19, 9139, 256, 116, 9236),
+											SrcRange: rng(f, 256, 19, 9166, 256, 116, 9263),
 										},
-										SrcRange:    rng(f, 256, 5, 9125, 256, 116, 9236),
-										NameRange:   rng(f, 256, 5, 9125, 256, 9, 9129),
-										EqualsRange: rng(f, 256, 17, 9137, 256, 18, 9138),
+										SrcRange:    rng(f, 256, 5, 9152, 256, 116, 9263),
+										NameRange:   rng(f, 256, 5, 9152, 256, 9, 9156),
+										EqualsRange: rng(f, 256, 17, 9164, 256, 18, 9165),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 251, 23, 8983, 258, 4, 9291),
-								EndRange: rng(f, 258, 4, 9291, 258, 4, 9291),
+								SrcRange: rng(f, 251, 23, 9010, 258, 4, 9318),
+								EndRange: rng(f, 258, 4, 9318, 258, 4, 9318),
 							},
-							TypeRange: rng(f, 251, 3, 8963, 251, 11, 8971),
+							TypeRange: rng(f, 251, 3, 8990, 251, 11, 8998),
 							LabelRanges: []hcl.Range{
-								rng(f, 251, 12, 8972, 251, 22, 8982),
+								rng(f, 251, 12, 8999, 251, 22, 9009),
 							},
-							OpenBraceRange:  rng(f, 251, 23, 8983, 251, 24, 8984),
-							CloseBraceRange: rng(f, 258, 3, 9290, 258, 4, 9291),
+							OpenBraceRange:  rng(f, 251, 23, 9010, 251, 24, 9011),
+							CloseBraceRange: rng(f, 258, 3, 9317, 258, 4, 9318),
 						},
 					},
-					SrcRange: rng(f, 218, 25, 7633, 259, 2, 9293),
-					EndRange: rng(f, 259, 2, 9293, 259, 2, 9293),
+					SrcRange: rng(f, 218, 25, 7660, 259, 2, 9320),
+					EndRange: rng(f, 259, 2, 9320, 259, 2, 9320),
 				},
-				TypeRange: rng(f, 218, 1, 7609, 218, 7, 7615),
+				TypeRange: rng(f, 218, 1, 7636, 218, 7, 7642),
 				LabelRanges: []hcl.Range{
-					rng(f, 218, 8, 7616, 218, 24, 7632),
+					rng(f, 218, 8, 7643, 218, 24, 7659),
 				},
-				OpenBraceRange:  rng(f, 218, 25, 7633, 218, 26, 7634),
-				CloseBraceRange: rng(f, 259, 1, 9292, 259, 2, 9293),
+				OpenBraceRange:  rng(f, 218, 25, 7660, 218, 26, 7661),
+				CloseBraceRange: rng(f, 259, 1, 9319, 259, 2, 9320),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -8839,14 +9252,14 @@ func parsed6() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 262, 14, 9328, 262, 19, 9333),
+										SrcRange: rng(f, 262, 14, 9355, 262, 19, 9360),
 									},
 								},
-								SrcRange: rng(f, 262, 13, 9327, 262, 20, 9334),
+								SrcRange: rng(f, 262, 13, 9354, 262, 20, 9361),
 							},
-							SrcRange:    rng(f, 262, 3, 9317, 262, 20, 9334),
-							NameRange:   rng(f, 262, 3, 9317, 262, 10, 9324),
-							EqualsRange: rng(f, 262, 11, 9325, 262, 12, 9326),
+							SrcRange:    rng(f, 262, 3, 9344, 262, 20, 9361),
+							NameRange:   rng(f, 262, 3, 9344, 262, 10, 9351),
+							EqualsRange: rng(f, 262, 11, 9352, 262, 12, 9353),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -8858,11 +9271,11 @@ func parsed6() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.85"),
-											SrcRange: rng(f, 266, 18, 9480, 266, 22, 9484),
+											SrcRange: rng(f, 266, 18, 9507, 266, 22, 9511),
 										},
-										SrcRange:    rng(f, 266, 5, 9467, 266, 22, 9484),
-										NameRange:   rng(f, 266, 5, 9467, 266, 15, 9477),
-										EqualsRange: rng(f, 266, 16, 9478, 266, 17, 9479),
+										SrcRange:    rng(f, 266, 5, 9494, 266, 22, 9511),
+										NameRange:   rng(f, 266, 5, 9494, 266, 15, 9504),
+										EqualsRange: rng(f, 266, 16, 9505, 266, 17, 9506),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -8870,23 +9283,23 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:CI|builds?|pipelines?|workflows?|workflow runs?|GitHub Actions)\\\\b'"),
-													SrcRange: rng(f, 265, 19, 9365, 265, 115, 9461),
+													SrcRange: rng(f, 265, 19, 9392, 265, 115, 9488),
 												},
 											},
-											SrcRange: rng(f, 265, 18, 9364, 265, 116, 9462),
+											SrcRange: rng(f, 265, 18, 9391, 265, 116, 9489),
 										},
-										SrcRange:    rng(f, 265, 5, 9351, 265, 116, 9462),
-										NameRange:   rng(f, 265, 5, 9351, 265, 9, 9355),
-										EqualsRange: rng(f, 265, 16, 9362, 265, 17, 9363),
+										SrcRange:    rng(f, 265, 5, 9378, 265, 116, 9489),
+										NameRange:   rng(f, 265, 5, 9378, 265, 9, 9382),
+										EqualsRange: rng(f, 265, 16, 9389, 265, 17, 9390),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 264, 10, 9345, 267, 4, 9488),
-								EndRange: rng(f, 267, 4, 9488, 267, 4, 9488),
+								SrcRange: rng(f, 264, 10, 9372, 267, 4, 9515),
+								EndRange: rng(f, 267, 4, 9515, 267, 4, 9515),
 							},
-							TypeRange:       rng(f, 264, 3, 9338, 264, 9, 9344),
-							OpenBraceRange:  rng(f, 264, 10, 9345, 264, 11, 9346),
-							CloseBraceRange: rng(f, 267, 3, 9487, 267, 4, 9488),
+							TypeRange:       rng(f, 264, 3, 9365, 264, 9, 9371),
+							OpenBraceRange:  rng(f, 264, 10, 9372, 264, 11, 9373),
+							CloseBraceRange: rng(f, 267, 3, 9514, 267, 4, 9515),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8901,14 +9314,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 271, 20, 9621, 271, 28, 9629),
+													SrcRange: rng(f, 271, 20, 9648, 271, 28, 9656),
 												},
 											},
-											SrcRange: rng(f, 271, 19, 9620, 271, 29, 9630),
+											SrcRange: rng(f, 271, 19, 9647, 271, 29, 9657),
 										},
-										SrcRange:    rng(f, 271, 5, 9606, 271, 29, 9630),
-										NameRange:   rng(f, 271, 5, 9606, 271, 11, 9612),
-										EqualsRange: rng(f, 271, 17, 9618, 271, 18, 9619),
+										SrcRange:    rng(f, 271, 5, 9633, 271, 29, 9657),
+										NameRange:   rng(f, 271, 5, 9633, 271, 11, 9639),
+										EqualsRange: rng(f, 271, 17, 9645, 271, 18, 9646),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8916,26 +9329,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve CI runs (workflow runs, pipelines) from GitHub or GitLab"),
-													SrcRange: rng(f, 270, 20, 9535, 270, 85, 9600),
+													SrcRange: rng(f, 270, 20, 9562, 270, 85, 9627),
 												},
 											},
-											SrcRange: rng(f, 270, 19, 9534, 270, 86, 9601),
+											SrcRange: rng(f, 270, 19, 9561, 270, 86, 9628),
 										},
-										SrcRange:    rng(f, 270, 5, 9520, 270, 86, 9601),
-										NameRange:   rng(f, 270, 5, 9520, 270, 16, 9531),
-										EqualsRange: rng(f, 270, 17, 9532, 270, 18, 9533),
+										SrcRange:    rng(f, 270, 5, 9547, 270, 86, 9628),
+										NameRange:   rng(f, 270, 5, 9547, 270, 16, 9558),
+										EqualsRange: rng(f, 270, 17, 9559, 270, 18, 9560),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 269, 25, 9514, 272, 4, 9634),
-								EndRange: rng(f, 272, 4, 9634, 272, 4, 9634),
+								SrcRange: rng(f, 269, 25, 9541, 272, 4, 9661),
+								EndRange: rng(f, 272, 4, 9661, 272, 4, 9661),
 							},
-							TypeRange: rng(f, 269, 3, 9492, 269, 13, 9502),
+							TypeRange: rng(f, 269, 3, 9519, 269, 13, 9529),
 							LabelRanges: []hcl.Range{
-								rng(f, 269, 14, 9503, 269, 24, 9513),
+								rng(f, 269, 14, 9530, 269, 24, 9540),
 							},
-							OpenBraceRange:  rng(f, 269, 25, 9514, 269, 26, 9515),
-							CloseBraceRange: rng(f, 272, 3, 9633, 272, 4, 9634),
+							OpenBraceRange:  rng(f, 269, 25, 9541, 269, 26, 9542),
+							CloseBraceRange: rng(f, 272, 3, 9660, 272, 4, 9661),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -8950,14 +9363,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 277, 20, 9871, 277, 25, 9876),
+													SrcRange: rng(f, 277, 20, 9898, 277, 25, 9903),
 												},
 											},
-											SrcRange: rng(f, 277, 19, 9870, 277, 26, 9877),
+											SrcRange: rng(f, 277, 19, 9897, 277, 26, 9904),
 										},
-										SrcRange:    rng(f, 277, 5, 9856, 277, 26, 9877),
-										NameRange:   rng(f, 277, 5, 9856, 277, 11, 9862),
-										EqualsRange: rng(f, 277, 17, 9868, 277, 18, 9869),
+										SrcRange:    rng(f, 277, 5, 9883, 277, 26, 9904),
+										NameRange:   rng(f, 277, 5, 9883, 277, 11, 9889),
+										EqualsRange: rng(f, 277, 17, 9895, 277, 18, 9896),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -8965,14 +9378,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format CI health summary for user"),
-													SrcRange: rng(f, 276, 20, 9817, 276, 53, 9850),
+													SrcRange: rng(f, 276, 20, 9844, 276, 53, 9877),
 												},
 											},
-											SrcRange: rng(f, 276, 19, 9816, 276, 54, 9851),
+											SrcRange: rng(f, 276, 19, 9843, 276, 54, 9878),
 										},
-										SrcRange:    rng(f, 276, 5, 9802, 276, 54, 9851),
-										NameRange:   rng(f, 276, 5, 9802, 276, 16, 9813),
-										EqualsRange: rng(f, 276, 17, 9814, 276, 18, 9815),
+										SrcRange:    rng(f, 276, 5, 9829, 276, 54, 9878),
+										NameRange:   rng(f, 276, 5, 9829, 276, 16, 9840),
+										EqualsRange: rng(f, 276, 17, 9841, 276, 18, 9842),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -8980,26 +9393,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 278, 20, 9897, 278, 26, 9903),
+													SrcRange: rng(f, 278, 20, 9924, 278, 26, 9930),
 												},
 											},
-											SrcRange: rng(f, 278, 19, 9896, 278, 27, 9904),
+											SrcRange: rng(f, 278, 19, 9923, 278, 27, 9931),
 										},
-										SrcRange:    rng(f, 278, 5, 9882, 278, 27, 9904),
-										NameRange:   rng(f, 278, 5, 9882, 278, 9, 9886),
-										EqualsRange: rng(f, 278, 17, 9894, 278, 18, 9895),
+										SrcRange:    rng(f, 278, 5, 9909, 278, 27, 9931),
+										NameRange:   rng(f, 278, 5, 9909, 278, 9, 9913),
+										EqualsRange: rng(f, 278, 17, 9921, 278, 18, 9922),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 275, 23, 9796, 279, 4, 9908),
-								EndRange: rng(f, 279, 4, 9908, 279, 4, 9908),
+								SrcRange: rng(f, 275, 23, 9823, 279, 4, 9935),
+								EndRange: rng(f, 279, 4, 9935, 279, 4, 9935),
 							},
-							TypeRange: rng(f, 275, 3, 9776, 275, 13, 9786),
+							TypeRange: rng(f, 275, 3, 9803, 275, 13, 9813),
 							LabelRanges: []hcl.Range{
-								rng(f, 275, 14, 9787, 275, 22, 9795),
+								rng(f, 275, 14, 9814, 275, 22, 9822),
 							},
-							OpenBraceRange:  rng(f, 275, 23, 9796, 275, 24, 9797),
-							CloseBraceRange: rng(f, 279, 3, 9907, 279, 4, 9908),
+							OpenBraceRange:  rng(f, 275, 23, 9823, 275, 24, 9824),
+							CloseBraceRange: rng(f, 279, 3, 9934, 279, 4, 9935),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -9018,10 +9431,10 @@ func parsed6() *hclsyntax.Body {
 															Traversal: hcl.Traversal{
 																hcl.TraverseRoot{
 																	Name:     "dates",
-																	SrcRange: rng(f, 289, 21, 10275, 289, 26, 10280),
+																	SrcRange: rng(f, 289, 21, 10302, 289, 26, 10307),
 																},
 															},
-															SrcRange: rng(f, 289, 21, 10275, 289, 26, 10280),
+															SrcRange: rng(f, 289, 21, 10302, 289, 26, 10307),
 														},
 													},
 													ValueExpr: &hclsyntax.TupleConsExpr{
@@ -9030,23 +9443,23 @@ func parsed6() *hclsyntax.Body {
 																Parts: []hclsyntax.Expression{
 																	&hclsyntax.LiteralValueExpr{
 																		Val:      cty.StringVal("last week"),
-																		SrcRange: rng(f, 289, 31, 10285, 289, 40, 10294),
+																		SrcRange: rng(f, 289, 31, 10312, 289, 40, 10321),
 																	},
 																},
-																SrcRange: rng(f, 289, 30, 10284, 289, 41, 10295),
+																SrcRange: rng(f, 289, 30, 10311, 289, 41, 10322),
 															},
 														},
-														SrcRange:  rng(f, 289, 29, 10283, 289, 42, 10296),
-														OpenRange: rng(f, 289, 29, 10283, 289, 30, 10284),
+														SrcRange:  rng(f, 289, 29, 10310, 289, 42, 10323),
+														OpenRange: rng(f, 289, 29, 10310, 289, 30, 10311),
 													},
 												},
 											},
-											SrcRange:  rng(f, 289, 19, 10273, 289, 44, 10298),
-											OpenRange: rng(f, 289, 19, 10273, 289, 20, 10274),
+											SrcRange:  rng(f, 289, 19, 10300, 289, 44, 10325),
+											OpenRange: rng(f, 289, 19, 10300, 289, 20, 10301),
 										},
-										SrcRange:    rng(f, 289, 5, 10259, 289, 44, 10298),
-										NameRange:   rng(f, 289, 5, 10259, 289, 13, 10267),
-										EqualsRange: rng(f, 289, 17, 10271, 289, 18, 10272),
+										SrcRange:    rng(f, 289, 5, 10286, 289, 44, 10325),
+										NameRange:   rng(f, 289, 5, 10286, 289, 13, 10294),
+										EqualsRange: rng(f, 289, 17, 10298, 289, 18, 10299),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9054,14 +9467,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve CI runs from GitHub or GitLab"),
-													SrcRange: rng(f, 284, 20, 10085, 284, 58, 10123),
+													SrcRange: rng(f, 284, 20, 10112, 284, 58, 10150),
 												},
 											},
-											SrcRange: rng(f, 284, 19, 10084, 284, 59, 10124),
+											SrcRange: rng(f, 284, 19, 10111, 284, 59, 10151),
 										},
-										SrcRange:    rng(f, 284, 5, 10070, 284, 59, 10124),
-										NameRange:   rng(f, 284, 5, 10070, 284, 16, 10081),
-										EqualsRange: rng(f, 284, 17, 10082, 284, 18, 10083),
+										SrcRange:    rng(f, 284, 5, 10097, 284, 59, 10151),
+										NameRange:   rng(f, 284, 5, 10097, 284, 16, 10108),
+										EqualsRange: rng(f, 284, 17, 10109, 284, 18, 10110),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -9071,36 +9484,36 @@ func parsed6() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 288, 21, 10222, 288, 29, 10230),
+															SrcRange: rng(f, 288, 21, 10249, 288, 29, 10257),
 														},
 													},
-													SrcRange: rng(f, 288, 20, 10221, 288, 30, 10231),
+													SrcRange: rng(f, 288, 20, 10248, 288, 30, 10258),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 288, 33, 10234, 288, 38, 10239),
+															SrcRange: rng(f, 288, 33, 10261, 288, 38, 10266),
 														},
 													},
-													SrcRange: rng(f, 288, 32, 10233, 288, 39, 10240),
+													SrcRange: rng(f, 288, 32, 10260, 288, 39, 10267),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("revisions"),
-															SrcRange: rng(f, 288, 42, 10243, 288, 51, 10252),
+															SrcRange: rng(f, 288, 42, 10270, 288, 51, 10279),
 														},
 													},
-													SrcRange: rng(f, 288, 41, 10242, 288, 52, 10253),
+													SrcRange: rng(f, 288, 41, 10269, 288, 52, 10280),
 												},
 											},
-											SrcRange:  rng(f, 288, 19, 10220, 288, 53, 10254),
-											OpenRange: rng(f, 288, 19, 10220, 288, 20, 10221),
+											SrcRange:  rng(f, 288, 19, 10247, 288, 53, 10281),
+											OpenRange: rng(f, 288, 19, 10247, 288, 20, 10248),
 										},
-										SrcRange:    rng(f, 288, 5, 10206, 288, 53, 10254),
-										NameRange:   rng(f, 288, 5, 10206, 288, 12, 10213),
-										EqualsRange: rng(f, 288, 17, 10218, 288, 18, 10219),
+										SrcRange:    rng(f, 288, 5, 10233, 288, 53, 10281),
+										NameRange:   rng(f, 288, 5, 10233, 288, 12, 10240),
+										EqualsRange: rng(f, 288, 17, 10245, 288, 18, 10246),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -9108,24 +9521,24 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("pipeline"),
-													SrcRange: rng(f, 286, 20, 10171, 286, 28, 10179),
+													SrcRange: rng(f, 286, 20, 10198, 286, 28, 10206),
 												},
 											},
-											SrcRange: rng(f, 286, 19, 10170, 286, 29, 10180),
+											SrcRange: rng(f, 286, 19, 10197, 286, 29, 10207),
 										},
-										SrcRange:    rng(f, 286, 5, 10156, 286, 29, 10180),
-										NameRange:   rng(f, 286, 5, 10156, 286, 9, 10160),
-										EqualsRange: rng(f, 286, 17, 10168, 286, 18, 10169),
+										SrcRange:    rng(f, 286, 5, 10183, 286, 29, 10207),
+										NameRange:   rng(f, 286, 5, 10183, 286, 9, 10187),
+										EqualsRange: rng(f, 286, 17, 10195, 286, 18, 10196),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("10"),
-											SrcRange: rng(f, 287, 19, 10199, 287, 21, 10201),
+											SrcRange: rng(f, 287, 19, 10226, 287, 21, 10228),
 										},
-										SrcRange:    rng(f, 287, 5, 10185, 287, 21, 10201),
-										NameRange:   rng(f, 287, 5, 10185, 287, 13, 10193),
-										EqualsRange: rng(f, 287, 17, 10197, 287, 18, 10198),
+										SrcRange:    rng(f, 287, 5, 10212, 287, 21, 10228),
+										NameRange:   rng(f, 287, 5, 10212, 287, 13, 10220),
+										EqualsRange: rng(f, 287, 17, 10224, 287, 18, 10225),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -9133,37 +9546,37 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("github"),
-													SrcRange: rng(f, 285, 20, 10144, 285, 26, 10150),
+													SrcRange: rng(f, 285, 20, 10171, 285, 26, 10177),
 												},
 											},
-											SrcRange: rng(f, 285, 19, 10143, 285, 27, 10151),
+											SrcRange: rng(f, 285, 19, 10170, 285, 27, 10178),
 										},
-										SrcRange:    rng(f, 285, 5, 10129, 285, 27, 10151),
-										NameRange:   rng(f, 285, 5, 10129, 285, 11, 10135),
-										EqualsRange: rng(f, 285, 17, 10141, 285, 18, 10142),
+										SrcRange:    rng(f, 285, 5, 10156, 285, 27, 10178),
+										NameRange:   rng(f, 285, 5, 10156, 285, 11, 10162),
+										EqualsRange: rng(f, 285, 17, 10168, 285, 18, 10169),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 283, 19, 10064, 290, 4, 10302),
-								EndRange: rng(f, 290, 4, 10302, 290, 4, 10302),
+								SrcRange: rng(f, 283, 19, 10091, 290, 4, 10329),
+								EndRange: rng(f, 290, 4, 10329, 290, 4, 10329),
 							},
-							TypeRange: rng(f, 283, 3, 10048, 283, 11, 10056),
+							TypeRange: rng(f, 283, 3, 10075, 283, 11, 10083),
 							LabelRanges: []hcl.Range{
-								rng(f, 283, 12, 10057, 283, 18, 10063),
+								rng(f, 283, 12, 10084, 283, 18, 10090),
 							},
-							OpenBraceRange:  rng(f, 283, 19, 10064, 283, 20, 10065),
-							CloseBraceRange: rng(f, 290, 3, 10301, 290, 4, 10302),
+							OpenBraceRange:  rng(f, 283, 19, 10091, 283, 20, 10092),
+							CloseBraceRange: rng(f, 290, 3, 10328, 290, 4, 10329),
 						},
 					},
-					SrcRange: rng(f, 261, 19, 9313, 291, 2, 10304),
-					EndRange: rng(f, 291, 2, 10304, 291, 2, 10304),
+					SrcRange: rng(f, 261, 19, 9340, 291, 2, 10331),
+					EndRange: rng(f, 291, 2, 10331, 291, 2, 10331),
 				},
-				TypeRange: rng(f, 261, 1, 9295, 261, 7, 9301),
+				TypeRange: rng(f, 261, 1, 9322, 261, 7, 9328),
 				LabelRanges: []hcl.Range{
-					rng(f, 261, 8, 9302, 261, 18, 9312),
+					rng(f, 261, 8, 9329, 261, 18, 9339),
 				},
-				OpenBraceRange:  rng(f, 261, 19, 9313, 261, 20, 9314),
-				CloseBraceRange: rng(f, 291, 1, 10303, 291, 2, 10304),
+				OpenBraceRange:  rng(f, 261, 19, 9340, 261, 20, 9341),
+				CloseBraceRange: rng(f, 291, 1, 10330, 291, 2, 10331),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -9180,18 +9593,18 @@ func parsed6() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("request_help"),
-												SrcRange: rng(f, 301, 17, 10758, 301, 29, 10770),
+												SrcRange: rng(f, 301, 17, 10785, 301, 29, 10797),
 											},
 										},
-										SrcRange: rng(f, 301, 16, 10757, 301, 30, 10771),
+										SrcRange: rng(f, 301, 16, 10784, 301, 30, 10798),
 									},
 								},
-								SrcRange:  rng(f, 301, 15, 10756, 301, 31, 10772),
-								OpenRange: rng(f, 301, 15, 10756, 301, 16, 10757),
+								SrcRange:  rng(f, 301, 15, 10783, 301, 31, 10799),
+								OpenRange: rng(f, 301, 15, 10783, 301, 16, 10784),
 							},
-							SrcRange:    rng(f, 301, 3, 10744, 301, 31, 10772),
-							NameRange:   rng(f, 301, 3, 10744, 301, 12, 10753),
-							EqualsRange: rng(f, 301, 13, 10754, 301, 14, 10755),
+							SrcRange:    rng(f, 301, 3, 10771, 301, 31, 10799),
+							NameRange:   rng(f, 301, 3, 10771, 301, 12, 10780),
+							EqualsRange: rng(f, 301, 13, 10781, 301, 14, 10782),
 						},
 						"pattern": &hclsyntax.Attribute{
 							Name: "pattern",
@@ -9199,14 +9612,14 @@ func parsed6() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 295, 14, 10423, 295, 19, 10428),
+										SrcRange: rng(f, 295, 14, 10450, 295, 19, 10455),
 									},
 								},
-								SrcRange: rng(f, 295, 13, 10422, 295, 20, 10429),
+								SrcRange: rng(f, 295, 13, 10449, 295, 20, 10456),
 							},
-							SrcRange:    rng(f, 295, 3, 10412, 295, 20, 10429),
-							NameRange:   rng(f, 295, 3, 10412, 295, 10, 10419),
-							EqualsRange: rng(f, 295, 11, 10420, 295, 12, 10421),
+							SrcRange:    rng(f, 295, 3, 10439, 295, 20, 10456),
+							NameRange:   rng(f, 295, 3, 10439, 295, 10, 10446),
+							EqualsRange: rng(f, 295, 11, 10447, 295, 12, 10448),
 						},
 						"requires": &hclsyntax.Attribute{
 							Name: "requires",
@@ -9216,18 +9629,18 @@ func parsed6() *hclsyntax.Body {
 										Parts: []hclsyntax.Expression{
 											&hclsyntax.LiteralValueExpr{
 												Val:      cty.StringVal("targets"),
-												SrcRange: rng(f, 300, 17, 10732, 300, 24, 10739),
+												SrcRange: rng(f, 300, 17, 10759, 300, 24, 10766),
 											},
 										},
-										SrcRange: rng(f, 300, 16, 10731, 300, 25, 10740),
+										SrcRange: rng(f, 300, 16, 10758, 300, 25, 10767),
 									},
 								},
-								SrcRange:  rng(f, 300, 15, 10730, 300, 26, 10741),
-								OpenRange: rng(f, 300, 15, 10730, 300, 16, 10731),
+								SrcRange:  rng(f, 300, 15, 10757, 300, 26, 10768),
+								OpenRange: rng(f, 300, 15, 10757, 300, 16, 10758),
 							},
-							SrcRange:    rng(f, 300, 3, 10718, 300, 26, 10741),
-							NameRange:   rng(f, 300, 3, 10718, 300, 11, 10726),
-							EqualsRange: rng(f, 300, 13, 10728, 300, 14, 10729),
+							SrcRange:    rng(f, 300, 3, 10745, 300, 26, 10768),
+							NameRange:   rng(f, 300, 3, 10745, 300, 11, 10753),
+							EqualsRange: rng(f, 300, 13, 10755, 300, 14, 10756),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -9239,11 +9652,11 @@ func parsed6() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.8"),
-											SrcRange: rng(f, 305, 18, 10942, 305, 21, 10945),
+											SrcRange: rng(f, 305, 18, 10969, 305, 21, 10972),
 										},
-										SrcRange:    rng(f, 305, 5, 10929, 305, 21, 10945),
-										NameRange:   rng(f, 305, 5, 10929, 305, 15, 10939),
-										EqualsRange: rng(f, 305, 16, 10940, 305, 17, 10941),
+										SrcRange:    rng(f, 305, 5, 10956, 305, 21, 10972),
+										NameRange:   rng(f, 305, 5, 10956, 305, 15, 10966),
+										EqualsRange: rng(f, 305, 16, 10967, 305, 17, 10968),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -9251,23 +9664,23 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)(?:^|[.?!;]\\\\s+)(please\\\\s+)?(create|close|assign|deploy|run|restart|trigger|delete|reopen)\\\\b'"),
-													SrcRange: rng(f, 304, 19, 10803, 304, 139, 10923),
+													SrcRange: rng(f, 304, 19, 10830, 304, 139, 10950),
 												},
 											},
-											SrcRange: rng(f, 304, 18, 10802, 304, 140, 10924),
+											SrcRange: rng(f, 304, 18, 10829, 304, 140, 10951),
 										},
-										SrcRange:    rng(f, 304, 5, 10789, 304, 140, 10924),
-										NameRange:   rng(f, 304, 5, 10789, 304, 9, 10793),
-										EqualsRange: rng(f, 304, 16, 10800, 304, 17, 10801),
+										SrcRange:    rng(f, 304, 5, 10816, 304, 140, 10951),
+										NameRange:   rng(f, 304, 5, 10816, 304, 9, 10820),
+										EqualsRange: rng(f, 304, 16, 10827, 304, 17, 10828),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 303, 10, 10783, 306, 4, 10949),
-								EndRange: rng(f, 306, 4, 10949, 306, 4, 10949),
+								SrcRange: rng(f, 303, 10, 10810, 306, 4, 10976),
+								EndRange: rng(f, 306, 4, 10976, 306, 4, 10976),
 							},
-							TypeRange:       rng(f, 303, 3, 10776, 303, 9, 10782),
-							OpenBraceRange:  rng(f, 303, 10, 10783, 303, 11, 10784),
-							CloseBraceRange: rng(f, 306, 3, 10948, 306, 4, 10949),
+							TypeRange:       rng(f, 303, 3, 10803, 303, 9, 10809),
+							OpenBraceRange:  rng(f, 303, 10, 10810, 303, 11, 10811),
+							CloseBraceRange: rng(f, 306, 3, 10975, 306, 4, 10976),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9282,14 +9695,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 310, 20, 11063, 310, 25, 11068),
+													SrcRange: rng(f, 310, 20, 11090, 310, 25, 11095),
 												},
 											},
-											SrcRange: rng(f, 310, 19, 11062, 310, 26, 11069),
+											SrcRange: rng(f, 310, 19, 11089, 310, 26, 11096),
 										},
-										SrcRange:    rng(f, 310, 5, 11048, 310, 26, 11069),
-										NameRange:   rng(f, 310, 5, 11048, 310, 11, 11054),
-										EqualsRange: rng(f, 310, 17, 11060, 310, 18, 11061),
+										SrcRange:    rng(f, 310, 5, 11075, 310, 26, 11096),
+										NameRange:   rng(f, 310, 5, 11075, 310, 11, 11081),
+										EqualsRange: rng(f, 310, 17, 11087, 310, 18, 11088),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9297,14 +9710,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Validate command preconditions and permissions"),
-													SrcRange: rng(f, 309, 20, 10996, 309, 66, 11042),
+													SrcRange: rng(f, 309, 20, 11023, 309, 66, 11069),
 												},
 											},
-											SrcRange: rng(f, 309, 19, 10995, 309, 67, 11043),
+											SrcRange: rng(f, 309, 19, 11022, 309, 67, 11070),
 										},
-										SrcRange:    rng(f, 309, 5, 10981, 309, 67, 11043),
-										NameRange:   rng(f, 309, 5, 10981, 309, 16, 10992),
-										EqualsRange: rng(f, 309, 17, 10993, 309, 18, 10994),
+										SrcRange:    rng(f, 309, 5, 11008, 309, 67, 11070),
+										NameRange:   rng(f, 309, 5, 11008, 309, 16, 11019),
+										EqualsRange: rng(f, 309, 17, 11020, 309, 18, 11021),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9312,26 +9725,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("analyst"),
-													SrcRange: rng(f, 311, 20, 11089, 311, 27, 11096),
+													SrcRange: rng(f, 311, 20, 11116, 311, 27, 11123),
 												},
 											},
-											SrcRange: rng(f, 311, 19, 11088, 311, 28, 11097),
+											SrcRange: rng(f, 311, 19, 11115, 311, 28, 11124),
 										},
-										SrcRange:    rng(f, 311, 5, 11074, 311, 28, 11097),
-										NameRange:   rng(f, 311, 5, 11074, 311, 9, 11078),
-										EqualsRange: rng(f, 311, 17, 11086, 311, 18, 11087),
+										SrcRange:    rng(f, 311, 5, 11101, 311, 28, 11124),
+										NameRange:   rng(f, 311, 5, 11101, 311, 9, 11105),
+										EqualsRange: rng(f, 311, 17, 11113, 311, 18, 11114),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 308, 25, 10975, 312, 4, 11101),
-								EndRange: rng(f, 312, 4, 11101, 312, 4, 11101),
+								SrcRange: rng(f, 308, 25, 11002, 312, 4, 11128),
+								EndRange: rng(f, 312, 4, 11128, 312, 4, 11128),
 							},
-							TypeRange: rng(f, 308, 3, 10953, 308, 13, 10963),
+							TypeRange: rng(f, 308, 3, 10980, 308, 13, 10990),
 							LabelRanges: []hcl.Range{
-								rng(f, 308, 14, 10964, 308, 24, 10974),
+								rng(f, 308, 14, 10991, 308, 24, 11001),
 							},
-							OpenBraceRange:  rng(f, 308, 25, 10975, 308, 26, 10976),
-							CloseBraceRange: rng(f, 312, 3, 11100, 312, 4, 11101),
+							OpenBraceRange:  rng(f, 308, 25, 11002, 308, 26, 11003),
+							CloseBraceRange: rng(f, 312, 3, 11127, 312, 4, 11128),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9346,14 +9759,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("effect"),
-													SrcRange: rng(f, 315, 20, 11189, 315, 26, 11195),
+													SrcRange: rng(f, 315, 20, 11216, 315, 26, 11222),
 												},
 											},
-											SrcRange: rng(f, 315, 19, 11188, 315, 27, 11196),
+											SrcRange: rng(f, 315, 19, 11215, 315, 27, 11223),
 										},
-										SrcRange:    rng(f, 315, 5, 11174, 315, 27, 11196),
-										NameRange:   rng(f, 315, 5, 11174, 315, 11, 11180),
-										EqualsRange: rng(f, 315, 17, 11186, 315, 18, 11187),
+										SrcRange:    rng(f, 315, 5, 11201, 315, 27, 11223),
+										NameRange:   rng(f, 315, 5, 11201, 315, 11, 11207),
+										EqualsRange: rng(f, 315, 17, 11213, 315, 18, 11214),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9361,26 +9774,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Execute command action"),
-													SrcRange: rng(f, 314, 20, 11146, 314, 42, 11168),
+													SrcRange: rng(f, 314, 20, 11173, 314, 42, 11195),
 												},
 											},
-											SrcRange: rng(f, 314, 19, 11145, 314, 43, 11169),
+											SrcRange: rng(f, 314, 19, 11172, 314, 43, 11196),
 										},
-										SrcRange:    rng(f, 314, 5, 11131, 314, 43, 11169),
-										NameRange:   rng(f, 314, 5, 11131, 314, 16, 11142),
-										EqualsRange: rng(f, 314, 17, 11143, 314, 18, 11144),
+										SrcRange:    rng(f, 314, 5, 11158, 314, 43, 11196),
+										NameRange:   rng(f, 314, 5, 11158, 314, 16, 11169),
+										EqualsRange: rng(f, 314, 17, 11170, 314, 18, 11171),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 313, 24, 11125, 316, 4, 11200),
-								EndRange: rng(f, 316, 4, 11200, 316, 4, 11200),
+								SrcRange: rng(f, 313, 24, 11152, 316, 4, 11227),
+								EndRange: rng(f, 316, 4, 11227, 316, 4, 11227),
 							},
-							TypeRange: rng(f, 313, 3, 11104, 313, 13, 11114),
+							TypeRange: rng(f, 313, 3, 11131, 313, 13, 11141),
 							LabelRanges: []hcl.Range{
-								rng(f, 313, 14, 11115, 313, 23, 11124),
+								rng(f, 313, 14, 11142, 313, 23, 11151),
 							},
-							OpenBraceRange:  rng(f, 313, 24, 11125, 313, 25, 11126),
-							CloseBraceRange: rng(f, 316, 3, 11199, 316, 4, 11200),
+							OpenBraceRange:  rng(f, 313, 24, 11152, 313, 25, 11153),
+							CloseBraceRange: rng(f, 316, 3, 11226, 316, 4, 11227),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9395,14 +9808,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 319, 20, 11296, 319, 25, 11301),
+													SrcRange: rng(f, 319, 20, 11323, 319, 25, 11328),
 												},
 											},
-											SrcRange: rng(f, 319, 19, 11295, 319, 26, 11302),
+											SrcRange: rng(f, 319, 19, 11322, 319, 26, 11329),
 										},
-										SrcRange:    rng(f, 319, 5, 11281, 319, 26, 11302),
-										NameRange:   rng(f, 319, 5, 11281, 319, 11, 11287),
-										EqualsRange: rng(f, 319, 17, 11293, 319, 18, 11294),
+										SrcRange:    rng(f, 319, 5, 11308, 319, 26, 11329),
+										NameRange:   rng(f, 319, 5, 11308, 319, 11, 11314),
+										EqualsRange: rng(f, 319, 17, 11320, 319, 18, 11321),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9410,14 +9823,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Verify command execution result"),
-													SrcRange: rng(f, 318, 20, 11244, 318, 51, 11275),
+													SrcRange: rng(f, 318, 20, 11271, 318, 51, 11302),
 												},
 											},
-											SrcRange: rng(f, 318, 19, 11243, 318, 52, 11276),
+											SrcRange: rng(f, 318, 19, 11270, 318, 52, 11303),
 										},
-										SrcRange:    rng(f, 318, 5, 11229, 318, 52, 11276),
-										NameRange:   rng(f, 318, 5, 11229, 318, 16, 11240),
-										EqualsRange: rng(f, 318, 17, 11241, 318, 18, 11242),
+										SrcRange:    rng(f, 318, 5, 11256, 318, 52, 11303),
+										NameRange:   rng(f, 318, 5, 11256, 318, 16, 11267),
+										EqualsRange: rng(f, 318, 17, 11268, 318, 18, 11269),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9425,37 +9838,37 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 320, 20, 11322, 320, 26, 11328),
+													SrcRange: rng(f, 320, 20, 11349, 320, 26, 11355),
 												},
 											},
-											SrcRange: rng(f, 320, 19, 11321, 320, 27, 11329),
+											SrcRange: rng(f, 320, 19, 11348, 320, 27, 11356),
 										},
-										SrcRange:    rng(f, 320, 5, 11307, 320, 27, 11329),
-										NameRange:   rng(f, 320, 5, 11307, 320, 9, 11311),
-										EqualsRange: rng(f, 320, 17, 11319, 320, 18, 11320),
+										SrcRange:    rng(f, 320, 5, 11334, 320, 27, 11356),
+										NameRange:   rng(f, 320, 5, 11334, 320, 9, 11338),
+										EqualsRange: rng(f, 320, 17, 11346, 320, 18, 11347),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 317, 23, 11223, 321, 4, 11333),
-								EndRange: rng(f, 321, 4, 11333, 321, 4, 11333),
+								SrcRange: rng(f, 317, 23, 11250, 321, 4, 11360),
+								EndRange: rng(f, 321, 4, 11360, 321, 4, 11360),
 							},
-							TypeRange: rng(f, 317, 3, 11203, 317, 13, 11213),
+							TypeRange: rng(f, 317, 3, 11230, 317, 13, 11240),
 							LabelRanges: []hcl.Range{
-								rng(f, 317, 14, 11214, 317, 22, 11222),
+								rng(f, 317, 14, 11241, 317, 22, 11249),
 							},
-							OpenBraceRange:  rng(f, 317, 23, 11223, 317, 24, 11224),
-							CloseBraceRange: rng(f, 321, 3, 11332, 321, 4, 11333),
+							OpenBraceRange:  rng(f, 317, 23, 11250, 317, 24, 11251),
+							CloseBraceRange: rng(f, 321, 3, 11359, 321, 4, 11360),
 						},
 					},
-					SrcRange: rng(f, 293, 25, 10330, 322, 2, 11335),
-					EndRange: rng(f, 322, 2, 11335, 322, 2, 11335),
+					SrcRange: rng(f, 293, 25, 10357, 322, 2, 11362),
+					EndRange: rng(f, 322, 2, 11362, 322, 2, 11362),
 				},
-				TypeRange: rng(f, 293, 1, 10306, 293, 7, 10312),
+				TypeRange: rng(f, 293, 1, 10333, 293, 7, 10339),
 				LabelRanges: []hcl.Range{
-					rng(f, 293, 8, 10313, 293, 24, 10329),
+					rng(f, 293, 8, 10340, 293, 24, 10356),
 				},
-				OpenBraceRange:  rng(f, 293, 25, 10330, 293, 26, 10331),
-				CloseBraceRange: rng(f, 322, 1, 11334, 322, 2, 11335),
+				OpenBraceRange:  rng(f, 293, 25, 10357, 293, 26, 10358),
+				CloseBraceRange: rng(f, 322, 1, 11361, 322, 2, 11362),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -9470,14 +9883,14 @@ func parsed6() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 325, 14, 11374, 325, 19, 11379),
+										SrcRange: rng(f, 325, 14, 11401, 325, 19, 11406),
 									},
 								},
-								SrcRange: rng(f, 325, 13, 11373, 325, 20, 11380),
+								SrcRange: rng(f, 325, 13, 11400, 325, 20, 11407),
 							},
-							SrcRange:    rng(f, 325, 3, 11363, 325, 20, 11380),
-							NameRange:   rng(f, 325, 3, 11363, 325, 10, 11370),
-							EqualsRange: rng(f, 325, 11, 11371, 325, 12, 11372),
+							SrcRange:    rng(f, 325, 3, 11390, 325, 20, 11407),
+							NameRange:   rng(f, 325, 3, 11390, 325, 10, 11397),
+							EqualsRange: rng(f, 325, 11, 11398, 325, 12, 11399),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -9489,11 +9902,11 @@ func parsed6() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.9"),
-											SrcRange: rng(f, 330, 18, 11620, 330, 21, 11623),
+											SrcRange: rng(f, 330, 18, 11647, 330, 21, 11650),
 										},
-										SrcRange:    rng(f, 330, 5, 11607, 330, 21, 11623),
-										NameRange:   rng(f, 330, 5, 11607, 330, 15, 11617),
-										EqualsRange: rng(f, 330, 16, 11618, 330, 17, 11619),
+										SrcRange:    rng(f, 330, 5, 11634, 330, 21, 11650),
+										NameRange:   rng(f, 330, 5, 11634, 330, 15, 11644),
+										EqualsRange: rng(f, 330, 16, 11645, 330, 17, 11646),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -9501,23 +9914,23 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)\\\\b(?:help|how (?:do|can) i|what can you do|(?:documentation|docs) (?:for|on|about|of))\\\\b'"),
-													SrcRange: rng(f, 329, 19, 11487, 329, 133, 11601),
+													SrcRange: rng(f, 329, 19, 11514, 329, 133, 11628),
 												},
 											},
-											SrcRange: rng(f, 329, 18, 11486, 329, 134, 11602),
+											SrcRange: rng(f, 329, 18, 11513, 329, 134, 11629),
 										},
-										SrcRange:    rng(f, 329, 5, 11473, 329, 134, 11602),
-										NameRange:   rng(f, 329, 5, 11473, 329, 9, 11477),
-										EqualsRange: rng(f, 329, 16, 11484, 329, 17, 11485),
+										SrcRange:    rng(f, 329, 5, 11500, 329, 134, 11629),
+										NameRange:   rng(f, 329, 5, 11500, 329, 9, 11504),
+										EqualsRange: rng(f, 329, 16, 11511, 329, 17, 11512),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 327, 10, 11391, 331, 4, 11627),
-								EndRange: rng(f, 331, 4, 11627, 331, 4, 11627),
+								SrcRange: rng(f, 327, 10, 11418, 331, 4, 11654),
+								EndRange: rng(f, 331, 4, 11654, 331, 4, 11654),
 							},
-							TypeRange:       rng(f, 327, 3, 11384, 327, 9, 11390),
-							OpenBraceRange:  rng(f, 327, 10, 11391, 327, 11, 11392),
-							CloseBraceRange: rng(f, 331, 3, 11626, 331, 4, 11627),
+							TypeRange:       rng(f, 327, 3, 11411, 327, 9, 11417),
+							OpenBraceRange:  rng(f, 327, 10, 11418, 327, 11, 11419),
+							CloseBraceRange: rng(f, 331, 3, 11653, 331, 4, 11654),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9532,14 +9945,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 335, 20, 11728, 335, 25, 11733),
+													SrcRange: rng(f, 335, 20, 11755, 335, 25, 11760),
 												},
 											},
-											SrcRange: rng(f, 335, 19, 11727, 335, 26, 11734),
+											SrcRange: rng(f, 335, 19, 11754, 335, 26, 11761),
 										},
-										SrcRange:    rng(f, 335, 5, 11713, 335, 26, 11734),
-										NameRange:   rng(f, 335, 5, 11713, 335, 11, 11719),
-										EqualsRange: rng(f, 335, 17, 11725, 335, 18, 11726),
+										SrcRange:    rng(f, 335, 5, 11740, 335, 26, 11761),
+										NameRange:   rng(f, 335, 5, 11740, 335, 11, 11746),
+										EqualsRange: rng(f, 335, 17, 11752, 335, 18, 11753),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9547,14 +9960,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Identify help topic and user context"),
-													SrcRange: rng(f, 334, 20, 11671, 334, 56, 11707),
+													SrcRange: rng(f, 334, 20, 11698, 334, 56, 11734),
 												},
 											},
-											SrcRange: rng(f, 334, 19, 11670, 334, 57, 11708),
+											SrcRange: rng(f, 334, 19, 11697, 334, 57, 11735),
 										},
-										SrcRange:    rng(f, 334, 5, 11656, 334, 57, 11708),
-										NameRange:   rng(f, 334, 5, 11656, 334, 16, 11667),
-										EqualsRange: rng(f, 334, 17, 11668, 334, 18, 11669),
+										SrcRange:    rng(f, 334, 5, 11683, 334, 57, 11735),
+										NameRange:   rng(f, 334, 5, 11683, 334, 16, 11694),
+										EqualsRange: rng(f, 334, 17, 11695, 334, 18, 11696),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9562,26 +9975,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("analyst"),
-													SrcRange: rng(f, 336, 20, 11754, 336, 27, 11761),
+													SrcRange: rng(f, 336, 20, 11781, 336, 27, 11788),
 												},
 											},
-											SrcRange: rng(f, 336, 19, 11753, 336, 28, 11762),
+											SrcRange: rng(f, 336, 19, 11780, 336, 28, 11789),
 										},
-										SrcRange:    rng(f, 336, 5, 11739, 336, 28, 11762),
-										NameRange:   rng(f, 336, 5, 11739, 336, 9, 11743),
-										EqualsRange: rng(f, 336, 17, 11751, 336, 18, 11752),
+										SrcRange:    rng(f, 336, 5, 11766, 336, 28, 11789),
+										NameRange:   rng(f, 336, 5, 11766, 336, 9, 11770),
+										EqualsRange: rng(f, 336, 17, 11778, 336, 18, 11779),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 333, 22, 11650, 337, 4, 11766),
-								EndRange: rng(f, 337, 4, 11766, 337, 4, 11766),
+								SrcRange: rng(f, 333, 22, 11677, 337, 4, 11793),
+								EndRange: rng(f, 337, 4, 11793, 337, 4, 11793),
 							},
-							TypeRange: rng(f, 333, 3, 11631, 333, 13, 11641),
+							TypeRange: rng(f, 333, 3, 11658, 333, 13, 11668),
 							LabelRanges: []hcl.Range{
-								rng(f, 333, 14, 11642, 333, 21, 11649),
+								rng(f, 333, 14, 11669, 333, 21, 11676),
 							},
-							OpenBraceRange:  rng(f, 333, 22, 11650, 333, 23, 11651),
-							CloseBraceRange: rng(f, 337, 3, 11765, 337, 4, 11766),
+							OpenBraceRange:  rng(f, 333, 22, 11677, 333, 23, 11678),
+							CloseBraceRange: rng(f, 337, 3, 11792, 337, 4, 11793),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9596,14 +10009,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 340, 20, 11873, 340, 28, 11881),
+													SrcRange: rng(f, 340, 20, 11900, 340, 28, 11908),
 												},
 											},
-											SrcRange: rng(f, 340, 19, 11872, 340, 29, 11882),
+											SrcRange: rng(f, 340, 19, 11899, 340, 29, 11909),
 										},
-										SrcRange:    rng(f, 340, 5, 11858, 340, 29, 11882),
-										NameRange:   rng(f, 340, 5, 11858, 340, 11, 11864),
-										EqualsRange: rng(f, 340, 17, 11870, 340, 18, 11871),
+										SrcRange:    rng(f, 340, 5, 11885, 340, 29, 11909),
+										NameRange:   rng(f, 340, 5, 11885, 340, 11, 11891),
+										EqualsRange: rng(f, 340, 17, 11897, 340, 18, 11898),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9611,26 +10024,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve relevant documentation and examples"),
-													SrcRange: rng(f, 339, 20, 11808, 339, 64, 11852),
+													SrcRange: rng(f, 339, 20, 11835, 339, 64, 11879),
 												},
 											},
-											SrcRange: rng(f, 339, 19, 11807, 339, 65, 11853),
+											SrcRange: rng(f, 339, 19, 11834, 339, 65, 11880),
 										},
-										SrcRange:    rng(f, 339, 5, 11793, 339, 65, 11853),
-										NameRange:   rng(f, 339, 5, 11793, 339, 16, 11804),
-										EqualsRange: rng(f, 339, 17, 11805, 339, 18, 11806),
+										SrcRange:    rng(f, 339, 5, 11820, 339, 65, 11880),
+										NameRange:   rng(f, 339, 5, 11820, 339, 16, 11831),
+										EqualsRange: rng(f, 339, 17, 11832, 339, 18, 11833),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 338, 21, 11787, 341, 4, 11886),
-								EndRange: rng(f, 341, 4, 11886, 341, 4, 11886),
+								SrcRange: rng(f, 338, 21, 11814, 341, 4, 11913),
+								EndRange: rng(f, 341, 4, 11913, 341, 4, 11913),
 							},
-							TypeRange: rng(f, 338, 3, 11769, 338, 13, 11779),
+							TypeRange: rng(f, 338, 3, 11796, 338, 13, 11806),
 							LabelRanges: []hcl.Range{
-								rng(f, 338, 14, 11780, 338, 20, 11786),
+								rng(f, 338, 14, 11807, 338, 20, 11813),
 							},
-							OpenBraceRange:  rng(f, 338, 21, 11787, 338, 22, 11788),
-							CloseBraceRange: rng(f, 341, 3, 11885, 341, 4, 11886),
+							OpenBraceRange:  rng(f, 338, 21, 11814, 338, 22, 11815),
+							CloseBraceRange: rng(f, 341, 3, 11912, 341, 4, 11913),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -9645,14 +10058,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 344, 20, 11988, 344, 25, 11993),
+													SrcRange: rng(f, 344, 20, 12015, 344, 25, 12020),
 												},
 											},
-											SrcRange: rng(f, 344, 19, 11987, 344, 26, 11994),
+											SrcRange: rng(f, 344, 19, 12014, 344, 26, 12021),
 										},
-										SrcRange:    rng(f, 344, 5, 11973, 344, 26, 11994),
-										NameRange:   rng(f, 344, 5, 11973, 344, 11, 11979),
-										EqualsRange: rng(f, 344, 17, 11985, 344, 18, 11986),
+										SrcRange:    rng(f, 344, 5, 12000, 344, 26, 12021),
+										NameRange:   rng(f, 344, 5, 12000, 344, 11, 12006),
+										EqualsRange: rng(f, 344, 17, 12012, 344, 18, 12013),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -9660,14 +10073,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Format helpful response with examples"),
-													SrcRange: rng(f, 343, 20, 11930, 343, 57, 11967),
+													SrcRange: rng(f, 343, 20, 11957, 343, 57, 11994),
 												},
 											},
-											SrcRange: rng(f, 343, 19, 11929, 343, 58, 11968),
+											SrcRange: rng(f, 343, 19, 11956, 343, 58, 11995),
 										},
-										SrcRange:    rng(f, 343, 5, 11915, 343, 58, 11968),
-										NameRange:   rng(f, 343, 5, 11915, 343, 16, 11926),
-										EqualsRange: rng(f, 343, 17, 11927, 343, 18, 11928),
+										SrcRange:    rng(f, 343, 5, 11942, 343, 58, 11995),
+										NameRange:   rng(f, 343, 5, 11942, 343, 16, 11953),
+										EqualsRange: rng(f, 343, 17, 11954, 343, 18, 11955),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -9675,26 +10088,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 345, 20, 12014, 345, 26, 12020),
+													SrcRange: rng(f, 345, 20, 12041, 345, 26, 12047),
 												},
 											},
-											SrcRange: rng(f, 345, 19, 12013, 345, 27, 12021),
+											SrcRange: rng(f, 345, 19, 12040, 345, 27, 12048),
 										},
-										SrcRange:    rng(f, 345, 5, 11999, 345, 27, 12021),
-										NameRange:   rng(f, 345, 5, 11999, 345, 9, 12003),
-										EqualsRange: rng(f, 345, 17, 12011, 345, 18, 12012),
+										SrcRange:    rng(f, 345, 5, 12026, 345, 27, 12048),
+										NameRange:   rng(f, 345, 5, 12026, 345, 9, 12030),
+										EqualsRange: rng(f, 345, 17, 12038, 345, 18, 12039),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 342, 23, 11909, 346, 4, 12025),
-								EndRange: rng(f, 346, 4, 12025, 346, 4, 12025),
+								SrcRange: rng(f, 342, 23, 11936, 346, 4, 12052),
+								EndRange: rng(f, 346, 4, 12052, 346, 4, 12052),
 							},
-							TypeRange: rng(f, 342, 3, 11889, 342, 13, 11899),
+							TypeRange: rng(f, 342, 3, 11916, 342, 13, 11926),
 							LabelRanges: []hcl.Range{
-								rng(f, 342, 14, 11900, 342, 22, 11908),
+								rng(f, 342, 14, 11927, 342, 22, 11935),
 							},
-							OpenBraceRange:  rng(f, 342, 23, 11909, 342, 24, 11910),
-							CloseBraceRange: rng(f, 346, 3, 12024, 346, 4, 12025),
+							OpenBraceRange:  rng(f, 342, 23, 11936, 342, 24, 11937),
+							CloseBraceRange: rng(f, 346, 3, 12051, 346, 4, 12052),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -9709,14 +10122,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve relevant documentation and examples"),
-													SrcRange: rng(f, 355, 20, 12462, 355, 64, 12506),
+													SrcRange: rng(f, 355, 20, 12489, 355, 64, 12533),
 												},
 											},
-											SrcRange: rng(f, 355, 19, 12461, 355, 65, 12507),
+											SrcRange: rng(f, 355, 19, 12488, 355, 65, 12534),
 										},
-										SrcRange:    rng(f, 355, 5, 12447, 355, 65, 12507),
-										NameRange:   rng(f, 355, 5, 12447, 355, 16, 12458),
-										EqualsRange: rng(f, 355, 17, 12459, 355, 18, 12460),
+										SrcRange:    rng(f, 355, 5, 12474, 355, 65, 12534),
+										NameRange:   rng(f, 355, 5, 12474, 355, 16, 12485),
+										EqualsRange: rng(f, 355, 17, 12486, 355, 18, 12487),
 									},
 									"kind": &hclsyntax.Attribute{
 										Name: "kind",
@@ -9724,44 +10137,44 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("document"),
-													SrcRange: rng(f, 357, 20, 12552, 357, 28, 12560),
+													SrcRange: rng(f, 357, 20, 12579, 357, 28, 12587),
 												},
 											},
-											SrcRange: rng(f, 357, 19, 12551, 357, 29, 12561),
+											SrcRange: rng(f, 357, 19, 12578, 357, 29, 12588),
 										},
-										SrcRange:    rng(f, 357, 5, 12537, 357, 29, 12561),
-										NameRange:   rng(f, 357, 5, 12537, 357, 9, 12541),
-										EqualsRange: rng(f, 357, 17, 12549, 357, 18, 12550),
+										SrcRange:    rng(f, 357, 5, 12564, 357, 29, 12588),
+										NameRange:   rng(f, 357, 5, 12564, 357, 9, 12568),
+										EqualsRange: rng(f, 357, 17, 12576, 357, 18, 12577),
 									},
 									"limit": &hclsyntax.Attribute{
 										Name: "limit",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("8"),
-											SrcRange: rng(f, 368, 16, 12905, 368, 17, 12906),
+											SrcRange: rng(f, 368, 16, 12932, 368, 17, 12933),
 										},
-										SrcRange:    rng(f, 368, 5, 12894, 368, 17, 12906),
-										NameRange:   rng(f, 368, 5, 12894, 368, 10, 12899),
-										EqualsRange: rng(f, 368, 14, 12903, 368, 15, 12904),
+										SrcRange:    rng(f, 368, 5, 12921, 368, 17, 12933),
+										NameRange:   rng(f, 368, 5, 12921, 368, 10, 12926),
+										EqualsRange: rng(f, 368, 14, 12930, 368, 15, 12931),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("5"),
-											SrcRange: rng(f, 358, 19, 12580, 358, 20, 12581),
+											SrcRange: rng(f, 358, 19, 12607, 358, 20, 12608),
 										},
-										SrcRange:    rng(f, 358, 5, 12566, 358, 20, 12581),
-										NameRange:   rng(f, 358, 5, 12566, 358, 13, 12574),
-										EqualsRange: rng(f, 358, 17, 12578, 358, 18, 12579),
+										SrcRange:    rng(f, 358, 5, 12593, 358, 20, 12608),
+										NameRange:   rng(f, 358, 5, 12593, 358, 13, 12601),
+										EqualsRange: rng(f, 358, 17, 12605, 358, 18, 12606),
 									},
 									"rank": &hclsyntax.Attribute{
 										Name: "rank",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.BoolVal(true),
-											SrcRange: rng(f, 359, 19, 12600, 359, 23, 12604),
+											SrcRange: rng(f, 359, 19, 12627, 359, 23, 12631),
 										},
-										SrcRange:    rng(f, 359, 5, 12586, 359, 23, 12604),
-										NameRange:   rng(f, 359, 5, 12586, 359, 9, 12590),
-										EqualsRange: rng(f, 359, 17, 12598, 359, 18, 12599),
+										SrcRange:    rng(f, 359, 5, 12613, 359, 23, 12631),
+										NameRange:   rng(f, 359, 5, 12613, 359, 9, 12617),
+										EqualsRange: rng(f, 359, 17, 12625, 359, 18, 12626),
 									},
 									"rank_ignore": &hclsyntax.Attribute{
 										Name: "rank_ignore",
@@ -9771,108 +10184,108 @@ func parsed6() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("use"),
-															SrcRange: rng(f, 360, 21, 12625, 360, 24, 12628),
+															SrcRange: rng(f, 360, 21, 12652, 360, 24, 12655),
 														},
 													},
-													SrcRange: rng(f, 360, 20, 12624, 360, 25, 12629),
+													SrcRange: rng(f, 360, 20, 12651, 360, 25, 12656),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("using"),
-															SrcRange: rng(f, 360, 28, 12632, 360, 33, 12637),
+															SrcRange: rng(f, 360, 28, 12659, 360, 33, 12664),
 														},
 													},
-													SrcRange: rng(f, 360, 27, 12631, 360, 34, 12638),
+													SrcRange: rng(f, 360, 27, 12658, 360, 34, 12665),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("documentation"),
-															SrcRange: rng(f, 360, 37, 12641, 360, 50, 12654),
+															SrcRange: rng(f, 360, 37, 12668, 360, 50, 12681),
 														},
 													},
-													SrcRange: rng(f, 360, 36, 12640, 360, 51, 12655),
+													SrcRange: rng(f, 360, 36, 12667, 360, 51, 12682),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("docs"),
-															SrcRange: rng(f, 360, 54, 12658, 360, 58, 12662),
+															SrcRange: rng(f, 360, 54, 12685, 360, 58, 12689),
 														},
 													},
-													SrcRange: rng(f, 360, 53, 12657, 360, 59, 12663),
+													SrcRange: rng(f, 360, 53, 12684, 360, 59, 12690),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("doc"),
-															SrcRange: rng(f, 360, 62, 12666, 360, 65, 12669),
+															SrcRange: rng(f, 360, 62, 12693, 360, 65, 12696),
 														},
 													},
-													SrcRange: rng(f, 360, 61, 12665, 360, 66, 12670),
+													SrcRange: rng(f, 360, 61, 12692, 360, 66, 12697),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("help"),
-															SrcRange: rng(f, 360, 69, 12673, 360, 73, 12677),
+															SrcRange: rng(f, 360, 69, 12700, 360, 73, 12704),
 														},
 													},
-													SrcRange: rng(f, 360, 68, 12672, 360, 74, 12678),
+													SrcRange: rng(f, 360, 68, 12699, 360, 74, 12705),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("can"),
-															SrcRange: rng(f, 360, 77, 12681, 360, 80, 12684),
+															SrcRange: rng(f, 360, 77, 12708, 360, 80, 12711),
 														},
 													},
-													SrcRange: rng(f, 360, 76, 12680, 360, 81, 12685),
+													SrcRange: rng(f, 360, 76, 12707, 360, 81, 12712),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("get"),
-															SrcRange: rng(f, 360, 84, 12688, 360, 87, 12691),
+															SrcRange: rng(f, 360, 84, 12715, 360, 87, 12718),
 														},
 													},
-													SrcRange: rng(f, 360, 83, 12687, 360, 88, 12692),
+													SrcRange: rng(f, 360, 83, 12714, 360, 88, 12719),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("explain"),
-															SrcRange: rng(f, 360, 91, 12695, 360, 98, 12702),
+															SrcRange: rng(f, 360, 91, 12722, 360, 98, 12729),
 														},
 													},
-													SrcRange: rng(f, 360, 90, 12694, 360, 99, 12703),
+													SrcRange: rng(f, 360, 90, 12721, 360, 99, 12730),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("example"),
-															SrcRange: rng(f, 360, 102, 12706, 360, 109, 12713),
+															SrcRange: rng(f, 360, 102, 12733, 360, 109, 12740),
 														},
 													},
-													SrcRange: rng(f, 360, 101, 12705, 360, 110, 12714),
+													SrcRange: rng(f, 360, 101, 12732, 360, 110, 12741),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("examples"),
-															SrcRange: rng(f, 360, 113, 12717, 360, 121, 12725),
+															SrcRange: rng(f, 360, 113, 12744, 360, 121, 12752),
 														},
 													},
-													SrcRange: rng(f, 360, 112, 12716, 360, 122, 12726),
+													SrcRange: rng(f, 360, 112, 12743, 360, 122, 12753),
 												},
 											},
-											SrcRange:  rng(f, 360, 19, 12623, 360, 123, 12727),
-											OpenRange: rng(f, 360, 19, 12623, 360, 20, 12624),
+											SrcRange:  rng(f, 360, 19, 12650, 360, 123, 12754),
+											OpenRange: rng(f, 360, 19, 12650, 360, 20, 12651),
 										},
-										SrcRange:    rng(f, 360, 5, 12609, 360, 123, 12727),
-										NameRange:   rng(f, 360, 5, 12609, 360, 16, 12620),
-										EqualsRange: rng(f, 360, 17, 12621, 360, 18, 12622),
+										SrcRange:    rng(f, 360, 5, 12636, 360, 123, 12754),
+										NameRange:   rng(f, 360, 5, 12636, 360, 16, 12647),
+										EqualsRange: rng(f, 360, 17, 12648, 360, 18, 12649),
 									},
 									"rank_weights": &hclsyntax.Attribute{
 										Name: "rank_weights",
@@ -9884,15 +10297,15 @@ func parsed6() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("CHANGELOG*"),
-																	SrcRange: rng(f, 362, 8, 12756, 362, 18, 12766),
+																	SrcRange: rng(f, 362, 8, 12783, 362, 18, 12793),
 																},
 															},
-															SrcRange: rng(f, 362, 7, 12755, 362, 19, 12767),
+															SrcRange: rng(f, 362, 7, 12782, 362, 19, 12794),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 362, 24, 12772, 362, 27, 12775),
+														SrcRange: rng(f, 362, 24, 12799, 362, 27, 12802),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9901,15 +10314,15 @@ func parsed6() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("CHANGES*"),
-																	SrcRange: rng(f, 363, 8, 12783, 363, 16, 12791),
+																	SrcRange: rng(f, 363, 8, 12810, 363, 16, 12818),
 																},
 															},
-															SrcRange: rng(f, 363, 7, 12782, 363, 17, 12792),
+															SrcRange: rng(f, 363, 7, 12809, 363, 17, 12819),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 363, 24, 12799, 363, 27, 12802),
+														SrcRange: rng(f, 363, 24, 12826, 363, 27, 12829),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9918,15 +10331,15 @@ func parsed6() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("NEWS*"),
-																	SrcRange: rng(f, 364, 8, 12810, 364, 13, 12815),
+																	SrcRange: rng(f, 364, 8, 12837, 364, 13, 12842),
 																},
 															},
-															SrcRange: rng(f, 364, 7, 12809, 364, 14, 12816),
+															SrcRange: rng(f, 364, 7, 12836, 364, 14, 12843),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 364, 24, 12826, 364, 27, 12829),
+														SrcRange: rng(f, 364, 24, 12853, 364, 27, 12856),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9935,15 +10348,15 @@ func parsed6() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("RELEASE*"),
-																	SrcRange: rng(f, 365, 8, 12837, 365, 16, 12845),
+																	SrcRange: rng(f, 365, 8, 12864, 365, 16, 12872),
 																},
 															},
-															SrcRange: rng(f, 365, 7, 12836, 365, 17, 12846),
+															SrcRange: rng(f, 365, 7, 12863, 365, 17, 12873),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 365, 24, 12853, 365, 27, 12856),
+														SrcRange: rng(f, 365, 24, 12880, 365, 27, 12883),
 													},
 												},
 												hclsyntax.ObjectConsItem{
@@ -9952,34 +10365,34 @@ func parsed6() *hclsyntax.Body {
 															Parts: []hclsyntax.Expression{
 																&hclsyntax.LiteralValueExpr{
 																	Val:      cty.StringVal("*/RelNotes/*"),
-																	SrcRange: rng(f, 366, 8, 12864, 366, 20, 12876),
+																	SrcRange: rng(f, 366, 8, 12891, 366, 20, 12903),
 																},
 															},
-															SrcRange: rng(f, 366, 7, 12863, 366, 21, 12877),
+															SrcRange: rng(f, 366, 7, 12890, 366, 21, 12904),
 														},
 													},
 													ValueExpr: &hclsyntax.LiteralValueExpr{
 														Val:      cty.MustParseNumberVal("0.3"),
-														SrcRange: rng(f, 366, 24, 12880, 366, 27, 12883),
+														SrcRange: rng(f, 366, 24, 12907, 366, 27, 12910),
 													},
 												},
 											},
-											SrcRange:  rng(f, 361, 20, 12747, 367, 6, 12889),
-											OpenRange: rng(f, 361, 20, 12747, 361, 21, 12748),
+											SrcRange:  rng(f, 361, 20, 12774, 367, 6, 12916),
+											OpenRange: rng(f, 361, 20, 12774, 361, 21, 12775),
 										},
-										SrcRange:    rng(f, 361, 5, 12732, 367, 6, 12889),
-										NameRange:   rng(f, 361, 5, 12732, 361, 17, 12744),
-										EqualsRange: rng(f, 361, 18, 12745, 361, 19, 12746),
+										SrcRange:    rng(f, 361, 5, 12759, 367, 6, 12916),
+										NameRange:   rng(f, 361, 5, 12759, 361, 17, 12771),
+										EqualsRange: rng(f, 361, 18, 12772, 361, 19, 12773),
 									},
 									"required": &hclsyntax.Attribute{
 										Name: "required",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.BoolVal(false),
-											SrcRange: rng(f, 369, 16, 12922, 369, 21, 12927),
+											SrcRange: rng(f, 369, 16, 12949, 369, 21, 12954),
 										},
-										SrcRange:    rng(f, 369, 5, 12911, 369, 21, 12927),
-										NameRange:   rng(f, 369, 5, 12911, 369, 13, 12919),
-										EqualsRange: rng(f, 369, 14, 12920, 369, 15, 12921),
+										SrcRange:    rng(f, 369, 5, 12938, 369, 21, 12954),
+										NameRange:   rng(f, 369, 5, 12938, 369, 13, 12946),
+										EqualsRange: rng(f, 369, 14, 12947, 369, 15, 12948),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -9987,37 +10400,37 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("docs"),
-													SrcRange: rng(f, 356, 20, 12527, 356, 24, 12531),
+													SrcRange: rng(f, 356, 20, 12554, 356, 24, 12558),
 												},
 											},
-											SrcRange: rng(f, 356, 19, 12526, 356, 25, 12532),
+											SrcRange: rng(f, 356, 19, 12553, 356, 25, 12559),
 										},
-										SrcRange:    rng(f, 356, 5, 12512, 356, 25, 12532),
-										NameRange:   rng(f, 356, 5, 12512, 356, 11, 12518),
-										EqualsRange: rng(f, 356, 17, 12524, 356, 18, 12525),
+										SrcRange:    rng(f, 356, 5, 12539, 356, 25, 12559),
+										NameRange:   rng(f, 356, 5, 12539, 356, 11, 12545),
+										EqualsRange: rng(f, 356, 17, 12551, 356, 18, 12552),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 354, 19, 12441, 370, 4, 12931),
-								EndRange: rng(f, 370, 4, 12931, 370, 4, 12931),
+								SrcRange: rng(f, 354, 19, 12468, 370, 4, 12958),
+								EndRange: rng(f, 370, 4, 12958, 370, 4, 12958),
 							},
-							TypeRange: rng(f, 354, 3, 12425, 354, 11, 12433),
+							TypeRange: rng(f, 354, 3, 12452, 354, 11, 12460),
 							LabelRanges: []hcl.Range{
-								rng(f, 354, 12, 12434, 354, 18, 12440),
+								rng(f, 354, 12, 12461, 354, 18, 12467),
 							},
-							OpenBraceRange:  rng(f, 354, 19, 12441, 354, 20, 12442),
-							CloseBraceRange: rng(f, 370, 3, 12930, 370, 4, 12931),
+							OpenBraceRange:  rng(f, 354, 19, 12468, 354, 20, 12469),
+							CloseBraceRange: rng(f, 370, 3, 12957, 370, 4, 12958),
 						},
 					},
-					SrcRange: rng(f, 324, 23, 11359, 371, 2, 12933),
-					EndRange: rng(f, 371, 2, 12933, 371, 2, 12933),
+					SrcRange: rng(f, 324, 23, 11386, 371, 2, 12960),
+					EndRange: rng(f, 371, 2, 12960, 371, 2, 12960),
 				},
-				TypeRange: rng(f, 324, 1, 11337, 324, 7, 11343),
+				TypeRange: rng(f, 324, 1, 11364, 324, 7, 11370),
 				LabelRanges: []hcl.Range{
-					rng(f, 324, 8, 11344, 324, 22, 11358),
+					rng(f, 324, 8, 11371, 324, 22, 11385),
 				},
-				OpenBraceRange:  rng(f, 324, 23, 11359, 324, 24, 11360),
-				CloseBraceRange: rng(f, 371, 1, 12932, 371, 2, 12933),
+				OpenBraceRange:  rng(f, 324, 23, 11386, 324, 24, 11387),
+				CloseBraceRange: rng(f, 371, 1, 12959, 371, 2, 12960),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -10035,11 +10448,11 @@ func parsed6() *hclsyntax.Body {
 										Name: "confidence",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("0.9"),
-											SrcRange: rng(f, 376, 18, 13103, 376, 21, 13106),
+											SrcRange: rng(f, 376, 18, 13130, 376, 21, 13133),
 										},
-										SrcRange:    rng(f, 376, 5, 13090, 376, 21, 13106),
-										NameRange:   rng(f, 376, 5, 13090, 376, 15, 13100),
-										EqualsRange: rng(f, 376, 16, 13101, 376, 17, 13102),
+										SrcRange:    rng(f, 376, 5, 13117, 376, 21, 13133),
+										NameRange:   rng(f, 376, 5, 13117, 376, 15, 13127),
+										EqualsRange: rng(f, 376, 16, 13128, 376, 17, 13129),
 									},
 									"when": &hclsyntax.Attribute{
 										Name: "when",
@@ -10047,23 +10460,23 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("query matches '(?i)^\\\\s*(hi|hello|hey|thanks|thank you|good (morning|afternoon|evening))\\\\b'"),
-													SrcRange: rng(f, 375, 19, 12988, 375, 115, 13084),
+													SrcRange: rng(f, 375, 19, 13015, 375, 115, 13111),
 												},
 											},
-											SrcRange: rng(f, 375, 18, 12987, 375, 116, 13085),
+											SrcRange: rng(f, 375, 18, 13014, 375, 116, 13112),
 										},
-										SrcRange:    rng(f, 375, 5, 12974, 375, 116, 13085),
-										NameRange:   rng(f, 375, 5, 12974, 375, 9, 12978),
-										EqualsRange: rng(f, 375, 16, 12985, 375, 17, 12986),
+										SrcRange:    rng(f, 375, 5, 13001, 375, 116, 13112),
+										NameRange:   rng(f, 375, 5, 13001, 375, 9, 13005),
+										EqualsRange: rng(f, 375, 16, 13012, 375, 17, 13013),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 374, 10, 12968, 377, 4, 13110),
-								EndRange: rng(f, 377, 4, 13110, 377, 4, 13110),
+								SrcRange: rng(f, 374, 10, 12995, 377, 4, 13137),
+								EndRange: rng(f, 377, 4, 13137, 377, 4, 13137),
 							},
-							TypeRange:       rng(f, 374, 3, 12961, 374, 9, 12967),
-							OpenBraceRange:  rng(f, 374, 10, 12968, 374, 11, 12969),
-							CloseBraceRange: rng(f, 377, 3, 13109, 377, 4, 13110),
+							TypeRange:       rng(f, 374, 3, 12988, 374, 9, 12994),
+							OpenBraceRange:  rng(f, 374, 10, 12995, 374, 11, 12996),
+							CloseBraceRange: rng(f, 377, 3, 13136, 377, 4, 13137),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -10078,14 +10491,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 381, 20, 13221, 381, 25, 13226),
+													SrcRange: rng(f, 381, 20, 13248, 381, 25, 13253),
 												},
 											},
-											SrcRange: rng(f, 381, 19, 13220, 381, 26, 13227),
+											SrcRange: rng(f, 381, 19, 13247, 381, 26, 13254),
 										},
-										SrcRange:    rng(f, 381, 5, 13206, 381, 26, 13227),
-										NameRange:   rng(f, 381, 5, 13206, 381, 11, 13212),
-										EqualsRange: rng(f, 381, 17, 13218, 381, 18, 13219),
+										SrcRange:    rng(f, 381, 5, 13233, 381, 26, 13254),
+										NameRange:   rng(f, 381, 5, 13233, 381, 11, 13239),
+										EqualsRange: rng(f, 381, 17, 13245, 381, 18, 13246),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -10093,14 +10506,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Generate appropriate conversational response"),
-													SrcRange: rng(f, 380, 20, 13156, 380, 64, 13200),
+													SrcRange: rng(f, 380, 20, 13183, 380, 64, 13227),
 												},
 											},
-											SrcRange: rng(f, 380, 19, 13155, 380, 65, 13201),
+											SrcRange: rng(f, 380, 19, 13182, 380, 65, 13228),
 										},
-										SrcRange:    rng(f, 380, 5, 13141, 380, 65, 13201),
-										NameRange:   rng(f, 380, 5, 13141, 380, 16, 13152),
-										EqualsRange: rng(f, 380, 17, 13153, 380, 18, 13154),
+										SrcRange:    rng(f, 380, 5, 13168, 380, 65, 13228),
+										NameRange:   rng(f, 380, 5, 13168, 380, 16, 13179),
+										EqualsRange: rng(f, 380, 17, 13180, 380, 18, 13181),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -10108,37 +10521,37 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 382, 20, 13247, 382, 26, 13253),
+													SrcRange: rng(f, 382, 20, 13274, 382, 26, 13280),
 												},
 											},
-											SrcRange: rng(f, 382, 19, 13246, 382, 27, 13254),
+											SrcRange: rng(f, 382, 19, 13273, 382, 27, 13281),
 										},
-										SrcRange:    rng(f, 382, 5, 13232, 382, 27, 13254),
-										NameRange:   rng(f, 382, 5, 13232, 382, 9, 13236),
-										EqualsRange: rng(f, 382, 17, 13244, 382, 18, 13245),
+										SrcRange:    rng(f, 382, 5, 13259, 382, 27, 13281),
+										NameRange:   rng(f, 382, 5, 13259, 382, 9, 13263),
+										EqualsRange: rng(f, 382, 17, 13271, 382, 18, 13272),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 379, 24, 13135, 383, 4, 13258),
-								EndRange: rng(f, 383, 4, 13258, 383, 4, 13258),
+								SrcRange: rng(f, 379, 24, 13162, 383, 4, 13285),
+								EndRange: rng(f, 383, 4, 13285, 383, 4, 13285),
 							},
-							TypeRange: rng(f, 379, 3, 13114, 379, 13, 13124),
+							TypeRange: rng(f, 379, 3, 13141, 379, 13, 13151),
 							LabelRanges: []hcl.Range{
-								rng(f, 379, 14, 13125, 379, 23, 13134),
+								rng(f, 379, 14, 13152, 379, 23, 13161),
 							},
-							OpenBraceRange:  rng(f, 379, 24, 13135, 379, 25, 13136),
-							CloseBraceRange: rng(f, 383, 3, 13257, 383, 4, 13258),
+							OpenBraceRange:  rng(f, 379, 24, 13162, 379, 25, 13163),
+							CloseBraceRange: rng(f, 383, 3, 13284, 383, 4, 13285),
 						},
 					},
-					SrcRange: rng(f, 373, 23, 12957, 384, 2, 13260),
-					EndRange: rng(f, 384, 2, 13260, 384, 2, 13260),
+					SrcRange: rng(f, 373, 23, 12984, 384, 2, 13287),
+					EndRange: rng(f, 384, 2, 13287, 384, 2, 13287),
 				},
-				TypeRange: rng(f, 373, 1, 12935, 373, 7, 12941),
+				TypeRange: rng(f, 373, 1, 12962, 373, 7, 12968),
 				LabelRanges: []hcl.Range{
-					rng(f, 373, 8, 12942, 373, 22, 12956),
+					rng(f, 373, 8, 12969, 373, 22, 12983),
 				},
-				OpenBraceRange:  rng(f, 373, 23, 12957, 373, 24, 12958),
-				CloseBraceRange: rng(f, 384, 1, 13259, 384, 2, 13260),
+				OpenBraceRange:  rng(f, 373, 23, 12984, 373, 24, 12985),
+				CloseBraceRange: rng(f, 384, 1, 13286, 384, 2, 13287),
 			},
 			&hclsyntax.Block{
 				Type: "intent",
@@ -10153,14 +10566,14 @@ func parsed6() *hclsyntax.Body {
 								Parts: []hclsyntax.Expression{
 									&hclsyntax.LiteralValueExpr{
 										Val:      cty.StringVal("chain"),
-										SrcRange: rng(f, 389, 14, 13440, 389, 19, 13445),
+										SrcRange: rng(f, 389, 14, 13467, 389, 19, 13472),
 									},
 								},
-								SrcRange: rng(f, 389, 13, 13439, 389, 20, 13446),
+								SrcRange: rng(f, 389, 13, 13466, 389, 20, 13473),
 							},
-							SrcRange:    rng(f, 389, 3, 13429, 389, 20, 13446),
-							NameRange:   rng(f, 389, 3, 13429, 389, 10, 13436),
-							EqualsRange: rng(f, 389, 11, 13437, 389, 12, 13438),
+							SrcRange:    rng(f, 389, 3, 13456, 389, 20, 13473),
+							NameRange:   rng(f, 389, 3, 13456, 389, 10, 13463),
+							EqualsRange: rng(f, 389, 11, 13464, 389, 12, 13465),
 						},
 					},
 					Blocks: hclsyntax.Blocks{
@@ -10177,14 +10590,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("retrieve"),
-													SrcRange: rng(f, 393, 20, 13558, 393, 28, 13566),
+													SrcRange: rng(f, 393, 20, 13585, 393, 28, 13593),
 												},
 											},
-											SrcRange: rng(f, 393, 19, 13557, 393, 29, 13567),
+											SrcRange: rng(f, 393, 19, 13584, 393, 29, 13594),
 										},
-										SrcRange:    rng(f, 393, 5, 13543, 393, 29, 13567),
-										NameRange:   rng(f, 393, 5, 13543, 393, 11, 13549),
-										EqualsRange: rng(f, 393, 17, 13555, 393, 18, 13556),
+										SrcRange:    rng(f, 393, 5, 13570, 393, 29, 13594),
+										NameRange:   rng(f, 393, 5, 13570, 393, 11, 13576),
+										EqualsRange: rng(f, 393, 17, 13582, 393, 18, 13583),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -10192,26 +10605,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve information related to the question"),
-													SrcRange: rng(f, 392, 20, 13493, 392, 64, 13537),
+													SrcRange: rng(f, 392, 20, 13520, 392, 64, 13564),
 												},
 											},
-											SrcRange: rng(f, 392, 19, 13492, 392, 65, 13538),
+											SrcRange: rng(f, 392, 19, 13519, 392, 65, 13565),
 										},
-										SrcRange:    rng(f, 392, 5, 13478, 392, 65, 13538),
-										NameRange:   rng(f, 392, 5, 13478, 392, 16, 13489),
-										EqualsRange: rng(f, 392, 17, 13490, 392, 18, 13491),
+										SrcRange:    rng(f, 392, 5, 13505, 392, 65, 13565),
+										NameRange:   rng(f, 392, 5, 13505, 392, 16, 13516),
+										EqualsRange: rng(f, 392, 17, 13517, 392, 18, 13518),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 391, 25, 13472, 394, 4, 13571),
-								EndRange: rng(f, 394, 4, 13571, 394, 4, 13571),
+								SrcRange: rng(f, 391, 25, 13499, 394, 4, 13598),
+								EndRange: rng(f, 394, 4, 13598, 394, 4, 13598),
 							},
-							TypeRange: rng(f, 391, 3, 13450, 391, 13, 13460),
+							TypeRange: rng(f, 391, 3, 13477, 391, 13, 13487),
 							LabelRanges: []hcl.Range{
-								rng(f, 391, 14, 13461, 391, 24, 13471),
+								rng(f, 391, 14, 13488, 391, 24, 13498),
 							},
-							OpenBraceRange:  rng(f, 391, 25, 13472, 391, 26, 13473),
-							CloseBraceRange: rng(f, 394, 3, 13570, 394, 4, 13571),
+							OpenBraceRange:  rng(f, 391, 25, 13499, 391, 26, 13500),
+							CloseBraceRange: rng(f, 394, 3, 13597, 394, 4, 13598),
 						},
 						&hclsyntax.Block{
 							Type: "hypothesis",
@@ -10226,14 +10639,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("agent"),
-													SrcRange: rng(f, 397, 20, 13671, 397, 25, 13676),
+													SrcRange: rng(f, 397, 20, 13698, 397, 25, 13703),
 												},
 											},
-											SrcRange: rng(f, 397, 19, 13670, 397, 26, 13677),
+											SrcRange: rng(f, 397, 19, 13697, 397, 26, 13704),
 										},
-										SrcRange:    rng(f, 397, 5, 13656, 397, 26, 13677),
-										NameRange:   rng(f, 397, 5, 13656, 397, 11, 13662),
-										EqualsRange: rng(f, 397, 17, 13668, 397, 18, 13669),
+										SrcRange:    rng(f, 397, 5, 13683, 397, 26, 13704),
+										NameRange:   rng(f, 397, 5, 13683, 397, 11, 13689),
+										EqualsRange: rng(f, 397, 17, 13695, 397, 18, 13696),
 									},
 									"description": &hclsyntax.Attribute{
 										Name: "description",
@@ -10241,14 +10654,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Summarize the findings for the user"),
-													SrcRange: rng(f, 396, 20, 13615, 396, 55, 13650),
+													SrcRange: rng(f, 396, 20, 13642, 396, 55, 13677),
 												},
 											},
-											SrcRange: rng(f, 396, 19, 13614, 396, 56, 13651),
+											SrcRange: rng(f, 396, 19, 13641, 396, 56, 13678),
 										},
-										SrcRange:    rng(f, 396, 5, 13600, 396, 56, 13651),
-										NameRange:   rng(f, 396, 5, 13600, 396, 16, 13611),
-										EqualsRange: rng(f, 396, 17, 13612, 396, 18, 13613),
+										SrcRange:    rng(f, 396, 5, 13627, 396, 56, 13678),
+										NameRange:   rng(f, 396, 5, 13627, 396, 16, 13638),
+										EqualsRange: rng(f, 396, 17, 13639, 396, 18, 13640),
 									},
 									"role": &hclsyntax.Attribute{
 										Name: "role",
@@ -10256,26 +10669,26 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("writer"),
-													SrcRange: rng(f, 398, 20, 13697, 398, 26, 13703),
+													SrcRange: rng(f, 398, 20, 13724, 398, 26, 13730),
 												},
 											},
-											SrcRange: rng(f, 398, 19, 13696, 398, 27, 13704),
+											SrcRange: rng(f, 398, 19, 13723, 398, 27, 13731),
 										},
-										SrcRange:    rng(f, 398, 5, 13682, 398, 27, 13704),
-										NameRange:   rng(f, 398, 5, 13682, 398, 9, 13686),
-										EqualsRange: rng(f, 398, 17, 13694, 398, 18, 13695),
+										SrcRange:    rng(f, 398, 5, 13709, 398, 27, 13731),
+										NameRange:   rng(f, 398, 5, 13709, 398, 9, 13713),
+										EqualsRange: rng(f, 398, 17, 13721, 398, 18, 13722),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 395, 23, 13594, 399, 4, 13708),
-								EndRange: rng(f, 399, 4, 13708, 399, 4, 13708),
+								SrcRange: rng(f, 395, 23, 13621, 399, 4, 13735),
+								EndRange: rng(f, 399, 4, 13735, 399, 4, 13735),
 							},
-							TypeRange: rng(f, 395, 3, 13574, 395, 13, 13584),
+							TypeRange: rng(f, 395, 3, 13601, 395, 13, 13611),
 							LabelRanges: []hcl.Range{
-								rng(f, 395, 14, 13585, 395, 22, 13593),
+								rng(f, 395, 14, 13612, 395, 22, 13620),
 							},
-							OpenBraceRange:  rng(f, 395, 23, 13594, 395, 24, 13595),
-							CloseBraceRange: rng(f, 399, 3, 13707, 399, 4, 13708),
+							OpenBraceRange:  rng(f, 395, 23, 13621, 395, 24, 13622),
+							CloseBraceRange: rng(f, 399, 3, 13734, 399, 4, 13735),
 						},
 						&hclsyntax.Block{
 							Type: "retrieve",
@@ -10290,14 +10703,14 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("Retrieve related information from all sources"),
-													SrcRange: rng(f, 402, 20, 13752, 402, 65, 13797),
+													SrcRange: rng(f, 402, 20, 13779, 402, 65, 13824),
 												},
 											},
-											SrcRange: rng(f, 402, 19, 13751, 402, 66, 13798),
+											SrcRange: rng(f, 402, 19, 13778, 402, 66, 13825),
 										},
-										SrcRange:    rng(f, 402, 5, 13737, 402, 66, 13798),
-										NameRange:   rng(f, 402, 5, 13737, 402, 16, 13748),
-										EqualsRange: rng(f, 402, 17, 13749, 402, 18, 13750),
+										SrcRange:    rng(f, 402, 5, 13764, 402, 66, 13825),
+										NameRange:   rng(f, 402, 5, 13764, 402, 16, 13775),
+										EqualsRange: rng(f, 402, 17, 13776, 402, 18, 13777),
 									},
 									"filters": &hclsyntax.Attribute{
 										Name: "filters",
@@ -10307,91 +10720,91 @@ func parsed6() *hclsyntax.Body {
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("projects"),
-															SrcRange: rng(f, 405, 21, 13867, 405, 29, 13875),
+															SrcRange: rng(f, 405, 21, 13894, 405, 29, 13902),
 														},
 													},
-													SrcRange: rng(f, 405, 20, 13866, 405, 30, 13876),
+													SrcRange: rng(f, 405, 20, 13893, 405, 30, 13903),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("dates"),
-															SrcRange: rng(f, 405, 33, 13879, 405, 38, 13884),
+															SrcRange: rng(f, 405, 33, 13906, 405, 38, 13911),
 														},
 													},
-													SrcRange: rng(f, 405, 32, 13878, 405, 39, 13885),
+													SrcRange: rng(f, 405, 32, 13905, 405, 39, 13912),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("statuses"),
-															SrcRange: rng(f, 405, 42, 13888, 405, 50, 13896),
+															SrcRange: rng(f, 405, 42, 13915, 405, 50, 13923),
 														},
 													},
-													SrcRange: rng(f, 405, 41, 13887, 405, 51, 13897),
+													SrcRange: rng(f, 405, 41, 13914, 405, 51, 13924),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("providers"),
-															SrcRange: rng(f, 405, 54, 13900, 405, 63, 13909),
+															SrcRange: rng(f, 405, 54, 13927, 405, 63, 13936),
 														},
 													},
-													SrcRange: rng(f, 405, 53, 13899, 405, 64, 13910),
+													SrcRange: rng(f, 405, 53, 13926, 405, 64, 13937),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("paths"),
-															SrcRange: rng(f, 405, 67, 13913, 405, 72, 13918),
+															SrcRange: rng(f, 405, 67, 13940, 405, 72, 13945),
 														},
 													},
-													SrcRange: rng(f, 405, 66, 13912, 405, 73, 13919),
+													SrcRange: rng(f, 405, 66, 13939, 405, 73, 13946),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("authors"),
-															SrcRange: rng(f, 405, 76, 13922, 405, 83, 13929),
+															SrcRange: rng(f, 405, 76, 13949, 405, 83, 13956),
 														},
 													},
-													SrcRange: rng(f, 405, 75, 13921, 405, 84, 13930),
+													SrcRange: rng(f, 405, 75, 13948, 405, 84, 13957),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("revisions"),
-															SrcRange: rng(f, 405, 87, 13933, 405, 96, 13942),
+															SrcRange: rng(f, 405, 87, 13960, 405, 96, 13969),
 														},
 													},
-													SrcRange: rng(f, 405, 86, 13932, 405, 97, 13943),
+													SrcRange: rng(f, 405, 86, 13959, 405, 97, 13970),
 												},
 												&hclsyntax.TemplateExpr{
 													Parts: []hclsyntax.Expression{
 														&hclsyntax.LiteralValueExpr{
 															Val:      cty.StringVal("topics"),
-															SrcRange: rng(f, 405, 100, 13946, 405, 106, 13952),
+															SrcRange: rng(f, 405, 100, 13973, 405, 106, 13979),
 														},
 													},
-													SrcRange: rng(f, 405, 99, 13945, 405, 107, 13953),
+													SrcRange: rng(f, 405, 99, 13972, 405, 107, 13980),
 												},
 											},
-											SrcRange:  rng(f, 405, 19, 13865, 405, 108, 13954),
-											OpenRange: rng(f, 405, 19, 13865, 405, 20, 13866),
+											SrcRange:  rng(f, 405, 19, 13892, 405, 108, 13981),
+											OpenRange: rng(f, 405, 19, 13892, 405, 20, 13893),
 										},
-										SrcRange:    rng(f, 405, 5, 13851, 405, 108, 13954),
-										NameRange:   rng(f, 405, 5, 13851, 405, 12, 13858),
-										EqualsRange: rng(f, 405, 17, 13863, 405, 18, 13864),
+										SrcRange:    rng(f, 405, 5, 13878, 405, 108, 13981),
+										NameRange:   rng(f, 405, 5, 13878, 405, 12, 13885),
+										EqualsRange: rng(f, 405, 17, 13890, 405, 18, 13891),
 									},
 									"priority": &hclsyntax.Attribute{
 										Name: "priority",
 										Expr: &hclsyntax.LiteralValueExpr{
 											Val:      cty.MustParseNumberVal("5"),
-											SrcRange: rng(f, 404, 19, 13845, 404, 20, 13846),
+											SrcRange: rng(f, 404, 19, 13872, 404, 20, 13873),
 										},
-										SrcRange:    rng(f, 404, 5, 13831, 404, 20, 13846),
-										NameRange:   rng(f, 404, 5, 13831, 404, 13, 13839),
-										EqualsRange: rng(f, 404, 17, 13843, 404, 18, 13844),
+										SrcRange:    rng(f, 404, 5, 13858, 404, 20, 13873),
+										NameRange:   rng(f, 404, 5, 13858, 404, 13, 13866),
+										EqualsRange: rng(f, 404, 17, 13870, 404, 18, 13871),
 									},
 									"source": &hclsyntax.Attribute{
 										Name: "source",
@@ -10399,41 +10812,41 @@ func parsed6() *hclsyntax.Body {
 											Parts: []hclsyntax.Expression{
 												&hclsyntax.LiteralValueExpr{
 													Val:      cty.StringVal("generic"),
-													SrcRange: rng(f, 403, 20, 13818, 403, 27, 13825),
+													SrcRange: rng(f, 403, 20, 13845, 403, 27, 13852),
 												},
 											},
-											SrcRange: rng(f, 403, 19, 13817, 403, 28, 13826),
+											SrcRange: rng(f, 403, 19, 13844, 403, 28, 13853),
 										},
-										SrcRange:    rng(f, 403, 5, 13803, 403, 28, 13826),
-										NameRange:   rng(f, 403, 5, 13803, 403, 11, 13809),
-										EqualsRange: rng(f, 403, 17, 13815, 403, 18, 13816),
+										SrcRange:    rng(f, 403, 5, 13830, 403, 28, 13853),
+										NameRange:   rng(f, 403, 5, 13830, 403, 11, 13836),
+										EqualsRange: rng(f, 403, 17, 13842, 403, 18, 13843),
 									},
 								},
 								Blocks:   hclsyntax.Blocks{},
-								SrcRange: rng(f, 401, 22, 13731, 406, 4, 13958),
-								EndRange: rng(f, 406, 4, 13958, 406, 4, 13958),
+								SrcRange: rng(f, 401, 22, 13758, 406, 4, 13985),
+								EndRange: rng(f, 406, 4, 13985, 406, 4, 13985),
 							},
-							TypeRange: rng(f, 401, 3, 13712, 401, 11, 13720),
+							TypeRange: rng(f, 401, 3, 13739, 401, 11, 13747),
 							LabelRanges: []hcl.Range{
-								rng(f, 401, 12, 13721, 401, 21, 13730),
+								rng(f, 401, 12, 13748, 401, 21, 13757),
 							},
-							OpenBraceRange:  rng(f, 401, 22, 13731, 401, 23, 13732),
-							CloseBraceRange: rng(f, 406, 3, 13957, 406, 4, 13958),
+							OpenBraceRange:  rng(f, 401, 22, 13758, 401, 23, 13759),
+							CloseBraceRange: rng(f, 406, 3, 13984, 406, 4, 13985),
 						},
 					},
-					SrcRange: rng(f, 388, 19, 13425, 407, 2, 13960),
-					EndRange: rng(f, 407, 2, 13960, 407, 2, 13960),
+					SrcRange: rng(f, 388, 19, 13452, 407, 2, 13987),
+					EndRange: rng(f, 407, 2, 13987, 407, 2, 13987),
 				},
-				TypeRange: rng(f, 388, 1, 13407, 388, 7, 13413),
+				TypeRange: rng(f, 388, 1, 13434, 388, 7, 13440),
 				LabelRanges: []hcl.Range{
-					rng(f, 388, 8, 13414, 388, 18, 13424),
+					rng(f, 388, 8, 13441, 388, 18, 13451),
 				},
-				OpenBraceRange:  rng(f, 388, 19, 13425, 388, 20, 13426),
-				CloseBraceRange: rng(f, 407, 1, 13959, 407, 2, 13960),
+				OpenBraceRange:  rng(f, 388, 19, 13452, 388, 20, 13453),
+				CloseBraceRange: rng(f, 407, 1, 13986, 407, 2, 13987),
 			},
 		},
-		SrcRange: rng(f, 1, 1, 0, 408, 1, 13961),
-		EndRange: rng(f, 408, 1, 13961, 408, 1, 13961),
+		SrcRange: rng(f, 1, 1, 0, 408, 1, 13988),
+		EndRange: rng(f, 408, 1, 13988, 408, 1, 13988),
 	}
 }
 

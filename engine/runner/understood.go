@@ -234,6 +234,10 @@ func scopePhrase(key string, values []string) string {
 		return "with status " + v
 	case "labels":
 		return "labelled " + v
+	case "assignees":
+		return "assigned to " + v
+	case "milestones":
+		return "in milestone " + v
 	}
 	return strings.ReplaceAll(key, "_", " ") + " " + v
 }

@@ -91,7 +91,7 @@ entity "paths" {
     "about", "with", "to", "of", "under", "inside", "within", "and", "or", "so",
     "most", "least", "recently", "lately", "today", "yesterday", "anything",
     "something", "nothing", "everything", "things", "stuff", "lot", "lots",
-    "there", "here", "much", "again",
+    "there", "here", "much", "again", "milestone", "milestones", "label", "labels",
   ]
   ground = "path"
 }
@@ -178,6 +178,22 @@ entity "labels" {
     "(?i)\\bwith\\s+(?:the\\s+)?[\"'`]?([\\w./:-]*\\w)[\"'`]?\\s+label\\b",
   ]
   ignore = ["a", "an", "the", "any", "some", "no", "as", "with", "by", "in", "on", "of"]
+}
+
+# Who issues and pull requests are assigned to: "PRs assigned to octocat",
+# and their milestone: "in milestone v1.1", "in the v2.0 milestone". Not
+# grounded: the hosted sources filter by them.
+entity "assignees" {
+  pattern = "(?i)\\bassigned\\s+to\\s+@?([A-Za-z0-9][\\w-]*)"
+  ignore  = ["me", "us", "you", "them", "him", "her", "anyone", "someone", "somebody", "the", "a"]
+}
+
+entity "milestones" {
+  patterns = [
+    "(?i)\\bmilestone\\s*[:=]?\\s*[\"'`]?([\\w.-]*\\w)",
+    "(?i)\\b(?:in|for)\\s+(?:the\\s+)?[\"'`]?([\\w.-]*\\w)[\"'`]?\\s+milestone\\b",
+  ]
+  ignore = ["a", "an", "the", "this", "that", "next", "current", "last", "any", "with", "and", "or", "is", "are", "was", "label", "labels"]
 }
 
 entity "providers" {

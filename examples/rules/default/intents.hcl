@@ -211,7 +211,7 @@ intent "query_pull_requests" {
     source      = "github"
     kind        = "pull_request"
     priority    = 10
-    filters     = ["projects", "dates", "statuses", "authors", "labels", "revisions"]
+    filters     = ["projects", "dates", "statuses", "authors", "labels", "assignees", "milestones", "revisions"]
   }
 }
 
