@@ -120,6 +120,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.fetchCommand(),
 		a.askCommand(),
 		a.sessionsCommand(),
+		a.serveCommand(),
 	)
 	return root
 }

@@ -54,6 +54,9 @@ type Request struct {
 	// turn, and the agents see its last turns. The caller stores the new
 	// turn (see Turn).
 	Session *session.Session
+	// ID names the run (its execution ID), for a caller that refers to it
+	// before it ends; a fresh one when empty.
+	ID string
 }
 
 // Service answers questions with one ruleset.
@@ -136,7 +139,7 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 		cancel()
 	}
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
-	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress,
+	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress, ExecutionID: req.ID,
 		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns), WithStats: d.WithStats}
 	exec := runner.New(p, agents, opts)
 	var res *runner.Result

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/nous-dev/nous/engine/server"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
+	"github.com/spf13/cobra"
+)
+
+// serveCommand is `nous serve`: the engine as a long-running HTTP service.
+func (a *app) serveCommand() *cobra.Command {
+	cfg := server.Config{}
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the /v1 HTTP API: plans and runs with rules loaded once and warm plugins",
+		Long: `Load the rules once, start their plugins and answer the /v1 HTTP API:
+POST /v1/plan, POST /v1/ask (JSON, or Server-Sent Events with
+Accept: text/event-stream), GET and DELETE /v1/runs/{id}, GET /v1/runs,
+GET /v1/rules, /healthz and /readyz. Runs share the plugin processes and
+execute concurrently, as 'nous ask' would run them.
+
+It binds to loopback; another address needs a token (--token or
+$NOUS_SERVE_TOKEN), which every request but /healthz and /readyz must then
+bear (Authorization: Bearer TOKEN). SIGTERM or SIGINT stops accepting, lets
+runs finish within --grace, cancels the rest (their partial history is
+kept) and stops every plugin.`,
+		Example: `  nous serve
+  nous serve --addr 0.0.0.0:7878 --token "$(cat token)" --log-dir ./runs
+  curl -s localhost:7878/v1/ask -d '{"query":"what changed last week?","format":"text"}'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if cfg.Token == "" {
+				cfg.Token, _ = a.lookupEnv(server.EnvToken)
+			}
+			if err := server.CheckAddr(addr, cfg.Token); err != nil {
+				return usageError("serve: --addr: %v", err)
+			}
+			if cfg.LogDir != "" {
+				if err := os.MkdirAll(cfg.LogDir, 0o755); err != nil {
+					return usageError("serve: --log-dir: %v", err)
+				}
+			}
+			clock, err := a.askClock()
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			snap, err := a.snapshot(ctx)
+			if err != nil {
+				return err
+			}
+			defer snap.Release()
+			cfg.Snapshots, cfg.Clock = server.Static(snap), clock
+			cfg.Logger = a.serveLogger(snap.Redactor)
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return usageError("serve: %v", err)
+			}
+			fmt.Fprintf(a.stderr, "nous: serving on http://%s (rules %.12s)\n", ln.Addr(), snap.Digest)
+			return server.New(cfg).Serve(ctx, ln)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:7878", "address to listen on (HOST:PORT); not loopback only with a token")
+	f.StringVar(&cfg.Token, "token", "", "bearer token every request must bear (default $"+server.EnvToken+")")
+	f.StringVar(&cfg.LogDir, "log-dir", "", "write every run's JSON logs under this directory, as nous ask --log-dir")
+	f.IntVar(&cfg.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs executing at once")
+	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot; beyond them requests get 429")
+	f.DurationVar(&cfg.Grace, "grace", server.DefaultGrace, "on SIGTERM, how long runs may take to finish before they are cancelled")
+	f.StringVar(&cfg.CORS, "cors", "", "the origin allowed cross-origin requests (default: none)")
+	return cmd
+}
+
+// snapshot loads the rules and builds their plugin manager, starting every
+// configured plugin in the background so the first run finds them warm.
+// Its Release stops them.
+func (a *app) snapshot(ctx context.Context) (*server.Snapshot, error) {
+	rs, err := a.loadRules()
+	if err != nil {
+		return nil, err
+	}
+	red := a.redactor(rs)
+	m, err := a.newManager(rs, red)
+	if err != nil {
+		return nil, err
+	}
+	m.Prestart(ctx, configuredSources(rs), agentNames(rs))
+	return server.NewSnapshot(rs, m, red, func() { _ = m.Close() }), nil
+}
+
+func configuredSources(rs *rules.Ruleset) []string {
+	var out []string
+	for _, s := range rs.Sources {
+		if s.Configured() {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+func agentNames(rs *rules.Ruleset) []string {
+	var out []string
+	for _, ag := range rs.Agents {
+		out = append(out, ag.Name)
+	}
+	return out
+}
+
+// serveLogger logs the server's and the engine's events to stderr, masked,
+// at $NOUS_LOG_LEVEL (info by default: a service says what it does).
+func (a *app) serveLogger(red *redact.Redactor) *slog.Logger {
+	level := slog.LevelInfo
+	if v, ok := a.lookupEnv(envLogLevel); ok && level.UnmarshalText([]byte(v)) != nil {
+		level = slog.LevelInfo
+	}
+	return slog.New(red.Handler(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level})))
+}

@@ -1,0 +1,157 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Defaults of Config's zero fields.
+const (
+	DefaultMaxRuns   = 8
+	DefaultQueue     = 32
+	DefaultMaxBody   = 1 << 20
+	DefaultGrace     = 30 * time.Second
+	DefaultKeepRuns  = 1000
+	DefaultKeepBytes = 64 << 20
+)
+
+// finishTimeout bounds how long cancelled runs may take to save their
+// partial history once the grace period is over.
+const finishTimeout = 10 * time.Second
+
+// Config configures a Server. Zero limits take the defaults above.
+type Config struct {
+	Snapshots Snapshots
+	LogDir    string // per-run JSON logs, as `nous ask --log-dir`; none when empty
+	Token     string // bearer token every route but /healthz and /readyz requires; none when empty
+	CORS      string // the one origin allowed cross-origin requests; none when empty
+	MaxRuns   int    // runs executing at once
+	Queue     int    // runs waiting for a slot; beyond them 429
+	MaxBody   int64  // request body bytes; beyond them 413
+	Grace     time.Duration
+	KeepRuns  int   // finished runs kept for GET /v1/runs
+	KeepBytes int64 // their rendered bytes
+	Clock     func() time.Time
+	Logger    *slog.Logger
+}
+
+// Server answers the /v1 API. It is safe for concurrent use.
+type Server struct {
+	cfg      Config
+	runs     *store
+	slots    *limiter
+	planners plannerCache
+	// runCtx is the parent of every run; cancelling it ends them all with
+	// their partial history (the end of the grace period).
+	runCtx     context.Context
+	cancelRuns context.CancelFunc
+	mu         sync.Mutex
+	draining   bool // no run starts any more
+	inFlight   sync.WaitGroup
+}
+
+// New returns a server with cfg.
+func New(cfg Config) *Server {
+	cfg.MaxRuns = orDefault(cfg.MaxRuns, DefaultMaxRuns)
+	cfg.Queue = orDefault(cfg.Queue, DefaultQueue)
+	cfg.MaxBody = orDefault(cfg.MaxBody, DefaultMaxBody)
+	cfg.Grace = orDefault(cfg.Grace, DefaultGrace)
+	cfg.KeepRuns = orDefault(cfg.KeepRuns, DefaultKeepRuns)
+	cfg.KeepBytes = orDefault(cfg.KeepBytes, DefaultKeepBytes)
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Server{cfg: cfg, runs: newStore(cfg.KeepRuns, cfg.KeepBytes), slots: newLimiter(cfg.MaxRuns, cfg.Queue),
+		runCtx: ctx, cancelRuns: cancel}
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// Handler routes the API.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/plan", s.plan)
+	mux.HandleFunc("POST /v1/ask", s.ask)
+	mux.HandleFunc("GET /v1/runs", s.listRuns)
+	mux.HandleFunc("GET /v1/runs/{id}", s.getRun)
+	mux.HandleFunc("DELETE /v1/runs/{id}", s.cancelRun)
+	mux.HandleFunc("GET /v1/rules", s.rules)
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	return s.guard(mux)
+}
+
+// Serve answers on ln until ctx ends, then shuts down: it stops accepting,
+// lets runs finish within the grace period, cancels the rest (their partial
+// history is saved) and returns when every run has ended.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		s.cancelRuns()
+		return err
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	s.draining = true
+	s.mu.Unlock()
+	s.cfg.Logger.Info("shutting down", "grace", s.cfg.Grace)
+	grace, cancel := context.WithTimeout(context.Background(), s.cfg.Grace)
+	defer cancel()
+	err := hs.Shutdown(grace)
+	if err != nil {
+		s.cfg.Logger.Warn("grace period over: cancelling the runs in flight")
+		s.cancelRuns()
+		s.waitRuns(finishTimeout)
+		err = hs.Close()
+	}
+	<-served // http.ErrServerClosed
+	s.cancelRuns()
+	return err
+}
+
+// waitRuns waits up to d for the runs in flight to end.
+func (s *Server) waitRuns(d time.Duration) {
+	done := make(chan struct{})
+	go func() { s.inFlight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		s.cfg.Logger.Warn("runs still in flight after shutdown", "waited", d)
+	}
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyz is ready while the server takes runs: not while it shuts down.
+func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
+	s.mu.Lock()
+	draining := s.draining
+	s.mu.Unlock()
+	if draining {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "shutting down"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func (s *Server) rules(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, s.cfg.Snapshots.Status())
+}
