@@ -87,6 +87,15 @@ func TestLayers(t *testing.T) {
 		{"plugins are built like any author's: on sdk alone",
 			func(p string) bool { return under(p, "plugins") },
 			func(i string) bool { return under(i, "sdk") || under(i, "plugins") }},
+		{"the server runs questions through engine/ask and knows no plugin",
+			func(p string) bool { return under(p, "engine/server") },
+			func(i string) bool {
+				return slices.Contains([]string{"engine", "engine/ask", "engine/runner", "engine/report", "engine/render",
+					"engine/history", "rules", "sdk/redact"}, i)
+			}},
+		{"only the CLI imports the server",
+			func(p string) bool { return p != "cmd/nous" && !under(p, "engine/server") },
+			func(i string) bool { return !under(i, "engine/server") }},
 		{"the plugin host knows the protocol only through sdk/host",
 			func(p string) bool { return under(p, "plugin") },
 			func(i string) bool { return under(i, "plugin") || i == "sdk" || i == "sdk/host" || i == "sdk/redact" }},

@@ -34,6 +34,8 @@ func serveTestPlugin(mode string) {
 	switch mode {
 	case "crashing":
 		sdkplugin.Serve(sdkplugin.Config{Source: crashingSource{}})
+	case "hanging":
+		sdkplugin.Serve(sdkplugin.Config{Source: hangingSource{}})
 	default:
 		fmt.Fprintf(os.Stderr, "unknown test plugin mode %q\n", mode)
 		os.Exit(2)
@@ -77,4 +79,20 @@ func (crashingSource) Fetch(_ context.Context, _ sdk.FetchRequest, emit func(sdk
 	time.Sleep(time.Second)
 	os.Exit(crashExitCode)
 	return nil
+}
+
+// hangingSource answers every fetch only when the fetch is cancelled.
+type hangingSource struct{}
+
+func (hangingSource) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{Name: "hanging", Version: "0.0.1", Kinds: []string{sdk.KindCommit}}, nil
+}
+
+func (hangingSource) Configure(context.Context, json.RawMessage) (sdk.Diagnostics, error) {
+	return nil, nil
+}
+
+func (hangingSource) Fetch(ctx context.Context, _ sdk.FetchRequest, _ func(sdk.Record) error) error {
+	<-ctx.Done()
+	return ctx.Err()
 }

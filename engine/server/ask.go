@@ -52,11 +52,10 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "format %q: want one of %s", req.Format, strings.Join(report.Formats, ", "))
 		return
 	}
-	if !s.enter() {
+	if s.isDraining() {
 		writeError(w, http.StatusServiceUnavailable, "the server is shutting down")
 		return
 	}
-	defer s.inFlight.Done()
 	free, err := s.slots.acquire(r.Context())
 	switch {
 	case errors.Is(err, errBusy):
@@ -190,15 +189,11 @@ func writeRunError(w http.ResponseWriter, err error, diags []planDiagnostic) {
 	}
 }
 
-// enter counts a run in flight unless the server is shutting down.
-func (s *Server) enter() bool {
+// isDraining reports whether the server is shutting down.
+func (s *Server) isDraining() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.draining {
-		return false
-	}
-	s.inFlight.Add(1)
-	return true
+	return s.draining
 }
 
 // contentType is the media type of a report format.

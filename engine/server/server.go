@@ -19,8 +19,8 @@ const (
 	DefaultKeepBytes = 64 << 20
 )
 
-// finishTimeout bounds how long cancelled runs may take to save their
-// partial history once the grace period is over.
+// finishTimeout bounds how long cancelled runs may take to answer with
+// their partial history once the grace period is over.
 const finishTimeout = 10 * time.Second
 
 // Config configures a Server. Zero limits take the defaults above.
@@ -51,7 +51,6 @@ type Server struct {
 	cancelRuns context.CancelFunc
 	mu         sync.Mutex
 	draining   bool // no run starts any more
-	inFlight   sync.WaitGroup
 }
 
 // New returns a server with cfg.
@@ -117,23 +116,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if err != nil {
 		s.cfg.Logger.Warn("grace period over: cancelling the runs in flight")
 		s.cancelRuns()
-		s.waitRuns(finishTimeout)
-		err = hs.Close()
+		// The cancelled runs answer with their partial results, then their
+		// connections close.
+		finish, cancel := context.WithTimeout(context.Background(), finishTimeout)
+		defer cancel()
+		if err = hs.Shutdown(finish); err != nil {
+			err = hs.Close()
+		}
 	}
 	<-served // http.ErrServerClosed
 	s.cancelRuns()
 	return err
-}
-
-// waitRuns waits up to d for the runs in flight to end.
-func (s *Server) waitRuns(d time.Duration) {
-	done := make(chan struct{})
-	go func() { s.inFlight.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		s.cfg.Logger.Warn("runs still in flight after shutdown", "waited", d)
-	}
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
@@ -142,10 +135,7 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 
 // readyz is ready while the server takes runs: not while it shuts down.
 func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
-	s.mu.Lock()
-	draining := s.draining
-	s.mu.Unlock()
-	if draining {
+	if s.isDraining() {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "shutting down"})
 		return
 	}
