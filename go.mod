@@ -22,6 +22,8 @@ require (
 
 require github.com/google/go-github/v75 v75.0.0
 
+require github.com/fsnotify/fsnotify v1.10.1
+
 require (
 	dario.cat/mergo v1.0.0 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect

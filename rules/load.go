@@ -31,7 +31,7 @@ func Load(p string, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 			return emptyRuleset(), readError(p, err)
 		}
 		for _, e := range entries {
-			if !e.IsDir() && isRulesFile(e.Name()) {
+			if !e.IsDir() && IsFile(e.Name()) {
 				names = append(names, filepath.Join(p, e.Name()))
 			}
 		}
@@ -58,7 +58,7 @@ func Load(p string, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 func LoadFS(fsys fs.FS, opts ...Option) (*Ruleset, hcl.Diagnostics) {
 	var srcs []source
 	err := fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !isRulesFile(path.Base(p)) {
+		if err != nil || e.IsDir() || !IsFile(path.Base(p)) {
 			return err
 		}
 		b, err := fs.ReadFile(fsys, p)
@@ -112,7 +112,9 @@ type Parsed interface {
 	ParsedBody(name string, src []byte) *hclsyntax.Body
 }
 
-func isRulesFile(name string) bool {
+// IsFile reports whether a directory entry named name is a rules file
+// (.hcl or .hcl.json), as Load reads them from a directory.
+func IsFile(name string) bool {
 	return strings.HasSuffix(name, ".hcl") || strings.HasSuffix(name, ".hcl.json")
 }
 

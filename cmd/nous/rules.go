@@ -14,18 +14,9 @@ import (
 // ./nous.hcl, else ./.nous/*.hcl, else the embedded default rules. Load
 // errors are printed with source snippets and exit 2; warnings are printed.
 func (a *app) loadRules() (*rules.Ruleset, error) {
-	opts := []rules.Option{rules.WithLookupEnv(a.lookupEnv)}
-	var (
-		rs    *rules.Ruleset
-		diags hcl.Diagnostics
-	)
-	switch path, err := a.rulesLocation(); {
-	case err != nil:
+	rs, diags, _, err := a.readRules()
+	if err != nil {
 		return nil, err
-	case path == "":
-		rs, diags = rules.LoadFS(examples.DefaultRules(), opts...)
-	default:
-		rs, diags = rules.Load(path, opts...)
 	}
 	if len(diags) > 0 {
 		a.printDiagnostics(diags, rs.Files())
@@ -34,6 +25,21 @@ func (a *app) loadRules() (*rules.Ruleset, error) {
 		return nil, &exitError{Code: exitUsage}
 	}
 	return rs, nil
+}
+
+// readRules loads the rules where rulesLocation finds them, and says
+// where: "" for the embedded defaults.
+func (a *app) readRules() (rs *rules.Ruleset, diags hcl.Diagnostics, path string, err error) {
+	if path, err = a.rulesLocation(); err != nil {
+		return nil, nil, "", err
+	}
+	opts := []rules.Option{rules.WithLookupEnv(a.lookupEnv)}
+	if path == "" {
+		rs, diags = rules.LoadFS(examples.DefaultRules(), opts...)
+	} else {
+		rs, diags = rules.Load(path, opts...)
+	}
+	return rs, diags, path, nil
 }
 
 // rulesLocation returns the rules path to load, or "" for the embedded defaults.

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/nous-dev/nous/engine/server"
+	"github.com/nous-dev/nous/plugin"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/rules/lint"
+	"github.com/nous-dev/nous/sdk/redact"
+)
+
+// lintedRules loads the rules where loadRules finds them and lints them:
+// serve swaps in only rules that lint without errors, from the first load
+// on. path is where they were found, "" for the embedded defaults.
+func (a *app) lintedRules() (rs *rules.Ruleset, diags hcl.Diagnostics, path string, err error) {
+	if rs, diags, path, err = a.readRules(); err != nil {
+		return nil, nil, "", err
+	}
+	return rs, lint.Run(rs, diags), path, nil
+}
+
+// rulesSnapshot is the snapshot of rs served masked with red: its plugin
+// manager reuses the processes in shared that serve an unchanged spec and
+// starts the others in the background, so the first run finds them warm.
+// Its Release closes the manager, which stops the processes no other
+// snapshot uses.
+func (a *app) rulesSnapshot(ctx context.Context, rs *rules.Ruleset, red *redact.Redactor, shared *plugin.Processes) (*server.Snapshot, error) {
+	specs, err := pluginSpecs(rs)
+	if err != nil {
+		return nil, err
+	}
+	opts := a.pluginOptions(red)
+	opts.Shared = shared
+	m, err := plugin.NewManager(opts, specs...)
+	if err != nil {
+		return nil, err
+	}
+	m.Prestart(ctx, configuredSources(rs), agentNames(rs))
+	return server.NewSnapshot(rs, m, red, func() { _ = m.Close() }), nil
+}
+
+// rulesLoader is the server's Loader: the rules linted and, when they have
+// no errors, their snapshot.
+func (a *app) rulesLoader(shared *plugin.Processes) server.Loader {
+	return func(ctx context.Context) (*server.Snapshot, []server.Diagnostic) {
+		rs, diags, _, err := a.lintedRules()
+		if err != nil {
+			return nil, []server.Diagnostic{{Severity: "error", Summary: err.Error()}}
+		}
+		red := a.redactor(rs)
+		out := server.DiagnosticsOf(diags, red)
+		if diags.HasErrors() {
+			return nil, out
+		}
+		snap, err := a.rulesSnapshot(ctx, rs, red, shared)
+		if err != nil {
+			return nil, append(out, server.Diagnostic{Severity: "error", Summary: red.String(err.Error())})
+		}
+		return snap, out
+	}
+}
+
+// reloadOnHangup reloads the rules on every SIGHUP until ctx ends.
+func reloadOnHangup(ctx context.Context, r *server.Reloader) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+			r.Reload(ctx)
+		}
+	}
+}
