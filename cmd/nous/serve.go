@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -10,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/nous-dev/nous/engine/server"
+	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/rules"
 	"github.com/nous-dev/nous/sdk/redact"
 	"github.com/spf13/cobra"
@@ -27,6 +27,11 @@ POST /v1/plan, POST /v1/ask (JSON, or Server-Sent Events with
 Accept: text/event-stream), GET and DELETE /v1/runs/{id}, GET /v1/runs,
 GET /v1/rules, /healthz and /readyz. Runs share the plugin processes and
 execute concurrently, as 'nous ask' would run them.
+
+The rules are reloaded when their files change and on SIGHUP: a version
+that lints without errors is swapped in (runs under way finish on theirs;
+plugins whose config did not change keep their processes), one with errors
+leaves the last good rules serving and GET /v1/rules says why.
 
 It binds to loopback; another address needs a token (--token or
 $NOUS_SERVE_TOKEN), which every request but /healthz and /readyz must then
@@ -55,13 +60,20 @@ kept) and stops every plugin.`,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			snap, err := a.snapshot(ctx)
+			shared := plugin.NewProcesses()
+			snap, watch, err := a.snapshot(ctx, shared)
 			if err != nil {
 				return err
 			}
-			defer snap.Release()
-			cfg.Snapshots, cfg.Clock = server.Static(snap), clock
+			cfg.Clock = clock
 			cfg.Logger = a.serveLogger(snap.Redactor)
+			reloader, err := a.reloader(ctx, snap, watch, shared, cfg.Logger)
+			if err != nil {
+				snap.Release()
+				return err
+			}
+			defer reloader.Close()
+			cfg.Snapshots = reloader
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return usageError("serve: %v", err)
@@ -79,23 +91,6 @@ kept) and stops every plugin.`,
 	f.DurationVar(&cfg.Grace, "grace", server.DefaultGrace, "on SIGTERM, how long runs may take to finish before they are cancelled")
 	f.StringVar(&cfg.CORS, "cors", "", "the origin allowed cross-origin requests (default: none)")
 	return cmd
-}
-
-// snapshot loads the rules and builds their plugin manager, starting every
-// configured plugin in the background so the first run finds them warm.
-// Its Release stops them.
-func (a *app) snapshot(ctx context.Context) (*server.Snapshot, error) {
-	rs, err := a.loadRules()
-	if err != nil {
-		return nil, err
-	}
-	red := a.redactor(rs)
-	m, err := a.newManager(rs, red)
-	if err != nil {
-		return nil, err
-	}
-	m.Prestart(ctx, configuredSources(rs), agentNames(rs))
-	return server.NewSnapshot(rs, m, red, func() { _ = m.Close() }), nil
 }
 
 func configuredSources(rs *rules.Ruleset) []string {

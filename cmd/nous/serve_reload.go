@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -22,6 +23,41 @@ func (a *app) lintedRules() (rs *rules.Ruleset, diags hcl.Diagnostics, path stri
 		return nil, nil, "", err
 	}
 	return rs, lint.Run(rs, diags), path, nil
+}
+
+// snapshot loads and lints the rules, printing what lint finds, and builds
+// the snapshot served first; watch lists where the rules are, for the
+// reloader (none for the embedded defaults).
+func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *server.Snapshot, watch []string, err error) {
+	rs, diags, path, err := a.lintedRules()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(diags) > 0 {
+		a.printDiagnostics(diags, rs.Files())
+	}
+	if diags.HasErrors() {
+		return nil, nil, &exitError{Code: exitUsage}
+	}
+	if snap, err = a.rulesSnapshot(ctx, rs, a.redactor(rs), shared); err != nil {
+		return nil, nil, err
+	}
+	if path != "" {
+		watch = []string{path}
+	}
+	return snap, watch, nil
+}
+
+// reloader serves first and reloads the rules when the files in watch
+// change and on SIGHUP, until ctx ends.
+func (a *app) reloader(ctx context.Context, first *server.Snapshot, watch []string, shared *plugin.Processes, logger *slog.Logger) (*server.Reloader, error) {
+	r, err := server.NewReloader(first, server.ReloadConfig{Load: a.rulesLoader(shared), Watch: watch, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	go r.Watch(ctx)
+	reloadOnHangup(ctx, r)
+	return r, nil
 }
 
 // rulesSnapshot is the snapshot of rs served masked with red: its plugin
@@ -65,17 +101,20 @@ func (a *app) rulesLoader(shared *plugin.Processes) server.Loader {
 	}
 }
 
-// reloadOnHangup reloads the rules on every SIGHUP until ctx ends.
+// reloadOnHangup reloads the rules on every SIGHUP until ctx ends. Once it
+// has returned, SIGHUP no longer ends the process.
 func reloadOnHangup(ctx context.Context, r *server.Reloader) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-hup:
-			r.Reload(ctx)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				r.Reload(ctx)
+			}
 		}
-	}
+	}()
 }

@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,7 +26,7 @@ const onboardingRules = `intent "query_onboarding" {
   pattern = "chain"
 
   detect {
-    when       = "query matches '(?i)\\bonboarding\\b'"
+    when       = "query matches '(?i)\\\\bonboarding\\\\b'"
     confidence = 0.95
   }
 
@@ -42,37 +40,8 @@ const onboardingRules = `intent "query_onboarding" {
 // onboardingQuestion is what the onboarding intent detects.
 const onboardingQuestion = "where is the onboarding guide for new developers?"
 
-// reloadServer is a `nous serve` process serving a copy of the default
-// rules from a directory.
-type reloadServer struct {
-	url   string
-	dir   string // the rules directory
-	cmd   *exec.Cmd
-	logs  *syncBuffer
-	ended chan error
-}
-
-// syncBuffer is a buffer safe for one writer and concurrent readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// startReloadServer runs this test binary as `nous serve --rules DIR` on a
-// free loopback port, DIR holding a copy of the default rules.
-func startReloadServer(t *testing.T) *reloadServer {
+// rulesCopy is a directory holding a copy of the default rules.
+func rulesCopy(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	defaults := examples.DefaultRules()
@@ -83,33 +52,7 @@ func startReloadServer(t *testing.T) *reloadServer {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o600))
 	}
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	cmd := exec.Command(exe, "serve", "--addr", "127.0.0.1:0", "--rules", dir)
-	cmd.Dir = t.TempDir()
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	s := &reloadServer{dir: dir, cmd: cmd, logs: &syncBuffer{}, ended: make(chan error, 1)}
-	lines := bufio.NewReader(stderr)
-	for s.url == "" {
-		line, err := lines.ReadString('\n')
-		_, _ = s.logs.Write([]byte(line))
-		require.NoError(t, err, "nous serve ended before serving: %s", s.logs)
-		if _, rest, ok := strings.Cut(line, "serving on "); ok {
-			s.url, _, _ = strings.Cut(rest, " ")
-		}
-	}
-	go func() {
-		_, _ = io.Copy(s.logs, lines)
-		s.ended <- cmd.Wait()
-	}()
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-		}
-	})
-	return s
+	return dir
 }
 
 // rulesStatus is GET /v1/rules.
@@ -124,7 +67,7 @@ type rulesStatus struct {
 	} `json:"last_reload"`
 }
 
-func (s *reloadServer) rules(t *testing.T) rulesStatus {
+func (s *served) rules(t *testing.T) rulesStatus {
 	t.Helper()
 	resp, err := http.Get(s.url + "/v1/rules")
 	require.NoError(t, err)
@@ -137,7 +80,7 @@ func (s *reloadServer) rules(t *testing.T) rulesStatus {
 
 // waitReload polls GET /v1/rules until a reload after since has the
 // outcome ok, and returns what it shows.
-func (s *reloadServer) waitReload(t *testing.T, since time.Time, ok bool) rulesStatus {
+func (s *served) waitReload(t *testing.T, since time.Time, ok bool) rulesStatus {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
@@ -147,13 +90,13 @@ func (s *reloadServer) waitReload(t *testing.T, since time.Time, ok bool) rulesS
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	require.FailNow(t, "no reload with the expected outcome", "want ok=%v; logs:\n%s", ok, s.logs)
+	require.FailNow(t, "no reload with the expected outcome", "want ok=%v; logs:\n%s", ok, s.stderr)
 	return rulesStatus{}
 }
 
 // intents plans question and returns the intents the plan names; a failed
 // request is an error.
-func (s *reloadServer) intents(question string) ([]string, error) {
+func (s *served) intents(question string) ([]string, error) {
 	body, _ := json.Marshal(map[string]string{"query": question})
 	resp, err := http.Post(s.url+"/v1/plan", "application/json", bytes.NewReader(body))
 	if err != nil {
@@ -195,10 +138,16 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs nous serve")
 	}
-	s := startReloadServer(t)
+	dir := rulesCopy(t)
+	s := startServe(t, "--rules", dir)
 	before, err := s.intents(onboardingQuestion)
 	require.NoError(t, err)
 	require.NotContains(t, before, "query_onboarding")
+
+	code, body := s.ask(t, "what changed in this repository last week?", "text")
+	require.Equal(t, http.StatusOK, code, body)
+	warm := children(t, s.cmd.Process.Pid, "plugin serve")
+	require.NotEmpty(t, warm)
 
 	var (
 		stop    atomic.Bool
@@ -220,7 +169,17 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 		})
 	}
 
-	file := filepath.Join(s.dir, "onboarding.hcl")
+	flow.Go(func() {
+		for !stop.Load() {
+			if code, body, err := s.post("what changed in this repository last week?", "text"); err != nil || code != http.StatusOK {
+				mu.Lock()
+				failed = append(failed, fmt.Errorf("ask: %d %s %v", code, body, err))
+				mu.Unlock()
+			}
+		}
+	})
+
+	file := filepath.Join(dir, "onboarding.hcl")
 	first := s.rules(t)
 	since := time.Now()
 	require.NoError(t, os.WriteFile(file, []byte(onboardingRules), 0o600))
@@ -241,7 +200,7 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 	got, err = s.intents(onboardingQuestion)
 	require.NoError(t, err)
 	assert.Contains(t, got, "query_onboarding", "planned with the last good rules")
-	assert.Contains(t, s.logs.String(), "rules reload failed")
+	assert.Contains(t, s.stderr.String(), "rules reload failed")
 
 	since = time.Now()
 	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(onboardingRules, "0.95", "0.96", 1)), 0o600))
@@ -257,13 +216,9 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 	flow.Wait()
 	assert.Empty(t, failed, "no request fails during reloads")
 	assert.Positive(t, planned.Load())
-
-	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
-	select {
-	case err := <-s.ended:
-		assert.NoError(t, err, "logs:\n%s", s.logs)
-	case <-time.After(time.Minute):
-		require.FailNow(t, "nous serve did not stop on SIGTERM")
+	running := children(t, s.cmd.Process.Pid, "plugin serve")
+	for _, pid := range warm {
+		assert.Contains(t, running, pid, "a plugin whose config did not change keeps its process across reloads")
 	}
-	assert.False(t, slices.Contains(strings.Fields(s.logs.String()), "panic:"))
+
 }
