@@ -59,6 +59,7 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
 	free, err := s.slots.acquire(r.Context())
 	switch {
 	case errors.Is(err, errBusy):
+		s.metrics.refused.Inc()
 		w.Header().Set("Retry-After", retryAfter)
 		writeError(w, http.StatusTooManyRequests, "%v", err)
 		return
@@ -83,12 +84,15 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, snap *Snapshot, req
 	logger := slog.New(snap.Redactor.Handler(s.cfg.Logger.Handler()))
 	deps := ask.Deps{Rules: snap.Rules, Clock: s.cfg.Clock, Redactor: snap.Redactor, Logger: logger,
 		Warnings: logLines{logger}, LogDir: s.cfg.LogDir, WithStats: req.Format == "json"}
-	if stream {
-		deps.Progress = func(ev runner.Event) {
-			select {
-			case events <- ev:
-			case <-ctx.Done():
-			}
+	steps := s.metrics.stepTimer()
+	deps.Progress = func(ev runner.Event) {
+		steps.event(ev)
+		if !stream {
+			return
+		}
+		select {
+		case events <- ev:
+		case <-ctx.Done():
 		}
 	}
 	svc := ask.New(deps)
@@ -122,6 +126,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, snap *Snapshot, req
 		sse.event(<-events, snap.Redactor)
 	}
 	out, detail := s.finish(&run, a, req, snap)
+	s.metrics.ran(run.Status, time.Since(start))
 	s.cfg.Logger.Info("run ended", "id", run.ID, "status", run.Status, "duration", time.Since(start).Round(time.Millisecond))
 	switch {
 	case sse != nil && (sse.started || out != nil):

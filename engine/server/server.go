@@ -45,6 +45,7 @@ type Server struct {
 	runs     *store
 	slots    *limiter
 	planners plannerCache
+	metrics  *Metrics
 	// runCtx is the parent of every run; cancelling it ends them all with
 	// their partial history (the end of the grace period).
 	runCtx     context.Context
@@ -68,9 +69,15 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{cfg: cfg, runs: newStore(cfg.KeepRuns, cfg.KeepBytes), slots: newLimiter(cfg.MaxRuns, cfg.Queue),
+	s := &Server{cfg: cfg, runs: newStore(cfg.KeepRuns, cfg.KeepBytes), slots: newLimiter(cfg.MaxRuns, cfg.Queue),
 		runCtx: ctx, cancelRuns: cancel}
+	s.metrics = newMetrics(s)
+	return s
 }
+
+// Metrics are the server's metrics, for the reloader and the plugin host
+// to report to.
+func (s *Server) Metrics() *Metrics { return s.metrics }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {
 	if v <= 0 {
@@ -88,8 +95,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /v1/runs/{id}", s.getRun)
 	mux.HandleFunc("DELETE /v1/runs/{id}", s.cancelRun)
 	mux.HandleFunc("GET /v1/rules", s.rules)
+	mux.HandleFunc("GET /v1/openapi.json", s.openapi)
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.Handle("GET /metrics", s.metrics.handler())
 	return s.guard(mux)
 }
 

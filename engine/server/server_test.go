@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -379,4 +380,39 @@ func TestConcurrentAsksDoNotCrossTalk(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+func TestMetrics(t *testing.T) {
+	cfg := server.Config{}
+	p := newFixtures(t)
+	s := start(t, p, cfg)
+	for range 2 {
+		resp, _ := s.do(t, "POST", "/v1/ask", map[string]any{"query": question})
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+	}
+	resp, body := s.do(t, "GET", "/metrics", nil)
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	for _, want := range []string{
+		`nous_runs_total{status="success"} 2`,
+		`nous_run_duration_seconds_count{status="success"} 2`,
+		`nous_step_duration_seconds_count{status="completed"}`,
+		`nous_runs_stored 2`,
+		`nous_runs_in_flight 0`,
+		`nous_runs_refused_total 0`,
+		`go_goroutines`,
+		`process_resident_memory_bytes`,
+	} {
+		assert.Contains(t, string(body), want)
+	}
+}
+
+func TestReloadsAreCounted(t *testing.T) {
+	srv := server.New(server.Config{Snapshots: server.Static(server.NewSnapshot(defaultRules(t), newFixtures(t), nil, nil))})
+	srv.Metrics().Reloaded(true)
+	srv.Metrics().Reloaded(false)
+	srv.Metrics().Reloaded(false)
+	rec := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	assert.Contains(t, rec.Body.String(), `nous_rules_reloads_total{outcome="ok"} 1`)
+	assert.Contains(t, rec.Body.String(), `nous_rules_reloads_total{outcome="error"} 2`)
 }

@@ -135,3 +135,10 @@ func (s *store) recent(n int) []Run {
 	}
 	return out[:min(n, len(out))]
 }
+
+// size is how many runs the store holds and the bytes of the ended ones.
+func (s *store) size() (int, int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.byID), s.bytes
+}
