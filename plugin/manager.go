@@ -296,6 +296,18 @@ func (m *Manager) call(ctx context.Context, kind Kind, name, op string, fn func(
 	if err != nil {
 		return err
 	}
+	err = m.callSlot(ctx, s, op, fn)
+	if ce, ok := err.(callerError); ok {
+		s.counts.call(nil)
+		return ce.err
+	}
+	s.counts.call(err)
+	return err
+}
+
+// callSlot is call on the slot found; an error of the caller's own making
+// comes back as a callerError.
+func (m *Manager) callSlot(ctx context.Context, s *slot, op string, fn func(context.Context, *slot, *process) error) error {
 	// Starting has its own time limit; the spec's timeout is for the call.
 	p, err := m.running(ctx, s)
 	if err != nil {
@@ -304,13 +316,10 @@ func (m *Manager) call(ctx context.Context, kind Kind, name, op string, fn func(
 	ctx, cancel, budget := s.callContext(ctx)
 	defer cancel()
 	err = fn(ctx, s, p)
-	if ce, ok := err.(callerError); ok {
-		s.counts.call(nil)
-		return ce.err
+	if _, ok := err.(callerError); ok {
+		return err
 	}
-	err = m.outcome(ctx, s, p, op, budget, err)
-	s.counts.call(err)
-	return err
+	return m.outcome(ctx, s, p, op, budget, err)
 }
 
 // Close stops every plugin process and waits for them to exit; with

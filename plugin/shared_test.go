@@ -121,13 +121,17 @@ func TestSharedCountsCallsFailuresAndRestarts(t *testing.T) {
 	pidOf(t, first, "docs") // restarts it
 
 	second, _ := newManager(t, plugin.Options{Shared: shared},
-		source("docs", "builtin:echo"), plugin.Spec{Name: "w", Kind: plugin.KindAgent, Ref: "builtin:echo"})
+		source("docs", "builtin:echo"), plugin.Spec{Name: "w", Kind: plugin.KindAgent, Ref: "builtin:echo"},
+		plugin.Spec{Name: "issues", Kind: plugin.KindSource, Setup: "set YOUTRACK_TOKEN"})
 	pidOf(t, second, "docs")
 	_, err = second.Invoke(context.Background(), "w", sdk.InvokeRequest{Role: sdk.RoleWriter})
 	require.NoError(t, err)
+	err = second.Fetch(context.Background(), "issues", fetchN(1, ""), collect(new([]sdk.Record)))
+	require.ErrorContains(t, err, "set YOUTRACK_TOKEN", "a call that never reaches a process fails too")
 
 	assert.Equal(t, map[plugin.SpecName]plugin.Counts{
-		{Kind: plugin.KindSource, Name: "docs"}: {Calls: 4, Failures: 1, Restarts: 1},
-		{Kind: plugin.KindAgent, Name: "w"}:     {Calls: 1},
+		{Kind: plugin.KindSource, Name: "docs"}:   {Calls: 4, Failures: 1, Restarts: 1},
+		{Kind: plugin.KindAgent, Name: "w"}:       {Calls: 1},
+		{Kind: plugin.KindSource, Name: "issues"}: {Calls: 1, Failures: 1},
 	}, shared.Counts(), "counts span the Managers of successive rulesets")
 }

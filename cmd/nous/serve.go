@@ -67,19 +67,27 @@ kept) and stops every plugin.`,
 			}
 			cfg.Clock = clock
 			cfg.Logger = a.serveLogger(snap.Redactor)
-			reloader, err := a.reloader(ctx, snap, watch, shared, cfg.Logger)
+			var srv *server.Server // set before the reloader watches
+			reloader, err := server.NewReloader(snap, server.ReloadConfig{Load: a.rulesLoader(shared), Watch: watch, Logger: cfg.Logger,
+				Observe: func(res server.ReloadResult) { srv.Metrics().Reloaded(res.OK) }})
 			if err != nil {
 				snap.Release()
 				return err
 			}
 			defer reloader.Close()
 			cfg.Snapshots = reloader
+			srv = server.New(cfg)
+			if err := srv.Metrics().Register(newPluginMetrics(shared)); err != nil {
+				return err
+			}
+			go reloader.Watch(ctx)
+			reloadOnHangup(ctx, reloader)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return usageError("serve: %v", err)
 			}
 			fmt.Fprintf(a.stderr, "nous: serving on http://%s (rules %.12s)\n", ln.Addr(), snap.Digest)
-			return server.New(cfg).Serve(ctx, ln)
+			return srv.Serve(ctx, ln)
 		},
 	}
 	f := cmd.Flags()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -46,18 +45,6 @@ func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *ser
 		watch = []string{path}
 	}
 	return snap, watch, nil
-}
-
-// reloader serves first and reloads the rules when the files in watch
-// change and on SIGHUP, until ctx ends.
-func (a *app) reloader(ctx context.Context, first *server.Snapshot, watch []string, shared *plugin.Processes, logger *slog.Logger) (*server.Reloader, error) {
-	r, err := server.NewReloader(first, server.ReloadConfig{Load: a.rulesLoader(shared), Watch: watch, Logger: logger})
-	if err != nil {
-		return nil, err
-	}
-	go r.Watch(ctx)
-	reloadOnHangup(ctx, r)
-	return r, nil
 }
 
 // rulesSnapshot is the snapshot of rs served masked with red: its plugin

@@ -40,10 +40,12 @@ const onboardingRules = `intent "query_onboarding" {
 // onboardingQuestion is what the onboarding intent detects.
 const onboardingQuestion = "where is the onboarding guide for new developers?"
 
-// rulesCopy is a directory holding a copy of the default rules.
-func rulesCopy(t *testing.T) string {
+// rulesCopy is the directory rules under parent, holding a copy of the
+// default rules.
+func rulesCopy(t *testing.T, parent string) string {
 	t.Helper()
-	dir := t.TempDir()
+	dir := filepath.Join(parent, "rules")
+	require.NoError(t, os.Mkdir(dir, 0o700))
 	defaults := examples.DefaultRules()
 	names, err := fs.Glob(defaults, "*.hcl")
 	require.NoError(t, err)
@@ -94,6 +96,17 @@ func (s *served) waitReload(t *testing.T, since time.Time, ok bool) rulesStatus 
 	return rulesStatus{}
 }
 
+// metrics is GET /metrics.
+func (s *served) metrics(t *testing.T) string {
+	t.Helper()
+	resp, err := http.Get(s.url + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return string(b)
+}
+
 // intents plans question and returns the intents the plan names; a failed
 // request is an error.
 func (s *served) intents(question string) ([]string, error) {
@@ -138,7 +151,10 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs nous serve")
 	}
-	dir := rulesCopy(t)
+	withoutTokens(t)
+	// The default rules read the repository their directory is in.
+	repo := askRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z", "Add gateway retry": "2026-11-05T15:00:00Z"})
+	dir := rulesCopy(t, repo)
 	s := startServe(t, "--rules", dir)
 	before, err := s.intents(onboardingQuestion)
 	require.NoError(t, err)
@@ -216,6 +232,11 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 	flow.Wait()
 	assert.Empty(t, failed, "no request fails during reloads")
 	assert.Positive(t, planned.Load())
+	metrics := s.metrics(t)
+	assert.Contains(t, metrics, `nous_rules_reloads_total{outcome="error"} 1`+"\n")
+	assert.Regexp(t, `nous_rules_reloads_total\{outcome="ok"\} ([3-9]|\d\d+)\n`, metrics)
+	assert.Regexp(t, `nous_plugin_calls_total\{kind="source",name="gitlab"\} [1-9]`, metrics)
+	assert.Contains(t, metrics, `nous_plugin_restarts_total{kind="source",name="gitlab"} 0`+"\n")
 	running := children(t, s.cmd.Process.Pid, "plugin serve")
 	for _, pid := range warm {
 		assert.Contains(t, running, pid, "a plugin whose config did not change keeps its process across reloads")
