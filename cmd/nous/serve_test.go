@@ -55,6 +55,13 @@ func startServe(t *testing.T, args ...string) *served {
 	require.NoError(t, err)
 	cmd := exec.Command(exe, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), envNow+"="+askNow)
+	return listen(t, cmd)
+}
+
+// listen starts cmd, a `nous serve`, and returns once it listens; the
+// test's end stops it with SIGTERM.
+func listen(t testing.TB, cmd *exec.Cmd) *served {
+	t.Helper()
 	pipe, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -67,7 +74,11 @@ func startServe(t *testing.T, args ...string) *served {
 	for s.url == "" {
 		line, err := r.ReadString('\n')
 		_, _ = s.stderr.Write([]byte(line))
-		require.NoError(t, err, "nous serve ended before it listened: %s", s.stderr)
+		if err != nil {
+			_ = cmd.Process.Kill()
+			s.exited <- cmd.Wait()
+			require.NoError(t, err, "nous serve ended before it listened: %s", s.stderr)
+		}
 		if rest, ok := strings.CutPrefix(line, "nous: serving on "); ok {
 			s.url, _, _ = strings.Cut(rest, " ")
 		}
@@ -80,7 +91,7 @@ func startServe(t *testing.T, args ...string) *served {
 }
 
 // ask posts a question and returns the status code and body.
-func (s *served) ask(t *testing.T, query, format string, header ...string) (int, string) {
+func (s *served) ask(t testing.TB, query, format string, header ...string) (int, string) {
 	code, body, err := s.post(query, format, header...)
 	assert.NoError(t, err, s.stderr)
 	return code, body
@@ -110,7 +121,7 @@ func (s *served) post(query, format string, header ...string) (int, string, erro
 
 // children lists the PIDs of pid's child processes whose command line
 // contains what (Linux: /proc).
-func children(t *testing.T, pid int, what string) []int {
+func children(t testing.TB, pid int, what string) []int {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("child processes are listed from /proc")
