@@ -24,7 +24,7 @@ import (
 const askNow = "2026-11-10T12:00:00Z"
 
 // askRepo creates a repository with one commit per subject, dated as given.
-func askRepo(t *testing.T, commits map[string]string) string {
+func askRepo(t testing.TB, commits map[string]string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
@@ -57,7 +57,7 @@ func askSubjects(m map[string]string) []string {
 	return out
 }
 
-func askGit(t *testing.T, dir string, env []string, args ...string) {
+func askGit(t testing.TB, dir string, env []string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -72,7 +72,7 @@ func askGit(t *testing.T, dir string, env []string, args ...string) {
 
 // JSON-lines file of issues, plus extra rules, and returns the directory.
 
-func askRules(t *testing.T, repo, issues, extra string) string {
+func askRules(t testing.TB, repo, issues, extra string) string {
 	t.Helper()
 	dir := t.TempDir()
 	defaults := filepath.Join("..", "..", "examples", "rules", "default")
@@ -113,7 +113,7 @@ func askQuote(s string) string {
 	return string(b)
 }
 
-func askIssues(t *testing.T, rows ...string) string {
+func askIssues(t testing.TB, rows ...string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "issues.jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(strings.Join(rows, "\n")+"\n"), 0o644))
