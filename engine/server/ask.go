@@ -132,7 +132,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request, snap *Snapshot, req
 	case sse != nil && (sse.started || out != nil):
 		sse.result(run, out)
 	case out == nil:
-		writeRunError(w, a.err, detail)
+		writeRunError(w, a.err, run.Error, detail)
 	default:
 		w.Header().Set("Location", "/v1/runs/"+run.ID)
 		w.Header().Set("Nous-Run-Id", run.ID)
@@ -180,18 +180,19 @@ func (s *Server) finish(run *Run, a answered, req askRequest, snap *Snapshot) ([
 	return out.Bytes(), nil
 }
 
-// writeRunError answers a question that did not run: 422 for a plan with
-// errors, 400 for a question the rules cannot plan, 500 for anything else.
-func writeRunError(w http.ResponseWriter, err error, diags []planDiagnostic) {
+// writeRunError answers a question that did not run (err, masked as msg):
+// 422 for a plan with errors, 400 for a question the rules cannot plan,
+// 500 for anything else.
+func writeRunError(w http.ResponseWriter, err error, msg string, diags []planDiagnostic) {
 	var pe *ask.PlanError
+	code := http.StatusInternalServerError
 	switch {
 	case len(diags) > 0:
-		writeJSON(w, http.StatusUnprocessableEntity, apiError{Error: err.Error(), Diagnostics: diags})
+		code = http.StatusUnprocessableEntity
 	case errors.As(err, &pe):
-		writeError(w, http.StatusBadRequest, "%v", err)
-	default:
-		writeError(w, http.StatusInternalServerError, "%v", err)
+		code = http.StatusBadRequest
 	}
+	writeJSON(w, code, apiError{Error: msg, Diagnostics: diags})
 }
 
 // isDraining reports whether the server is shutting down.

@@ -416,3 +416,19 @@ func TestReloadsAreCounted(t *testing.T) {
 	assert.Contains(t, rec.Body.String(), `nous_rules_reloads_total{outcome="ok"} 1`)
 	assert.Contains(t, rec.Body.String(), `nous_rules_reloads_total{outcome="error"} 2`)
 }
+
+func TestSecretsAreMasked(t *testing.T) {
+	s := start(t, newFixtures(t), server.Config{})
+	query := question + " test-token"
+	for _, format := range []string{"json", "text"} {
+		resp, body := s.do(t, "POST", "/v1/ask", map[string]any{"query": query, "format": format}, "Accept", "text/event-stream")
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.NotContains(t, string(body), "test-token", format)
+	}
+	for _, path := range []string{"/v1/runs", "/metrics"} {
+		_, body := s.do(t, "GET", path, nil)
+		assert.NotContains(t, string(body), "test-token", path)
+	}
+	_, body := s.do(t, "POST", "/v1/plan", map[string]any{"query": query})
+	assert.NotContains(t, string(body), "test-token")
+}
