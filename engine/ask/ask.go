@@ -1,6 +1,6 @@
 // Package ask answers a question: it plans it, grounds its terms against
 // the plan's sources, runs the plan through sources and agents and composes
-// the report. `nous ask` calls it, and so will the server.
+// the report. `nous ask` and `nous serve` call it.
 package ask
 
 import (
