@@ -140,7 +140,7 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 		return q, sdk.Errorf(sdk.KindBadRequest, `github: filters "assignees" and "milestones" apply to issues and pull requests, not %ss`, q.kind)
 	}
 	var err error
-	if q.ref, err = q.parseRef(f); err != nil {
+	if q.ref, err = filter.Ref("github", q.kind, f); err != nil {
 		return q, err
 	}
 	// "paths" is what the engine sends (grounded repository paths); the
@@ -198,23 +198,6 @@ func parseRequest(req sdk.FetchRequest, defaultRepo string) (query, error) {
 	return q, nil
 }
 
-// parseRef reads the branch or tag to list: "ref", or the engine's
-// "revisions" (grounded refs), which must name one ref rather than a range.
-func (q query) parseRef(f map[string][]string) (string, error) {
-	ref, err := filter.Single("github", "ref", f["ref"])
-	if err != nil || ref != "" {
-		return ref, err
-	}
-	rev, err := filter.Single("github", "revisions", f["revisions"])
-	if err != nil {
-		return "", err
-	}
-	if strings.Contains(rev, "..") {
-		return "", sdk.Errorf(sdk.KindBadRequest, `github: filter "revisions": %q is a range; the %s listing takes one branch or tag`, rev, q.kind)
-	}
-	return rev, nil
-}
-
 // parseReleaseStates reads the one status releases have: "latest", the
 // release GitHub marks latest (not a draft nor a prerelease). Issue states
 // mean nothing to releases and are ignored, as the gitlab source does.
@@ -224,13 +207,10 @@ func (q *query) parseReleaseStates(states []string) {
 
 // normaliseState maps a user's status word to open, closed, merged or all.
 func normaliseState(kind, status string) (string, error) {
-	// GitHub has two states: a tracker's workflow states ("in-progress",
-	// "fixed") are one or the other.
+	if state := filter.OpenOrClosed(status); state != "" {
+		return state, nil
+	}
 	switch s := strings.ToLower(strings.TrimSpace(status)); s {
-	case "open", "opened", "unresolved", "in-progress", "in progress", "reopened", "blocked", "todo":
-		return "open", nil
-	case "closed", "resolved", "done", "fixed", "completed":
-		return "closed", nil
 	case "all":
 		return "all", nil
 	case "merged":

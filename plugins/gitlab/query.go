@@ -83,20 +83,13 @@ func parseRequest(req sdk.FetchRequest, defaults []string) (query, error) {
 	}
 	q.authors = filter.List(f["authors"])
 	q.labels = filter.List(f["labels"])
-	for key, dst := range map[string]*string{"path": &q.path, "ref": &q.ref, "search": &q.search} {
+	for key, dst := range map[string]*string{"path": &q.path, "search": &q.search} {
 		if *dst, err = filter.Single("gitlab", key, f[key]); err != nil {
 			return q, err
 		}
 	}
-	// "revisions" is what the engine sends for a branch or tag the question
-	// names ("is CI green on main?"): one ref, not a range.
-	if q.ref == "" {
-		if q.ref, err = filter.Single("gitlab", "revisions", f["revisions"]); err != nil {
-			return q, err
-		}
-		if strings.Contains(q.ref, "..") {
-			return q, sdk.Errorf(sdk.KindBadRequest, `gitlab: filter "revisions": %q is a range; the %s listing takes one branch or tag`, q.ref, q.kind)
-		}
+	if q.ref, err = filter.Ref("gitlab", q.kind, f); err != nil {
+		return q, err
 	}
 	// "paths" is what the engine sends (grounded repository paths); the
 	// commits API filters by one path.
@@ -166,13 +159,13 @@ func normaliseStatus(kind, status string) (string, error) {
 	case sdk.KindCommit, sdk.KindRelease:
 		return "", nil // commits and releases have no state
 	case sdk.KindIssue, sdk.KindMergeRequest:
-		// GitLab has two issue states: a tracker's workflow states
-		// ("in-progress", "fixed") are one or the other.
-		switch s {
-		case "open", "opened", "unresolved", "in-progress", "in progress", "reopened", "blocked", "todo":
+		switch filter.OpenOrClosed(s) {
+		case "open":
 			return "opened", nil
-		case "closed", "resolved", "done", "fixed", "completed":
+		case "closed":
 			return "closed", nil
+		}
+		switch s {
 		case "all", "":
 			return "", nil
 		case "merged", "locked":

@@ -40,3 +40,32 @@ func Single(plugin, key string, values []string) (string, error) {
 	}
 	return "", sdk.Errorf(sdk.KindBadRequest, "%s: filter %q takes one value, got %d (%s)", plugin, key, len(out), strings.Join(out, ", "))
 }
+
+// Ref returns the one branch or tag a listing takes: filter "ref", else
+// "revisions", what the engine sends for a ref the question names ("is CI
+// green on main?"), which must be one ref rather than a range.
+func Ref(plugin, kind string, f map[string][]string) (string, error) {
+	ref, err := Single(plugin, "ref", f["ref"])
+	if err != nil || ref != "" {
+		return ref, err
+	}
+	rev, err := Single(plugin, "revisions", f["revisions"])
+	if err == nil && strings.Contains(rev, "..") {
+		err = sdk.Errorf(sdk.KindBadRequest, `%s: filter "revisions": %q is a range; the %s listing takes one branch or tag`, plugin, rev, kind)
+	}
+	return rev, err
+}
+
+// OpenOrClosed maps a status word onto the two states GitHub's and
+// GitLab's issues have, where a tracker's workflow states fall too
+// ("in-progress" is open, "fixed" closed): "open", "closed", or "" for any
+// other word.
+func OpenOrClosed(status string) string {
+	switch strings.ToLower(strings.TrimSpace(status)) {
+	case "open", "opened", "unresolved", "in-progress", "in progress", "reopened", "blocked", "todo":
+		return "open"
+	case "closed", "resolved", "done", "fixed", "completed":
+		return "closed"
+	}
+	return ""
+}

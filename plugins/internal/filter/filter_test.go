@@ -26,3 +26,32 @@ func TestSingle(t *testing.T) {
 	assert.ErrorIs(t, err, sdk.ErrBadRequest)
 	assert.Equal(t, `p: filter "ref" takes one value, got 2 (a, b)`, err.Error())
 }
+
+func TestRef(t *testing.T) {
+	for _, tt := range []struct {
+		f       map[string][]string
+		want    string
+		wantErr string
+	}{
+		{map[string][]string{}, "", ""},
+		{map[string][]string{"ref": {"main"}, "revisions": {"dev"}}, "main", ""},
+		{map[string][]string{"revisions": {"main"}}, "main", ""},
+		{map[string][]string{"revisions": {"v1.0..v1.1"}}, "", `github: filter "revisions": "v1.0..v1.1" is a range; the pipeline listing takes one branch or tag`},
+		{map[string][]string{"revisions": {"a", "b"}}, "", `filter "revisions" takes one value`},
+	} {
+		got, err := Ref("github", "pipeline", tt.f)
+		if tt.wantErr != "" {
+			assert.ErrorContains(t, err, tt.wantErr)
+			continue
+		}
+		assert.NoError(t, err)
+		assert.Equal(t, tt.want, got)
+	}
+}
+
+func TestOpenOrClosed(t *testing.T) {
+	for in, want := range map[string]string{"Open": "open", "in-progress": "open", " reopened ": "open", "fixed": "closed",
+		"resolved": "closed", "merged": "", "all": "", "": ""} {
+		assert.Equal(t, want, OpenOrClosed(in), in)
+	}
+}
