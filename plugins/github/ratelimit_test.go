@@ -38,7 +38,7 @@ func TestPrimaryLimitWaitsForTheResetWithinTheDeadline(t *testing.T) {
 		h.fake.NewWindow(time.Now().Add(time.Hour))
 		return sleep(ctx, d)
 	}
-	h.source.policy = policy
+	h.source.deps.Policy = policy
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	records, err := sdktest.Collect(ctx, h.source, sdk.FetchRequest{})

@@ -159,7 +159,7 @@ func TestSearchRateLimits(t *testing.T) {
 			h.fake.NewSearchWindow(time.Now().Add(time.Minute))
 			return sleep(ctx, d)
 		}
-		h.source.policy = policy
+		h.source.deps.Policy = policy
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		records, err := sdktest.Collect(ctx, h.source, req)

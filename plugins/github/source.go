@@ -8,17 +8,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
 
 	gh "github.com/google/go-github/v75/github"
 
+	"github.com/nous-dev/nous/plugins/internal/hosted"
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
@@ -31,10 +29,7 @@ const Version = "0.1.0"
 
 // Source is the GitHub sdk.Source. Build it with New; Configure it before Fetch.
 type Source struct {
-	getenv     func(string) string
-	httpClient *http.Client
-	policy     retry.Policy
-	logger     *slog.Logger
+	deps hosted.Deps
 
 	mu     sync.RWMutex
 	client *gh.Client
@@ -43,29 +38,21 @@ type Source struct {
 }
 
 // Option customises a Source.
-type Option func(*Source)
+type Option = hosted.Option
 
-// WithEnv replaces os.Getenv for the GITHUB_API_URL / GITHUB_TOKEN / GH_TOKEN fallbacks.
-func WithEnv(getenv func(string) string) Option { return func(s *Source) { s.getenv = getenv } }
-
-// WithHTTPClient sets the HTTP client the GitHub client sends through; it
-// still gets the redirect policy, timeouts and body limit of httpclient.
-func WithHTTPClient(c *http.Client) Option { return func(s *Source) { s.httpClient = c } }
-
-// WithRetry replaces the retry policy for rate limits and 5xx answers.
-func WithRetry(p retry.Policy) Option { return func(s *Source) { s.policy = p } }
-
-// WithLogger sets where the source logs retries and paging (default: nowhere).
-func WithLogger(l *slog.Logger) Option { return func(s *Source) { s.logger = l } }
+// The options every hosted source takes: WithEnv replaces os.Getenv for the
+// GITHUB_API_URL, GITHUB_TOKEN and GH_TOKEN fallbacks; WithHTTPClient,
+// WithRetry and WithLogger set the HTTP client, the retry policy and the
+// logger (see package hosted).
+var (
+	WithEnv        = hosted.WithEnv
+	WithHTTPClient = hosted.WithHTTPClient
+	WithRetry      = hosted.WithRetry
+	WithLogger     = hosted.WithLogger
+)
 
 // New returns an unconfigured GitHub source.
-func New(opts ...Option) *Source {
-	s := &Source{getenv: os.Getenv, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
-}
+func New(opts ...Option) *Source { return &Source{deps: hosted.New(opts)} }
 
 // Describe says what the source returns and which filters it understands.
 func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
@@ -82,7 +69,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 // Configure reads the config map (falling back to the environment) and
 // builds the client. With any error diagnostic the source stays unconfigured.
 func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
-	cfg, diags := parseConfig(raw, s.getenv)
+	cfg, diags := parseConfig(raw, s.deps.Getenv)
 	if diags.HasErrors() {
 		return diags, nil
 	}
@@ -106,7 +93,7 @@ func (s *Source) newClient(cfg Config) (*gh.Client, *etagCache, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hc := httpclient.Harden(s.httpClient, httpclient.Options{
+	hc := httpclient.Harden(s.deps.HTTPClient, httpclient.Options{
 		MaxBody:    int64(cfg.MaxResponseBytes),
 		MaxBodyKey: httpclient.MaxBodyConfigKey,
 	})
@@ -136,7 +123,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	client, cfg := s.client, s.cfg
 	s.mu.RUnlock()
 	red := redact.New(cfg.Token)
-	logger := slog.New(red.Handler(s.logger.Handler()))
+	logger := slog.New(red.Handler(s.deps.Logger.Handler()))
 	defer func() {
 		if r := recover(); r != nil {
 			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.String(fmt.Sprintf("github: internal error: %v", r))}
@@ -149,7 +136,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	if err != nil {
 		return err
 	}
-	run := &fetchRun{client: client, policy: s.policy, logger: logger, red: red, q: q, emit: emit,
+	run := &fetchRun{client: client, policy: s.deps.Policy, logger: logger, red: red, q: q, emit: emit,
 		seen: map[string]bool{}, milestones: map[string][]*gh.Milestone{}, authenticated: cfg.Token != ""}
 	for _, sc := range q.scopes() {
 		if err := run.scope(ctx, sc); err != nil {

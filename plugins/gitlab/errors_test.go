@@ -67,7 +67,7 @@ func TestFetchRetriesRateLimitsAndOutages(t *testing.T) {
 func TestFetchHonoursRateLimitReset(t *testing.T) {
 	h := newHarness(t, nil)
 	now := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
-	h.source.policy.Now = func() time.Time { return now }
+	h.source.deps.Policy.Now = func() time.Time { return now }
 	h.fake.Fail(fakes.Fault{PathContains: "/issues", Status: 429, Header: hdr("RateLimit-Reset", strconv.FormatInt(now.Unix()+12, 10), "RateLimit-Remaining", "0")})
 	_, err := h.fetch(t, sdk.FetchRequest{Kind: "issue", Filters: project("group/sub/app"), Limit: 3})
 	require.NoError(t, err)

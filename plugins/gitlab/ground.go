@@ -32,7 +32,7 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (resp sdk.Gr
 	if client == nil {
 		return sdk.GroundResponse{}, sdk.Errorf(sdk.KindBadConfig, "gitlab: not configured (call Configure with a token first)")
 	}
-	g := grounder{client: client, policy: s.policy, projects: cfg.Projects}
+	g := grounder{client: client, policy: s.deps.Policy, projects: cfg.Projects}
 	resp = sdk.GroundResponse{
 		Terms:    make([]sdk.GroundedTerm, len(req.Terms)),
 		Coverage: sdk.Coverage{Name: strings.Join(cfg.Projects, ", ")},

@@ -8,16 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
-	"os"
 	"sync"
 	"time"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 	"golang.org/x/oauth2"
 
+	"github.com/nous-dev/nous/plugins/internal/hosted"
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
 	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
@@ -30,10 +28,7 @@ const Version = "0.1.0"
 
 // Source is the GitLab sdk.Source. Build it with New; Configure it before Fetch.
 type Source struct {
-	getenv     func(string) string
-	httpClient *http.Client
-	policy     retry.Policy
-	logger     *slog.Logger
+	deps hosted.Deps
 
 	mu     sync.RWMutex
 	client *gl.Client
@@ -41,29 +36,21 @@ type Source struct {
 }
 
 // Option customises a Source.
-type Option func(*Source)
+type Option = hosted.Option
 
-// WithEnv replaces os.Getenv for the GITLAB_URL / GITLAB_TOKEN fallbacks.
-func WithEnv(getenv func(string) string) Option { return func(s *Source) { s.getenv = getenv } }
-
-// WithHTTPClient sets the HTTP client the GitLab client sends through; it
-// still gets the redirect policy, timeouts and body limit of httpclient.
-func WithHTTPClient(c *http.Client) Option { return func(s *Source) { s.httpClient = c } }
-
-// WithRetry replaces the retry policy for 429 and 5xx answers.
-func WithRetry(p retry.Policy) Option { return func(s *Source) { s.policy = p } }
-
-// WithLogger sets where the source logs retries and paging (default: nowhere).
-func WithLogger(l *slog.Logger) Option { return func(s *Source) { s.logger = l } }
+// The options every hosted source takes: WithEnv replaces os.Getenv for the
+// GITLAB_URL and GITLAB_TOKEN fallbacks; WithHTTPClient, WithRetry and
+// WithLogger set the HTTP client, the retry policy and the logger (see
+// package hosted).
+var (
+	WithEnv        = hosted.WithEnv
+	WithHTTPClient = hosted.WithHTTPClient
+	WithRetry      = hosted.WithRetry
+	WithLogger     = hosted.WithLogger
+)
 
 // New returns an unconfigured GitLab source.
-func New(opts ...Option) *Source {
-	s := &Source{getenv: os.Getenv, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
-}
+func New(opts ...Option) *Source { return &Source{deps: hosted.New(opts)} }
 
 // Describe says what the source returns and which filters it understands.
 // Pull requests are listed as merge requests, so the engine can bind a
@@ -83,7 +70,7 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 // GITLAB_TOKEN) and builds the client. Problems come back as diagnostics;
 // with any error diagnostic the source stays unconfigured.
 func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
-	cfg, diags := parseConfig(raw, s.getenv)
+	cfg, diags := parseConfig(raw, s.deps.Getenv)
 	if diags.HasErrors() {
 		return diags, nil
 	}
@@ -105,12 +92,12 @@ func (s *Source) newClient(cfg Config) (*gl.Client, error) {
 		gl.WithBaseURL(cfg.BaseURL),
 		gl.WithoutRetries(),
 		gl.WithUserAgent("nous-gitlab/" + Version),
-		gl.WithURLWarningLogger(slog.New(redact.New(cfg.Token).Handler(s.logger.Handler()))),
+		gl.WithURLWarningLogger(slog.New(redact.New(cfg.Token).Handler(s.deps.Logger.Handler()))),
 		gl.WithInterceptor(keepErrorBodies),
 	}
 	// Always the hardened client (a copy: the GitLab client wraps its
 	// transport); a test's client keeps its transport under the same policy.
-	opts = append(opts, gl.WithHTTPClient(httpclient.Harden(s.httpClient, httpclient.Options{
+	opts = append(opts, gl.WithHTTPClient(httpclient.Harden(s.deps.HTTPClient, httpclient.Options{
 		MaxBody:    int64(cfg.MaxResponseBytes),
 		MaxBodyKey: httpclient.MaxBodyConfigKey,
 	})))
@@ -130,7 +117,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	client, cfg := s.client, s.cfg
 	s.mu.RUnlock()
 	red := redact.New(cfg.Token)
-	logger := slog.New(red.Handler(s.logger.Handler()))
+	logger := slog.New(red.Handler(s.deps.Logger.Handler()))
 	defer func() {
 		if r := recover(); r != nil {
 			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.String(fmt.Sprintf("gitlab: internal error: %v", r))}
@@ -144,7 +131,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 		return err
 	}
 
-	run := &fetchRun{client: client, policy: s.policy, logger: logger, red: red, q: q, emit: emit, seen: map[string]bool{}}
+	run := &fetchRun{client: client, policy: s.deps.Policy, logger: logger, red: red, q: q, emit: emit, seen: map[string]bool{}}
 	for _, sc := range q.scopes() {
 		if err := run.scope(ctx, sc); err != nil {
 			if errors.Is(err, errLimit) {

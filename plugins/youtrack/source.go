@@ -6,15 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
-	"net/http"
-	"os"
 	"sync"
 	"time"
 
+	"github.com/nous-dev/nous/plugins/internal/hosted"
 	"github.com/nous-dev/nous/plugins/internal/httpclient"
-	"github.com/nous-dev/nous/plugins/internal/retry"
 	"github.com/nous-dev/nous/sdk"
 	"github.com/nous-dev/nous/sdk/config"
 	"github.com/nous-dev/nous/sdk/redact"
@@ -28,10 +25,7 @@ const pageSize = 100
 
 // Source is the YouTrack sdk.Source. Build it with New; Configure it before Fetch.
 type Source struct {
-	getenv     func(string) string
-	httpClient *http.Client
-	policy     retry.Policy
-	logger     *slog.Logger
+	deps hosted.Deps
 
 	mu     sync.RWMutex
 	client *Client
@@ -39,29 +33,21 @@ type Source struct {
 }
 
 // Option customises a Source.
-type Option func(*Source)
+type Option = hosted.Option
 
-// WithEnv replaces os.Getenv for the YOUTRACK_URL / YOUTRACK_TOKEN fallbacks.
-func WithEnv(getenv func(string) string) Option { return func(s *Source) { s.getenv = getenv } }
-
-// WithHTTPClient sets the HTTP client requests go through; it still gets
-// the redirect policy, timeouts and body limit of httpclient.
-func WithHTTPClient(c *http.Client) Option { return func(s *Source) { s.httpClient = c } }
-
-// WithRetry replaces the retry policy for 429 and 5xx answers.
-func WithRetry(p retry.Policy) Option { return func(s *Source) { s.policy = p } }
-
-// WithLogger sets where the source logs retries and paging (default: nowhere).
-func WithLogger(l *slog.Logger) Option { return func(s *Source) { s.logger = l } }
+// The options every hosted source takes: WithEnv replaces os.Getenv for the
+// YOUTRACK_URL and YOUTRACK_TOKEN fallbacks; WithHTTPClient, WithRetry and
+// WithLogger set the HTTP client, the retry policy and the logger (see
+// package hosted).
+var (
+	WithEnv        = hosted.WithEnv
+	WithHTTPClient = hosted.WithHTTPClient
+	WithRetry      = hosted.WithRetry
+	WithLogger     = hosted.WithLogger
+)
 
 // New returns an unconfigured YouTrack source.
-func New(opts ...Option) *Source {
-	s := &Source{getenv: os.Getenv, logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	for _, o := range opts {
-		o(s)
-	}
-	return s
-}
+func New(opts ...Option) *Source { return &Source{deps: hosted.New(opts)} }
 
 // Describe says what the source returns and which filters it understands.
 func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
@@ -79,12 +65,12 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 // YOUTRACK_TOKEN) and builds the client; with any error diagnostic the
 // source stays unconfigured.
 func (s *Source) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
-	cfg, diags := parseConfig(raw, s.getenv)
+	cfg, diags := parseConfig(raw, s.deps.Getenv)
 	if diags.HasErrors() {
 		return diags, nil
 	}
-	hc := httpclient.Harden(s.httpClient, httpclient.Options{MaxBody: int64(cfg.MaxResponseBytes), MaxBodyKey: httpclient.MaxBodyConfigKey})
-	client, err := NewClient(cfg.BaseURL, cfg.Token, hc, s.policy)
+	hc := httpclient.Harden(s.deps.HTTPClient, httpclient.Options{MaxBody: int64(cfg.MaxResponseBytes), MaxBodyKey: httpclient.MaxBodyConfigKey})
+	client, err := NewClient(cfg.BaseURL, cfg.Token, hc, s.deps.Policy)
 	if err != nil {
 		return append(diags, config.Error("base_url", "youtrack: invalid base_url", redact.New(cfg.Token).String(err.Error()))), nil
 	}
@@ -101,7 +87,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	base, cfg := s.client, s.cfg
 	s.mu.RUnlock()
 	red := redact.New(cfg.Token)
-	logger := slog.New(red.Handler(s.logger.Handler()))
+	logger := slog.New(red.Handler(s.deps.Logger.Handler()))
 	defer func() {
 		if r := recover(); r != nil {
 			err = &sdk.Error{Kind: sdk.KindUnknown, Message: red.String(fmt.Sprintf("youtrack: internal error: %v", r))}
