@@ -5,8 +5,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -17,182 +17,173 @@ import (
 	"github.com/nous-dev/nous/engine/runner"
 )
 
-// retryAfter is what a refused run is told to wait, in seconds.
-const retryAfter = "2"
-
-// askRequest is the body of POST /v1/ask.
-type askRequest struct {
+// AskRequest is one question: the body of POST /v1/ask.
+type AskRequest struct {
 	Query  string `json:"query"`
 	Mode   string `json:"mode,omitempty"`
 	Format string `json:"format,omitempty"` // as `nous ask --format`; json by default
 	Trace  bool   `json:"trace,omitempty"`  // as `nous ask --trace`
 }
 
-// answered is how Answer returned.
-type answered struct {
-	res *runner.Result
-	err error
+// Watch is what the caller of Ask hears while its run goes on. Either
+// func may be nil; neither is called once Ask has returned.
+type Watch struct {
+	// Started is called once the run has its ID and is listed in
+	// GET /v1/runs, before it plans.
+	Started func(Run)
+	// Progress is told the run's events (masked), from one goroutine.
+	Progress func(runner.Event)
 }
 
-// ask is POST /v1/ask: it runs the question as `nous ask` does and answers
-// with what `nous ask --format F` prints, or streams the run's events
-// first when the client accepts text/event-stream.
-func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
-	var req askRequest
-	if !decodeBody(w, r, &req) {
-		return
+// Answer is how a run ended.
+type Answer struct {
+	Run    Run
+	Result *runner.Result // nil when the question did not run
+	// Output is what `nous ask --format F` prints for the request's
+	// format; nil when the question did not run.
+	Output []byte
+	// Err is why the question did not run, or what failed it; its masked
+	// text is Run.Error.
+	Err error
+	// Diagnostics are the errors of a plan the rules cannot run.
+	Diagnostics []PlanDiagnostic
+}
+
+// Errors of Ask and Plan that are not about the run itself.
+var (
+	ErrBusy     = errors.New("too many runs: every slot is taken and the queue is full")
+	ErrDraining = errors.New("the server is shutting down")
+)
+
+// RequestError is a request the server cannot take as it is: which field,
+// and what was expected.
+type RequestError struct {
+	Field string // empty when it is about the request as a whole
+	Msg   string
+}
+
+func (e *RequestError) Error() string {
+	if e.Field == "" {
+		return e.Msg
 	}
+	return e.Field + ": " + e.Msg
+}
+
+// Ask runs req as `nous ask` does, on the rules current when it starts,
+// and returns how it ended. The run takes a slot (waiting in the queue
+// while there is room there), is listed in GET /v1/runs and kept there
+// once it ended, and ends early, with its partial history, when ctx ends,
+// when DELETE /v1/runs/{id} cancels it or when the server's grace period
+// is over. The error is ErrBusy, ErrDraining, a *RequestError or ctx's
+// error while queued: the question did not start.
+func (s *Server) Ask(ctx context.Context, req AskRequest, watch Watch) (Answer, error) {
 	req.Query = strings.TrimSpace(req.Query)
 	req.Format = strings.ToLower(cmp.Or(req.Format, "json"))
 	switch {
 	case req.Query == "":
-		writeError(w, http.StatusBadRequest, "query: the question is empty")
-		return
+		return Answer{}, &RequestError{Field: "query", Msg: "the question is empty"}
 	case !slices.Contains(report.Formats, req.Format):
-		writeError(w, http.StatusBadRequest, "format %q: want one of %s", req.Format, strings.Join(report.Formats, ", "))
-		return
+		return Answer{}, &RequestError{Field: "format", Msg: fmt.Sprintf("%q: want one of %s", req.Format, strings.Join(report.Formats, ", "))}
 	}
 	if s.isDraining() {
-		writeError(w, http.StatusServiceUnavailable, "the server is shutting down")
-		return
+		return Answer{}, ErrDraining
 	}
-	free, err := s.slots.acquire(r.Context())
-	switch {
-	case errors.Is(err, errBusy):
-		s.metrics.refused.Inc()
-		w.Header().Set("Retry-After", retryAfter)
-		writeError(w, http.StatusTooManyRequests, "%v", err)
-		return
-	case err != nil:
-		return // the client went away while queued
+	free, err := s.slots.acquire(ctx)
+	if err != nil {
+		if errors.Is(err, ErrBusy) {
+			s.metrics.refused.Inc()
+		}
+		return Answer{}, err
 	}
 	defer free()
 	snap, release := s.cfg.Snapshots.Acquire()
 	defer release()
-	s.run(w, r, snap, req)
+	return s.run(ctx, snap, req, watch)
 }
 
-// run answers req on snap, streaming when the client asked for events.
-func (s *Server) run(w http.ResponseWriter, r *http.Request, snap *Snapshot, req askRequest) {
-	stream := acceptsEvents(r)
-	events := make(chan runner.Event, 64)
-	// A client that goes away cancels its run, as DELETE and the end of
-	// the shutdown grace period do.
-	ctx, cancel := context.WithCancel(s.runCtx)
+// run answers req on snap.
+func (s *Server) run(ctx context.Context, snap *Snapshot, req AskRequest, watch Watch) (Answer, error) {
+	// The caller going away cancels the run, as DELETE and the end of the
+	// shutdown grace period do.
+	ctx, cancel := mergeCancel(s.runCtx, ctx)
 	defer cancel()
-	defer context.AfterFunc(r.Context(), cancel)()
 	logger := slog.New(snap.Redactor.Handler(s.cfg.Logger.Handler()))
 	deps := ask.Deps{Rules: snap.Rules, Clock: s.cfg.Clock, Redactor: snap.Redactor, Logger: logger,
 		Warnings: logLines{logger}, LogDir: s.cfg.LogDir, WithStats: req.Format == "json"}
 	steps := s.metrics.stepTimer()
 	deps.Progress = func(ev runner.Event) {
 		steps.event(ev)
-		if !stream {
-			return
-		}
-		select {
-		case events <- ev:
-		case <-ctx.Done():
+		if watch.Progress != nil {
+			ev.Description, ev.Detail = snap.Redactor.String(ev.Description), snap.Redactor.String(ev.Detail)
+			watch.Progress(ev)
 		}
 	}
 	svc := ask.New(deps)
 	if err := svc.CheckMode(req.Mode); err != nil {
-		writeError(w, http.StatusBadRequest, "mode: %v", err)
-		return
+		return Answer{}, &RequestError{Field: "mode", Msg: err.Error()}
 	}
 	start := time.Now()
 	run := Run{ID: history.NewID(s.cfg.Clock()), Query: snap.Redactor.String(req.Query), Mode: req.Mode,
 		Status: StatusRunning, StartedAt: start.UTC()}
 	s.runs.start(run, cancel)
-	done := make(chan answered, 1)
-	go func() {
-		res, err := svc.Answer(ctx, snap.Plugins, ask.Request{Query: req.Query, Mode: req.Mode, ID: run.ID})
-		done <- answered{res, err}
-	}()
-	var sse *eventStream
-	if stream {
-		sse = newEventStream(w, run.ID)
+	if watch.Started != nil {
+		watch.Started(run)
 	}
-	var a answered
-	for waiting := true; waiting; {
-		select {
-		case ev := <-events:
-			sse.event(ev, snap.Redactor)
-		case a = <-done:
-			waiting = false
-		}
-	}
-	for len(events) > 0 { // what the run told before it returned
-		sse.event(<-events, snap.Redactor)
-	}
-	out, detail := s.finish(&run, a, req, snap)
-	s.metrics.ran(run.Status, time.Since(start))
-	s.cfg.Logger.Info("run ended", "id", run.ID, "status", run.Status, "duration", time.Since(start).Round(time.Millisecond))
-	switch {
-	case sse != nil && (sse.started || out != nil):
-		sse.result(run, out)
-	case out == nil:
-		writeRunError(w, a.err, run.Error, detail)
-	default:
-		w.Header().Set("Location", "/v1/runs/"+run.ID)
-		w.Header().Set("Nous-Run-Id", run.ID)
-		w.Header().Set("Content-Type", contentType(req.Format))
-		_, _ = w.Write(out)
-	}
+	res, err := svc.Answer(ctx, snap.Plugins, ask.Request{Query: req.Query, Mode: req.Mode, ID: run.ID})
+	a := s.finish(run, res, err, req, snap)
+	s.metrics.ran(a.Run.Status, time.Since(start))
+	s.cfg.Logger.Info("run ended", "id", run.ID, "status", a.Run.Status, "duration", time.Since(start).Round(time.Millisecond))
+	return a, nil
+}
+
+// mergeCancel is parent, also cancelled when other ends.
+func mergeCancel(parent, other context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	stop := context.AfterFunc(other, cancel)
+	return ctx, func() { stop(); cancel() }
 }
 
 // finish stores how the run ended and renders its output in req's format;
 // a question that did not run has no output, and the diagnostics of its
 // plan instead.
-func (s *Server) finish(run *Run, a answered, req askRequest, snap *Snapshot) ([]byte, []planDiagnostic) {
+func (s *Server) finish(run Run, res *runner.Result, err error, req AskRequest, snap *Snapshot) Answer {
 	ended := time.Now().UTC()
 	run.EndedAt = &ended
-	if a.err != nil {
-		run.Error = snap.Redactor.String(a.err.Error())
+	if err != nil {
+		run.Error = snap.Redactor.String(err.Error())
 	}
-	if a.res == nil {
+	a := Answer{Result: res, Err: err}
+	if res == nil {
 		run.Status = runner.ResultFailed
-		s.runs.end(*run, nil)
+		s.runs.end(run, nil)
 		var pe *ask.PlanError
-		if errors.As(a.err, &pe) {
-			var diags []planDiagnostic
+		if errors.As(err, &pe) {
 			for _, d := range pe.Diagnostics {
-				diags = append(diags, planDiagnostic{Code: string(d.Code), Message: snap.Redactor.String(d.Message)})
+				a.Diagnostics = append(a.Diagnostics, PlanDiagnostic{Code: string(d.Code), Message: snap.Redactor.String(d.Message)})
 			}
-			return nil, diags
 		}
-		return nil, nil
+		a.Run = run
+		return a
 	}
-	run.Status = a.res.Status
+	run.Status = res.Status
 	var stored, out bytes.Buffer
 	opts := report.Options{Redactor: snap.Redactor}
-	if err := report.Render(&stored, "json", a.res, opts); err != nil {
+	if err := report.Render(&stored, "json", res, opts); err != nil {
 		run.Error = "rendering the result: " + err.Error()
 	}
-	s.runs.end(*run, stored.Bytes())
+	s.runs.end(run, stored.Bytes())
+	a.Run = run
 	if req.Format == "json" {
-		return stored.Bytes(), nil
+		a.Output = stored.Bytes()
+		return a
 	}
 	opts.Trace = req.Trace
-	if err := report.Render(&out, req.Format, a.res, opts); err != nil {
-		return []byte("rendering the result: " + err.Error()), nil
+	if err := report.Render(&out, req.Format, res, opts); err != nil {
+		a.Output = []byte("rendering the result: " + err.Error())
+		return a
 	}
-	return out.Bytes(), nil
-}
-
-// writeRunError answers a question that did not run (err, masked as msg):
-// 422 for a plan with errors, 400 for a question the rules cannot plan,
-// 500 for anything else.
-func writeRunError(w http.ResponseWriter, err error, msg string, diags []planDiagnostic) {
-	var pe *ask.PlanError
-	code := http.StatusInternalServerError
-	switch {
-	case len(diags) > 0:
-		code = http.StatusUnprocessableEntity
-	case errors.As(err, &pe):
-		code = http.StatusBadRequest
-	}
-	writeJSON(w, code, apiError{Error: msg, Diagnostics: diags})
+	a.Output = out.Bytes()
+	return a
 }
 
 // isDraining reports whether the server is shutting down.
@@ -200,17 +191,6 @@ func (s *Server) isDraining() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.draining
-}
-
-// contentType is the media type of a report format.
-func contentType(format string) string {
-	switch format {
-	case "markdown":
-		return "text/markdown; charset=utf-8"
-	case "text":
-		return "text/plain; charset=utf-8"
-	}
-	return "application/json"
 }
 
 // logLines logs what the answer warns about (an agent falling back), one

@@ -2,12 +2,8 @@ package server
 
 import (
 	"context"
-	"errors"
 	"sync/atomic"
 )
-
-// errBusy is a run refused because every slot is taken and the queue is full.
-var errBusy = errors.New("too many runs: every slot is taken and the queue is full")
 
 // limiter caps the runs executing at once; up to queue more wait for a slot.
 type limiter struct {
@@ -21,7 +17,7 @@ func newLimiter(runs, queue int) *limiter {
 }
 
 // acquire takes a slot, waiting in the queue when there is room there; it
-// returns errBusy when there is none, ctx's error when ctx ends first.
+// returns ErrBusy when there is none, ctx's error when ctx ends first.
 func (l *limiter) acquire(ctx context.Context) (release func(), err error) {
 	release = func() { <-l.slots }
 	select {
@@ -31,7 +27,7 @@ func (l *limiter) acquire(ctx context.Context) (release func(), err error) {
 	}
 	if l.waiting.Add(1) > l.queue {
 		l.waiting.Add(-1)
-		return nil, errBusy
+		return nil, ErrBusy
 	}
 	defer l.waiting.Add(-1)
 	select {

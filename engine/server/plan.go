@@ -2,6 +2,9 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"sync/atomic"
 
@@ -17,27 +20,40 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 	if !bodyError(w, err) {
 		return
 	}
+	out, err := s.Plan(r.Context(), req)
+	var re *RequestError
+	switch {
+	case errors.As(err, &re):
+		writeError(w, http.StatusBadRequest, "%v", re)
+	case err != nil:
+		writeError(w, http.StatusInternalServerError, "%v", err)
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	}
+}
+
+// Plan plans req on the current rules as `nous plan` does and returns what
+// `nous plan --format json` prints. A question the rules cannot plan is a
+// *RequestError; a plan with error diagnostics is still a plan.
+func (s *Server) Plan(ctx context.Context, req engine.Request) ([]byte, error) {
 	snap, release := s.cfg.Snapshots.Acquire()
 	defer release()
 	planner := s.planners.get(snap)
 	if err := planner.CheckMode(req.Mode); err != nil {
-		writeError(w, http.StatusBadRequest, "mode: %v", err)
-		return
+		return nil, &RequestError{Field: "mode", Msg: err.Error()}
 	}
-	plan, err := planner.Plan(r.Context(), req)
+	plan, err := planner.Plan(ctx, req)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", snap.Redactor.Error(err))
-		return
+		return nil, &RequestError{Msg: snap.Redactor.Error(err).Error()}
 	}
 	// As `nous plan`: the sources are checked as the rules configure them.
 	engine.ValidatePlan(plan, engine.SourceFactsFromRules(snap.Rules))
 	var out bytes.Buffer
 	if err := render.Write(&out, plan, "json", snap.Redactor); err != nil {
-		writeError(w, http.StatusInternalServerError, "rendering the plan: %v", err)
-		return
+		return nil, fmt.Errorf("rendering the plan: %w", err)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(out.Bytes())
+	return out.Bytes(), nil
 }
 
 // plannerCache keeps the planner of the snapshot last planned with: a

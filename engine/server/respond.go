@@ -10,11 +10,11 @@ import (
 // apiError is the body of every error response.
 type apiError struct {
 	Error       string           `json:"error"`
-	Diagnostics []planDiagnostic `json:"diagnostics,omitempty"`
+	Diagnostics []PlanDiagnostic `json:"diagnostics,omitempty"`
 }
 
-// planDiagnostic is one error of a plan the rules cannot run.
-type planDiagnostic struct {
+// PlanDiagnostic is one error of a plan the rules cannot run.
+type PlanDiagnostic struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 }

@@ -37,6 +37,15 @@ type Config struct {
 	KeepBytes int64 // their rendered bytes
 	Clock     func() time.Time
 	Logger    *slog.Logger
+	// Mounts are front ends served beside the API (MCP, NLWeb), behind
+	// the same token, CORS and body limit.
+	Mounts []Mount
+}
+
+// Mount is a front end at a route pattern of net/http.ServeMux.
+type Mount struct {
+	Pattern string
+	Handler http.Handler
 }
 
 // Server answers the /v1 API. It is safe for concurrent use.
@@ -99,6 +108,9 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metrics.handler())
+	for _, m := range s.cfg.Mounts {
+		mux.Handle(m.Pattern, m.Handler)
+	}
 	return s.guard(mux)
 }
 

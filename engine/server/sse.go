@@ -6,9 +6,9 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/nous-dev/nous/engine/runner"
-	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // eventNames are the SSE event names of the runner's progress kinds.
@@ -30,6 +30,9 @@ type progress struct {
 	Detail      string `json:"detail,omitempty"`
 }
 
+// writeTimeout bounds sending one event to a client.
+const writeTimeout = 30 * time.Second
+
 // acceptsEvents reports whether the client asked for Server-Sent Events.
 func acceptsEvents(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
@@ -40,50 +43,46 @@ func acceptsEvents(r *http.Request) bool {
 	return false
 }
 
-// eventStream writes a run's events as Server-Sent Events. Its headers go
-// out with the first event, so a question that does not run is answered
-// with a plain error instead.
+// eventStream writes a run's events as Server-Sent Events. Its headers
+// go out when the run starts, so a question refused before that (a bad
+// mode, a full queue) is answered with a plain error instead.
 type eventStream struct {
 	w       http.ResponseWriter
-	id      string
 	started bool
 }
 
-func newEventStream(w http.ResponseWriter, id string) *eventStream {
-	return &eventStream{w: w, id: id}
-}
+func newEventStream(w http.ResponseWriter) *eventStream { return &eventStream{w: w} }
 
 // start sends the headers and the run event, naming the run.
-func (e *eventStream) start() {
-	if e.started {
-		return
-	}
+func (e *eventStream) start(run Run) {
 	e.started = true
 	h := e.w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
-	h.Set("Nous-Run-Id", e.id)
-	h.Set("Location", "/v1/runs/"+e.id)
+	h.Set("Nous-Run-Id", run.ID)
+	h.Set("Location", "/v1/runs/"+run.ID)
 	e.w.WriteHeader(http.StatusOK)
-	e.write("run", mustJSON(map[string]string{"id": e.id}))
+	e.write("run", mustJSON(map[string]string{"id": run.ID}))
 }
 
-// event sends one progress event, masked by red.
-func (e *eventStream) event(ev runner.Event, red *redact.Redactor) {
-	e.start()
-	e.write(eventNames[ev.Kind], mustJSON(progress{Pass: ev.Pass, Step: ev.Step, Description: red.String(ev.Description),
-		Status: ev.Status, Detail: red.String(ev.Detail)}))
+// event sends one progress event.
+func (e *eventStream) event(ev runner.Event) {
+	e.write(eventNames[ev.Kind], mustJSON(progress{Pass: ev.Pass, Step: ev.Step, Description: ev.Description,
+		Status: ev.Status, Detail: ev.Detail}))
 }
 
 // result ends the stream with the run's output (in the asked format), or
-// an error event when the question did not run.
-func (e *eventStream) result(run Run, out []byte) {
-	e.start()
-	if out == nil {
-		e.write("error", mustJSON(apiError{Error: run.Error}))
+// an error event, with the plan's diagnostics, when the question did not
+// run.
+func (e *eventStream) result(a Answer) {
+	if !e.started {
+		e.start(a.Run)
+	}
+	if a.Output == nil {
+		e.write("error", mustJSON(apiError{Error: a.Run.Error, Diagnostics: a.Diagnostics}))
 		return
 	}
-	e.write("result", out)
+	e.write("result", a.Output)
 }
 
 // write sends one event; every line of data is a data field.
@@ -98,10 +97,13 @@ func (e *eventStream) write(name string, data []byte) {
 		b.WriteByte('\n')
 	}
 	b.WriteByte('\n')
-	_, _ = e.w.Write(b.Bytes()) // a client gone cancels the run through its context
-	if f, ok := e.w.(http.Flusher); ok {
-		f.Flush()
-	}
+	// A client that stops reading must not hold the run: each event has
+	// writeTimeout to go out, after which the connection fails and the
+	// run is cancelled through the request's context.
+	rc := http.NewResponseController(e.w)
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	_, _ = e.w.Write(b.Bytes())
+	_ = rc.Flush()
 }
 
 func mustJSON(v any) []byte {
