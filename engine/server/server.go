@@ -42,10 +42,11 @@ type Config struct {
 	Mounts []Mount
 }
 
-// Mount is a front end at a route pattern of net/http.ServeMux.
+// Mount is a front end at a route pattern of net/http.ServeMux, built
+// from the server it fronts (its Ask and Plan).
 type Mount struct {
 	Pattern string
-	Handler http.Handler
+	Handler func(*Server) http.Handler
 }
 
 // Server answers the /v1 API. It is safe for concurrent use.
@@ -109,7 +110,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metrics.handler())
 	for _, m := range s.cfg.Mounts {
-		mux.Handle(m.Pattern, m.Handler)
+		mux.Handle(m.Pattern, m.Handler(s))
 	}
 	return s.guard(mux)
 }
