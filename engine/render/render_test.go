@@ -19,7 +19,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-func planInput(t *testing.T, name string) *engine.Plan {
+func planInput(t testing.TB, name string) *engine.Plan {
 	t.Helper()
 	rs, diags := rules.LoadFS(examples.DefaultRules(), rules.WithEnv(map[string]string{}))
 	require.False(t, diags.HasErrors(), "%v", diags)

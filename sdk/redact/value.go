@@ -10,7 +10,9 @@ import (
 // holds: strings and named string types, []byte (json.RawMessage as
 // decoded JSON), errors, and whatever exported struct fields, pointers,
 // slices, arrays, maps (keys too) and interfaces lead to. v is left
-// unchanged; parts without a secret may be shared with the copy.
+// unchanged; parts without a secret are shared with the copy (a struct,
+// slice, map or pointer is copied only when something beneath it is
+// masked), so v without a secret comes back as it is.
 //
 // Output code masks what it renders with Value before encoding it, so no
 // encoding (JSON, XML, %q, a diagram label) can spell a secret in a way a
@@ -21,155 +23,265 @@ func Value[T any](r *Redactor, v T) T {
 	if !r.active() {
 		return v
 	}
-	w := walker{r: r, seen: map[visit]reflect.Value{}, holds: map[reflect.Type]bool{}}
-	out, _ := w.walk(reflect.ValueOf(&v).Elem()).Interface().(T)
-	return out
+	in := reflect.ValueOf(&v).Elem()
+	w := walker{r: r}
+	out, changed := w.walk(in, describe(in.Type()))
+	if w.broken {
+		w = walker{r: r, cycles: true}
+		out, changed = w.walk(in, describe(in.Type()))
+	}
+	if !changed {
+		return v
+	}
+	masked, _ := out.Interface().(T)
+	return masked
 }
 
-// visit identifies a pointer already copied, so shared and cyclic
+// visit identifies a pointer already walked, so shared and cyclic
 // structures stay shared and cyclic.
 type visit struct {
 	ptr uintptr
 	typ reflect.Type
 }
 
+// walked is what became of a pointer: its result once walked, or, while
+// it is walked, the copy handed to a cycle leading back to it.
+type walked struct {
+	out     reflect.Value
+	changed bool
+	done    bool
+	cycled  bool // a cycle led back to the pointer as it was
+}
+
+// walker walks a value once. A cycle leads back to a pointer being walked
+// as the pointer itself, which is right unless something on the cycle is
+// masked: then the walk is broken and done again with cycles set, where a
+// cycle leads to the pointer's copy.
 type walker struct {
-	r     *Redactor
-	seen  map[visit]reflect.Value
-	holds map[reflect.Type]bool
+	r      *Redactor
+	seen   map[visit]walked
+	cycles bool
+	broken bool
 }
 
 var rawMessage = reflect.TypeFor[json.RawMessage]()
 
-// walk returns v, or a masked copy of it, of v's type.
-func (w *walker) walk(v reflect.Value) reflect.Value {
-	t := v.Type()
-	if !w.mayHold(t) {
-		return v
+// walk returns v unchanged and false, or a masked copy of v of v's type
+// and true; ti describes v's type.
+func (w *walker) walk(v reflect.Value, ti *typeInfo) (reflect.Value, bool) {
+	if !ti.holds {
+		return v, false
 	}
-	switch t.Kind() {
+	switch v.Kind() {
 	case reflect.String:
 		s := v.String()
-		if m := w.r.String(s); m != s {
-			return reflect.ValueOf(m).Convert(t)
+		m := w.r.String(s)
+		if m == s {
+			return v, false
 		}
-		return v
+		out := reflect.New(v.Type()).Elem()
+		out.SetString(m)
+		return out, true
 	case reflect.Pointer:
 		if v.IsNil() {
-			return v
+			return v, false
 		}
-		key := visit{v.Pointer(), t}
-		if p, ok := w.seen[key]; ok {
-			return p
-		}
-		p := reflect.New(t.Elem())
-		w.seen[key] = p
-		p.Elem().Set(w.walk(v.Elem()))
-		return p
+		return w.pointer(v, ti)
 	case reflect.Interface:
 		if v.IsNil() {
-			return v
+			return v, false
 		}
-		out := reflect.New(t).Elem()
-		e := v.Elem()
-		if err, ok := e.Interface().(error); ok {
-			if m := reflect.ValueOf(w.r.Error(err)); m.Type().AssignableTo(t) {
-				out.Set(m)
-				return out
-			}
-		}
-		out.Set(w.walk(e))
-		return out
+		return w.iface(v)
 	case reflect.Struct:
-		out := reflect.New(t).Elem()
-		out.Set(v)
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() && f.Tag.Get("redact") != "-" {
-				out.Field(i).Set(w.walk(v.Field(i)))
+		var out reflect.Value
+		for _, f := range ti.fields {
+			m, changed := w.walk(v.Field(f.index), f.info)
+			if !changed {
+				continue
 			}
+			if !out.IsValid() {
+				out = reflect.New(v.Type()).Elem()
+				out.Set(v)
+			}
+			out.Field(f.index).Set(m)
 		}
-		return out
+		return out, out.IsValid()
 	case reflect.Slice:
 		if v.IsNil() {
-			return v
+			return v, false
 		}
-		if t.Elem().Kind() == reflect.Uint8 {
-			return reflect.ValueOf(w.bytes(v.Bytes(), t == rawMessage)).Convert(t)
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return w.bytes(v)
 		}
-		out := reflect.MakeSlice(t, v.Len(), v.Len())
+		var out reflect.Value
 		for i := range v.Len() {
-			out.Index(i).Set(w.walk(v.Index(i)))
+			m, changed := w.walk(v.Index(i), ti.elem)
+			if !changed {
+				continue
+			}
+			if !out.IsValid() {
+				out = reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+				reflect.Copy(out, v)
+			}
+			out.Index(i).Set(m)
 		}
-		return out
+		return out, out.IsValid()
 	case reflect.Array:
-		out := reflect.New(t).Elem()
+		var out reflect.Value
 		for i := range v.Len() {
-			out.Index(i).Set(w.walk(v.Index(i)))
+			m, changed := w.walk(v.Index(i), ti.elem)
+			if !changed {
+				continue
+			}
+			if !out.IsValid() {
+				out = reflect.New(v.Type()).Elem()
+				out.Set(v)
+			}
+			out.Index(i).Set(m)
 		}
-		return out
+		return out, out.IsValid()
 	case reflect.Map:
 		if v.IsNil() {
-			return v
+			return v, false
 		}
-		out := reflect.MakeMapWithSize(t, v.Len())
-		for it := v.MapRange(); it.Next(); {
-			out.SetMapIndex(w.walk(it.Key()), w.walk(it.Value()))
-		}
-		return out
+		return w.mapping(v, ti)
 	}
-	return v
+	return v, false
 }
 
-// bytes masks b as text, or as JSON when it is a json.RawMessage: a secret
-// written with JSON escapes (\u0041) is found once decoded.
-func (w *walker) bytes(b []byte, isJSON bool) []byte {
-	if !isJSON || !json.Valid(b) {
-		return w.r.Bytes(b)
+// pointer walks what v points to and points to a copy only when that
+// changed (or when a cycle leads back to v while it is walked).
+func (w *walker) pointer(v reflect.Value, ti *typeInfo) (reflect.Value, bool) {
+	key := visit{v.Pointer(), v.Type()}
+	if p, ok := w.seen[key]; ok {
+		if p.done {
+			return p.out, p.changed
+		}
+		// A cycle: v is being walked.
+		if !w.cycles {
+			p.cycled = true
+			w.seen[key] = p
+			return v, false
+		}
+		// Its copy stands in for it, and everything on the cycle is
+		// copied to lead to it.
+		if !p.out.IsValid() {
+			p.out = reflect.New(v.Type().Elem())
+			w.seen[key] = p
+		}
+		return p.out, true
 	}
+	if w.seen == nil {
+		w.seen = map[visit]walked{}
+	}
+	w.seen[key] = walked{}
+	elem, changed := w.walk(v.Elem(), ti.elem)
+	p := w.seen[key]
+	p.done = true
+	w.broken = w.broken || changed && p.cycled
+	switch {
+	case p.out.IsValid(): // handed to a cycle
+		p.out.Elem().Set(elem)
+		p.changed = true
+	case changed:
+		p.out = reflect.New(v.Type().Elem())
+		p.out.Elem().Set(elem)
+		p.changed = true
+	default:
+		p.out = v
+	}
+	w.seen[key] = p
+	return p.out, p.changed
+}
+
+// iface masks an error by its message, and anything else by what it holds.
+func (w *walker) iface(v reflect.Value) (reflect.Value, bool) {
+	e := v.Elem()
+	if err, ok := e.Interface().(error); ok {
+		msg := err.Error()
+		clean := w.r.String(msg)
+		if clean == msg {
+			return v, false
+		}
+		if m := reflect.ValueOf(error(&maskedError{msg: clean, err: err, r: w.r})); m.Type().AssignableTo(v.Type()) {
+			out := reflect.New(v.Type()).Elem()
+			out.Set(m)
+			return out, true
+		}
+	}
+	m, changed := w.walk(e, describe(e.Type()))
+	if !changed {
+		return v, false
+	}
+	out := reflect.New(v.Type()).Elem()
+	out.Set(m)
+	return out, true
+}
+
+// mapping copies a map when one of its keys or values changed; a masked
+// key replaces its original.
+func (w *walker) mapping(v reflect.Value, ti *typeInfo) (reflect.Value, bool) {
+	type entry struct{ key, newKey, value reflect.Value }
+	var changed []entry
+	for it := v.MapRange(); it.Next(); {
+		k, kc := w.walk(it.Key(), ti.key)
+		x, xc := w.walk(it.Value(), ti.elem)
+		if kc || xc {
+			changed = append(changed, entry{it.Key(), k, x})
+		}
+	}
+	if len(changed) == 0 {
+		return v, false
+	}
+	out := reflect.MakeMapWithSize(v.Type(), v.Len())
+	for it := v.MapRange(); it.Next(); {
+		out.SetMapIndex(it.Key(), it.Value())
+	}
+	for _, e := range changed {
+		out.SetMapIndex(e.key, reflect.Value{})
+	}
+	for _, e := range changed {
+		out.SetMapIndex(e.newKey, e.value)
+	}
+	return out, true
+}
+
+// bytes masks a byte slice as text, or as JSON when it is a
+// json.RawMessage: a secret written with JSON escapes (\u0041) is found
+// once decoded.
+func (w *walker) bytes(v reflect.Value) (reflect.Value, bool) {
+	b := v.Bytes()
+	var m []byte
+	if v.Type() == rawMessage && json.Valid(b) {
+		m = w.json(b)
+	} else {
+		m = w.r.Bytes(b)
+	}
+	if bytes.Equal(m, b) {
+		return v, false
+	}
+	return reflect.ValueOf(m).Convert(v.Type()), true
+}
+
+// json masks valid JSON b as decoded JSON, re-encoded only when it
+// changed.
+func (w *walker) json(b []byte) []byte {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var x any
 	if dec.Decode(&x) != nil {
 		return w.r.Bytes(b)
 	}
-	masked := w.walk(reflect.ValueOf(&x).Elem()).Interface()
-	if reflect.DeepEqual(masked, x) {
+	xv := reflect.ValueOf(&x).Elem()
+	masked, changed := w.walk(xv, describe(xv.Type()))
+	if !changed {
 		return b
 	}
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
-	if enc.Encode(masked) != nil {
+	if enc.Encode(masked.Interface()) != nil {
 		return w.r.Bytes(b)
 	}
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
-}
-
-// mayHold reports whether a value of type t can hold a string that Value
-// would mask, so values that cannot (numbers, time.Time) are not copied.
-func (w *walker) mayHold(t reflect.Type) bool {
-	if h, ok := w.holds[t]; ok {
-		return h
-	}
-	w.holds[t] = true // a recursive type is assumed to hold strings while it is looked at
-	h := false
-	switch t.Kind() {
-	case reflect.String, reflect.Interface:
-		h = true
-	case reflect.Slice:
-		h = t.Elem().Kind() == reflect.Uint8 || w.mayHold(t.Elem())
-	case reflect.Pointer, reflect.Array:
-		h = w.mayHold(t.Elem())
-	case reflect.Map:
-		h = w.mayHold(t.Key()) || w.mayHold(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if f := t.Field(i); f.IsExported() && f.Tag.Get("redact") != "-" && w.mayHold(f.Type) {
-				h = true
-				break
-			}
-		}
-	}
-	w.holds[t] = h
-	return h
 }

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -108,4 +110,72 @@ func TestOneLine(t *testing.T) {
 func TestValueOfErrorsInAny(t *testing.T) {
 	out := Value(New("tok-123456"), map[string]any{"e": errors.New("tok-123456 x")})
 	assert.EqualError(t, out["e"].(error), "[REDACTED] x")
+}
+
+// A value is copied only where a secret was masked: what holds none is
+// shared with the copy, and a value without any comes back as it is.
+func TestValueCopiesOnlyWhatChanged(t *testing.T) {
+	r := New("tok-123456")
+	clean := &node{Name: "a", Tags: []string{"x"}, Attrs: map[string]any{"k": []any{"v"}}, Raw: json.RawMessage(`{"k":1}`)}
+	clean.Next = clean
+	assert.Same(t, clean, Value(r, clean))
+
+	in := &node{Name: "a", Tags: []string{"x", "y"}, Attrs: map[string]any{"k": "v"},
+		Children: [2]*node{{Name: "clean"}, {Name: "tok-123456"}}}
+	out := Value(r, in)
+	require.NotSame(t, in, out)
+	assert.Same(t, in.Children[0], out.Children[0], "a clean child is shared")
+	assert.NotSame(t, in.Children[1], out.Children[1])
+	assert.Equal(t, "[REDACTED]", out.Children[1].Name)
+	assert.Equal(t, "tok-123456", in.Children[1].Name, "the argument is left alone")
+	assert.Same(t, &in.Tags[0], &out.Tags[0], "a clean slice is shared")
+	assert.Equal(t, reflect.ValueOf(in.Attrs).Pointer(), reflect.ValueOf(out.Attrs).Pointer(), "a clean map is shared")
+
+	withSecret := map[string]string{"tok-123456": "x", "b": "tok-123456 y", "c": "z"}
+	assert.Equal(t, map[string]string{"[REDACTED]": "x", "b": "[REDACTED] y", "c": "z"}, Value(r, withSecret))
+	assert.Equal(t, "tok-123456 y", withSecret["b"], "the argument is left alone")
+}
+
+// A cycle through a pointer whose target is masked leads to the copy.
+func TestValueCycleWithSecret(t *testing.T) {
+	a := &node{Name: "a"}
+	b := &node{Name: "tok-123456", Next: a}
+	a.Next = b
+	out := Value(New("tok-123456"), a)
+	assert.Equal(t, "[REDACTED]", out.Next.Name)
+	assert.Same(t, out, out.Next.Next, "the cycle stays a cycle of copies")
+	assert.Same(t, b, a.Next, "the argument is left alone")
+	assert.Equal(t, "tok-123456", b.Name)
+}
+
+// Types are described once, from many goroutines at a time.
+func TestValueConcurrent(t *testing.T) {
+	type fresh struct {
+		A []map[string]*node
+		B any
+	}
+	r := New("tok-123456")
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			out := Value(r, fresh{A: []map[string]*node{{"k": {Name: "tok-123456"}}}, B: "tok-123456"})
+			assert.Equal(t, "[REDACTED]", out.A[0]["k"].Name)
+			assert.Equal(t, "[REDACTED]", out.B)
+		})
+	}
+	wg.Wait()
+}
+
+// BenchmarkValueClean walks a value holding no secret, the common case of
+// a rendered plan: nothing is copied.
+func BenchmarkValueClean(b *testing.B) {
+	r := New("tok-123456")
+	in := &node{Name: "a", Tags: []string{"x", "y", "z"}, Attrs: map[string]any{"k": []any{"v", 3.0}}}
+	for i := range in.Children {
+		in.Children[i] = &node{Name: "child", Tags: []string{"p", "q"}}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Value(r, in)
+	}
 }
