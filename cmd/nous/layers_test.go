@@ -91,7 +91,7 @@ func TestLayers(t *testing.T) {
 			func(p string) bool { return under(p, "engine/server") },
 			func(i string) bool {
 				return slices.Contains([]string{"engine", "engine/ask", "engine/runner", "engine/report", "engine/render",
-					"engine/history", "rules", "sdk/redact"}, i)
+					"engine/history", "engine/server/viewer", "rules", "sdk/redact"}, i)
 			}},
 		{"only the CLI imports the server",
 			func(p string) bool { return p != "cmd/nous" && !under(p, "engine/server") },

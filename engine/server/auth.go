@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"strings"
+
+	"github.com/nous-dev/nous/engine/server/viewer"
 )
 
 // EnvToken names the variable that gives the bearer token when --token does not.
@@ -33,8 +35,12 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// open routes answer without a token: probes must work without secrets.
-var open = map[string]bool{"/healthz": true, "/readyz": true}
+// open reports whether path answers without a token: probes must work
+// without secrets, and the viewer's page, which holds none, asks for the
+// token itself.
+func open(path string) bool {
+	return path == "/healthz" || path == "/readyz" || viewer.Public(path)
+}
 
 // guard applies CORS, the body limit and the bearer token to every route.
 func (s *Server) guard(next http.Handler) http.Handler {
@@ -52,7 +58,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if s.cfg.Token != "" && !open[r.URL.Path] {
+		if s.cfg.Token != "" && !open(r.URL.Path) {
 			// Hashes compare in constant time whatever the lengths.
 			got := sha256.Sum256([]byte(bearer(r)))
 			if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {

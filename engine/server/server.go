@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/nous-dev/nous/engine/server/viewer"
 )
 
 // Defaults of Config's zero fields.
@@ -42,11 +44,10 @@ type Config struct {
 	Mounts []Mount
 }
 
-// Mount is a front end at a route pattern of net/http.ServeMux, built
-// from the server it fronts (its Ask and Plan).
+// Mount is a front end at a route pattern of net/http.ServeMux.
 type Mount struct {
 	Pattern string
-	Handler func(*Server) http.Handler
+	Handler http.Handler
 }
 
 // Server answers the /v1 API. It is safe for concurrent use.
@@ -109,8 +110,10 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /metrics", s.metrics.handler())
+	mux.Handle("GET /{$}", viewer.Handler())
+	mux.Handle("GET "+viewer.Prefix, viewer.Handler())
 	for _, m := range s.cfg.Mounts {
-		mux.Handle(m.Pattern, m.Handler(s))
+		mux.Handle(m.Pattern, m.Handler)
 	}
 	return s.guard(mux)
 }

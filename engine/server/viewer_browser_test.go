@@ -1,0 +1,146 @@
+package server_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/nous-dev/nous/engine/server"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// chromium is the browser the viewer tests drive: $NOUS_CHROMIUM, else
+// Debian's chromium or another Chrome on the PATH.
+func chromium() string {
+	if p := os.Getenv("NOUS_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browser starts a headless chromium with a fresh profile for the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromium()
+	if path == "" {
+		t.Skip("no chromium: install it (apt-get install chromium; .ci/run does) or set NOUS_CHROMIUM to a Chrome binary")
+	}
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true))
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// artifact is where the test saves name: $NOUS_ARTIFACTS when set (CI
+// keeps it), else the test's temporary directory.
+func artifact(t *testing.T, name string) string {
+	dir := os.Getenv("NOUS_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return filepath.Join(dir, name)
+}
+
+// ended waits until the page's status is a run's final word.
+func ended() chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](`(s => s && !['planning', 'running', 'loading'].includes(s))`+
+		`(document.getElementById('status').dataset.state)`, chromedp.WithPollingInterval(50*time.Millisecond))
+}
+
+// do runs steps in the page, failing the test on an error.
+func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, steps...))
+}
+
+// get runs one action in the page and returns its value.
+func get[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	require.NoError(t, err)
+	return v
+}
+
+// js evaluates expression in the page.
+func js[T any](t *testing.T, ctx context.Context, expression string) T {
+	t.Helper()
+	return get(t, ctx, chromedp.Evaluate[T](expression))
+}
+
+// TestViewerAsks drives the run viewer in headless chromium: it asks a
+// question, waits for the report and checks what the page shows.
+func TestViewerAsks(t *testing.T) {
+	ctx := browser(t)
+	s := start(t, newFixtures(t), server.Config{})
+
+	do(t, ctx, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#query`),
+		chromedp.Poll[chromedp.Void](`performance.getEntriesByName('first-contentful-paint').length > 0`))
+	paint := js[float64](t, ctx, `performance.getEntriesByName('first-contentful-paint')[0].startTime`)
+	loaded := js[float64](t, ctx, `performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd`)
+	t.Logf("first contentful paint %.1f ms, DOMContentLoaded %.1f ms (headless chromium, loopback)", paint, loaded)
+
+	do(t, ctx, chromedp.SendKeys(`#query`, question), chromedp.Click(`#ask-button`), ended(),
+		chromedp.Poll[chromedp.Void](`document.querySelectorAll('#runs button').length > 0`))
+	report := get(t, ctx, chromedp.Text(`#report`))
+	graph := js[string](t, ctx, `document.getElementById('graph').textContent`)
+	assert.Contains(t, get(t, ctx, chromedp.Text(`#status`)), "success")
+	assert.GreaterOrEqual(t, js[int](t, ctx, `document.querySelectorAll('#graph g.node').length`), 2, "the plan's steps are drawn")
+	assert.GreaterOrEqual(t, js[int](t, ctx, `document.querySelectorAll('#graph path.edge').length`), 1, "with their dependencies")
+	assert.Contains(t, graph, "h0", "steps are named")
+	assert.Contains(t, graph, "youtrack", "a retrieval step shows its sources")
+	assert.Contains(t, graph, "completed", "steps show how they ended")
+	assert.Contains(t, report, "issue")
+	href := get(t, ctx, chromedp.AttributeValue(`#evidence a`, "href"))
+	assert.True(t, strings.HasPrefix(href.Value, "https://youtrack.example.com/issue/"), "a record links to its URL: %q", href.Value)
+	assert.NotEmpty(t, get(t, ctx, chromedp.Text(`#evidence a`)))
+	assert.Positive(t, js[int](t, ctx, `document.querySelectorAll('#trace > li').length`), "the reasoning trace is shown")
+	assert.Positive(t, js[int](t, ctx, `document.querySelectorAll('#progress > li').length`), "the run's events are shown")
+	assert.Equal(t, 1, js[int](t, ctx, `document.querySelectorAll('#runs button').length`), "the run is listed")
+
+	shot := artifact(t, "viewer.png")
+	require.NoError(t, os.WriteFile(shot, get(t, ctx, chromedp.FullScreenshot(100)), 0o644))
+	t.Logf("screenshot: %s", shot)
+
+	t.Run("a stored run opens from the list", func(t *testing.T) {
+		do(t, ctx, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#runs button`), chromedp.Click(`#runs button`), ended())
+		assert.Equal(t, report, get(t, ctx, chromedp.Text(`#report`)))
+	})
+}
+
+// TestViewerToken checks the page of a server that wants a token: it asks
+// for it, keeps it in sessionStorage only, and shows what a hostile
+// question echoes as text.
+func TestViewerToken(t *testing.T) {
+	ctx := browser(t)
+	s := start(t, newFixtures(t), server.Config{Token: "s3cret"})
+	do(t, ctx, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#token-dialog[open] #token`),
+		chromedp.SendKeys(`#token`, "s3cret"), chromedp.Click(`#token-dialog button[value="save"]`),
+		chromedp.WaitVisible(`#runs li`))
+	assert.Equal(t, "s3cret", js[string](t, ctx, `sessionStorage.getItem('nous.token')`))
+	assert.Equal(t, "{}", js[string](t, ctx, `JSON.stringify(localStorage)`), "the token is kept for the tab only")
+
+	do(t, ctx, chromedp.SendKeys(`#query`, `<img src=x id=pwned> how many open issues are there?`),
+		chromedp.Click(`#ask-button`), ended(),
+		chromedp.Poll[chromedp.Void](`document.getElementById('runs').textContent.includes('<img')`))
+	assert.Contains(t, get(t, ctx, chromedp.Text(`#status`)), "success")
+	assert.False(t, js[bool](t, ctx, `document.getElementById('pwned') !== null`), "text from the server never becomes markup")
+}
