@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/engine/session"
 	"github.com/nous-dev/nous/sdk/redact"
@@ -17,22 +18,29 @@ func Turn(res *runner.Result, red *redact.Redactor) session.Turn {
 	if res.History != nil {
 		t.At = res.History.EndedAt
 	}
-	if p := res.Plan; p != nil {
-		t.Intents = slices.Clone(p.Reasoning.Intents)
-		if len(p.Reasoning.Entities) > 0 {
-			t.Entities = make(map[string][]string, len(p.Reasoning.Entities))
-			for _, k := range slices.Sorted(maps.Keys(p.Reasoning.Entities)) {
-				for _, v := range p.Reasoning.Entities[k] {
-					t.Entities[k] = append(t.Entities[k], red.String(v))
-				}
-			}
-		}
-		if in := p.Interpretation; in != nil && in.Dates != nil {
-			t.Since, t.Until = in.Dates.Since, in.Dates.Until
-		}
-	}
+	understood(&t, res.Plan, red)
 	if a := res.Ambiguity; a != nil && res.Status == runner.ResultNeedsClarification {
 		t.Asked = redact.Value(red, a)
 	}
 	return t
+}
+
+// understood records in t what plan understood of its question: intents,
+// entities (masked by red) and period.
+func understood(t *session.Turn, plan *engine.Plan, red *redact.Redactor) {
+	if plan == nil {
+		return
+	}
+	t.Intents = slices.Clone(plan.Reasoning.Intents)
+	if len(plan.Reasoning.Entities) > 0 {
+		t.Entities = make(map[string][]string, len(plan.Reasoning.Entities))
+		for _, k := range slices.Sorted(maps.Keys(plan.Reasoning.Entities)) {
+			for _, v := range plan.Reasoning.Entities[k] {
+				t.Entities[k] = append(t.Entities[k], red.String(v))
+			}
+		}
+	}
+	if in := plan.Interpretation; in != nil && in.Dates != nil {
+		t.Since, t.Until = in.Dates.Since, in.Dates.Until
+	}
 }

@@ -44,12 +44,16 @@ type Clarification struct {
 	Candidates    []string `json:"candidates,omitempty"`
 }
 
-// The constants of the document's _format_result.
+// The site every Item names, the research-loop document's.
 const (
-	itemSite    = "Deep Research Module"
-	itemSiteURL = "https://deep-research.internal"
-	itemName    = "深度研究報告："
-	itemScore   = 95
+	ItemSite    = "Deep Research Module"
+	ItemSiteURL = "https://deep-research.internal"
+)
+
+// The other constants of the document's _format_result.
+const (
+	itemName  = "深度研究報告："
+	itemScore = 95
 )
 
 // Schema object types of the items.
@@ -75,7 +79,7 @@ func Items(res *runner.Result) []Item {
 // path-escaped: a raw question (spaces, "?", "#") is not a valid URL.
 func reportURL(res *runner.Result) string {
 	q := []rune(res.Query)
-	return itemSiteURL + "/" + url.PathEscape(res.Mode) + "/" + url.PathEscape(string(q[:min(len(q), 50)]))
+	return ItemSiteURL + "/" + url.PathEscape(res.Mode) + "/" + url.PathEscape(string(q[:min(len(q), 50)]))
 }
 
 func reportItem(res *runner.Result) Item {
@@ -83,8 +87,8 @@ func reportItem(res *runner.Result) Item {
 		Type:        "Item",
 		URL:         reportURL(res),
 		Name:        itemName + res.Query,
-		Site:        itemSite,
-		SiteURL:     itemSiteURL,
+		Site:        ItemSite,
+		SiteURL:     ItemSiteURL,
 		Score:       itemScore,
 		Description: res.Report,
 		SchemaObject: SchemaObject{
@@ -127,8 +131,8 @@ func answerItem(res *runner.Result, i int, a runner.Answer) Item {
 		Type:        "Item",
 		URL:         fmt.Sprintf("%s#answer-%d", reportURL(res), i+1),
 		Name:        a.Line(),
-		Site:        itemSite,
-		SiteURL:     itemSiteURL,
+		Site:        ItemSite,
+		SiteURL:     ItemSiteURL,
 		Score:       itemScore,
 		Description: runner.Section(res, a),
 		SchemaObject: SchemaObject{

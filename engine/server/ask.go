@@ -23,6 +23,10 @@ type AskRequest struct {
 	Mode   string `json:"mode,omitempty"`
 	Format string `json:"format,omitempty"` // as `nous ask --format`; json by default
 	Trace  bool   `json:"trace,omitempty"`  // as `nous ask --trace`
+	// Prev are the conversation's earlier questions, oldest first, for a
+	// front end that keeps no session (NLWeb's prev): the question is read
+	// as their follow-up (see ask.Service.Prior).
+	Prev []string `json:"-"`
 }
 
 // Watch is what the caller of Ask hears while its run goes on. Either
@@ -122,6 +126,10 @@ func (s *Server) run(ctx context.Context, snap *Snapshot, req AskRequest, watch 
 	if err := svc.CheckMode(req.Mode); err != nil {
 		return Answer{}, &RequestError{Field: "mode", Msg: err.Error()}
 	}
+	prior, err := svc.Prior(ctx, req.Prev, req.Mode)
+	if err != nil {
+		return Answer{}, &RequestError{Field: "prev", Msg: snap.Redactor.String(err.Error())}
+	}
 	start := time.Now()
 	run := Run{ID: history.NewID(s.cfg.Clock()), Query: snap.Redactor.String(req.Query), Mode: req.Mode,
 		Status: StatusRunning, StartedAt: start.UTC()}
@@ -129,7 +137,7 @@ func (s *Server) run(ctx context.Context, snap *Snapshot, req AskRequest, watch 
 	if watch.Started != nil {
 		watch.Started(run)
 	}
-	res, err := svc.Answer(ctx, snap.Plugins, ask.Request{Query: req.Query, Mode: req.Mode, ID: run.ID})
+	res, err := svc.Answer(ctx, snap.Plugins, ask.Request{Query: req.Query, Mode: req.Mode, ID: run.ID, Session: prior})
 	a := s.finish(run, res, err, req, snap)
 	s.metrics.ran(a.Run.Status, time.Since(start))
 	s.cfg.Logger.Info("run ended", "id", run.ID, "status", a.Run.Status, "duration", time.Since(start).Round(time.Millisecond))
