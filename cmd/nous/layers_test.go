@@ -60,6 +60,10 @@ func own(imp string) string {
 	return ""
 }
 
+// frontEnd reports whether pkg is one of the protocols `nous serve`
+// answers beside its API.
+func frontEnd(pkg string) bool { return pkg == "engine/nlweb" }
+
 // TestLayers checks the import graph the README's Layout section draws:
 // data flows one way, rules → plan → run, and the light packages stay light.
 func TestLayers(t *testing.T) {
@@ -93,9 +97,14 @@ func TestLayers(t *testing.T) {
 				return slices.Contains([]string{"engine", "engine/ask", "engine/runner", "engine/report", "engine/render",
 					"engine/history", "engine/server/viewer", "rules", "sdk/redact"}, i)
 			}},
-		{"only the CLI imports the server",
-			func(p string) bool { return p != "cmd/nous" && !under(p, "engine/server") },
+		{"only the CLI and the server's front ends import the server",
+			func(p string) bool { return p != "cmd/nous" && !under(p, "engine/server") && !frontEnd(p) },
 			func(i string) bool { return !under(i, "engine/server") }},
+		{"a front end is an adapter over the server: it runs nothing itself",
+			frontEnd,
+			func(i string) bool {
+				return slices.Contains([]string{"engine/server", "engine/report", "engine/runner"}, i)
+			}},
 		{"the plugin host knows the protocol only through sdk/host",
 			func(p string) bool { return under(p, "plugin") },
 			func(i string) bool { return under(i, "plugin") || i == "sdk" || i == "sdk/host" || i == "sdk/redact" }},

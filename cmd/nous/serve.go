@@ -76,6 +76,7 @@ kept) and stops every plugin.`,
 			}
 			defer reloader.Close()
 			cfg.Snapshots = reloader
+			cfg.Mounts = frontEnds()
 			srv = server.New(cfg)
 			if err := srv.Metrics().Register(newPluginMetrics(shared)); err != nil {
 				return err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -300,4 +301,78 @@ func TestServeRefusesAnOpenAddressWithoutAToken(t *testing.T) {
 	code := run([]string{"serve", "--addr", "0.0.0.0:0"}, strings.NewReader(""), &out, &errb)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errb.String(), "not loopback: give a token")
+}
+
+// nlwebGet asks the NLWeb endpoint of s with params and returns the status and body.
+func (s *served) nlwebGet(t *testing.T, params url.Values) (int, string) {
+	t.Helper()
+	resp, err := http.Get(s.url + "/ask?" + params.Encode())
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(body)
+}
+
+func TestServeNLWeb(t *testing.T) {
+	rules, _ := sessionRepo(t, "")
+	// What a session gives for the follow-up is what prev gives.
+	_, stderr, code := runAsk(t, "--rules", rules, "--session", "t1", "what changed last week?")
+	require.Equal(t, 0, code, stderr)
+	session, stderr, code := runAsk(t, "--rules", rules, "--session", "t1", "--format", "nlweb", "and the week before?")
+	require.Equal(t, 0, code, stderr)
+	alone, stderr, code := runAsk(t, "--rules", rules, "--format", "nlweb", "what changed last week?")
+	require.Equal(t, 0, code, stderr)
+	s := startServe(t, "--rules", rules)
+
+	t.Run("non-streaming: the Items of nous ask --format nlweb", func(t *testing.T) {
+		code, body := s.nlwebGet(t, url.Values{"query": {"what changed last week?"}, "site": {"all"}, "streaming": {"false"}})
+		require.Equal(t, http.StatusOK, code, body)
+		var out struct {
+			QueryID string          `json:"query_id"`
+			Results json.RawMessage `json:"results"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(body), &out))
+		assert.NotEmpty(t, out.QueryID)
+		assert.JSONEq(t, alone, string(out.Results))
+	})
+
+	t.Run("prev is the conversation", func(t *testing.T) {
+		code, body := s.nlwebGet(t, url.Values{"query": {"and the week before?"}, "prev": {"what changed last week?"}, "streaming": {"false"}})
+		require.Equal(t, http.StatusOK, code, body)
+		var out struct{ Results []map[string]any }
+		require.NoError(t, json.Unmarshal([]byte(body), &out))
+		require.NotEmpty(t, out.Results)
+		report := out.Results[0]["description"].(string)
+		assert.Contains(t, report, "Follow-up of “what changed last week?” (earlier question 1): took intent query_commits; "+
+			"dates 2026-10-26..2026-11-01 (the week before, from 2026-11-02 – 2026-11-08)")
+		assert.Contains(t, report, "Rewrite the lexer", "the week before's commit")
+		var want []map[string]any
+		require.NoError(t, json.Unmarshal([]byte(session), &want))
+		assert.Equal(t, strings.Replace(want[0]["description"].(string), "(session t1, turn 1)", "(earlier question 1)", 1), report,
+			"the same answer as the session's follow-up")
+	})
+
+	t.Run("streaming ends with the Items and complete", func(t *testing.T) {
+		code, body := s.nlwebGet(t, url.Values{"query": {"what changed last week?"}, "query_id": {"q42"}})
+		require.Equal(t, http.StatusOK, code, body)
+		var kinds []string
+		for line := range strings.Lines(body) {
+			data, ok := strings.CutPrefix(strings.TrimSpace(line), "data: ")
+			if !ok {
+				continue
+			}
+			var m map[string]any
+			require.NoError(t, json.Unmarshal([]byte(data), &m))
+			assert.Equal(t, "q42", m["query_id"])
+			kinds = append(kinds, m["message_type"].(string))
+			if m["message_type"] == "result_batch" {
+				results, err := json.Marshal(m["results"])
+				require.NoError(t, err)
+				assert.JSONEq(t, alone, string(results))
+			}
+		}
+		assert.Contains(t, kinds, "intermediate_message")
+		assert.Equal(t, []string{"result_batch", "complete"}, kinds[len(kinds)-2:])
+	})
 }

@@ -17,7 +17,11 @@ func followUpLine(res *Result) string {
 		return ""
 	}
 	fu := res.Plan.Interpretation.FollowUp
-	head := "Follow-up of “" + clip(oneLine(fu.Query), 100) + "” (session " + fu.Session + ", turn " + strconv.Itoa(fu.Turn) + "): "
+	where := "session " + fu.Session + ", turn " + strconv.Itoa(fu.Turn)
+	if fu.Session == "" { // the earlier questions came with this one (NLWeb's prev)
+		where = "earlier question " + strconv.Itoa(fu.Turn)
+	}
+	head := "Follow-up of “" + clip(oneLine(fu.Query), 100) + "” (" + where + "): "
 	if len(fu.Carried) == 0 {
 		return head + "nothing carried over, the question names its own intents and constraints"
 	}
