@@ -127,16 +127,26 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	// ambiguous is not validated. Neither would settle it.
 	if plan.Blocking() == nil {
 		gctx, cancel := context.WithTimeout(ctx, groundTimeout)
-		plan, err = s.planner.Interpret(gctx, ereq, p, d.Clock())
+		grounded, err := s.planner.Interpret(gctx, ereq, p, d.Clock())
 		cancel()
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			// Cancelled while grounding: what the sources failed to say is
+			// the cancellation's; the run ends at once, as cancelled, on
+			// the plan as planned.
+		case err != nil:
 			return nil, fmt.Errorf("interpreting the question: %w", d.Redactor.Error(err))
+		default:
+			plan = grounded
 		}
 	}
-	if plan.Blocking() == nil {
+	if plan.Blocking() == nil && ctx.Err() == nil {
 		dctx, cancel := context.WithTimeout(ctx, groundTimeout)
-		engine.ValidatePlan(plan, engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules)))
+		facts := engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules))
 		cancel()
+		if ctx.Err() == nil { // a cancelled description says nothing of the sources
+			engine.ValidatePlan(plan, facts)
+		}
 	}
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress, ExecutionID: req.ID,

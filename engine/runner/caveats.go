@@ -28,6 +28,11 @@ import (
 // reasons in the order the report should read them.
 func (r *run) judge(res *Result) {
 	failed := r.failures(res)
+	if res.Status == ResultCancelled {
+		// What a cancelled run lacks is the cancellation's doing, not the
+		// sources' or the writer's: it says so first, and only so.
+		failed = []string{r.cancelled()}
+	}
 	partial := r.effectCaveats()
 	partial = append(partial, r.validationCaveats()...)
 	partial = append(partial, r.emptyCaveats()...)
@@ -75,6 +80,14 @@ func (r *run) failures(res *Result) []string {
 		break
 	}
 	return out
+}
+
+// cancelled says that the run was stopped and what it had done by then.
+func (r *run) cancelled() string {
+	if r.needsData() && !r.anyAnswered() {
+		return "Cancelled: the run was stopped before any source answered; nothing below answers the question."
+	}
+	return "Cancelled: the run was stopped before it finished; what follows is what it had found by then."
 }
 
 // timeRanOut says plainly that the run's time ran out before the writer

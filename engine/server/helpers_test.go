@@ -3,6 +3,7 @@ package server_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -28,12 +29,14 @@ var now = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
 // fixtures serves every source from the issue fixtures and every agent
 // with the template plugin, in-process. While gate is set, every fetch
-// waits for it to close (or for its run to end).
+// waits for it to close (or for its run to end); with gateCall set, the
+// calls of that name (fetch, ground or describe) wait instead.
 type fixtures struct {
-	source  *file.Source
-	agent   sdk.Agent
-	gate    chan struct{}
-	fetched chan struct{} // told of every fetch that waits on the gate
+	source   *file.Source
+	agent    sdk.Agent
+	gate     chan struct{}
+	gateCall string
+	fetched  chan struct{} // told of every call that waits on the gate
 }
 
 func newFixtures(t testing.TB) *fixtures {
@@ -45,23 +48,39 @@ func newFixtures(t testing.TB) *fixtures {
 	return &fixtures{source: src, agent: template.New(), fetched: make(chan struct{}, 100)}
 }
 
+// wait holds a call named call while the gate is set for it, until the
+// gate opens or ctx ends.
+func (f *fixtures) wait(ctx context.Context, call string) error {
+	if f.gate == nil || cmp.Or(f.gateCall, "fetch") != call {
+		return nil
+	}
+	f.fetched <- struct{}{}
+	select {
+	case <-f.gate:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 func (f *fixtures) Fetch(ctx context.Context, _ string, req sdk.FetchRequest, emit func(sdk.Record) error) error {
-	if f.gate != nil {
-		f.fetched <- struct{}{}
-		select {
-		case <-f.gate:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if err := f.wait(ctx, "fetch"); err != nil {
+		return err
 	}
 	return f.source.Fetch(ctx, req, emit)
 }
 
 func (f *fixtures) Ground(ctx context.Context, _ string, req sdk.GroundRequest) (sdk.GroundResponse, error) {
+	if err := f.wait(ctx, "ground"); err != nil {
+		return sdk.GroundResponse{}, err
+	}
 	return f.source.Ground(ctx, req)
 }
 
-func (f *fixtures) Describe(context.Context, string) (sdk.SourceInfo, error) {
+func (f *fixtures) Describe(ctx context.Context, _ string) (sdk.SourceInfo, error) {
+	if err := f.wait(ctx, "describe"); err != nil {
+		return sdk.SourceInfo{}, err
+	}
 	return sdk.SourceInfo{Name: "fixtures"}, nil
 }
 
