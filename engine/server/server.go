@@ -44,10 +44,11 @@ type Config struct {
 	Mounts []Mount
 }
 
-// Mount is a front end at a route pattern of net/http.ServeMux.
+// Mount is a front end at a route pattern of net/http.ServeMux, built
+// from the server it fronts (its Ask and Plan).
 type Mount struct {
 	Pattern string
-	Handler http.Handler
+	Handler func(*Server) http.Handler
 }
 
 // Server answers the /v1 API. It is safe for concurrent use.
@@ -113,7 +114,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /{$}", viewer.Handler())
 	mux.Handle("GET "+viewer.Prefix, viewer.Handler())
 	for _, m := range s.cfg.Mounts {
-		mux.Handle(m.Pattern, m.Handler)
+		mux.Handle(m.Pattern, m.Handler(s))
 	}
 	return s.guard(mux)
 }
