@@ -2,10 +2,10 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/jsonindent"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/engine/trace"
 )
@@ -34,9 +34,4 @@ func traceOff(res *runner.Result) bool {
 
 // encodeIndented writes v as two-space indented JSON, leaving <, > and &
 // as they are (reports quote code and URLs).
-func encodeIndented(b *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func encodeIndented(b *bytes.Buffer, v any) error { return jsonindent.Encode(b, v) }
