@@ -116,6 +116,11 @@ func TestViewerAsks(t *testing.T) {
 	assert.Positive(t, js[int](t, ctx, `document.querySelectorAll('#progress > li').length`), "the run's events are shown")
 	assert.Equal(t, 1, js[int](t, ctx, `document.querySelectorAll('#runs button').length`), "the run is listed")
 
+	do(t, ctx, chromedp.Focus(`#graph g.node[data-step="h0"]`), chromedp.KeyEvent("\r"))
+	step := get(t, ctx, chromedp.Text(`#step`))
+	assert.Contains(t, step, "Retrieval", "a step opens from the keyboard with its retrieval plan")
+	assert.Contains(t, step, "completed")
+
 	shot := artifact(t, "viewer.png")
 	require.NoError(t, os.WriteFile(shot, get(t, ctx, chromedp.FullScreenshot(100)), 0o644))
 	t.Logf("screenshot: %s", shot)

@@ -21,7 +21,8 @@ function reset() {
   state.ran = new Map();
   state.svg = null;
   state.run = '';
-  for (const id of ['graph', 'step', 'progress', 'report', 'evidence', 'refinements', 'trace']) clear($(id));
+  for (const id of ['graph', 'step', 'progress', 'progress-count', 'report', 'evidence', 'refinements', 'trace']) clear($(id));
+  $('progress-box').open = true;
 }
 
 function showPlan(plan) {
@@ -46,7 +47,9 @@ function progress(name, d) {
     depth: () => `Depth ${d.status}: ${d.detail || ''}`,
     done: () => 'Done',
   }[name];
-  if (text) $('progress').append(el('li', { class: `ev-${token(name)}` }, text()));
+  if (!text) return;
+  $('progress').append(el('li', { class: `ev-${token(name)}` }, text()));
+  $('progress-count').textContent = `(${$('progress').childElementCount} events)`;
 }
 
 // showOutput shows a finished run: nous ask --format json.
@@ -113,8 +116,8 @@ async function ask(query, mode) {
           break;
         case 'step_start': markStep(d.step, { status: 'running' }); break;
         case 'step_end': markStep(d.step, { status: d.status }); break;
-        case 'result': ended = true; showOutput(d); break;
-        case 'error': ended = true; setStatus('error', `Run ${state.run}: ${d.error}`); break;
+        case 'result': ended = true; $('progress-box').open = false; showOutput(d); break;
+        case 'error': ended = true; showError(new APIError(0, `Run ${state.run}: ${d.error}`, d.diagnostics)); break;
       }
       progress(name, d);
     }, state.abort.signal));
@@ -131,6 +134,8 @@ async function openRun(id) {
   state.run = id;
   history.replaceState(null, '', '#run=' + encodeURIComponent(id));
   setStatus('loading', `Run ${id}: loading…`);
+  $('progress-box').open = false;
+  $('progress-count').textContent = '(shown while a run streams)';
   const d = await authorized(() => call('GET', '/v1/runs/' + encodeURIComponent(id)));
   $('query').value = d.query || '';
   $('mode').value = d.mode || '';

@@ -3,7 +3,10 @@
 // retrieval step with its retrieval plan. Nodes are focusable buttons.
 import { svg, short, token } from './dom.js';
 
-const W = 230, H = 92, GAP_X = 56, GAP_Y = 20, PAD = 12;
+const W = 220, H = 92, GAP_X = 44, GAP_Y = 18, PAD = 12;
+
+// MIN_SCALE is how far a wide graph shrinks to fit before it scrolls.
+const MIN_SCALE = 0.6;
 
 // steps reads a plan (nous plan --format json) into graph steps: id,
 // dependencies and what to show, retrieval plans attached to their step.
@@ -59,6 +62,7 @@ export function draw(list, onSelect) {
     viewBox: `0 0 ${width} ${height}`, width, height, role: 'group',
     'aria-label': `Plan graph: ${list.length} steps in ${columns.length} levels`,
   });
+  root.style.minWidth = `${Math.round(width * MIN_SCALE)}px`;
   root.append(svg('defs', {}, svg('marker', {
     id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse',
   }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow' }))));
@@ -79,7 +83,8 @@ export function draw(list, onSelect) {
 
 function node(s, p, lvl, onSelect) {
   const r = s.retrieval[0];
-  const what = r ? `${(r.sources || []).join(', ')} · ${r.kind || 'any'}` : [s.action, s.role].filter(Boolean).join(' · ');
+  const what = r ? `${(r.sources || []).join(', ')} · ${r.kind || 'any'}`
+    : [s.action !== s.name && s.action, s.role].filter(Boolean).join(' · ');
   const filters = r ? filterText(r.filters) : '';
   const label = `Step ${s.id}, level ${lvl + 1}: ${s.description}. ${what}${filters ? '; ' + filters : ''}` +
     (s.deps.length ? `. Depends on ${s.deps.join(', ')}` : '');
@@ -91,9 +96,9 @@ function node(s, p, lvl, onSelect) {
   svg('rect', { width: W, height: H, rx: 8 }),
   svg('text', { x: 10, y: 20, class: 'id' }, `${s.id} · ${short(s.name, 22)}`),
   svg('text', { x: W - 10, y: 20, class: 'state', 'text-anchor': 'end' }, ''),
-  svg('text', { x: 10, y: 40, class: 'desc' }, short(s.description, 34)),
-  svg('text', { x: 10, y: 60, class: 'what' }, short(what, 34)),
-  svg('text', { x: 10, y: 78, class: 'filters' }, short(filters, 36)));
+  svg('text', { x: 10, y: 40, class: 'desc' }, short(s.description, 32)),
+  svg('text', { x: 10, y: 60, class: 'what' }, short(what, 32)),
+  svg('text', { x: 10, y: 78, class: 'filters' }, short(filters, 34)));
   const select = () => onSelect(s);
   g.addEventListener('click', select);
   g.addEventListener('keydown', (e) => {

@@ -24,7 +24,7 @@ export function evidence(node, output) {
   const sorted = [...records].sort((a, b) => cited.has(b.id) - cited.has(a.id));
   const shown = sorted.slice(0, MAX_ROWS);
   node.append(el('table', { class: 'evidence' },
-    el('caption', {}, `${records.length} records, ${records.filter((r) => cited.has(r.id)).length} cited` +
+    el('caption', {}, `${plural(records.length, 'record')}, ${records.filter((r) => cited.has(r.id)).length} cited` +
       (records.length > shown.length ? ` (first ${shown.length} shown)` : '')),
     el('thead', {}, el('tr', {}, ['', 'Record', 'Source', 'Kind', 'Author', 'Date'].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, shown.map((r) => el('tr', { class: cited.has(r.id) ? 'cited' : '' },
@@ -91,6 +91,10 @@ export function step(node, s, ran) {
       ]),
       ran && pair('Status', `${ran.status}${ran.records !== undefined ? ` · ${ran.records} records` : ''}`),
       ran && ran.output && pair('Output', short(ran.output, 600))));
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function pair(term, value) {
