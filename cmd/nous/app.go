@@ -121,6 +121,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.askCommand(),
 		a.sessionsCommand(),
 		a.serveCommand(),
+		a.mcpCommand(),
 	)
 	return root
 }

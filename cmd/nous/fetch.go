@@ -100,7 +100,7 @@ func (a *app) fetch(ctx context.Context, source string, opts fetchOptions, now t
 	}
 	return a.withPlugins(ctx, rs, red, func(ctx context.Context, m *plugin.Manager) error {
 		if opts.format != "text" {
-			req = fetchStats(ctx, m, source, req)
+			req = engine.WithStats(ctx, m, source, req)
 		}
 		return a.printFetch(ctx, maskedSources{m, red}, source, req, opts.format)
 	})

@@ -62,7 +62,7 @@ func own(imp string) string {
 
 // frontEnd reports whether pkg is one of the protocols `nous serve`
 // answers beside its API.
-func frontEnd(pkg string) bool { return pkg == "engine/nlweb" }
+func frontEnd(pkg string) bool { return pkg == "engine/nlweb" || pkg == "engine/mcptools" }
 
 // TestLayers checks the import graph the README's Layout section draws:
 // data flows one way, rules → plan → run, and the light packages stay light.
@@ -101,9 +101,16 @@ func TestLayers(t *testing.T) {
 			func(p string) bool { return p != "cmd/nous" && !under(p, "engine/server") && !frontEnd(p) },
 			func(i string) bool { return !under(i, "engine/server") }},
 		{"a front end is an adapter over the server: it runs nothing itself",
-			frontEnd,
+			// MCP's tools fetch and lint too: their rule follows.
+			func(p string) bool { return frontEnd(p) && p != "engine/mcptools" },
 			func(i string) bool {
 				return slices.Contains([]string{"engine/server", "engine/report", "engine/runner"}, i)
+			}},
+		{"the MCP tools call the server; fetch and lint read sources and rules as the commands do",
+			func(p string) bool { return p == "engine/mcptools" },
+			func(i string) bool {
+				return slices.Contains([]string{"engine", "engine/server", "engine/runner", "engine/render",
+					"rules", "rules/lint", "rules/report", "sdk", "sdk/timerange"}, i)
 			}},
 		{"the plugin host knows the protocol only through sdk/host",
 			func(p string) bool { return under(p, "plugin") },

@@ -25,7 +25,8 @@ func (a *app) serveCommand() *cobra.Command {
 		Long: `Load the rules once, start their plugins and answer the /v1 HTTP API:
 POST /v1/plan, POST /v1/ask (JSON, or Server-Sent Events with
 Accept: text/event-stream), GET and DELETE /v1/runs/{id}, GET /v1/runs,
-GET /v1/rules, /healthz and /readyz. Runs share the plugin processes and
+GET /v1/rules, /healthz and /readyz; the MCP tools of 'nous mcp' at /mcp
+(streamable HTTP). Runs share the plugin processes and
 execute concurrently, as 'nous ask' would run them.
 
 The rules are reloaded when their files change and on SIGHUP: a version

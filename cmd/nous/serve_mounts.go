@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 
+	"github.com/nous-dev/nous/engine/mcptools"
 	"github.com/nous-dev/nous/engine/nlweb"
 	"github.com/nous-dev/nous/engine/server"
 )
@@ -14,5 +15,6 @@ func frontEnds() []server.Mount {
 	return []server.Mount{
 		{Pattern: "GET /ask", Handler: ask}, // NLWeb
 		{Pattern: "POST /ask", Handler: ask},
+		mcptools.Mount(mcptools.Options{Version: version()}), // MCP, streamable HTTP
 	}
 }

@@ -46,6 +46,10 @@ type Answer struct {
 	// Output is what `nous ask --format F` prints for the request's
 	// format; nil when the question did not run.
 	Output []byte
+	// JSON is what `nous ask --format json` prints, whatever the request's
+	// format (the run as GET /v1/runs/{id} keeps it); nil when the question
+	// did not run.
+	JSON []byte
 	// Err is why the question did not run, or what failed it; its masked
 	// text is Run.Error.
 	Err error
@@ -180,7 +184,7 @@ func (s *Server) finish(run Run, res *runner.Result, err error, req AskRequest, 
 		run.Error = "rendering the result: " + err.Error()
 	}
 	s.runs.end(run, stored.Bytes())
-	a.Run = run
+	a.Run, a.JSON = run, stored.Bytes()
 	if req.Format == "json" {
 		a.Output = stored.Bytes()
 		return a

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/nous-dev/nous/engine/mcptools"
+	"github.com/nous-dev/nous/engine/server"
+	"github.com/nous-dev/nous/plugin"
+	"github.com/spf13/cobra"
+)
+
+// mcpCommand is `nous mcp`: the MCP tools over stdio, for assistants that
+// launch nous themselves.
+func (a *app) mcpCommand() *cobra.Command {
+	cfg := server.Config{}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the MCP tools ask, plan, fetch and lint over stdio, for assistants that launch nous",
+		Long: `Speak the Model Context Protocol on stdin and stdout, for an assistant (Claude
+Desktop, Cursor, an IDE agent) that starts nous as a tool server. The tools:
+ask (a question answered as 'nous ask' answers it, with progress notifications
+and cancellation), plan (as 'nous plan'), fetch (as 'nous fetch') and lint (rules
+given as text, as 'nous lint').
+
+The rules and plugins are loaded once, as 'nous serve' loads them, and reloaded
+when their files change or on SIGHUP. Run it in the repository to ask about
+(the git source reads the working directory). Logs go to stderr: stdout is the
+protocol. It ends when the client closes stdin, or on SIGTERM or SIGINT.
+
+'nous serve' offers the same tools over HTTP at /mcp.`,
+		Example: `  nous mcp
+  nous mcp --rules ./.nous --log-dir ./runs
+  # Claude Desktop / Cursor configuration:
+  #   {"mcpServers": {"nous": {"command": "nous", "args": ["mcp"], "cwd": "/path/to/repo"}}}`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			srv, done, err := a.service(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			defer done()
+			fmt.Fprintln(a.stderr, "nous: serving MCP on stdio")
+			tools := mcptools.New(srv, mcptools.Options{Version: version()})
+			err = tools.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopCloser{a.stdout}})
+			if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+				return fmt.Errorf("mcp: %w", err)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.LogDir, "log-dir", "", "write every run's JSON logs under this directory, as nous ask --log-dir")
+	f.IntVar(&cfg.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs executing at once")
+	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot; beyond them ask answers busy")
+	return cmd
+}
+
+// service is the service `nous serve` runs, without its HTTP listener: the
+// rules linted and loaded, their plugins started, reloaded on change and
+// SIGHUP until ctx ends. done stops the reloader and every plugin.
+func (a *app) service(ctx context.Context, cfg server.Config) (srv *server.Server, done func(), err error) {
+	if cfg.LogDir != "" {
+		if err := os.MkdirAll(cfg.LogDir, 0o755); err != nil {
+			return nil, nil, usageError("--log-dir: %v", err)
+		}
+	}
+	if cfg.Clock, err = a.askClock(); err != nil {
+		return nil, nil, err
+	}
+	shared := plugin.NewProcesses()
+	snap, watch, err := a.snapshot(ctx, shared)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Logger = a.serveLogger(snap.Redactor)
+	reloader, err := server.NewReloader(snap, server.ReloadConfig{Load: a.rulesLoader(shared), Watch: watch, Logger: cfg.Logger,
+		Observe: func(res server.ReloadResult) { srv.Metrics().Reloaded(res.OK) }})
+	if err != nil {
+		snap.Release()
+		return nil, nil, err
+	}
+	cfg.Snapshots = reloader
+	srv = server.New(cfg)
+	go reloader.Watch(ctx)
+	reloadOnHangup(ctx, reloader)
+	return srv, func() { _ = reloader.Close() }, nil
+}
+
+// version is nous's module version, "(devel)" for a build from a work tree.
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		return info.Main.Version
+	}
+	return "(devel)"
+}
+
+// nopCloser is stdout as the transport writes it: closing the session
+// leaves the process's stdout open.
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
