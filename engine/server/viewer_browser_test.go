@@ -149,3 +149,67 @@ func TestViewerToken(t *testing.T) {
 	assert.Contains(t, get(t, ctx, chromedp.Text(`#status`)), "success")
 	assert.False(t, js[bool](t, ctx, `document.getElementById('pwned') !== null`), "text from the server never becomes markup")
 }
+
+// TestViewerLive follows a run while it runs: the retrieving step shows
+// as running, then Cancel ends the run as cancelled.
+func TestViewerLive(t *testing.T) {
+	ctx := browser(t)
+	gated := newFixtures(t)
+	gated.gate = make(chan struct{})
+	t.Cleanup(func() { close(gated.gate) })
+	s := start(t, gated, server.Config{})
+	do(t, ctx, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#query`),
+		chromedp.SendKeys(`#query`, question), chromedp.Click(`#ask-button`))
+	<-gated.fetched
+	do(t, ctx, chromedp.WaitVisible(`#graph g.node.st-running`), chromedp.WaitVisible(`#cancel-button`))
+	assert.Equal(t, "running", get(t, ctx, chromedp.AttributeValue(`#status`, "data-state")).Value)
+	assert.Contains(t, get(t, ctx, chromedp.Text(`#progress`)), "started")
+	shot := artifact(t, "viewer-running.png")
+	require.NoError(t, os.WriteFile(shot, get(t, ctx, chromedp.CaptureScreenshot()), 0o644))
+	t.Logf("screenshot: %s", shot)
+
+	do(t, ctx, chromedp.Click(`#cancel-button`), ended())
+	assert.Contains(t, get(t, ctx, chromedp.Text(`#status`)), "cancelled")
+	assert.False(t, js[bool](t, ctx, `!document.getElementById('cancel-button').hidden`), "Cancel hides once the run ended")
+}
+
+// TestViewerModules checks the page's modules where they run, in the
+// browser: the layout's levels, the steps a refinement added, the
+// Markdown renderer and the links it allows.
+func TestViewerModules(t *testing.T) {
+	ctx := browser(t)
+	s := start(t, newFixtures(t), server.Config{})
+	do(t, ctx, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(`#query`))
+	tests := []struct {
+		name, expr, want string
+	}{
+		{"levels of a diamond", `Object.fromEntries((await import('/ui/graph.js')).levels([
+			{id: 'a', deps: []}, {id: 'b', deps: ['a']}, {id: 'c', deps: ['a']}, {id: 'd', deps: ['b', 'c']}]))`,
+			`{"a":0,"b":1,"c":1,"d":2}`},
+		{"a cycle and an unknown dependency end", `Object.fromEntries((await import('/ui/graph.js')).levels([
+			{id: 'x', deps: ['y']}, {id: 'y', deps: ['x']}, {id: 'z', deps: ['nosuch']}]))`,
+			`{"x":1,"y":0,"z":0}`},
+		{"a step a refinement added is its target's sibling", `(await import('/ui/graph.js')).added(
+			[{id: 'h0', deps: []}, {id: 'h1', deps: ['h0']}],
+			[{id: 'h0'}, {id: 'h1'}, {id: 'h1b', action: 'retrieve', description: 'more'}],
+			[{op: 'ADD', target_step_id: 'h1', new_step_id: 'h1b'}]).map(s => [s.id, s.deps, !!s.added])`,
+			`[["h0",[],false],["h1",["h0"],false],["h1b",["h0"],true]]`},
+		{"markdown is built as text", `(() => import('/ui/markdown.js').then(m => {
+			const d = document.createElement('div');
+			d.append(...m.render('# T\n\n| a | b |\n| --- | --- |\n| ` + "`x`" + ` | [l](javascript:alert(1)) |\n\n- <b>x</b> **y**\n\n[doc](https://example.com/a_(b))'));
+			return d.innerHTML; }))()`,
+			`"<h3>T</h3><table><thead><tr><th scope=\"col\">a</th><th scope=\"col\">b</th></tr></thead><tbody><tr><td><code>x</code></td><td>l</td></tr></tbody></table>` +
+				`<ul><li>&lt;b&gt;x&lt;/b&gt; <strong>y</strong></li></ul>` +
+				`<p><a href=\"https://example.com/a_(b)\" target=\"_blank\" rel=\"noopener noreferrer\">doc</a></p>"`},
+		{"links go to http and https only", `['https://a/x', 'javascript:alert(1)', 'data:text/html,x', '/v1/runs', 'http://h']
+			.map((await import('/ui/dom.js')).safeURL)`,
+			`["https://a/x",null,null,null,"http://h/"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := get(t, ctx, chromedp.Evaluate[string](`(async () => JSON.stringify(await (async () => `+tt.expr+`)()))()`,
+				chromedp.EvalAwaitPromise))
+			assert.JSONEq(t, tt.want, got)
+		})
+	}
+}

@@ -25,8 +25,9 @@ function reset() {
   $('progress-box').open = true;
 }
 
-function showPlan(plan) {
-  state.steps = graph.steps(plan);
+// showPlan draws plan's steps and those the run added.
+function showPlan(plan, ran = [], refinements = []) {
+  state.steps = graph.added(graph.steps(plan), ran, refinements);
   state.svg = graph.draw(state.steps, (s) => views.step($('step'), s, state.ran.get(s.id)));
   clear($('graph')).append(state.svg);
   for (const [id, r] of state.ran) graph.mark(state.svg, id, r.status);
@@ -56,7 +57,8 @@ function progress(name, d) {
 function showOutput(out) {
   const res = out.result || {};
   for (const s of res.steps || []) markStep(String(s.id), { status: s.status, records: s.records, output: s.output });
-  if (out.plan) showPlan(out.plan);
+  const refinements = ((out.history && out.history.passes) || []).flatMap((p) => p.refinements || []);
+  if (out.plan) showPlan(out.plan, res.steps || [], refinements);
   views.report($('report'), out);
   views.evidence($('evidence'), out);
   views.refinements($('refinements'), out);

@@ -25,6 +25,27 @@ export function steps(plan) {
   }));
 }
 
+// added appends the steps a run ran that its plan did not have: a
+// refinement's ADD, a sibling of its target step, so with the target's
+// dependencies.
+export function added(list, ran, refinements) {
+  const known = new Map(list.map((s) => [s.id, s]));
+  const siblingOf = new Map(refinements.filter((r) => r.op === 'ADD' && r.new_step_id)
+    .map((r) => [String(r.new_step_id), String(r.target_step_id)]));
+  for (const r of ran) {
+    const id = String(r.id);
+    if (known.has(id)) continue;
+    const target = known.get(siblingOf.get(id));
+    const s = {
+      id, deps: target ? target.deps : [], name: r.action || '', action: r.action || '', role: r.role || '',
+      intent: r.intent || '', description: r.description || '', retrieval: [], added: true,
+    };
+    list.push(s);
+    known.set(id, s);
+  }
+  return list;
+}
+
 // levels gives every step its level; a dependency on an unknown step or
 // a cycle (which the engine refuses) counts as none.
 export function levels(list) {
@@ -86,10 +107,10 @@ function node(s, p, lvl, onSelect) {
   const what = r ? `${(r.sources || []).join(', ')} · ${r.kind || 'any'}`
     : [s.action !== s.name && s.action, s.role].filter(Boolean).join(' · ');
   const filters = r ? filterText(r.filters) : '';
-  const label = `Step ${s.id}, level ${lvl + 1}: ${s.description}. ${what}${filters ? '; ' + filters : ''}` +
+  const label = `Step ${s.id}${s.added ? ' (added by a refinement)' : ''}, level ${lvl + 1}: ${s.description}. ${what}${filters ? '; ' + filters : ''}` +
     (s.deps.length ? `. Depends on ${s.deps.join(', ')}` : '');
   const g = svg('g', {
-    class: 'node st-pending', tabindex: 0, role: 'button', 'data-step': s.id, 'aria-label': label,
+    class: 'node st-pending', 'data-added': s.added, tabindex: 0, role: 'button', 'data-step': s.id, 'aria-label': label,
     transform: `translate(${p.x},${p.y})`,
   },
   svg('title', {}, label),
