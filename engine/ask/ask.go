@@ -33,7 +33,11 @@ type Plugins interface {
 // Deps are what answering takes from outside but the plugins: the rules
 // and the run's clock, redaction, logs and progress.
 type Deps struct {
-	Rules    *rules.Ruleset
+	Rules *rules.Ruleset
+	// Planner is Rules' planner, for a caller that answers many questions
+	// with one ruleset (a planner compiles the rules' templates once);
+	// New compiles one when nil.
+	Planner  *engine.Planner
 	Clock    func() time.Time // time.Now when nil
 	Redactor *redact.Redactor // masks secrets in errors, logs and the result
 	Logger   *slog.Logger     // the engine's logs; none when nil
@@ -73,7 +77,11 @@ func New(deps Deps) *Service {
 	if deps.Warnings == nil {
 		deps.Warnings = io.Discard
 	}
-	return &Service{deps: deps, planner: engine.NewPlanner(deps.Rules)}
+	planner := deps.Planner
+	if planner == nil {
+		planner = engine.NewPlanner(deps.Rules)
+	}
+	return &Service{deps: deps, planner: planner}
 }
 
 // PlanError is a question the rules cannot plan: planning failed (Err), or

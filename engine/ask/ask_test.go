@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/examples"
@@ -160,6 +161,30 @@ func TestAnswerMasksSecrets(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(out), "rejected", "the grounding failure is noted")
 	assert.NotContains(t, string(out), "s3cr3t-token")
+}
+
+// A planner given in Deps answers as the one New compiles, and services
+// sharing it answer concurrently.
+func TestAnswerWithSharedPlanner(t *testing.T) {
+	rs := defaultRules(t)
+	clock := func() time.Time { return now }
+	render := func(res *runner.Result) string {
+		out, err := json.Marshal(res.Plan)
+		require.NoError(t, err)
+		return res.Report + string(out)
+	}
+	want, err := ask.New(ask.Deps{Rules: rs, Clock: clock}).Answer(context.Background(), newInProcess(t), ask.Request{Query: "how many open issues are there?", ID: "run-1"})
+	require.NoError(t, err)
+	shared := engine.NewPlanner(rs)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			got, err := ask.New(ask.Deps{Rules: rs, Planner: shared, Clock: clock}).Answer(context.Background(), newInProcess(t), ask.Request{Query: "how many open issues are there?", ID: "run-1"})
+			assert.NoError(t, err)
+			assert.Equal(t, render(want), render(got))
+		})
+	}
+	wg.Wait()
 }
 
 // BenchmarkAnswer answers a status question with the default rules, the

@@ -116,7 +116,7 @@ func (s *Server) run(ctx context.Context, snap *Snapshot, req AskRequest, watch 
 	ctx, cancel := mergeCancel(s.runCtx, ctx)
 	defer cancel()
 	logger := slog.New(snap.Redactor.Handler(s.cfg.Logger.Handler()))
-	deps := ask.Deps{Rules: snap.Rules, Clock: s.cfg.Clock, Redactor: snap.Redactor, Logger: logger,
+	deps := ask.Deps{Rules: snap.Rules, Planner: s.planners.get(snap), Clock: s.cfg.Clock, Redactor: snap.Redactor, Logger: logger,
 		Warnings: logLines{logger}, LogDir: s.cfg.LogDir, WithStats: req.Format == "json"}
 	steps := s.metrics.stepTimer()
 	deps.Progress = func(ev runner.Event) {
