@@ -22,7 +22,7 @@ const youtrackNotConfigured = `source "youtrack" is not configured: set YOUTRACK
 
 // withoutTokens clears every variable the default rules switch on, so they
 // run as on a machine with nothing configured.
-func withoutTokens(t *testing.T) {
+func withoutTokens(t testing.TB) {
 	t.Helper()
 	for _, name := range []string{"GITLAB_TOKEN", "GITLAB_URL", "CI_SERVER_URL", "YOUTRACK_TOKEN", "YOUTRACK_URL", "GITHUB_TOKEN", "GH_TOKEN", "GITHUB_API_URL", "GITHUB_SERVER_URL", "OPENAI_API_KEY", "NOUS_OPENAI_BASE_URL", "NOUS_PLUGIN_DIR"} {
 		t.Setenv(name, "")

@@ -21,6 +21,7 @@ import (
 // launch nous themselves.
 func (a *app) mcpCommand() *cobra.Command {
 	cfg := server.Config{}
+	var dir string
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the MCP tools ask, plan, fetch and lint over stdio, for assistants that launch nous",
@@ -32,16 +33,24 @@ given as text, as 'nous lint').
 
 The rules and plugins are loaded once, as 'nous serve' loads them, and reloaded
 when their files change or on SIGHUP. Run it in the repository to ask about
-(the git source reads the working directory). Logs go to stderr: stdout is the
-protocol. It ends when the client closes stdin, or on SIGTERM or SIGINT.
+(the git source reads the working directory), or name it with --dir: assistants
+launch their tools from a directory of their own. Logs go to stderr: stdout is
+the protocol. It ends when the client closes stdin, or on SIGTERM or SIGINT.
 
 'nous serve' offers the same tools over HTTP at /mcp.`,
 		Example: `  nous mcp
-  nous mcp --rules ./.nous --log-dir ./runs
-  # Claude Desktop / Cursor configuration:
-  #   {"mcpServers": {"nous": {"command": "nous", "args": ["mcp"], "cwd": "/path/to/repo"}}}`,
+  nous mcp --dir ~/src/payments --log-dir ./runs
+  # an MCP client's configuration (Claude Desktop, Cursor, VS Code…):
+  #   {"mcpServers": {"nous": {"command": "nous", "args": ["mcp", "--dir", "/path/to/repo"]}}}`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// As git -C: everything relative (the rules, ./.nous, the git
+			// source's path, --log-dir) is read from dir.
+			if dir != "" {
+				if err := os.Chdir(dir); err != nil {
+					return usageError("mcp: --dir: %v", err)
+				}
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			srv, done, err := a.service(ctx, cfg)
@@ -59,6 +68,7 @@ protocol. It ends when the client closes stdin, or on SIGTERM or SIGINT.
 		},
 	}
 	f := cmd.Flags()
+	f.StringVarP(&dir, "dir", "C", "", "work in this directory, as if nous were started there (the repository to ask about)")
 	f.StringVar(&cfg.LogDir, "log-dir", "", "write every run's JSON logs under this directory, as nous ask --log-dir")
 	f.IntVar(&cfg.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs executing at once")
 	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot; beyond them ask answers busy")

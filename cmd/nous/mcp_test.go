@@ -19,7 +19,7 @@ import (
 
 // mcpFixture is a repository with commits of last week and the default
 // rules pointing at it and at a file of issues.
-func mcpFixture(t *testing.T) (rules string) {
+func mcpFixture(t testing.TB) (rules string) {
 	t.Helper()
 	withoutTokens(t)
 	repo := askRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z", "Add gateway retry": "2026-11-05T15:00:00Z",
@@ -46,7 +46,7 @@ func (p *progressMessages) all() []string {
 }
 
 // mcpClient connects an MCP client over transport.
-func mcpClient(t *testing.T, transport mcp.Transport, progress *progressMessages) *mcp.ClientSession {
+func mcpClient(t testing.TB, transport mcp.Transport, progress *progressMessages) *mcp.ClientSession {
 	t.Helper()
 	opts := &mcp.ClientOptions{}
 	if progress != nil {
@@ -60,7 +60,7 @@ func mcpClient(t *testing.T, transport mcp.Transport, progress *progressMessages
 
 // stdioClient starts `nous mcp args…` (the test binary run as nous) with
 // the fixed clock and connects to it over its stdin and stdout.
-func stdioClient(t *testing.T, progress *progressMessages, args ...string) *mcp.ClientSession {
+func stdioClient(t testing.TB, progress *progressMessages, args ...string) *mcp.ClientSession {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -224,4 +224,25 @@ func waitForRun(t *testing.T, s *served, status string) string {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// An assistant launches nous mcp from a directory of its own: --dir names
+// the repository, and the embedded default rules read it, not the
+// directory the process started in (here, nous's own source tree).
+func TestMCPDirNamesTheRepository(t *testing.T) {
+	withoutTokens(t)
+	repo := askRepo(t, map[string]string{"Fix refund rounding": "2026-11-03T10:00:00Z"})
+	cs := stdioClient(t, nil, "--dir", repo)
+	res := mcpCall(t, cs, "ask", map[string]any{"query": "which commits were pushed last week?"}, nil)
+	require.False(t, res.IsError, mcpText(t, res))
+	assert.Contains(t, mcpText(t, res), "Fix refund rounding")
+	assert.Contains(t, mcpText(t, res), "1 commit")
+
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	out, err := exec.Command(exe, "mcp", "--dir", filepath.Join(repo, "missing")).CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, exitUsage, exit.ExitCode())
+	assert.Contains(t, string(out), "mcp: --dir: chdir "+filepath.Join(repo, "missing")+": no such file or directory")
 }
