@@ -188,3 +188,58 @@ func BenchmarkGroundPathNames(b *testing.B) {
 		groundPath(&g, tr, names[i%len(names)])
 	}
 }
+
+// BenchmarkFetchParallel fetches from one source on every core at once, as
+// nous serve's concurrent runs do: "since" runs the newest 200 commits
+// (no stats) in parallel; "fast-beside-slow" times the same fetch while
+// another goroutine walks the whole history again and again (an author no
+// commit matches), the wait a quick question had behind a slow one.
+func BenchmarkFetchParallel(b *testing.B) {
+	dir := benchRepo(b)
+	fast := sdk.FetchRequest{Since: benchSince}
+	slow := sdk.FetchRequest{Filters: map[string][]string{"author": {"nobody at all"}}}
+	fetch := func(s *Source, req sdk.FetchRequest) (int, error) {
+		n := 0
+		err := s.Fetch(context.Background(), req, func(sdk.Record) error { n++; return nil })
+		return n, err
+	}
+	b.Run("since", func(b *testing.B) {
+		s := benchSource(b, dir, false)
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if n, err := fetch(s, fast); err != nil || n == 0 {
+					b.Errorf("fetch: %d commits, %v", n, err)
+				}
+			}
+		})
+	})
+	b.Run("fast-beside-slow", func(b *testing.B) {
+		s := benchSource(b, dir, false)
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := fetch(s, slow); err != nil {
+					b.Errorf("slow fetch: %v", err)
+					return
+				}
+			}
+		}()
+		defer func() { close(stop); <-done }()
+		b.ReportAllocs()
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if n, err := fetch(s, fast); err != nil || n == 0 {
+					b.Errorf("fetch: %d commits, %v", n, err)
+				}
+			}
+		})
+	})
+}

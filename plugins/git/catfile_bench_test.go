@@ -47,13 +47,13 @@ func BenchmarkObjects(b *testing.B) {
 				for b.Loop() {
 					s := objectsSource(b, dir, stats, withGit)
 					n = runFetch(b, s, req)
-					closeRepo(s.repo)
+					closeRepo(s.first().repo)
 				}
 				b.ReportMetric(float64(n), "commits/op")
 			})
 			b.Run(name+"/warm", func(b *testing.B) {
 				s := objectsSource(b, dir, stats, withGit)
-				defer closeRepo(s.repo)
+				defer closeRepo(s.first().repo)
 				b.ReportAllocs()
 				n := 0
 				for b.Loop() {

@@ -34,8 +34,8 @@ func catFileSource(t *testing.T, dir, gitBin string) *Source {
 	diags, err := s.Configure(context.Background(), []byte(pathConfig(dir)))
 	require.NoError(t, err)
 	require.False(t, diags.HasErrors(), "diagnostics: %+v", diags)
-	require.NotNil(t, s.objects)
-	t.Cleanup(func() { closeRepo(s.repo) })
+	require.NotNil(t, s.first().objects)
+	t.Cleanup(func() { closeRepo(s.first().repo) })
 	return s
 }
 
@@ -49,24 +49,24 @@ func gitLog(t *testing.T, dir string, args ...string) []string {
 func TestCatFileReadsLikeGoGit(t *testing.T) {
 	dir := largeRepo(t, 400, time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC))
 	s := catFileSource(t, dir, "git")
-	s.objects.handover = 0 // git reads them all
-	iter, err := s.objects.Storage.IterEncodedObjects(plumbing.AnyObject)
+	s.first().objects.handover = 0 // git reads them all
+	iter, err := s.first().objects.Storage.IterEncodedObjects(plumbing.AnyObject)
 	require.NoError(t, err)
 	n := 0
 	require.NoError(t, iter.ForEach(func(want plumbing.EncodedObject) error {
 		n++
-		got, err := s.objects.EncodedObject(plumbing.AnyObject, want.Hash())
+		got, err := s.first().objects.EncodedObject(plumbing.AnyObject, want.Hash())
 		require.NoError(t, err)
 		assert.Equal(t, want.Type(), got.Type())
 		assert.Equal(t, want.Size(), got.Size())
 		assert.Equal(t, contents(t, want), contents(t, got), "object %s", want.Hash())
-		size, err := s.objects.EncodedObjectSize(want.Hash())
+		size, err := s.first().objects.EncodedObjectSize(want.Hash())
 		require.NoError(t, err)
 		assert.Equal(t, want.Size(), size)
 		return nil
 	}))
 	require.Greater(t, n, 1000)
-	assert.NoError(t, s.objects.broken, "git read every object")
+	assert.NoError(t, s.first().objects.broken, "git read every object")
 }
 
 // TestCatFileHandsOver: after its share of reads git stops and go-git
@@ -74,18 +74,18 @@ func TestCatFileReadsLikeGoGit(t *testing.T) {
 func TestCatFileHandsOver(t *testing.T) {
 	dir := shopRepo(t)
 	s := catFileSource(t, dir, "git")
-	s.objects.handover = 3
+	s.first().objects.handover = 3
 	for i, h := range gitLog(t, dir, "--all") {
-		obj, err := s.objects.EncodedObject(plumbing.CommitObject, plumbing.NewHash(h))
+		obj, err := s.first().objects.EncodedObject(plumbing.CommitObject, plumbing.NewHash(h))
 		require.NoError(t, err)
 		assert.Equal(t, h, obj.Hash().String())
 		if i < 2 {
-			assert.NoError(t, s.objects.broken, "read %d", i+1)
-			assert.NotNil(t, s.objects.proc)
+			assert.NoError(t, s.first().objects.broken, "read %d", i+1)
+			assert.NotNil(t, s.first().objects.proc)
 		}
 	}
-	assert.ErrorIs(t, s.objects.broken, errHandedOver)
-	assert.Nil(t, s.objects.proc, "git was stopped")
+	assert.ErrorIs(t, s.first().objects.broken, errHandedOver)
+	assert.Nil(t, s.first().objects.proc, "git was stopped")
 }
 
 func contents(t *testing.T, o plumbing.EncodedObject) string {
@@ -110,32 +110,32 @@ func TestCatFileStore(t *testing.T) {
 	}{
 		{"missing object", func(t *testing.T, s *Source) {
 			missing := plumbing.NewHash(strings.Repeat("ab", 20))
-			_, err := s.objects.EncodedObject(plumbing.AnyObject, missing)
+			_, err := s.first().objects.EncodedObject(plumbing.AnyObject, missing)
 			assert.ErrorIs(t, err, plumbing.ErrObjectNotFound)
-			assert.ErrorIs(t, s.objects.HasEncodedObject(missing), plumbing.ErrObjectNotFound)
-			_, err = s.objects.EncodedObjectSize(missing)
+			assert.ErrorIs(t, s.first().objects.HasEncodedObject(missing), plumbing.ErrObjectNotFound)
+			_, err = s.first().objects.EncodedObjectSize(missing)
 			assert.ErrorIs(t, err, plumbing.ErrObjectNotFound)
-			require.NoError(t, s.objects.HasEncodedObject(tip))
+			require.NoError(t, s.first().objects.HasEncodedObject(tip))
 		}, false},
 		{"another type than asked", func(t *testing.T, s *Source) {
-			_, err := s.objects.EncodedObject(plumbing.TreeObject, tip)
+			_, err := s.first().objects.EncodedObject(plumbing.TreeObject, tip)
 			assert.ErrorIs(t, err, plumbing.ErrObjectNotFound)
-			_, err = object.GetCommit(s.objects, tip)
+			_, err = object.GetCommit(s.first().objects, tip)
 			require.NoError(t, err)
 		}, false},
 		{"killed git: go-git reads on", func(t *testing.T, s *Source) {
-			_, err := object.GetCommit(s.objects, tip)
+			_, err := object.GetCommit(s.first().objects, tip)
 			require.NoError(t, err)
-			require.NoError(t, s.objects.proc.cmd.Process.Kill())
+			require.NoError(t, s.first().objects.proc.cmd.Process.Kill())
 			assert.Equal(t, head, shas(plugintest.Fetch(t, s, sdk.FetchRequest{})))
 		}, true},
 		{"oversize object refused", func(t *testing.T, s *Source) {
-			s.objects.limit = 10
-			_, err := object.GetCommit(s.objects, tip)
+			s.first().objects.limit = 10
+			_, err := object.GetCommit(s.first().objects, tip)
 			require.ErrorIs(t, err, errObjectTooLarge)
 			assert.Contains(t, err.Error(), "commit "+tip.String()+" has ")
 			assert.Contains(t, err.Error(), "more than the 10 the git source reads at once")
-			s.objects.limit = maxObjectSize
+			s.first().objects.limit = maxObjectSize
 			assert.Equal(t, head, shas(plugintest.Fetch(t, s, sdk.FetchRequest{})), "a new git reads on")
 		}, false},
 		{"cancelled call", func(t *testing.T, s *Source) {
@@ -148,23 +148,23 @@ func TestCatFileStore(t *testing.T) {
 		}, false},
 		{"context done mid-call kills git", func(t *testing.T, s *Source) {
 			ctx, cancel := context.WithCancel(context.Background())
-			stop := s.objects.watch(ctx)
-			_, err := object.GetCommit(s.objects, tip)
+			stop := s.first().objects.watch(ctx)
+			_, err := object.GetCommit(s.first().objects, tip)
 			require.NoError(t, err)
-			proc := s.objects.proc
+			proc := s.first().objects.proc
 			cancel()
 			require.Eventually(t, proc.killed.Load, 5*time.Second, time.Millisecond)
-			_, err = object.GetCommit(s.objects, tip)
+			_, err = object.GetCommit(s.first().objects, tip)
 			assert.Equal(t, sdk.KindDeadline, sdk.KindOf(err), "%v", err)
 			stop()
 			assert.Equal(t, head, shas(plugintest.Fetch(t, s, sdk.FetchRequest{})), "the next call starts a new git")
 		}, false},
 		{"context done after the call's last read", func(t *testing.T, s *Source) {
 			ctx, cancel := context.WithCancel(context.Background())
-			stop := s.objects.watch(ctx)
-			_, err := object.GetCommit(s.objects, tip)
+			stop := s.first().objects.watch(ctx)
+			_, err := object.GetCommit(s.first().objects, tip)
 			require.NoError(t, err)
-			proc := s.objects.proc
+			proc := s.first().objects.proc
 			cancel()
 			require.Eventually(t, proc.killed.Load, 5*time.Second, time.Millisecond)
 			stop()
@@ -183,10 +183,10 @@ func TestCatFileStore(t *testing.T) {
 			s := catFileSource(t, dir, "git")
 			tt.run(t, s)
 			if tt.broken {
-				assert.Error(t, s.objects.broken)
+				assert.Error(t, s.first().objects.broken)
 			} else {
-				assert.NoError(t, s.objects.broken)
-				assert.NotNil(t, s.objects.proc, "git still reads")
+				assert.NoError(t, s.first().objects.broken)
+				assert.NotNil(t, s.first().objects.proc, "git still reads")
 			}
 		})
 	}
@@ -212,7 +212,7 @@ func TestCatFileUnusable(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := catFileSource(t, dir, tt.gitBin)
 			assert.Equal(t, head, shas(plugintest.Fetch(t, s, sdk.FetchRequest{})))
-			assert.Error(t, s.objects.broken)
+			assert.Error(t, s.first().objects.broken)
 		})
 	}
 }
@@ -242,7 +242,7 @@ func TestCatFileOtherOwner(t *testing.T) {
 	require.Contains(t, string(out), "dubious ownership")
 	s := catFileSource(t, owned, "git")
 	assert.Equal(t, head, shas(plugintest.Fetch(t, s, sdk.FetchRequest{})))
-	t.Logf("git cat-file --git-dir read it: %v", s.objects.broken == nil)
+	t.Logf("git cat-file --git-dir read it: %v", s.first().objects.broken == nil)
 }
 
 // TestCatFileIgnoresReplace reads objects as stored, as go-git does: a
@@ -253,7 +253,7 @@ func TestCatFileIgnoresReplace(t *testing.T) {
 	other := strings.TrimSpace(runGit(t, dir, nil, "-c", "user.name=Replacer", "-c", "user.email=r@x", "commit-tree", head[1]+"^{tree}", "-m", "replaced"))
 	runGit(t, dir, nil, "replace", head[1], other)
 	s := catFileSource(t, dir, "git")
-	c, err := object.GetCommit(s.objects, plumbing.NewHash(head[1]))
+	c, err := object.GetCommit(s.first().objects, plumbing.NewHash(head[1]))
 	require.NoError(t, err)
 	assert.NotEqual(t, "Replacer", c.Author.Name)
 	assert.Equal(t, head, shas(plugintest.Fetch(t, s, sdk.FetchRequest{})))
@@ -270,12 +270,12 @@ func TestObjectsReadWithGit(t *testing.T) {
 	if s.gitBin == "" {
 		t.Skip("git is not installed")
 	}
-	require.NotNil(t, s.objects)
+	require.NotNil(t, s.first().objects)
 	_, err := s.Ground(context.Background(), sdk.GroundRequest{Terms: []sdk.Term{{Kind: sdk.TermAuthor, Value: "alice"}}})
 	require.NoError(t, err)
 	assert.Len(t, plugintest.Fetch(t, s, sdk.FetchRequest{}), 6)
-	assert.NoError(t, s.objects.broken)
-	assert.NotNil(t, s.objects.proc)
+	assert.NoError(t, s.first().objects.broken)
+	assert.NotNil(t, s.first().objects.proc)
 }
 
 // FuzzParseHeader feeds cat-file header parsing any line: an error or a

@@ -22,7 +22,7 @@ const (
 // With the git executable it batches commits for one `git diff-tree`;
 // without it, or when git fails, it computes stats with go-git.
 type emitter struct {
-	s       *Source
+	s       *call
 	ctx     context.Context
 	q       query
 	emit    func(sdk.Record) error
@@ -41,7 +41,7 @@ type pendingRecord struct {
 	c   *object.Commit
 }
 
-func (s *Source) newEmitter(ctx context.Context, q query, shallow map[plumbing.Hash]bool, emit func(sdk.Record) error) *emitter {
+func (s *call) newEmitter(ctx context.Context, q query, shallow map[plumbing.Hash]bool, emit func(sdk.Record) error) *emitter {
 	return &emitter{s: s, ctx: ctx, q: q, emit: emit, shallow: shallow, abbrev: newAbbrev(s.gitDir, &s.packs),
 		noGit: s.gitBin == "" || s.gitDir == nil, batch: firstNumstatBatch}
 }

@@ -16,13 +16,18 @@ const checkEvery = 256
 // Fetch walks the history of the requested revisions, newest first, and
 // emits the commits that match, stopping at the first commit older than
 // Since.
+// Fetches run in parallel, each on a repository handle of its own.
 func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer s.watch(ctx)()
-	if s.openErr != nil {
-		return s.openErr
+	c, end, err := s.begin(ctx)
+	if err != nil {
+		return err
 	}
+	defer end()
+	return c.fetch(ctx, req, emit)
+}
+
+// fetch is Fetch on the call's handle.
+func (s *call) fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
 	q, err := newQuery(req, s.cfg)
 	if err != nil {
 		return err
@@ -104,7 +109,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 
 // seed queues the tips and excluded ends of the requested ranges and
 // returns the name each range's records carry in their "ref" field.
-func (s *Source) seed(w *walker, q query) ([]string, error) {
+func (s *call) seed(w *walker, q query) ([]string, error) {
 	ranges := q.revisions
 	if len(ranges) == 0 {
 		ranges = []revRange{{tip: q.ref}}
@@ -141,7 +146,7 @@ func (s *Source) seed(w *walker, q query) ([]string, error) {
 }
 
 // headOr maps an empty end or HEAD of a range to the walk's HEAD.
-func (s *Source) headOr(name, head string) string {
+func (s *call) headOr(name, head string) string {
 	if name == "" || name == "HEAD" {
 		return head
 	}
@@ -202,7 +207,7 @@ var errNoCommits = errors.New("no commits yet")
 
 // resolve turns ref into the commit to start from and the name recorded
 // in each record's "ref" field.
-func (s *Source) resolve(ref string) (plumbing.Hash, string, error) {
+func (s *call) resolve(ref string) (plumbing.Hash, string, error) {
 	if ref == "HEAD" {
 		head, err := s.repo.Head()
 		if errors.Is(err, plumbing.ErrReferenceNotFound) {
@@ -230,7 +235,7 @@ func (s *Source) resolve(ref string) (plumbing.Hash, string, error) {
 
 // shallowSet returns the commits a shallow clone cut the parents of; nil
 // for a complete repository.
-func (s *Source) shallowSet() (map[plumbing.Hash]bool, error) {
+func (s *call) shallowSet() (map[plumbing.Hash]bool, error) {
 	hs, err := s.repo.Storer.Shallow()
 	if err != nil {
 		return nil, fmt.Errorf("git: reading the shallow list of %s: %w", s.cfg.Path, err)

@@ -28,13 +28,18 @@ var _ sdk.Grounder = (*Source)(nil)
 // Ground says which of a question's terms the repository knows: paths in
 // the configured ref's tree, authors in its history, tags and branches,
 // and the repository's own name. Labels and states are never known.
+// Groundings run in parallel, each on a repository handle of its own.
 func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer s.watch(ctx)()
-	if s.openErr != nil {
-		return sdk.GroundResponse{}, s.openErr
+	c, end, err := s.begin(ctx)
+	if err != nil {
+		return sdk.GroundResponse{}, err
 	}
+	defer end()
+	return c.ground(ctx, req)
+}
+
+// ground is Ground on the call's handle.
+func (s *call) ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundResponse, error) {
 	if len(req.Terms) > maxTerms {
 		return sdk.GroundResponse{}, sdk.Errorf(sdk.KindBadRequest, "git: ground request has %d terms; at most %d are supported", len(req.Terms), maxTerms)
 	}
@@ -114,9 +119,12 @@ func isKind(kind string) func(sdk.Term) bool {
 // history returns the author index of tip, read on the first author term
 // and kept until the tip moves or the source is configured again: with one
 // `git log` when git is installed, else (or when git fails) with go-git.
-func (s *Source) history(ctx context.Context, tip *object.Commit) (*history, error) {
-	if s.hist != nil && s.hist.tip == tip.Hash {
-		return s.hist, nil
+func (s *call) history(ctx context.Context, tip *object.Commit) (*history, error) {
+	s.cacheMu.Lock()
+	cached := s.hist
+	s.cacheMu.Unlock()
+	if cached != nil && cached.tip == tip.Hash {
+		return cached, nil
 	}
 	var hist *history
 	err := errNoGit
@@ -132,7 +140,9 @@ func (s *Source) history(ctx context.Context, tip *object.Commit) (*history, err
 			return nil, err
 		}
 	}
+	s.cacheMu.Lock()
 	s.hist = hist
+	s.cacheMu.Unlock()
 	return hist, nil
 }
 
@@ -141,22 +151,27 @@ var errNoGit = errors.New("git is not installed or the repository is not a direc
 
 // tree returns the listing of the tree root, read on the first path term
 // and kept until the tip's tree changes or the source is configured again.
-func (s *Source) tree(root plumbing.Hash) (*tree, error) {
-	if s.paths != nil && s.paths.root == root {
-		return s.paths, nil
+func (s *call) tree(root plumbing.Hash) (*tree, error) {
+	s.cacheMu.Lock()
+	cached := s.paths
+	s.cacheMu.Unlock()
+	if cached != nil && cached.root == root {
+		return cached, nil
 	}
 	tr, err := readTree(s.repo.Storer, root)
 	if err != nil {
 		return nil, err
 	}
+	s.cacheMu.Lock()
 	s.paths = tr
+	s.cacheMu.Unlock()
 	return tr, nil
 }
 
 // newestBoundary is the newest of a shallow clone's boundary commits, read
 // from its shallow list: history is complete since it. Nil when the clone
 // is complete.
-func (s *Source) newestBoundary() (*object.Commit, error) {
+func (s *call) newestBoundary() (*object.Commit, error) {
 	shallow, err := s.shallowSet()
 	if err != nil {
 		return nil, err
@@ -334,7 +349,7 @@ func isMidnight(t time.Time) bool { return t.Hour() == 0 && t.Minute() == 0 && t
 // groundRef knows tags (peeled to their commit) and local and
 // remote-tracking branches; "1.17.0" finds tag "v1.17.0" when only one
 // tag fits.
-func (s *Source) groundRef(g *sdk.GroundedTerm, v string) {
+func (s *call) groundRef(g *sdk.GroundedTerm, v string) {
 	if latestRelease().MatchString(v) {
 		s.groundLatestTag(g, v)
 		return
@@ -390,7 +405,7 @@ func (s *Source) groundRef(g *sdk.GroundedTerm, v string) {
 
 // groundProject knows the repository's directory name and its origin's
 // path ("hashicorp/hcl") or last component, in any case.
-func (s *Source) groundProject(g *sdk.GroundedTerm, v string) {
+func (s *call) groundProject(g *sdk.GroundedTerm, v string) {
 	dir := s.dirName()
 	var origin string
 	if s.remote != nil {
@@ -406,7 +421,7 @@ func (s *Source) groundProject(g *sdk.GroundedTerm, v string) {
 }
 
 // repoName is the origin's path when there is one, else the directory name.
-func (s *Source) repoName() string {
+func (s *call) repoName() string {
 	if s.remote != nil {
 		return s.remote.Path
 	}
@@ -415,7 +430,7 @@ func (s *Source) repoName() string {
 
 // dirName is the base name of the work tree, or of a bare repository
 // without its ".git" suffix.
-func (s *Source) dirName() string {
+func (s *call) dirName() string {
 	if wt, err := s.repo.Worktree(); err == nil {
 		return filepath.Base(wt.Filesystem.Root())
 	}

@@ -91,15 +91,15 @@ func TestHistoryGitMatchesGoGit(t *testing.T) {
 			if s.gitBin == "" {
 				t.Skip("git is not installed")
 			}
-			tipHash, _, err := s.resolve("HEAD")
+			tipHash, _, err := s.firstCall().resolve("HEAD")
 			require.NoError(t, err)
-			tip, err := object.GetCommit(s.repo.Storer, tipHash)
+			tip, err := object.GetCommit(s.first().repo.Storer, tipHash)
 			require.NoError(t, err)
-			shallowSet, err := s.shallowSet()
+			shallowSet, err := s.firstCall().shallowSet()
 			require.NoError(t, err)
-			want, err := readHistory(context.Background(), newWalker(s.repo.Storer, shallowSet), tip)
+			want, err := readHistory(context.Background(), newWalker(s.first().repo.Storer, shallowSet), tip)
 			require.NoError(t, err)
-			got, err := readHistoryGit(context.Background(), s.gitBin, s.gitDir.Root(), s.repo.Storer, tipHash)
+			got, err := readHistoryGit(context.Background(), s.gitBin, s.gitDir.Root(), s.first().repo.Storer, tipHash)
 			require.NoError(t, err)
 			assert.Equal(t, want.identities, got.identities)
 			assert.Equal(t, want.counts, got.counts)
@@ -150,7 +150,7 @@ func oddIdentityRepo(t *testing.T) string {
 // TestNewestBoundary: a complete repository has none.
 func TestNewestBoundary(t *testing.T) {
 	s := configured(t, pathConfig(groundRepo(t)))
-	c, err := s.newestBoundary()
+	c, err := s.firstCall().newestBoundary()
 	require.NoError(t, err)
 	assert.Nil(t, c)
 }

@@ -30,7 +30,7 @@ var errFound = errors.New("found")
 // groundLatestTag finds the tag "the last release" means, as `git describe
 // --tags` does: the first tagged commit in HEAD's history, newest first
 // (of several tags on it, the greatest version: v1.1.0 over v1.1.0-rc1).
-func (s *Source) groundLatestTag(g *sdk.GroundedTerm, v string) {
+func (s *call) groundLatestTag(g *sdk.GroundedTerm, v string) {
 	tagged := map[plumbing.Hash][]string{}
 	tags, err := s.repo.Tags()
 	if err != nil {

@@ -33,11 +33,16 @@ var filterKeys = []string{"paths", "authors", "revisions", "topics", "path", "au
 
 // Source reads commits from a local repository. Its zero value is not
 // ready; use New, then Configure.
+//
+// Fetch and Ground run in parallel, each on a repository handle of its
+// own (see handles); Configure, which swaps the repository, runs alone.
 type Source struct {
-	// mu serialises fetches: go-git's file storage shares pack file handles.
-	mu   sync.Mutex
-	cfg  config
-	repo *gogit.Repository
+	// mu is held for reading by Fetch and Ground and for writing by
+	// Configure: the fields below it change only under the write lock.
+	mu  sync.RWMutex
+	cfg config
+	// pool hands each call a repository handle; nil when not configured.
+	pool *handles
 	// openErr is why the repository could not be opened, reported by Fetch.
 	openErr error
 	// remote is the origin's hosted project, read at configuration; nil
@@ -53,13 +58,14 @@ type Source struct {
 	// gitBin is the git executable that reads objects and computes stats;
 	// empty when git is not installed (go-git does both).
 	gitBin string
-	// objects reads objects through git cat-file, started with the
-	// configuration; nil when go-git reads them.
-	objects *catFileStore
-	// hist and paths cache what Ground read of the configured ref: its
-	// author index and its tip's tree listing, each read on first need.
-	hist  *history
-	paths *tree
+
+	// cacheMu guards hist and paths: what Ground read of the configured
+	// ref, its author index and its tip's tree listing, each read on first
+	// need. They are read outside the lock: concurrent first readers each
+	// read, the last one's is kept.
+	cacheMu sync.Mutex
+	hist    *history
+	paths   *tree
 	// stats caches commits' stats: they never change for a commit and
 	// its parent, whatever the configuration.
 	stats *statsCache
@@ -85,35 +91,36 @@ func (s *Source) Describe(context.Context) (sdk.SourceInfo, error) {
 }
 
 // Configure decodes the config and opens the repository, discovering .git
-// upward from the configured path.
+// upward from the configured path. It waits for the calls under way.
 func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
 	cfg, diags := decodeConfig(raw, sdk.ConfigDir(ctx))
 	if diags.HasErrors() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		closeRepo(s.repo)
-		s.repo, s.openErr = nil, sdk.Errorf(sdk.KindBadConfig, "git: invalid configuration: %s", diags[len(diags)-1].Summary)
+		s.pool.close()
+		s.pool, s.openErr = nil, sdk.Errorf(sdk.KindBadConfig, "git: invalid configuration: %s", diags[len(diags)-1].Summary)
 		return diags, nil
 	}
-	repo, objects, err := open(cfg.Path, s.objectsBin())
+	first, gitDir, err := open(cfg.Path, s.objectsBin())
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	closeRepo(s.repo)
-	s.cfg, s.repo, s.objects, s.openErr = cfg, repo, objects, err
+	s.pool.close()
+	s.pool = nil
+	s.cfg, s.openErr = cfg, err
+	s.cacheMu.Lock()
 	s.hist, s.paths = nil, nil
+	s.cacheMu.Unlock()
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		return diags, nil
 	}
-	if objects != nil {
-		objects.start()
+	if first.objects != nil {
+		first.objects.start()
 	}
-	s.remote = originRemote(repo)
+	s.pool = newHandles(first, gitDir, s.objectsBin())
+	s.remote = originRemote(first.repo)
 	s.commitURL = commitURLFunc(cfg.CommitURL, s.remote)
-	s.gitDir = nil
-	if st := fileStorage(repo); st != nil {
-		s.gitDir = st.Filesystem()
-	}
+	s.gitDir = gitDir
 	return diags, nil
 }
 
@@ -129,29 +136,21 @@ func (s *Source) objectsBin() string {
 	return s.gitBin
 }
 
-// watch binds the object reads of a call to its context (see
-// catFileStore.watch); the returned func ends the binding.
-func (s *Source) watch(ctx context.Context) func() {
-	if s.objects == nil {
-		return func() {}
-	}
-	return s.objects.watch(ctx)
-}
-
 // objectCacheSize bounds go-git's cache of decoded pack objects (96 MiB
 // by default). It serves delta bases and repeated reads when go-git reads
 // objects; commits and trees are kilobytes and the walk keeps the commits
 // it visits, so a few MiB keep the hit rate while bounding memory.
 const objectCacheSize = 8 * cache.MiByte
 
-// open opens the repository containing path. With gitBin its objects are
-// read through git cat-file (objects is then non-nil).
-func open(path, gitBin string) (repo *gogit.Repository, objects *catFileStore, err error) {
+// open opens the repository containing path and returns its first handle
+// and its .git directory (nil when the storage is not a directory). With
+// gitBin its objects are read through git cat-file.
+func open(path, gitBin string) (*handle, billy.Filesystem, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
-	repo, err = gogit.PlainOpenWithOptions(abs, &gogit.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	repo, err := gogit.PlainOpenWithOptions(abs, &gogit.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	switch {
 	case errors.Is(err, gogit.ErrRepositoryNotExists):
 		return nil, nil, sdk.Errorf(sdk.KindNotFound, "git: not a git repository (nor any parent directory): %s", abs)
@@ -162,37 +161,37 @@ func open(path, gitBin string) (repo *gogit.Repository, objects *catFileStore, e
 	}
 	st, ok := repo.Storer.(*filesystem.Storage)
 	if !ok {
-		return repo, nil, nil
+		return &handle{repo: repo}, nil, nil
 	}
-	// Reopen the same .git keeping pack files open: by default go-git
-	// opens and closes the pack for every object it reads, which
-	// dominates a history walk.
-	// Alternates name absolute directories, outside the .git directory
-	// go-git's storage is confined to unless given the whole file system.
-	kept := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRU(objectCacheSize),
-		filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New(string(filepath.Separator))})
-	var store storage.Storer = kept
-	if gitBin != "" {
-		objects = newCatFileStore(kept, gitBin, st.Filesystem().Root())
-		store = objects
-	}
-	fast, err := gogit.Open(store, nil)
+	h, err := openHandle(st.Filesystem(), gitBin)
 	if err != nil {
-		_ = kept.Close()
 		return nil, nil, sdk.Errorf(sdk.KindBadConfig, "git: cannot open repository at %s: %w", abs, err)
 	}
-	return fast, objects, nil
+	return h, st.Filesystem(), nil
 }
 
-// fileStorage is repo's go-git file storage, nil when it has none.
-func fileStorage(repo *gogit.Repository) *filesystem.Storage {
-	switch st := repo.Storer.(type) {
-	case *filesystem.Storage:
-		return st
-	case *catFileStore:
-		return st.Storage
+// openHandle opens the .git directory gitDir on a storage of its own:
+// its own pack files, kept open (by default go-git opens and closes the
+// pack for every object it reads, which dominates a history walk), and its
+// own object cache. With gitBin its objects are read through git cat-file.
+func openHandle(gitDir billy.Filesystem, gitBin string) (*handle, error) {
+	// Alternates name absolute directories, outside the .git directory
+	// go-git's storage is confined to unless given the whole file system.
+	kept := filesystem.NewStorageWithOptions(gitDir, cache.NewObjectLRU(objectCacheSize),
+		filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New(string(filepath.Separator))})
+	h := &handle{}
+	var store storage.Storer = kept
+	if gitBin != "" {
+		h.objects = newCatFileStore(kept, gitBin, gitDir.Root())
+		store = h.objects
 	}
-	return nil
+	repo, err := gogit.Open(store, nil)
+	if err != nil {
+		_ = kept.Close()
+		return nil, err
+	}
+	h.repo = repo
+	return h, nil
 }
 
 // closeRepo releases the pack files a previous configuration kept open.

@@ -2,6 +2,7 @@ package git
 
 import (
 	"container/list"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -21,8 +22,9 @@ type statsKey struct {
 }
 
 // statsCache is a least-recently-used cache of commit stats, bounded in
-// entries and bytes. The source's mutex guards it.
+// entries and bytes, safe for concurrent fetches.
 type statsCache struct {
+	mu    sync.Mutex
 	order *list.List // of *statsEntry, most recently used first
 	byKey map[statsKey]*list.Element
 	bytes int
@@ -40,6 +42,8 @@ func newStatsCache() *statsCache {
 
 // get returns the stats of key, if cached.
 func (c *statsCache) get(key statsKey) ([]fileStat, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	el, ok := c.byKey[key]
 	if !ok {
 		return nil, false
@@ -52,6 +56,8 @@ func (c *statsCache) get(key statsKey) ([]fileStat, bool) {
 // bounds. Stats larger than the whole cache are not kept.
 func (c *statsCache) put(key statsKey, stats []fileStat) {
 	size := statsSize(stats)
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if _, ok := c.byKey[key]; ok || size > maxCachedStatsBytes {
 		return
 	}
