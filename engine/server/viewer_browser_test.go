@@ -30,7 +30,7 @@ func chromium() string {
 }
 
 // browser starts a headless chromium with a fresh profile for the test.
-func browser(t *testing.T) context.Context {
+func browser(t testing.TB) context.Context {
 	t.Helper()
 	path := chromium()
 	if path == "" {
@@ -67,13 +67,13 @@ func ended() chromedp.Action[chromedp.Void] {
 }
 
 // do runs steps in the page, failing the test on an error.
-func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+func do(t testing.TB, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	require.NoError(t, chromedp.Do(ctx, steps...))
 }
 
 // get runs one action in the page and returns its value.
-func get[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+func get[T any](t testing.TB, ctx context.Context, a chromedp.Action[T]) T {
 	t.Helper()
 	v, err := chromedp.Run(ctx, a)
 	require.NoError(t, err)
@@ -81,7 +81,7 @@ func get[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 }
 
 // js evaluates expression in the page.
-func js[T any](t *testing.T, ctx context.Context, expression string) T {
+func js[T any](t testing.TB, ctx context.Context, expression string) T {
 	t.Helper()
 	return get(t, ctx, chromedp.Evaluate[T](expression))
 }
