@@ -15,8 +15,7 @@ const checkEvery = 256
 
 // Fetch walks the history of the requested revisions, newest first, and
 // emits the commits that match, stopping at the first commit older than
-// Since.
-// Fetches run in parallel, each on a repository handle of its own.
+// Since. Fetches run in parallel, each on a repository handle of its own.
 func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
 	c, end, err := s.begin(ctx)
 	if err != nil {
