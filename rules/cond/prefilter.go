@@ -141,9 +141,15 @@ const (
 	caseless
 )
 
-// exact returns the folded strings re matches, when they are few, in the
-// order leftmost-first matching prefers them.
+// exact returns the folded strings re matches, when they are few (at most
+// maxExact), in the order leftmost-first matching prefers them.
 func exact(re *syntax.Regexp, mode exactMode) ([]string, bool) {
+	return exactUpTo(re, mode, maxExact)
+}
+
+// exactUpTo is exact with at most limit strings; a character class still
+// spans fewer than maxExact runes a range.
+func exactUpTo(re *syntax.Regexp, mode exactMode, limit int) ([]string, bool) {
 	switch re.Op {
 	case syntax.OpEmptyMatch:
 		return []string{""}, true
@@ -159,7 +165,7 @@ func exact(re *syntax.Regexp, mode exactMode) ([]string, bool) {
 		var set []string
 		for i := 0; i < len(re.Rune); i += 2 {
 			lo, hi := re.Rune[i], re.Rune[i+1]
-			if hi-lo >= maxExact || len(set) > maxExact {
+			if hi-lo >= maxExact || len(set) > limit {
 				return nil, false
 			}
 			for r := lo; r <= hi; r++ {
@@ -171,11 +177,11 @@ func exact(re *syntax.Regexp, mode exactMode) ([]string, bool) {
 				}
 			}
 		}
-		return set, len(set) > 0 && len(set) <= maxExact
+		return set, len(set) > 0 && len(set) <= limit
 	case syntax.OpCapture:
-		return exact(re.Sub[0], mode)
+		return exactUpTo(re.Sub[0], mode, limit)
 	case syntax.OpQuest:
-		set, ok := exact(re.Sub[0], mode)
+		set, ok := exactUpTo(re.Sub[0], mode, limit)
 		if !ok || slices.Contains(set, "") {
 			return set, ok
 		}
@@ -186,11 +192,11 @@ func exact(re *syntax.Regexp, mode exactMode) ([]string, bool) {
 	case syntax.OpConcat:
 		set := []string{""}
 		for _, sub := range re.Sub {
-			s, ok := exact(sub, mode)
+			s, ok := exactUpTo(sub, mode, limit)
 			if !ok {
 				return nil, false
 			}
-			if set, ok = cross(set, s); !ok {
+			if set, ok = crossUpTo(set, s, limit); !ok {
 				return nil, false
 			}
 		}
@@ -198,7 +204,7 @@ func exact(re *syntax.Regexp, mode exactMode) ([]string, bool) {
 	case syntax.OpAlternate:
 		var set []string
 		for _, sub := range re.Sub {
-			s, ok := exact(sub, mode)
+			s, ok := exactUpTo(sub, mode, limit)
 			if !ok {
 				return nil, false
 			}
@@ -208,14 +214,17 @@ func exact(re *syntax.Regexp, mode exactMode) ([]string, bool) {
 				}
 			}
 		}
-		return set, len(set) <= maxExact
+		return set, len(set) <= limit
 	}
 	return nil, false
 }
 
 // cross is every a followed by every b, when there are few.
-func cross(a, b []string) ([]string, bool) {
-	if len(a)*len(b) > maxExact {
+func cross(a, b []string) ([]string, bool) { return crossUpTo(a, b, maxExact) }
+
+// crossUpTo is cross with at most limit strings.
+func crossUpTo(a, b []string, limit int) ([]string, bool) {
+	if len(a)*len(b) > limit {
 		return nil, false
 	}
 	out := make([]string, 0, len(a)*len(b))

@@ -80,6 +80,10 @@ func FuzzPrefilter(f *testing.F) {
 	f.Add(`(?i)\b([A-Za-z0-9][\w.-]*)\s+(?:project|repo(?:sitory)?)\b`, "the nous Repo and the payments project.")
 	f.Add(`\w+ing$`, "going, doing")
 	f.Add(`\b(?:a|ab)\b|c??d`, "ab d cd")
+	f.Add(`(?:the\s+)?(?:foo|bar)\w+\b`, "a bar1 and the foo2")
+	f.Add(`\s*(?:x|y)+z|w{0,2}(?:ab|c)\b`, "  xyz wwc ab")
+	f.Add(`(?i)\b(?:in|of)\s+([A-Z]+)\b`, "in PAY, OF x")
+	f.Add(`(?i)\b(?:a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r)s?\b`, "ks and Q")
 	f.Fuzz(func(t *testing.T, pattern, query string) {
 		re, err := regexp.Compile(pattern)
 		if err != nil {

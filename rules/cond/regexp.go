@@ -210,13 +210,21 @@ func newWords(tree *syntax.Regexp, groups int) *words {
 	if groups != 0 && (groups != 1 || !w.group) {
 		return nil
 	}
-	set, ok := exact(body, caseless)
+	set, ok := exactUpTo(body, caseless, maxWords)
 	if !ok || slices.Contains(set, "") {
 		return nil
 	}
 	w.set, w.firsts = ascii(set)
 	return w
 }
+
+// maxWords bounds the strings of a words pattern: a search tries them
+// only where a first byte of one is, which a long list of alternatives
+// ("issues?|bugs?|…|releases?") does no more often than a short one.
+const maxWords = 64
+
+// maxStarts bounds the strings a starts pattern's matches begin with.
+const maxStarts = 32
 
 // find returns the leftmost match at or after at: at the least position
 // where a string holds, the first string in preference order.
@@ -242,28 +250,25 @@ func (w *words) find(t Text, at int) (lo, hi int, ok bool) {
 // newStarts finds where tree's matches start: at one of a few strings
 // after its leading assertions; nil when they do not start so.
 func newStarts(tree *syntax.Regexp) *starts {
-	if tree.Op != syntax.OpConcat {
-		return nil
+	subs := []*syntax.Regexp{tree}
+	if tree.Op == syntax.OpConcat {
+		subs = tree.Sub
 	}
 	s := &starts{}
 	i := 0
-	for ; i < len(tree.Sub) && assertion(tree.Sub[i]) != 0; i++ {
-		s.before |= assertion(tree.Sub[i])
+	for ; i < len(subs) && assertion(subs[i]) != 0; i++ {
+		s.before |= assertion(subs[i])
 	}
-	if i == len(tree.Sub) {
+	set, ok := prefixes(subs[i:])
+	if !ok {
 		return nil
 	}
-	set, ok := exact(tree.Sub[i], unasserted)
-	if !ok || slices.Contains(set, "") {
-		return nil
-	}
-	// The rest is matched from the start of a slice of the text: only
-	// assertions of the text's end may stay in it.
-	if beginning(tree.Sub[i:]) {
-		return nil
-	}
+	// The rest is matched from the start of a slice of the text. Every
+	// match of it consumes one of set before any assertion in it, so no
+	// assertion looks at the slice's start, where the text before it is
+	// cut off: they see what they would in the whole text.
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: tree.Flags,
-		Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, tree.Sub[i:]...)}
+		Sub: append([]*syntax.Regexp{{Op: syntax.OpBeginText}}, subs[i:]...)}
 	anchored, err := regexp.Compile(rest.String())
 	if err != nil {
 		return nil
@@ -273,19 +278,77 @@ func newStarts(tree *syntax.Regexp) *starts {
 	return s
 }
 
-// beginning reports whether any of subs asserts something of the text
-// before the position it is at (a word boundary, a line or text start).
-func beginning(subs []*syntax.Regexp) bool {
-	for _, sub := range subs {
-		switch sub.Op {
-		case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpBeginText:
-			return true
+// prefixes returns strings, folded and none empty, one of which every
+// match of the concatenation subs starts with (loosely: a case-sensitive
+// pattern's match starts with its fold in the folded text), before any
+// assertion is met; false when it cannot tell or they are many.
+func prefixes(subs []*syntax.Regexp) ([]string, bool) {
+	if len(subs) == 0 {
+		return nil, false
+	}
+	first := subs[0]
+	if set, ok := exactUpTo(first, unasserted, maxStarts); ok {
+		if !slices.Contains(set, "") {
+			return set, true
 		}
-		if beginning(sub.Sub) {
-			return true
+		// first may match nothing: the match then starts as the rest's.
+		rest, ok := prefixes(subs[1:])
+		if !ok {
+			return nil, false
+		}
+		return union(slices.DeleteFunc(set, func(s string) bool { return s == "" }), rest)
+	}
+	switch first.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return prefixes(first.Sub[:1])
+	case syntax.OpRepeat:
+		if first.Min >= 1 {
+			return prefixes(first.Sub[:1])
+		}
+		return optional(first, subs[1:])
+	case syntax.OpStar, syntax.OpQuest:
+		return optional(first, subs[1:])
+	case syntax.OpConcat:
+		return prefixes(first.Sub)
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range first.Sub {
+			set, ok := prefixes([]*syntax.Regexp{sub})
+			if !ok {
+				return nil, false
+			}
+			if all, ok = union(all, set); !ok {
+				return nil, false
+			}
+		}
+		return all, true
+	}
+	return nil, false
+}
+
+// optional is prefixes of opt, which may match nothing, then rest: a
+// match starts as one of opt's (that never matches nothing, or prefixes
+// fails) or as one of rest's.
+func optional(opt *syntax.Regexp, rest []*syntax.Regexp) ([]string, bool) {
+	a, ok := prefixes(opt.Sub[:1])
+	if !ok {
+		return nil, false
+	}
+	b, ok := prefixes(rest)
+	if !ok {
+		return nil, false
+	}
+	return union(a, b)
+}
+
+// union is a with the strings of b it lacks, when they are few.
+func union(a, b []string) ([]string, bool) {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
 		}
 	}
-	return false
+	return a, len(a) <= maxStarts
 }
 
 // findAll runs the anchored rest wherever a match can start.
