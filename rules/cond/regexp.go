@@ -140,9 +140,15 @@ func (r *Regexp) Match(t Text) bool {
 		return false
 	}
 	r.prepare()
-	if t.ascii && r.words != nil {
+	switch {
+	case t.ascii && r.words != nil:
 		_, _, ok := r.words.find(t, 0)
 		return ok
+	case t.ascii && r.starts != nil:
+		return r.starts.match(t)
+	case t.ascii && r.ends != nil:
+		end := r.ends.last(t)
+		return end >= 0 && r.re.MatchString(t.s[:min(end+1, len(t.s))])
 	}
 	return r.re.MatchString(t.s)
 }
@@ -373,6 +379,19 @@ func (s *starts) findAll(t Text) [][]int {
 		at = m[1]
 	}
 	return all
+}
+
+// match reports whether the anchored rest matches where a match can start.
+func (s *starts) match(t Text) bool {
+	for at := 0; at < len(t.s); at++ {
+		if at = s.next(t, at); at < 0 {
+			return false
+		}
+		if s.anchored.MatchString(t.s[at:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // next is the least position at or after at where a match can start.
