@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -28,7 +29,10 @@ type Regexp struct {
 	simple   *syntax.Regexp // tree simplified, between the two steps
 	filter   screen
 	once     sync.Once
-	re       *regexp.Regexp
+	// wordsOnly is set once prepared as a words pattern: its search looks
+	// for the very literals of the prefilter, which is then skipped.
+	wordsOnly atomic.Bool
+	re        *regexp.Regexp
 	// words is the pattern as caseless strings between assertions; nil
 	// when it is not one.
 	words *words
@@ -104,7 +108,22 @@ func (r *Regexp) prepare() {
 		if r.words == nil && r.starts == nil {
 			r.ends = newEnds(tree)
 		}
+		r.wordsOnly.Store(r.words != nil)
 	})
+}
+
+// admits reports whether t may hold a match, running the prefilter
+// unless r is a prepared words pattern and t is ASCII, and prepares r if
+// so.
+func (r *Regexp) admits(t Text) bool {
+	if t.ascii && r.wordsOnly.Load() {
+		return true
+	}
+	if !r.mayMatch(t) {
+		return false
+	}
+	r.prepare()
+	return true
 }
 
 // String returns the source text of the pattern.
@@ -136,10 +155,9 @@ func (r *Regexp) MatchString(s string) bool { return r.Match(NewText(s)) }
 
 // Match reports whether t holds a match.
 func (r *Regexp) Match(t Text) bool {
-	if !r.mayMatch(t) {
+	if !r.admits(t) {
 		return false
 	}
-	r.prepare()
 	switch {
 	case t.ascii && r.words != nil:
 		_, _, ok := r.words.find(t, 0)
@@ -156,10 +174,9 @@ func (r *Regexp) Match(t Text) bool {
 // FindAll returns the successive non-overlapping matches in t, as
 // regexp.FindAllStringSubmatchIndex(t, -1) does.
 func (r *Regexp) FindAll(t Text) [][]int {
-	if !r.mayMatch(t) {
+	if !r.admits(t) {
 		return nil
 	}
-	r.prepare()
 	switch {
 	case t.ascii && r.words != nil:
 		var all [][]int
