@@ -59,15 +59,16 @@ var (
 )
 
 // defaultPatterns are the regular expressions of the default rules: the
-// strings of their HCL that compile, and the constant patterns of their
-// conditions.
-func defaultPatterns(t *testing.T) []string {
+// strings of their HCL that compile and start as a pattern does, and the
+// constant patterns of their conditions.
+func defaultPatterns(t testing.TB) []string {
 	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "rules", "default", "*.hcl"))
 	require.NoError(t, err)
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
-		if _, err := regexp.Compile(p); err == nil && !seen[p] && strings.ContainsAny(p, `\(?[`) {
+		// A pattern starts so; prose and conditions do not.
+		if _, err := regexp.Compile(p); err == nil && !seen[p] && strings.IndexAny(p, `\(^`) == 0 {
 			seen[p] = true
 			out = append(out, p)
 		}
@@ -120,4 +121,30 @@ func sampleQuestions(t *testing.T) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkDefaultPatterns matches every pattern of the default rules
+// against three questions, as planning a question does (FindAll and Match
+// once each per pattern and question).
+func BenchmarkDefaultPatterns(b *testing.B) {
+	var patterns []*Regexp
+	for _, p := range defaultPatterns(b) {
+		r, err := CompileRegexp(p)
+		require.NoError(b, err)
+		patterns = append(patterns, r)
+	}
+	texts := []Text{
+		NewText("what changed in this repository last week?"),
+		NewText("What commits were pushed to project payments last week, and how many open bugs are there?"),
+		NewText("who contributed to plumbing/format/packfile since v1.17.0?"),
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range texts {
+			for _, r := range patterns {
+				r.FindAll(t)
+				r.Match(t)
+			}
+		}
+	}
 }
