@@ -5,6 +5,7 @@
 package redact
 
 import (
+	"bytes"
 	"cmp"
 	"regexp"
 	"slices"
@@ -22,7 +23,11 @@ const minSecret = 4
 // Redactor replaces known secrets. A nil Redactor hides nothing.
 type Redactor struct {
 	replacer *strings.Replacer // nil: no secret values
-	shapes   bool              // also hide token-shaped text (WithTokenShapes)
+	// secrets are the strings replacer replaces (and as bytes): a text
+	// that holds none is returned as it is, without the replacer's copy.
+	secrets      []string
+	secretsBytes [][]byte
+	shapes       bool // also hide token-shaped text (WithTokenShapes)
 }
 
 // New returns a redactor for secrets; empty and very short values are ignored.
@@ -57,7 +62,11 @@ func New(secrets ...string) *Redactor {
 	for _, s := range list {
 		pairs = append(pairs, s, Mask)
 	}
-	return &Redactor{replacer: strings.NewReplacer(pairs...)}
+	asBytes := make([][]byte, len(list))
+	for i, s := range list {
+		asBytes[i] = []byte(s)
+	}
+	return &Redactor{replacer: strings.NewReplacer(pairs...), secrets: list, secretsBytes: asBytes}
 }
 
 // tokenShapes matches text shaped like a credential whatever its value: a
@@ -70,7 +79,7 @@ var tokenShapes = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 func (r *Redactor) WithTokenShapes() *Redactor {
 	c := &Redactor{shapes: true}
 	if r != nil {
-		c.replacer = r.replacer
+		c.replacer, c.secrets, c.secretsBytes = r.replacer, r.secrets, r.secretsBytes
 	}
 	return c
 }
@@ -83,7 +92,7 @@ func (r *Redactor) String(s string) string {
 	if !r.active() {
 		return s
 	}
-	if r.replacer != nil {
+	if r.replacer != nil && r.holds(s) {
 		s = r.replacer.Replace(s)
 	}
 	if r.shapes {
@@ -99,10 +108,30 @@ func (r *Redactor) String(s string) string {
 
 // Bytes returns b with every secret masked.
 func (r *Redactor) Bytes(b []byte) []byte {
-	if !r.active() {
+	if !r.active() || !r.shapes && !r.holdsBytes(b) {
 		return b
 	}
 	return []byte(r.String(string(b)))
+}
+
+// holds reports whether s contains one of the secrets.
+func (r *Redactor) holds(s string) bool {
+	for _, secret := range r.secrets {
+		if strings.Contains(s, secret) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsBytes is holds for b.
+func (r *Redactor) holdsBytes(b []byte) bool {
+	for _, secret := range r.secretsBytes {
+		if bytes.Contains(b, secret) {
+			return true
+		}
+	}
+	return false
 }
 
 // SecretKey reports whether a config key names a secret.
