@@ -4,26 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // MarshalJSON writes the filters as an object whose keys keep the rule's order.
 func (f Filters) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b := make([]byte, 0, 64)
+	b = append(b, '{')
 	for i, filter := range f {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		if err := writeJSON(&b, filter.Key); err != nil {
-			return nil, err
-		}
-		b.WriteByte(':')
-		if err := writeJSON(&b, nonNil(filter.Values)); err != nil {
-			return nil, err
-		}
+		b = appendJSONString(b, filter.Key)
+		b = append(b, ':')
+		b = appendJSONStrings(b, filter.Values)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // UnmarshalJSON reads a filters object, keeping its key order.
@@ -50,12 +46,10 @@ func (f *Filters) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes nodes and edges; edges are keyed in node order and only
 // nodes with dependents appear, as in the source documents.
 func (m DependencyMap) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"nodes":`)
-	if err := writeJSON(&b, nonNil(m.Nodes)); err != nil {
-		return nil, err
-	}
-	b.WriteString(`,"edges":{`)
+	b := make([]byte, 0, 128)
+	b = append(b, `{"nodes":`...)
+	b = appendJSONStrings(b, m.Nodes)
+	b = append(b, `,"edges":{`...)
 	first := true
 	for _, n := range m.Nodes {
 		to, ok := m.Edges[n]
@@ -63,19 +57,14 @@ func (m DependencyMap) MarshalJSON() ([]byte, error) {
 			continue
 		}
 		if !first {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
-		if err := writeJSON(&b, n); err != nil {
-			return nil, err
-		}
-		b.WriteByte(':')
-		if err := writeJSON(&b, to); err != nil {
-			return nil, err
-		}
+		b = appendJSONString(b, n)
+		b = append(b, ':')
+		b = appendJSONStrings(b, to)
 	}
-	b.WriteString("}}")
-	return b.Bytes(), nil
+	return append(b, "}}"...), nil
 }
 
 // UnmarshalJSON reads nodes and edges.
@@ -94,15 +83,70 @@ func (m *DependencyMap) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// writeJSON appends v without HTML escaping, so query strings stay readable.
-func writeJSON(b *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
+// appendJSONStrings appends ss as a JSON array of strings ([] when nil).
+func appendJSONStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
 	}
-	b.Truncate(b.Len() - 1) // Encode ends with a newline
-	return nil
+	return append(b, ']')
+}
+
+// appendJSONString appends s quoted as encoding/json quotes a string
+// without HTML escaping, so query strings stay readable: '"', '\\' and
+// control characters escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029
+// escaped (JavaScript reads them as line ends).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 func nonNil(s []string) []string {
