@@ -118,7 +118,7 @@ func TestConcurrentRequests(t *testing.T) {
 			assert.Equal(t, want[k%len(want)], got[k], "request %d", k%len(want))
 		}
 	}
-	assert.LessOrEqual(t, s.pool.open(), maxHandles, "handles stay bounded")
+	assert.LessOrEqual(t, s.pool.opened(), maxHandles, "handles stay bounded")
 }
 
 // blockedFetch starts a fetch of the whole history whose emit blocks on
@@ -168,7 +168,7 @@ func TestFastBesideSlow(t *testing.T) {
 		require.NoError(t, err, "request %d beside the blocked fetch", i)
 		assert.Equal(t, want[i], got, "request %d", i)
 	}
-	assert.Equal(t, 2, s.pool.open(), "one handle for the blocked fetch, one for the rest in turn")
+	assert.Equal(t, 2, s.pool.opened(), "one handle for the blocked fetch, one for the rest in turn")
 	release()
 	require.NoError(t, <-slow)
 }
@@ -183,7 +183,7 @@ func TestHandlesBusy(t *testing.T) {
 	for range maxHandles {
 		blocked = append(blocked, blockedFetch(t, s, ch))
 	}
-	require.Equal(t, maxHandles, s.pool.open())
+	require.Equal(t, maxHandles, s.pool.opened())
 
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -210,7 +210,7 @@ func TestHandlesBusy(t *testing.T) {
 	for _, done := range blocked {
 		require.NoError(t, <-done)
 	}
-	assert.Equal(t, maxHandles, s.pool.open(), "no handle beyond the bound")
+	assert.Equal(t, maxHandles, s.pool.opened(), "no handle beyond the bound")
 }
 
 // TestConfigureWhileFetching reconfigures the source between two

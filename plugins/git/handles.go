@@ -2,6 +2,7 @@ package git
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/go-git/go-billy/v5"
@@ -90,7 +91,7 @@ func (p *handles) acquire(ctx context.Context) (*handle, error) {
 	h, err := openHandle(p.gitDir, p.gitBin)
 	if err != nil {
 		<-p.slots
-		return nil, err
+		return nil, fmt.Errorf("git: opening another handle on the repository: %w", err)
 	}
 	if h.objects != nil {
 		h.objects.start()
@@ -113,8 +114,8 @@ func (p *handles) release(h *handle) {
 	<-p.slots
 }
 
-// open reports how many handles are open.
-func (p *handles) open() int {
+// opened reports how many handles are open.
+func (p *handles) opened() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.all)
