@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/nous-dev/nous/engine/server"
@@ -18,7 +20,7 @@ import (
 // serveCommand is `nous serve`: the engine as a long-running HTTP service.
 func (a *app) serveCommand() *cobra.Command {
 	cfg := server.Config{}
-	var addr string
+	var addr, tokenFile string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the /v1 HTTP API: plans and runs with rules loaded once and warm plugins",
@@ -27,25 +29,32 @@ POST /v1/plan, POST /v1/ask (JSON, or Server-Sent Events with
 Accept: text/event-stream), GET and DELETE /v1/runs/{id}, GET /v1/runs,
 GET /v1/rules, /healthz and /readyz; the MCP tools of 'nous mcp' at /mcp
 (streamable HTTP). Runs share the plugin processes and
-execute concurrently, as 'nous ask' would run them.
+execute concurrently, as 'nous ask' would run them: up to --max-runs at
+once, up to --queue more waiting for a slot (listed as queued), beyond
+which a run is refused with 429.
 
 The rules are reloaded when their files change and on SIGHUP: a version
 that lints without errors is swapped in (runs under way finish on theirs;
 plugins whose config did not change keep their processes), one with errors
 leaves the last good rules serving and GET /v1/rules says why.
 
-It binds to loopback; another address needs a token (--token or
-$NOUS_SERVE_TOKEN), which every request but /healthz and /readyz must then
-bear (Authorization: Bearer TOKEN). SIGTERM or SIGINT stops accepting, lets
-runs finish within --grace, cancels the rest (their partial history is
-kept) and stops every plugin.`,
+It binds to loopback; another address needs a token ($NOUS_SERVE_TOKEN or
+--token-file; --token shows it to anyone who can list processes), which
+every request but /healthz and /readyz must then bear (Authorization:
+Bearer TOKEN). SIGTERM or SIGINT stops accepting, lets runs finish within
+--grace, cancels the rest (their partial history is kept) and stops every
+plugin.`,
 		Example: `  nous serve
-  nous serve --addr 0.0.0.0:7878 --token "$(cat token)" --log-dir ./runs
+  NOUS_SERVE_TOKEN=… nous serve --addr 0.0.0.0:7878 --log-dir ./runs
+  nous serve --addr 0.0.0.0:7878 --token-file /run/secrets/nous-token
   curl -s localhost:7878/v1/ask -d '{"query":"what changed last week?","format":"text"}'`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if cfg.Token == "" {
-				cfg.Token, _ = a.lookupEnv(server.EnvToken)
+			if err := a.serveToken(&cfg, cmd.Flags().Changed("token"), tokenFile); err != nil {
+				return err
+			}
+			if err := serveLimits(&cfg); err != nil {
+				return err
 			}
 			if err := server.CheckAddr(addr, cfg.Token); err != nil {
 				return usageError("serve: --addr: %v", err)
@@ -88,19 +97,96 @@ kept) and stops every plugin.`,
 			if err != nil {
 				return usageError("serve: %v", err)
 			}
-			fmt.Fprintf(a.stderr, "nous: serving on http://%s (rules %.12s)\n", ln.Addr(), snap.Digest)
+			fmt.Fprintf(a.stderr, "nous: serving on %s (rules %.12s)\n", serveURL(addr, ln.Addr()), snap.Digest)
 			return srv.Serve(ctx, ln)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:7878", "address to listen on (HOST:PORT); not loopback only with a token")
-	f.StringVar(&cfg.Token, "token", "", "bearer token every request must bear (default $"+server.EnvToken+")")
+	f.StringVar(&cfg.Token, "token", "", "bearer token every request must bear (default $"+server.EnvToken+"; prefer it or --token-file: a flag shows in ps)")
+	f.StringVar(&tokenFile, "token-file", "", "read the bearer token from this file (trimmed; at most 4 KiB)")
 	f.StringVar(&cfg.LogDir, "log-dir", "", "write every run's JSON logs under this directory, as nous ask --log-dir")
-	f.IntVar(&cfg.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs executing at once")
-	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot; beyond them requests get 429")
+	f.IntVar(&cfg.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs executing at once (1 or more)")
+	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot, beyond which requests get 429; 0 for no queue")
 	f.DurationVar(&cfg.Grace, "grace", server.DefaultGrace, "on SIGTERM, how long runs may take to finish before they are cancelled")
 	f.StringVar(&cfg.CORS, "cors", "", "the origin allowed cross-origin requests (default: none)")
 	return cmd
+}
+
+// maxTokenFile bounds what --token-file reads: a token is a line.
+const maxTokenFile = 4096
+
+// serveToken sets cfg.Token from --token (given says it was), --token-file
+// or $NOUS_SERVE_TOKEN, in that order; the two flags exclude each other.
+// No error quotes the file's content.
+func (a *app) serveToken(cfg *server.Config, given bool, file string) error {
+	switch {
+	case given && file != "":
+		return usageError("serve: --token and --token-file: give one of them")
+	case file != "":
+		token, err := readTokenFile(file)
+		if err != nil {
+			return usageError("serve: --token-file: %v", err)
+		}
+		cfg.Token = token
+	case cfg.Token == "":
+		cfg.Token, _ = a.lookupEnv(server.EnvToken)
+	}
+	return nil
+}
+
+// readTokenFile is the token in file: its content, at most maxTokenFile
+// bytes, trimmed of surrounding white space; an empty one is an error.
+func readTokenFile(file string) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reading %s: %w", file, err)
+	case len(b) > maxTokenFile:
+		return "", fmt.Errorf("%s is larger than %d bytes: it should hold the token alone", file, maxTokenFile)
+	}
+	token := strings.TrimSpace(string(b))
+	switch {
+	case token == "":
+		return "", fmt.Errorf("%s is empty", file)
+	case strings.ContainsAny(token, "\r\n"):
+		return "", fmt.Errorf("%s holds more than one line: it should hold the token alone", file)
+	}
+	return token, nil
+}
+
+// serveLimits checks --max-runs and --queue, which say what they mean:
+// --queue 0 is no queue (server.Config's zero would be the default).
+func serveLimits(cfg *server.Config) error {
+	switch {
+	case cfg.MaxRuns < 1:
+		return usageError("serve: --max-runs %d: want 1 or more runs at once", cfg.MaxRuns)
+	case cfg.Queue < 0:
+		return usageError("serve: --queue %d: want 0 (no queue) or more", cfg.Queue)
+	case cfg.Queue == 0:
+		cfg.Queue = server.NoQueue
+	}
+	return nil
+}
+
+// serveURL is the URL to reach the server on: the host as the user gave
+// it (0.0.0.0 stays 0.0.0.0, where the listener would print [::]) and the
+// port it listens on (the one picked for port 0).
+func serveURL(addr string, ln net.Addr) string {
+	host, _, err := net.SplitHostPort(addr)
+	_, port, err2 := net.SplitHostPort(ln.String())
+	if err != nil || err2 != nil {
+		return "http://" + ln.String()
+	}
+	if host == "" {
+		host = "0.0.0.0" // every interface, as Go listens for ":port"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 func configuredSources(rs *rules.Ruleset) []string {

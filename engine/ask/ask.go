@@ -113,12 +113,16 @@ func (s *Service) CheckMode(mode string) error { return s.planner.CheckMode(mode
 // error, masked.
 func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.Result, error) {
 	d := s.deps
-	ereq, err := session.Request(ctx, s.planner, req.Session, req.Query, req.Mode)
+	// Planning asks no plugin and is quick: a question cancelled before it
+	// ran (one taken out of nous serve's queue) is still planned, and ends
+	// as cancelled on its plan, as one cancelled later does.
+	pctx := context.WithoutCancel(ctx)
+	ereq, err := session.Request(pctx, s.planner, req.Session, req.Query, req.Mode)
 	if err != nil {
 		return nil, &PlanError{Err: err}
 	}
 	// Rule problems are reported before any plugin is asked anything.
-	plan, err := s.planner.Plan(ctx, ereq)
+	plan, err := s.planner.Plan(pctx, ereq)
 	if err != nil {
 		return nil, &PlanError{Err: err}
 	}

@@ -77,13 +77,16 @@ func (e *RequestError) Error() string {
 	return e.Field + ": " + e.Msg
 }
 
-// Ask runs req as `nous ask` does, on the rules current when it starts,
-// and returns how it ended. The run takes a slot (waiting in the queue
-// while there is room there), is listed in GET /v1/runs and kept there
-// once it ended, and ends early, with its partial history, when ctx ends,
-// when DELETE /v1/runs/{id} cancels it or when the server's grace period
-// is over. The error is ErrBusy, ErrDraining, a *RequestError or ctx's
-// error while queued: the question did not start.
+// Ask runs req as `nous ask` does, on the rules current when it is
+// accepted, and returns how it ended. The run is listed in GET /v1/runs
+// as soon as it is accepted (watch.Started names it): queued while it
+// waits for a slot, when every slot is taken and there is room in the
+// queue, then running. It is kept there once it ended, and ends early,
+// as cancelled, when ctx ends, when DELETE /v1/runs/{id} cancels it or
+// when the server's grace period is over: with its partial history when
+// it was running, without a step run when it was still queued. The error
+// is ErrBusy, ErrDraining or a *RequestError: the question was not
+// accepted.
 func (s *Server) Ask(ctx context.Context, req AskRequest, watch Watch) (Answer, error) {
 	req.Query = strings.TrimSpace(req.Query)
 	req.Format = strings.ToLower(cmp.Or(req.Format, "json"))
@@ -96,14 +99,6 @@ func (s *Server) Ask(ctx context.Context, req AskRequest, watch Watch) (Answer, 
 	if s.isDraining() {
 		return Answer{}, ErrDraining
 	}
-	free, err := s.slots.acquire(ctx)
-	if err != nil {
-		if errors.Is(err, ErrBusy) {
-			s.metrics.refused.Inc()
-		}
-		return Answer{}, err
-	}
-	defer free()
 	snap, release := s.cfg.Snapshots.Acquire()
 	defer release()
 	return s.run(ctx, snap, req, watch)
@@ -134,13 +129,31 @@ func (s *Server) run(ctx context.Context, snap *Snapshot, req AskRequest, watch 
 	if err != nil {
 		return Answer{}, &RequestError{Field: "prev", Msg: snap.Redactor.String(err.Error())}
 	}
-	start := time.Now()
+	place, err := s.slots.enter()
+	if err != nil {
+		s.metrics.refused.Inc()
+		return Answer{}, err
+	}
+	defer place.leave()
 	run := Run{ID: history.NewID(s.cfg.Clock()), Query: snap.Redactor.String(req.Query), Mode: req.Mode,
-		Status: StatusRunning, StartedAt: start.UTC()}
+		Status: StatusRunning, StartedAt: time.Now().UTC()}
+	if !place.held {
+		run.Status = StatusQueued
+	}
 	s.runs.start(run, cancel)
 	if watch.Started != nil {
 		watch.Started(run)
 	}
+	if run.Status == StatusQueued {
+		s.cfg.Logger.Debug("run queued", "id", run.ID)
+		if place.wait(ctx) == nil {
+			s.runs.running(run.ID)
+		}
+		// A run cancelled while queued goes on without a slot: on its
+		// cancelled context it runs no step and ends as cancelled, with
+		// its plan, as a run cancelled while running does.
+	}
+	start := time.Now()
 	res, err := svc.Answer(ctx, snap.Plugins, ask.Request{Query: req.Query, Mode: req.Mode, ID: run.ID, Session: prior})
 	a := s.finish(run, res, err, req, snap)
 	s.metrics.ran(a.Run.Status, time.Since(start))

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net/http"
 
@@ -52,8 +51,6 @@ func writeAskError(w http.ResponseWriter, err error) {
 		writeError(w, http.StatusTooManyRequests, "%v", err)
 	case errors.Is(err, ErrDraining):
 		writeError(w, http.StatusServiceUnavailable, "%v", err)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		// The client went away while queued: nothing to tell it.
 	default:
 		writeError(w, http.StatusInternalServerError, "%v", err)
 	}

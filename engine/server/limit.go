@@ -16,24 +16,56 @@ func newLimiter(runs, queue int) *limiter {
 	return &limiter{slots: make(chan struct{}, runs), queue: int64(queue)}
 }
 
-// acquire takes a slot, waiting in the queue when there is room there; it
-// returns ErrBusy when there is none, ctx's error when ctx ends first.
-func (l *limiter) acquire(ctx context.Context) (release func(), err error) {
-	release = func() { <-l.slots }
+// ticket is a run's place: a slot, or a place in the queue until wait
+// takes one.
+type ticket struct {
+	l      *limiter
+	held   bool // a slot
+	queued bool // a place in the queue
+}
+
+// enter takes a free slot or, when there is none, a place in the queue; it
+// returns ErrBusy when the queue is full (or there is none).
+func (l *limiter) enter() (*ticket, error) {
 	select {
 	case l.slots <- struct{}{}:
-		return release, nil
+		return &ticket{l: l, held: true}, nil
 	default:
 	}
 	if l.waiting.Add(1) > l.queue {
 		l.waiting.Add(-1)
 		return nil, ErrBusy
 	}
-	defer l.waiting.Add(-1)
+	return &ticket{l: l, queued: true}, nil
+}
+
+// wait takes a slot, leaving the queue; it returns ctx's error when ctx
+// ends first, and the ticket is then out of the queue with no slot.
+func (t *ticket) wait(ctx context.Context) error {
+	if t.held {
+		return nil
+	}
+	if !t.queued {
+		return context.Canceled // left already
+	}
+	defer func() { t.queued = false; t.l.waiting.Add(-1) }()
 	select {
-	case l.slots <- struct{}{}:
-		return release, nil
+	case t.l.slots <- struct{}{}:
+		t.held = true
+		return nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
+	}
+}
+
+// leave frees the slot or the place in the queue the ticket holds.
+func (t *ticket) leave() {
+	switch {
+	case t.held:
+		t.held = false
+		<-t.l.slots
+	case t.queued:
+		t.queued = false
+		t.l.waiting.Add(-1)
 	}
 }

@@ -93,7 +93,7 @@ func TestOpenAPIConformance(t *testing.T) {
 		check(t, exchange{"GET", "/v1/runs/" + id, "", nil, 200, false})
 		check(t, exchange{"DELETE", "/v1/runs/" + id, "", nil, 409, false})
 	})
-	t.Run("cancelling a running run, refusing one over the cap", func(t *testing.T) {
+	t.Run("cancelling a running and a queued run, refusing one over the cap", func(t *testing.T) {
 		gated := newFixtures(t)
 		gated.gate = make(chan struct{})
 		g := start(t, gated, server.Config{MaxRuns: 1, Queue: 1, Token: "tok"})
@@ -113,11 +113,15 @@ func TestOpenAPIConformance(t *testing.T) {
 			assert.True(t, ok, "%v", verrs)
 			resp.Body.Close()
 		}
+		// The queued run is listed once it has its place.
+		withStatus(t, g, server.StatusQueued)
 		_, body := send(t, g, exchange{"GET", "/v1/runs", "", nil, 200, false})
 		var list struct{ Runs []server.Run }
 		require.NoError(t, json.Unmarshal(body, &list))
+		var statuses []string
 		for _, r := range list.Runs {
-			if r.Status == server.StatusRunning {
+			statuses = append(statuses, r.Status)
+			if r.Status == server.StatusRunning || r.Status == server.StatusQueued {
 				resp, body := send(t, g, exchange{"DELETE", "/v1/runs/" + r.ID, "", nil, 202, false})
 				assert.Equal(t, http.StatusAccepted, resp.StatusCode)
 				resp.Body = io.NopCloser(bytes.NewReader(body))
@@ -125,6 +129,7 @@ func TestOpenAPIConformance(t *testing.T) {
 				assert.True(t, ok, "%v", verrs)
 			}
 		}
+		assert.ElementsMatch(t, []string{server.StatusRunning, server.StatusQueued}, statuses, "the queued run is listed")
 		close(gated.gate)
 		for _, c := range []<-chan *http.Response{running, later} {
 			if r := <-c; r != nil {

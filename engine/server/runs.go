@@ -13,7 +13,8 @@ const (
 	maxListed     = 1000
 )
 
-// listRuns is GET /v1/runs: the running runs, then the recent ended ones.
+// listRuns is GET /v1/runs: the queued and running runs, then the recent
+// ended ones.
 func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 	n := defaultListed
 	if v := r.URL.Query().Get("limit"); v != "" {
@@ -38,13 +39,14 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 }
 
 // cancelRun is DELETE /v1/runs/{id}: it cancels a running run, which ends
-// as cancelled with its partial history.
+// as cancelled with its partial history, or a queued one, which leaves the
+// queue and ends as cancelled without having run a step.
 func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
-	run, ok, running := s.runs.cancel(r.PathValue("id"))
+	run, ok, active := s.runs.cancel(r.PathValue("id"))
 	switch {
 	case !ok:
 		writeError(w, http.StatusNotFound, "no run %q", r.PathValue("id"))
-	case !running:
+	case !active:
 		writeJSON(w, http.StatusConflict, apiError{Error: "run " + run.ID + " already ended: " + run.Status})
 	default:
 		writeJSON(w, http.StatusAccepted, run)

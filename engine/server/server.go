@@ -21,6 +21,10 @@ const (
 	DefaultKeepBytes = 64 << 20
 )
 
+// NoQueue as Config.Queue means no queue: a run that finds every slot
+// taken is refused (429) at once. (Zero means DefaultQueue.)
+const NoQueue = -1
+
 // finishTimeout bounds how long cancelled runs may take to answer with
 // their partial history once the grace period is over.
 const finishTimeout = 10 * time.Second
@@ -32,7 +36,7 @@ type Config struct {
 	Token     string // bearer token every route but /healthz and /readyz requires; none when empty
 	CORS      string // the one origin allowed cross-origin requests; none when empty
 	MaxRuns   int    // runs executing at once
-	Queue     int    // runs waiting for a slot; beyond them 429
+	Queue     int    // runs waiting for a slot, beyond which 429; NoQueue (any negative) for none
 	MaxBody   int64  // request body bytes; beyond them 413
 	Grace     time.Duration
 	KeepRuns  int   // finished runs kept for GET /v1/runs
@@ -69,7 +73,11 @@ type Server struct {
 // New returns a server with cfg.
 func New(cfg Config) *Server {
 	cfg.MaxRuns = orDefault(cfg.MaxRuns, DefaultMaxRuns)
-	cfg.Queue = orDefault(cfg.Queue, DefaultQueue)
+	if cfg.Queue < 0 {
+		cfg.Queue = 0 // NoQueue
+	} else {
+		cfg.Queue = orDefault(cfg.Queue, DefaultQueue)
+	}
 	cfg.MaxBody = orDefault(cfg.MaxBody, DefaultMaxBody)
 	cfg.Grace = orDefault(cfg.Grace, DefaultGrace)
 	cfg.KeepRuns = orDefault(cfg.KeepRuns, DefaultKeepRuns)

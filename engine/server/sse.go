@@ -44,8 +44,9 @@ func acceptsEvents(r *http.Request) bool {
 }
 
 // eventStream writes a run's events as Server-Sent Events. Its headers
-// go out when the run starts, so a question refused before that (a bad
-// mode, a full queue) is answered with a plain error instead.
+// go out when the run is accepted, queued or not, so a question refused
+// before that (a bad mode, a full queue) is answered with a plain error
+// instead.
 type eventStream struct {
 	w       http.ResponseWriter
 	started bool

@@ -8,10 +8,13 @@ import (
 	"time"
 )
 
-// StatusRunning is the status of a run that has not ended; an ended run
-// has its result's status (success, partial, failed, cancelled,
-// needs_clarification).
-const StatusRunning = "running"
+// Statuses of a run that has not ended: waiting in the queue for a slot,
+// then running. An ended run has its result's status (success, partial,
+// failed, cancelled, needs_clarification).
+const (
+	StatusQueued  = "queued"
+	StatusRunning = "running"
+)
 
 // Run is one question asked of the server, as GET /v1/runs shows it.
 type Run struct {
@@ -19,7 +22,7 @@ type Run struct {
 	Query     string     `json:"query"`
 	Mode      string     `json:"mode,omitempty"`
 	Status    string     `json:"status"`
-	StartedAt time.Time  `json:"started_at"`
+	StartedAt time.Time  `json:"started_at"` // when it was accepted, queued or not
 	EndedAt   *time.Time `json:"ended_at,omitempty"`
 	Error     string     `json:"error,omitempty"`
 }
@@ -32,7 +35,7 @@ type RunDetail struct {
 }
 
 // entry is a stored run: its summary, its output once it ended, and the
-// cancel of a running one.
+// cancel of a queued or running one.
 type entry struct {
 	run    Run
 	output []byte
@@ -49,7 +52,7 @@ func (e *entry) size() int64 {
 // map slot.
 const entryOverhead = 512
 
-// store keeps the running runs and the most recent ended ones, bounded in
+// store keeps the queued and running runs and the most recent ended ones, bounded in
 // count and bytes: the oldest ended runs go first.
 type store struct {
 	mu       sync.Mutex
@@ -64,11 +67,20 @@ func newStore(maxRuns int, maxBytes int64) *store {
 	return &store{byID: map[string]*entry{}, ended: list.New(), maxRuns: maxRuns, maxBytes: maxBytes}
 }
 
-// start records a running run that cancel ends.
+// start records a queued or running run that cancel ends.
 func (s *store) start(run Run, cancel context.CancelFunc) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.byID[run.ID] = &entry{run: run, cancel: cancel}
+}
+
+// running marks the queued run id as running: it has its slot.
+func (s *store) running(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.byID[id]; e != nil && e.cancel != nil {
+		e.run.Status = StatusRunning
+	}
 }
 
 // end records how run ended and what it printed, then evicts what the
@@ -102,9 +114,9 @@ func (s *store) get(id string) (RunDetail, bool) {
 	return RunDetail{Run: e.run, Output: e.output}, true
 }
 
-// cancel ends the running run id; ok is false when there is no such run,
-// running is false when it already ended.
-func (s *store) cancel(id string) (run Run, ok, running bool) {
+// cancel ends the queued or running run id; ok is false when there is no
+// such run, active is false when it already ended.
+func (s *store) cancel(id string) (run Run, ok, active bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.byID[id]
@@ -118,7 +130,7 @@ func (s *store) cancel(id string) (run Run, ok, running bool) {
 	return e.run, true, true
 }
 
-// recent lists up to n runs, the running ones first, then the ended ones
+// recent lists up to n runs, the queued and running ones first, then the ended ones
 // newest first.
 func (s *store) recent(n int) []Run {
 	s.mu.Lock()
