@@ -35,6 +35,10 @@ type process struct {
 	mu      sync.Mutex
 	stopped string // why the host stopped the process; "" while it should run
 	ended   sync.Once
+	// described is the source's Describe answer, asked once: what a
+	// plugin serves does not change while it runs with one config (a
+	// process is started for one config, and a restart asks again).
+	described *sdk.SourceInfo
 }
 
 // startConfig is what starting one plugin process needs.

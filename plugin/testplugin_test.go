@@ -59,6 +59,8 @@ func servePlugin(mode string) {
 		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}, Agent: &echoAgent{}})
 	case "source-only":
 		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}})
+	case "counting":
+		sdkplugin.Serve(sdkplugin.Config{Source: &countingSource{echoSource: &echoSource{}}})
 	case "nogroup":
 		sdkplugin.Serve(sdkplugin.Config{Source: plainSource{&echoSource{}}})
 	case "banner":
