@@ -66,6 +66,10 @@ func TestFind(t *testing.T) {
 		{"", nil},
 		{"since the start of the end of 2024", []string{"the end of 2024"}},
 		{"what shipped by the end of March?", []string{"the end of March"}},
+		{"what is the largest commit of 2025?", []string{"of 2025"}},
+		{"the busiest week of March 2025", []string{"of March 2025"}},
+		{"the first half of 2025", []string{"the first half of 2025"}},
+		{"the 5th of May", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.question, func(t *testing.T) {

@@ -110,8 +110,13 @@ func (p *parser) phrase(i int) (phrase, int, bool) {
 				}
 			}
 			return phrase{op: opIn, a: a}, j, true
-		case kwSince, kwAfter, kwBefore, kwUntil, kwIn, kwOn, kwFor, kwAbout:
+		case kwSince, kwAfter, kwBefore, kwUntil, kwIn, kwOn, kwFor, kwAbout, kwOf:
 			a, j, ok := p.period(i + 1)
+			if t.kw == kwOf && !ofDate(a) {
+				// "of" leads only a year or a month of a year: "the
+				// largest commit of 2025"; "the end of 2024" reads itself.
+				ok = false
+			}
 			if !ok || !p.admits(t.kw, a) {
 				return phrase{}, i, false
 			}
@@ -150,8 +155,16 @@ func (p *parser) admits(lead keyword, a period) bool {
 		return a.y != 0 || (a.kind != pMonth && a.kind != pDay)
 	case kwAbout:
 		return a.y != 0 // "about 2024", not "about May" (a person as often)
+	case kwOf:
+		return ofDate(a)
 	}
 	return false
+}
+
+// ofDate reports whether a may follow "of" as a date: a year or a month
+// of a year as written ("of 2025", "of March 2025"), not "of May".
+func ofDate(a period) bool {
+	return a.y != 0 && a.edge == 0 && !a.yearRel && (a.kind == pYear || a.kind == pMonth)
 }
 
 func boundOp(kw keyword) op {
