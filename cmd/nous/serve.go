@@ -71,14 +71,14 @@ plugin.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			shared := plugin.NewProcesses()
-			snap, watch, err := a.snapshot(ctx, shared)
+			snap, _, err := a.snapshot(ctx, shared)
 			if err != nil {
 				return err
 			}
 			cfg.Clock = clock
 			cfg.Logger = a.serveLogger(snap.Redactor)
 			var srv *server.Server // set before the reloader watches
-			reloader, err := server.NewReloader(snap, server.ReloadConfig{Load: a.rulesLoader(shared), Watch: watch, Logger: cfg.Logger,
+			reloader, err := server.NewReloader(snap, server.ReloadConfig{Load: a.rulesLoader(shared), Logger: cfg.Logger,
 				Observe: func(res server.ReloadResult) { srv.Metrics().Reloaded(res.OK) }})
 			if err != nil {
 				snap.Release()

@@ -25,8 +25,9 @@ func (a *app) lintedRules() (rs *rules.Ruleset, diags hcl.Diagnostics, path stri
 }
 
 // snapshot loads and lints the rules, printing what lint finds, and builds
-// the snapshot served first; watch lists where the rules are, for the
-// reloader (none for the embedded defaults).
+// the snapshot served first. The snapshot's Watch says where the rules
+// are, and the reloader follows it from reload to reload; watch is nil,
+// left for the callers that still pass it as ReloadConfig.Watch.
 func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *server.Snapshot, watch []string, err error) {
 	rs, diags, path, err := a.lintedRules()
 	if err != nil {
@@ -38,21 +39,17 @@ func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *ser
 	if diags.HasErrors() {
 		return nil, nil, &exitError{Code: exitUsage}
 	}
-	if snap, err = a.rulesSnapshot(ctx, rs, a.redactor(rs), shared); err != nil {
-		return nil, nil, err
-	}
-	if path != "" {
-		watch = []string{path}
-	}
-	return snap, watch, nil
+	snap, err = a.rulesSnapshot(ctx, rs, path, a.redactor(rs), shared)
+	return snap, nil, err
 }
 
-// rulesSnapshot is the snapshot of rs served masked with red: its plugin
-// manager reuses the processes in shared that serve an unchanged spec and
-// starts the others in the background, so the first run finds them warm.
-// Its Release closes the manager, which stops the processes no other
-// snapshot uses.
-func (a *app) rulesSnapshot(ctx context.Context, rs *rules.Ruleset, red *redact.Redactor, shared *plugin.Processes) (*server.Snapshot, error) {
+// rulesSnapshot is the snapshot of rs, loaded from path ("" for the
+// embedded defaults, which are not watched), served masked with red: its
+// plugin manager reuses the processes in shared that serve an unchanged
+// spec and starts the others in the background, so the first run finds
+// them warm. Its Release closes the manager, which stops the processes no
+// other snapshot uses.
+func (a *app) rulesSnapshot(ctx context.Context, rs *rules.Ruleset, path string, red *redact.Redactor, shared *plugin.Processes) (*server.Snapshot, error) {
 	specs, err := pluginSpecs(rs)
 	if err != nil {
 		return nil, err
@@ -64,14 +61,18 @@ func (a *app) rulesSnapshot(ctx context.Context, rs *rules.Ruleset, red *redact.
 		return nil, err
 	}
 	m.Prestart(ctx, configuredSources(rs), agentNames(rs))
-	return server.NewSnapshot(rs, m, red, func() { _ = m.Close() }), nil
+	snap := server.NewSnapshot(rs, m, red, func() { _ = m.Close() })
+	if path != "" {
+		snap.Watch = []string{path}
+	}
+	return snap, nil
 }
 
 // rulesLoader is the server's Loader: the rules linted and, when they have
-// no errors, their snapshot.
+// no errors, their snapshot, which watches where they were found.
 func (a *app) rulesLoader(shared *plugin.Processes) server.Loader {
 	return func(ctx context.Context) (*server.Snapshot, []server.Diagnostic) {
-		rs, diags, _, err := a.lintedRules()
+		rs, diags, path, err := a.lintedRules()
 		if err != nil {
 			return nil, []server.Diagnostic{{Severity: "error", Summary: err.Error()}}
 		}
@@ -80,7 +81,7 @@ func (a *app) rulesLoader(shared *plugin.Processes) server.Loader {
 		if diags.HasErrors() {
 			return nil, out
 		}
-		snap, err := a.rulesSnapshot(ctx, rs, red, shared)
+		snap, err := a.rulesSnapshot(ctx, rs, path, red, shared)
 		if err != nil {
 			return nil, append(out, server.Diagnostic{Severity: "error", Summary: red.String(err.Error())})
 		}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -242,4 +243,33 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 		assert.Contains(t, running, pid, "a plugin whose config did not change keeps its process across reloads")
 	}
 
+}
+
+// TestServeWatchesRulesMadeAfterItStarted: started on the embedded
+// defaults, nous serve loads a ./.nous made later on SIGHUP and from then
+// on reloads when its files change.
+func TestServeWatchesRulesMadeAfterItStarted(t *testing.T) {
+	withoutTokens(t)
+	cwd := t.TempDir()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, "serve", "--addr", "127.0.0.1:0")
+	cmd.Dir = cwd
+	cmd.Env = append(os.Environ(), envNow+"="+askNow)
+	s := listen(t, cmd)
+	defaults := s.rules(t)
+
+	require.NoError(t, os.Rename(rulesCopy(t, t.TempDir()), filepath.Join(cwd, ".nous")))
+	since := time.Now()
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGHUP))
+	loaded := s.waitReload(t, since, true)
+	assert.Equal(t, defaults.Digest, loaded.Digest, "a copy of the defaults is the same rules")
+
+	since = time.Now()
+	require.NoError(t, os.WriteFile(filepath.Join(cwd, ".nous", "onboarding.hcl"), []byte(onboardingRules), 0o600))
+	added := s.waitReload(t, since, true)
+	assert.NotEqual(t, loaded.Digest, added.Digest)
+	got, err := s.intents(onboardingQuestion)
+	require.NoError(t, err)
+	assert.Contains(t, got, "query_onboarding", "the new file is watched")
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -27,8 +28,10 @@ type Loader func(context.Context) (*Snapshot, []Diagnostic)
 // ReloadConfig configures a Reloader.
 type ReloadConfig struct {
 	Load Loader
-	// Watch lists the rules files and directories whose changes reload the
-	// rules; none reloads only on Reload.
+	// Watch lists rules files and directories whose changes always reload
+	// the rules, beside the Watch of the snapshot current at the time
+	// (which the Reloader follows from reload to reload); none of either
+	// reloads only on Reload.
 	Watch []string
 	// Debounce is the quiet time after a change before the reload; 0 means
 	// 250ms.
@@ -49,16 +52,18 @@ type ReloadConfig struct {
 type Reloader struct {
 	cfg     ReloadConfig
 	logger  *slog.Logger
-	watched watched
-	watcher *fsnotify.Watcher // nil when nothing is watched
+	watcher *fsnotify.Watcher
 
-	reloading sync.Mutex // one reload at a time
+	reloading sync.Mutex // one reload at a time; guards the watch set's directories
+	watching  []string   // the directories watched, sorted
 
 	mu      sync.Mutex
+	watched watched // what the events are sorted by
 	current *held
 	last    *ReloadResult
 	closed  bool
 }
+
 
 // held is a snapshot and its users: the Reloader while it is current, and
 // every run that acquired it. Its refs are guarded by Reloader.mu.
@@ -69,8 +74,9 @@ type held struct {
 
 var _ Snapshots = (*Reloader)(nil)
 
-// NewReloader returns a Reloader serving first and watching cfg.Watch; the
-// watch is in place when it returns, and Watch acts on what it sees.
+// NewReloader returns a Reloader serving first and watching cfg.Watch and
+// first.Watch; the watch is in place when it returns, and Watch acts on
+// what it sees.
 func NewReloader(first *Snapshot, cfg ReloadConfig) (*Reloader, error) {
 	if first == nil || cfg.Load == nil {
 		return nil, fmt.Errorf("a reloader needs a first snapshot and a loader")
@@ -81,14 +87,12 @@ func NewReloader(first *Snapshot, cfg ReloadConfig) (*Reloader, error) {
 		current: &held{snap: first, refs: 1},
 	}
 	r.cfg.Debounce = cmp.Or(cfg.Debounce, defaultDebounce)
-	if len(cfg.Watch) == 0 {
-		return r, nil
-	}
-	w, err := watchedOf(cfg.Watch)
+	w, err := watchedOf(append(slices.Clone(cfg.Watch), first.Watch...))
 	if err != nil {
 		return nil, err
 	}
-	r.watched = w
+	// The watcher is there even with nothing to watch yet: a reload may
+	// bring rules files (./.nous made after a start on the defaults).
 	if r.watcher, err = fsnotify.NewWatcher(); err != nil {
 		return nil, fmt.Errorf("watching the rules: %w", err)
 	}
@@ -98,7 +102,38 @@ func NewReloader(first *Snapshot, cfg ReloadConfig) (*Reloader, error) {
 			return nil, fmt.Errorf("watching the rules in %s: %w", dir, err)
 		}
 	}
+	r.watched, r.watching = w, w.parents()
 	return r, nil
+}
+
+// follow makes the watch set cfg.Watch and snap.Watch after snap was
+// swapped in: what cannot be watched is logged, not fatal (the rules did
+// load). The caller holds r.reloading.
+func (r *Reloader) follow(snap *Snapshot) {
+	w, problems := watchedOfLenient(append(slices.Clone(r.cfg.Watch), snap.Watch...))
+	for _, err := range problems {
+		r.logger.Warn("watching the rules", "err", err)
+	}
+	dirs := w.parents()
+	for _, dir := range r.watching {
+		if !slices.Contains(dirs, dir) {
+			_ = r.watcher.Remove(dir) // gone already when the directory was removed
+		}
+	}
+	var now []string
+	for _, dir := range dirs {
+		if !slices.Contains(r.watching, dir) {
+			if err := r.watcher.Add(dir); err != nil {
+				r.logger.Warn("watching the rules", "dir", dir, "err", err)
+				continue
+			}
+		}
+		now = append(now, dir)
+	}
+	r.mu.Lock()
+	r.watched = w
+	r.mu.Unlock()
+	r.watching = now
 }
 
 // Acquire returns the current snapshot and the func that releases it,
@@ -122,10 +157,9 @@ func (r *Reloader) Status() RulesStatus {
 
 // Watch reloads the rules once their watched files have changed and stayed
 // quiet for the debounce time, until ctx ends or the Reloader is closed.
+// After every reload that swapped rules in, it watches the new rules'
+// files.
 func (r *Reloader) Watch(ctx context.Context) {
-	if r.watcher == nil {
-		return
-	}
 	quiet := time.NewTimer(time.Hour)
 	quiet.Stop()
 	defer quiet.Stop()
@@ -138,7 +172,7 @@ func (r *Reloader) Watch(ctx context.Context) {
 			if !ok {
 				return
 			}
-			if r.watched.relevant(ev.Name) {
+			if r.relevant(ev.Name) {
 				quiet.Reset(r.cfg.Debounce)
 				due = quiet.C
 			}
@@ -175,6 +209,7 @@ func (r *Reloader) Reload(ctx context.Context) ReloadResult {
 	r.mu.Unlock()
 	switch {
 	case old != nil:
+		r.follow(snap)
 		r.unref(old)
 	case snap != nil:
 		releaseSnapshot(snap) // built, never served
@@ -197,12 +232,16 @@ func (r *Reloader) Close() error {
 	if already {
 		return nil
 	}
-	var err error
-	if r.watcher != nil {
-		err = r.watcher.Close()
-	}
+	err := r.watcher.Close()
 	r.unref(h)
 	return err
+}
+
+// relevant reports whether an event on name can change the rules watched.
+func (r *Reloader) relevant(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.watched.relevant(name)
 }
 
 // unref drops one user of h and releases its snapshot after the last.

@@ -322,3 +322,48 @@ func TestNewReloaderRefusesWhatItCannotWatch(t *testing.T) {
 	_, err = server.NewReloader(first, server.ReloadConfig{})
 	assert.ErrorContains(t, err, "needs a first snapshot and a loader")
 }
+
+// TestWatchFollowsTheRulesAReloadBrings: a server started on rules that
+// are no files (the embedded defaults) finds a ./.nous made later on a
+// reload (SIGHUP), and from then on reloads when its files change.
+func TestWatchFollowsTheRulesAReloadBrings(t *testing.T) {
+	root := t.TempDir()
+	nous := filepath.Join(root, ".nous")
+	load := func(context.Context) (*server.Snapshot, []server.Diagnostic) {
+		if _, err := os.Stat(nous); err != nil {
+			rs, diags := rules.LoadFS(examples.DefaultRules())
+			return server.NewSnapshot(rs, nil, nil, nil), server.DiagnosticsOf(diags, nil)
+		}
+		rs, diags := rules.Load(nous)
+		if diags.HasErrors() {
+			return nil, server.DiagnosticsOf(diags, nil)
+		}
+		snap := server.NewSnapshot(rs, nil, nil, nil)
+		snap.Watch = []string{nous}
+		return snap, server.DiagnosticsOf(diags, nil)
+	}
+	results := make(chan server.ReloadResult, 16)
+	r := newReloader(t, root, load, server.ReloadConfig{Debounce: 10 * time.Millisecond,
+		Observe: func(res server.ReloadResult) { results <- res }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go r.Watch(ctx)
+
+	require.NoError(t, os.Rename(rulesDir(t), nous))
+	res := r.Reload(ctx) // SIGHUP
+	require.True(t, res.OK, "%v", res.Diagnostics)
+	<-results
+	require.NoError(t, os.WriteFile(filepath.Join(nous, "onboarding.hcl"), []byte(onboardingIntent), 0o600))
+	for {
+		select {
+		case res = <-results:
+		case <-time.After(time.Minute):
+			require.FailNow(t, "no reload after a file was added to the rules a reload brought")
+		}
+		s, done := r.Acquire()
+		done()
+		if res.OK && slices.Contains(intentNames(s), "query_onboarding") {
+			return
+		}
+	}
+}

@@ -41,6 +41,23 @@ func watchedOf(paths []string) (watched, error) {
 	return w, nil
 }
 
+// watchedOfLenient sorts paths into files and directories, leaving out,
+// with the error, those that cannot be found.
+func watchedOfLenient(paths []string) (watched, []error) {
+	w := watched{files: map[string]bool{}, dirs: map[string]bool{}}
+	var errs []error
+	for _, p := range paths {
+		one, err := watchedOf([]string{p})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		maps.Copy(w.files, one.files)
+		maps.Copy(w.dirs, one.dirs)
+	}
+	return w, errs
+}
+
 // parents are the directories to watch, sorted.
 func (w watched) parents() []string {
 	set := map[string]bool{}
