@@ -50,6 +50,10 @@ type Evidence struct {
 	OtherStates  int            `json:"other_states,omitempty"`
 	Earliest     time.Time      `json:"earliest,omitzero"`
 	Latest       time.Time      `json:"latest,omitzero"`
+	// Lines tallies the records' line statistics when they carry them
+	// (a question about files changed most, lines added, the largest
+	// commits), or counts the commits that do not.
+	Lines *LineStats `json:"lines,omitempty"`
 }
 
 // TimeRange is a resolved time range, [Since, Until); a zero end is

@@ -100,6 +100,8 @@ type kindTally struct {
 	OtherSources     int
 	OtherStates      int
 	Earliest, Latest time.Time
+	// Lines tallies line statistics, once a record carries them.
+	Lines *sdk.LineStats
 }
 
 // count is the number of records counted, over every kind.
@@ -126,6 +128,19 @@ func (t *tally) add(rec sdk.Record) {
 	bump(&k.Sources, &k.OtherSources, rec.Source, 1)
 	bump(&k.States, &k.OtherStates, recordState(rec), 1)
 	k.span(rec.Time, rec.Time)
+	k.addLines(rec)
+}
+
+// addLines counts rec's line statistics: only a step whose records carry
+// them (a source that applied with_stats) keeps a LineStats.
+func (k *kindTally) addLines(rec sdk.Record) {
+	if k.Lines == nil {
+		if _, ok := rec.Fields["additions"]; !ok {
+			return
+		}
+		k.Lines = &sdk.LineStats{}
+	}
+	k.Lines.Add(rec)
 }
 
 // merge adds the counts of o.
@@ -156,6 +171,12 @@ func (t *tally) merge(o tally) {
 			bump(&k.States, &k.OtherStates, name, ok.States[name])
 		}
 		k.span(ok.Earliest, ok.Latest)
+		if ok.Lines != nil {
+			if k.Lines == nil {
+				k.Lines = &sdk.LineStats{}
+			}
+			k.Lines.Merge(ok.Lines)
+		}
 	}
 }
 
@@ -246,7 +267,7 @@ func evidence(shown []sdk.Record, omitted tally) *sdk.Evidence {
 	k := all.total()
 	ev := &sdk.Evidence{Total: k.Count, Shown: len(shown), Kinds: map[string]int{},
 		Authors: k.Authors, OtherAuthors: k.OtherAuthors, Sources: k.Sources,
-		States: k.States, OtherStates: k.OtherStates, Earliest: k.Earliest, Latest: k.Latest}
+		States: k.States, OtherStates: k.OtherStates, Earliest: k.Earliest, Latest: k.Latest, Lines: k.Lines}
 	for kind, t := range all {
 		ev.Kinds[kind] = t.Count
 	}

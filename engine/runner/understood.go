@@ -209,6 +209,9 @@ func scopePhrase(key string, values []string) string {
 	}
 	v := strings.Join(values, ", ")
 	switch key {
+	case sdk.FilterWithStats:
+		// How records are computed, not which: the answer names the statistics.
+		return ""
 	case "paths":
 		return "touching " + v
 	case "authors":

@@ -58,6 +58,7 @@ func writeDraft(l *labels, query string, in sdk.AnalystInput, ev evidence, maxIt
 	if allFlagged {
 		fmt.Fprintf(&b, "- %s: "+ev.sampled(l.AllFlagged, l.AllFlaggedSample)+"\n", l.SourceTiers, len(ev.records), sourceTypes(ev.records))
 	}
+	writeChurn(&b, l, query, ev)
 	var listed []sdk.Record
 	for _, g := range ev.groups {
 		n := ev.holds(g.kind)

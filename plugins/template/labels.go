@@ -16,6 +16,11 @@ type labels struct {
 	// nearest before or after it, and the confidence reasons.
 	Nearest, NoneInPeriod, NearestBefore, NearestAfter, EmptyPeriod, Partial string
 	Kinds                                                                    map[string]string
+	// Line statistics: the section's heading, what it says without them,
+	// the totals (%d added, %d deleted, %d changed, %d commits), the
+	// commits without them, the rankings and their lines.
+	LineStats, NoLineStats, LinesTotal, LinesWithout, TopFiles, TopDirs string
+	LargestCommits, LinesOf, CommitsTouching, OtherPaths                string
 }
 
 var labelSets = map[string]*labels{
@@ -32,8 +37,15 @@ var labelSets = map[string]*labels{
 		WithoutURL:       "Cited without a URL", FromSource: "%s (%s)",
 		Nearest: "Nearest activity outside the requested period", NoneInPeriod: "No %[1]s in the requested period (%[2]s)",
 		NearestBefore: "the most recent before it is %s", NearestAfter: "the oldest after it is %s",
-		EmptyPeriod: "nothing in the requested period: the records shown are the nearest activity outside it",
-		Partial:     "partial answer: %s",
+		EmptyPeriod:  "nothing in the requested period: the records shown are the nearest activity outside it",
+		Partial:      "partial answer: %s",
+		LineStats:    "Line statistics",
+		NoLineStats:  "The source gave no line statistics for these commits: files, directories and lines changed cannot be counted; the records listed are commits only.",
+		LinesTotal:   "Lines: +%d added, -%d deleted (%d changed) in %d commits",
+		LinesWithout: "%d commits carry no line statistics (not counted above)",
+		TopFiles:     "Files changed most (by commits touching them)", TopDirs: "Directories changed most (by commits touching them)",
+		LargestCommits: "Largest commits (by lines changed)", LinesOf: "%d lines (+%d -%d)",
+		CommitsTouching: "%d commits", OtherPaths: "%d more touches of paths beyond the counted ones",
 		Kinds: map[string]string{
 			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests", "pull_request": "Pull requests",
 			"pipeline": "Pipelines", "release": "Releases", "document": "Documents",
@@ -52,8 +64,15 @@ var labelSets = map[string]*labels{
 		WithoutURL:       "無網址的引用", FromSource: "%s（%s）",
 		Nearest: "查詢期間外最接近的活動", NoneInPeriod: "查詢期間（%[2]s）內沒有%[1]s",
 		NearestBefore: "之前最近的一筆是 %s", NearestAfter: "之後最早的一筆是 %s",
-		EmptyPeriod: "查詢期間內沒有資料：所列記錄是期間外最接近的活動",
-		Partial:     "部分回答：%s",
+		EmptyPeriod:  "查詢期間內沒有資料：所列記錄是期間外最接近的活動",
+		Partial:      "部分回答：%s",
+		LineStats:    "行數統計",
+		NoLineStats:  "來源未提供這些提交的行數統計：無法計算變更最多的檔案、目錄或行數；所列記錄僅為提交。",
+		LinesTotal:   "行數：新增 +%d、刪除 -%d（共變更 %d 行），%d 筆提交",
+		LinesWithout: "%d 筆提交沒有行數統計（未計入上述數字）",
+		TopFiles:     "變更最多的檔案（依涉及的提交數）", TopDirs: "變更最多的目錄（依涉及的提交數）",
+		LargestCommits: "最大的提交（依變更行數）", LinesOf: "%d 行（+%d -%d）",
+		CommitsTouching: "%d 筆提交", OtherPaths: "另有 %d 次涉及未計名的路徑",
 		Kinds: map[string]string{
 			"commit": "提交", "issue": "議題", "merge_request": "合併請求", "pull_request": "拉取請求",
 			"pipeline": "管線", "release": "發行版本", "document": "文件",

@@ -18,7 +18,7 @@ intent "query_commits" {
   detect {
     # A question about pull requests ("which PRs were merged?") is not one
     # about commits unless it says so.
-    when       = "query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?)\\\\b' && !(query matches '(?i)\\\\bcommit'))"
+    when       = "query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?)\\\\b' && !(query matches '(?i)\\\\bcommit')) && !(query matches '(?i)\\\\b(?:(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?|modules?)\\\\b[^?.!]*\\\\b(?:chang(?:ed|es)?|modified|touched|edited)\\\\b[^?.!]*\\\\b(?:the )?most|most[ -](?:changed|modified|touched|edited|active)\\\\s+(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?)|hot ?spots?|churn|lines?(?: of code)?\\\\b[^?.!]*\\\\b(?:added|removed|deleted|changed|written)|(?:largest|biggest)\\\\s+(?:commits?|changes?))\\\\b')"
     confidence = 0.9
   }
 
@@ -41,6 +41,40 @@ intent "query_commits" {
     source      = "gitlab"
     kind        = "commit"
     priority    = 10
+    filters     = ["projects", "dates", "paths", "authors", "revisions", "topics"]
+  }
+}
+
+# Where the code changed and by how much: the files or directories changed
+# most ("hotspots", "churn"), lines added or removed, the largest commits.
+# The answer counts line statistics over every commit of the period, so the
+# retrieval asks the source for them (with_stats); a source that cannot
+# compute them leaves the with_stats filter unapplied, which the report says
+# first.
+intent "query_churn" {
+  pattern = "chain"
+
+  detect {
+    when       = "query matches '(?i)\\\\b(?:(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?|modules?)\\\\b[^?.!]*\\\\b(?:chang(?:ed|es)?|modified|touched|edited)\\\\b[^?.!]*\\\\b(?:the )?most|most[ -](?:changed|modified|touched|edited|active)\\\\s+(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?)|hot ?spots?|churn|lines?(?: of code)?\\\\b[^?.!]*\\\\b(?:added|removed|deleted|changed|written)|(?:largest|biggest)\\\\s+(?:commits?|changes?))\\\\b'"
+    confidence = 0.95
+  }
+
+  hypothesis "retrieve" {
+    description = "Retrieve commits with line statistics from GitLab"
+    action      = "retrieve"
+  }
+  hypothesis "format" {
+    description = "Summarise files, directories and lines changed for user"
+    action      = "agent"
+    role        = "writer"
+  }
+
+  retrieve "commit_stats" {
+    description = "Retrieve commits with line statistics from GitLab"
+    source      = "gitlab"
+    kind        = "commit"
+    priority    = 10
+    fixed       = { with_stats = ["true"] }
     filters     = ["projects", "dates", "paths", "authors", "revisions", "topics"]
   }
 }
@@ -83,7 +117,7 @@ intent "query_analytics" {
   detect {
     # Counts of pull requests, CI runs or releases alone ("how many PRs were
     # merged?") are counted by their own intents.
-    when       = "query matches '(?i)\\\\b(?:how many|statistics|stats|metrics?|trends?|count|average|velocity)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?|CI|builds?|pipelines?|workflows?|workflow runs?|releases)\\\\b' && !(query matches '(?i)\\\\b(?:commit(?:s|ted)?|issues?|bugs?|tickets?|contributors?)\\\\b'))"
+    when       = "query matches '(?i)\\\\b(?:how many|statistics|stats|metrics?|trends?|count|average|velocity)\\\\b' && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?|CI|builds?|pipelines?|workflows?|workflow runs?|releases)\\\\b' && !(query matches '(?i)\\\\b(?:commit(?:s|ted)?|issues?|bugs?|tickets?|contributors?)\\\\b')) && !(query matches '(?i)\\\\b(?:(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?|modules?)\\\\b[^?.!]*\\\\b(?:chang(?:ed|es)?|modified|touched|edited)\\\\b[^?.!]*\\\\b(?:the )?most|most[ -](?:changed|modified|touched|edited|active)\\\\s+(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?)|hot ?spots?|churn|lines?(?: of code)?\\\\b[^?.!]*\\\\b(?:added|removed|deleted|changed|written)|(?:largest|biggest)\\\\s+(?:commits?|changes?))\\\\b')"
     confidence = 0.8
   }
 
