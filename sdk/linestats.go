@@ -105,6 +105,9 @@ func (s *LineStats) Merge(o *LineStats) {
 
 // keepLargest keeps c among the MaxLargest largest commits, each ID once.
 func (s *LineStats) keepLargest(c CommitSize) {
+	if n := len(s.Largest); n >= MaxLargest && c.Lines() < s.Largest[n-1].Lines() {
+		return // the common case: smaller than every commit kept
+	}
 	if slices.ContainsFunc(s.Largest, func(o CommitSize) bool { return o.ID == c.ID && c.ID != "" }) {
 		return
 	}
