@@ -1,0 +1,48 @@
+package runner
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nous-dev/nous/sdk"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The whole-set summary counts line statistics over every record, those
+// left out of the context too: an agent reports the true totals.
+func TestEvidenceCountsLinesOfEveryRecord(t *testing.T) {
+	h := newHeld(3)
+	var want sdk.LineStats
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 20 {
+		rec := sdk.Record{ID: fmt.Sprint(i), Source: "git", Kind: sdk.KindCommit, Time: base.Add(time.Duration(i) * time.Hour),
+			Fields: map[string]any{"additions": int64(i), "deletions": int64(1), "paths": []string{fmt.Sprintf("d%d/f.go", i%4), "README.md"}}}
+		want.Add(rec)
+		h.add(rec)
+	}
+	shown, omitted := h.done()
+	require.Len(t, shown, 3)
+	ev := evidence(shown, omitted)
+	require.NotNil(t, ev)
+	require.NotNil(t, ev.Lines)
+	assert.Equal(t, 20, ev.Lines.Commits)
+	assert.Equal(t, int64(190), ev.Lines.Additions)
+	assert.Equal(t, int64(20), ev.Lines.Deletions)
+	assert.Equal(t, 20, ev.Lines.Files["README.md"])
+	assert.Equal(t, 5, ev.Lines.Dirs["d0"])
+	assert.Equal(t, want.Largest, ev.Lines.Largest)
+	assert.Equal(t, "19", ev.Lines.Largest[0].ID)
+}
+
+// Records without statistics keep the summary as it was: no Lines.
+func TestEvidenceWithoutLines(t *testing.T) {
+	h := newHeld(1)
+	for i := range 3 {
+		h.add(sdk.Record{ID: fmt.Sprint(i), Source: "git", Kind: sdk.KindCommit})
+	}
+	ev := evidence(h.done())
+	require.NotNil(t, ev)
+	assert.Nil(t, ev.Lines)
+}
