@@ -22,8 +22,11 @@ const (
 type LineStats struct {
 	// Commits counts the records that carry line statistics; Without
 	// the commit records that do not (a source that cannot compute them).
+	// Merges counts the merge commits, which carry none (as git log
+	// --numstat shows none for them).
 	Commits   int   `json:"commits"`
 	Without   int   `json:"without,omitempty"`
+	Merges    int   `json:"merges,omitempty"`
 	Additions int64 `json:"additions"`
 	Deletions int64 `json:"deletions"`
 	// Files counts the commits touching each path, Dirs each directory
@@ -58,7 +61,9 @@ func (s *LineStats) Add(rec Record) {
 	add, okA := fieldInt(rec.Fields["additions"])
 	del, okD := fieldInt(rec.Fields["deletions"])
 	if !okA || !okD {
-		if rec.Kind == KindCommit {
+		if parents, _ := fieldInt(rec.Fields["parents"]); parents > 1 {
+			s.Merges++
+		} else if rec.Kind == KindCommit {
 			s.Without++
 		}
 		return
@@ -88,6 +93,7 @@ func (s *LineStats) Merge(o *LineStats) {
 	}
 	s.Commits += o.Commits
 	s.Without += o.Without
+	s.Merges += o.Merges
 	s.Additions += o.Additions
 	s.Deletions += o.Deletions
 	s.OtherFiles += o.OtherFiles

@@ -46,6 +46,9 @@ type Answer struct {
 	Report      string   `json:"report,omitempty"`
 	Confidence  string   `json:"confidence,omitempty"`
 	SourcesUsed []string `json:"sources_used,omitempty"`
+	// noStats counts the commits that carry no line statistics when the
+	// question asked for them (and none did): a caveat says so.
+	noStats int
 }
 
 // Line is the answer in one line: what was understood and what was found.

@@ -33,7 +33,8 @@ func (r *run) judge(res *Result) {
 		// sources' or the writer's: it says so first, and only so.
 		failed = []string{r.cancelled()}
 	}
-	partial := r.effectCaveats()
+	partial := statsCaveats(res)
+	partial = append(partial, r.effectCaveats()...)
 	partial = append(partial, r.validationCaveats()...)
 	partial = append(partial, r.emptyCaveats()...)
 	partial = append(partial, r.missingCaveats()...)
@@ -56,6 +57,19 @@ func (r *run) judge(res *Result) {
 	if a := res.Answer; a != nil {
 		a.ConfidenceLevel = capConfidence(a.ConfidenceLevel, res.Status)
 	}
+}
+
+// statsCaveats say, first, which answers asked for line statistics (files
+// or lines changed) and got none: a source that cannot compute them
+// answers with commits only, never silently.
+func statsCaveats(res *Result) []string {
+	var out []string
+	for _, a := range res.Answers {
+		if a.noStats > 0 {
+			out = append(out, fmt.Sprintf("No line statistics: the source gave none for the %d commits found, so files, directories and lines changed are not counted; the answer lists the commits only.", a.noStats))
+		}
+	}
+	return out
 }
 
 // failures are the reasons nothing answers the question.

@@ -100,8 +100,10 @@ type kindTally struct {
 	OtherSources     int
 	OtherStates      int
 	Earliest, Latest time.Time
-	// Lines tallies line statistics, once a record carries them.
-	Lines *sdk.LineStats
+	// Lines tallies line statistics, once a record carries them;
+	// NoStats and Merges count the commits that carry none.
+	Lines           *sdk.LineStats
+	NoStats, Merges int
 }
 
 // count is the number of records counted, over every kind.
@@ -134,13 +136,29 @@ func (t *tally) add(rec sdk.Record) {
 // addLines counts rec's line statistics: only a step whose records carry
 // them (a source that applied with_stats) keeps a LineStats.
 func (k *kindTally) addLines(rec sdk.Record) {
+	var probe sdk.LineStats
+	if _, ok := rec.Fields["additions"]; !ok {
+		probe.Add(rec) // counts a merge or a commit without statistics
+		k.NoStats += probe.Without
+		k.Merges += probe.Merges
+		return
+	}
 	if k.Lines == nil {
-		if _, ok := rec.Fields["additions"]; !ok {
-			return
-		}
 		k.Lines = &sdk.LineStats{}
 	}
 	k.Lines.Add(rec)
+}
+
+// lines is k's line statistics with the commits that carry none, nil when
+// no record carried any.
+func (k kindTally) lines() *sdk.LineStats {
+	if k.Lines == nil {
+		return nil
+	}
+	ls := *k.Lines
+	ls.Without += k.NoStats
+	ls.Merges += k.Merges
+	return &ls
 }
 
 // merge adds the counts of o.
@@ -161,6 +179,8 @@ func (t *tally) merge(o tally) {
 		k.OtherAuthors += ok.OtherAuthors
 		k.OtherSources += ok.OtherSources
 		k.OtherStates += ok.OtherStates
+		k.NoStats += ok.NoStats
+		k.Merges += ok.Merges
 		for _, name := range sortedKeys(ok.Authors) {
 			bump(&k.Authors, &k.OtherAuthors, name, ok.Authors[name])
 		}
@@ -267,7 +287,7 @@ func evidence(shown []sdk.Record, omitted tally) *sdk.Evidence {
 	k := all.total()
 	ev := &sdk.Evidence{Total: k.Count, Shown: len(shown), Kinds: map[string]int{},
 		Authors: k.Authors, OtherAuthors: k.OtherAuthors, Sources: k.Sources,
-		States: k.States, OtherStates: k.OtherStates, Earliest: k.Earliest, Latest: k.Latest, Lines: k.Lines}
+		States: k.States, OtherStates: k.OtherStates, Earliest: k.Earliest, Latest: k.Latest, Lines: k.lines()}
 	for kind, t := range all {
 		ev.Kinds[kind] = t.Count
 	}

@@ -24,6 +24,10 @@ type understanding struct {
 	// periodKinds are then the kinds of those (empty when not known).
 	partPeriod  bool
 	periodKinds []string
+	// stats is set when a retrieval of the intent asks for line
+	// statistics (with_stats): the question is about files, directories
+	// or lines changed, which the line names.
+	stats bool
 }
 
 // kindOrder is the order kinds are named in; others follow, sorted.
@@ -101,6 +105,9 @@ func (r *run) understand(idx int) understanding {
 			}
 		}
 		for _, f := range p.Filters {
+			if f.Key == sdk.FilterWithStats && slices.Contains(f.Values, "true") {
+				u.stats = true
+			}
 			if f.Key == datesFilter {
 				continue
 			}
@@ -157,6 +164,10 @@ func (u understanding) line(intent string, kinds []string, countQ bool, query st
 	case !u.retrieves:
 		b.WriteString(intentTitle(intent) + ": " + strings.TrimSpace(clip(oneLine(query), 100)))
 		return b.String()
+	case u.stats:
+		// The period goes with what was asked, not with a count.
+		b.WriteString(statsTitle(query))
+		countQ = false
 	case countQ:
 		b.WriteString("Number of " + nouns(kinds))
 	case intent == "query_status":
@@ -183,6 +194,34 @@ func (u understanding) line(intent string, kinds []string, countQ bool, query st
 		}
 	}
 	return b.String()
+}
+
+// statsWords name what a question about line statistics asks, most
+// specific first.
+var statsWords = sync.OnceValue(func() []statsWord {
+	return []statsWord{
+		{regexp.MustCompile(`(?i)\b(?:largest|biggest)\s+(?:commits?|changes?)\b`), "Largest commits by lines changed"},
+		{regexp.MustCompile(`(?i)\b(?:director(?:y|ies)|dirs?|folders?|packages?|modules?)\b`), "Directories changed most"},
+		{regexp.MustCompile(`(?i)\b(?:files?|paths?|hot ?spots?)\b`), "Files changed most"},
+		{regexp.MustCompile(`(?i)\blines?\b[^?.!]*\b(?:removed|deleted)\b`), "Lines added and deleted"},
+		{regexp.MustCompile(`(?i)\blines?\b[^?.!]*\badded\b`), "Lines added"},
+	}
+})
+
+type statsWord struct {
+	re    *regexp.Regexp
+	title string
+}
+
+// statsTitle names what a question about line statistics asks: "Files
+// changed most", "Lines added", "Largest commits by lines changed".
+func statsTitle(query string) string {
+	for _, w := range statsWords() {
+		if w.re.MatchString(query) {
+			return w.title
+		}
+	}
+	return "Lines changed"
 }
 
 // intentTitle names an intent that retrieves nothing.

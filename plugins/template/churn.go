@@ -65,7 +65,7 @@ func writeChurn(b *strings.Builder, l *labels, query string, ev evidence) {
 		return
 	}
 	s := ev.lineStats()
-	if s == nil || s.Commits == 0 {
+	if s == nil || s.Commits == 0 && s.Merges == 0 {
 		if s != nil || ev.holds(sdk.KindCommit) > 0 {
 			fmt.Fprintf(b, "\n### %s\n\n- %s\n", l.LineStats, l.NoLineStats)
 		}
@@ -75,6 +75,9 @@ func writeChurn(b *strings.Builder, l *labels, query string, ev evidence) {
 	fmt.Fprintf(b, "- "+l.LinesTotal+"\n", s.Additions, s.Deletions, s.Additions+s.Deletions, s.Commits)
 	if s.Without > 0 {
 		fmt.Fprintf(b, "- "+l.LinesWithout+"\n", s.Without)
+	}
+	if s.Merges > 0 {
+		fmt.Fprintf(b, "- "+l.LinesMerges+"\n", s.Merges)
 	}
 	if a.files {
 		writeTop(b, l.TopFiles, l, s.Files, s.OtherFiles)

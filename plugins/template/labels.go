@@ -19,8 +19,8 @@ type labels struct {
 	// Line statistics: the section's heading, what it says without them,
 	// the totals (%d added, %d deleted, %d changed, %d commits), the
 	// commits without them, the rankings and their lines.
-	LineStats, NoLineStats, LinesTotal, LinesWithout, TopFiles, TopDirs string
-	LargestCommits, LinesOf, CommitsTouching, OtherPaths                string
+	LineStats, NoLineStats, LinesTotal, LinesWithout, LinesMerges, TopFiles, TopDirs string
+	LargestCommits, LinesOf, CommitsTouching, OtherPaths                             string
 }
 
 var labelSets = map[string]*labels{
@@ -43,6 +43,7 @@ var labelSets = map[string]*labels{
 		NoLineStats:  "The source gave no line statistics for these commits: files, directories and lines changed cannot be counted; the records listed are commits only.",
 		LinesTotal:   "Lines: +%d added, -%d deleted (%d changed) in %d commits",
 		LinesWithout: "%d commits carry no line statistics (not counted above)",
+		LinesMerges:  "%d merge commits, which carry no line statistics (as in git log --numstat)",
 		TopFiles:     "Files changed most (by commits touching them)", TopDirs: "Directories changed most (by commits touching them)",
 		LargestCommits: "Largest commits (by lines changed)", LinesOf: "%d lines (+%d -%d)",
 		CommitsTouching: "%d commits", OtherPaths: "%d more touches of paths beyond the counted ones",
@@ -70,6 +71,7 @@ var labelSets = map[string]*labels{
 		NoLineStats:  "來源未提供這些提交的行數統計：無法計算變更最多的檔案、目錄或行數；所列記錄僅為提交。",
 		LinesTotal:   "行數：新增 +%d、刪除 -%d（共變更 %d 行），%d 筆提交",
 		LinesWithout: "%d 筆提交沒有行數統計（未計入上述數字）",
+		LinesMerges:  "%d 筆合併提交，沒有行數統計（與 git log --numstat 相同）",
 		TopFiles:     "變更最多的檔案（依涉及的提交數）", TopDirs: "變更最多的目錄（依涉及的提交數）",
 		LargestCommits: "最大的提交（依變更行數）", LinesOf: "%d 行（+%d -%d）",
 		CommitsTouching: "%d 筆提交", OtherPaths: "另有 %d 次涉及未計名的路徑",
