@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/nous-dev/nous/plugin"
@@ -23,12 +24,32 @@ func (a *app) pluginDiagnostics(ctx context.Context, rs *rules.Ruleset) hcl.Diag
 	}
 	defer m.Close()
 	var diags hcl.Diagnostics
-	check := func(kind plugin.Kind, block, name string, at hcl.Range) {
+	for _, c := range a.checkPlugins(ctx, m, rs) {
+		diags = append(diags, c.diags...)
+	}
+	return diags
+}
+
+// pluginCheck is what the plugin of one source or agent block found wrong
+// with its config.
+type pluginCheck struct {
+	kind         plugin.Kind
+	name, plugin string
+	diags        hcl.Diagnostics // on the block
+}
+
+// checkPlugins has m start the plugin of every configured source and
+// every agent block of rs and check its config, in the words of
+// pluginDiagnostics: for `nous lint --plugins`, and for `nous serve` on
+// the manager of the rules it serves.
+func (a *app) checkPlugins(ctx context.Context, m *plugin.Manager, rs *rules.Ruleset) []pluginCheck {
+	check := func(kind plugin.Kind, block, name, plug string, at hcl.Range) pluginCheck {
+		c := pluginCheck{kind: kind, name: name, plugin: plug}
 		found, err := m.CheckConfig(ctx, kind, name)
 		if err != nil {
-			diags = append(diags, rules.Error(rules.CheckPluginConfig, at,
-				fmt.Sprintf("%s %q: the plugin did not start", block, name), err.Error()))
-			return
+			c.diags = hcl.Diagnostics{rules.Error(rules.CheckPluginConfig, at,
+				fmt.Sprintf("%s %q: the plugin did not start", block, name), err.Error())}
+			return c
 		}
 		for _, d := range found {
 			summary := fmt.Sprintf("%s %q: %s", block, name, plugin.ConfigSummary(d))
@@ -36,23 +57,43 @@ func (a *app) pluginDiagnostics(ctx context.Context, rs *rules.Ruleset) hcl.Diag
 			if d.Severity == sdk.SeverityError {
 				mk = rules.Error
 			}
-			diags = append(diags, mk(rules.CheckPluginConfig, at, summary, d.Detail))
+			c.diags = append(c.diags, mk(rules.CheckPluginConfig, at, summary, d.Detail))
 		}
+		return c
 	}
+	var checks []func() pluginCheck
 	for _, s := range rs.Sources {
 		if !s.Configured() {
 			continue // nothing to start; its setup says how to configure it
 		}
-		check(plugin.KindSource, "source", s.Name, s.Range)
+		checks = append(checks, func() pluginCheck { return check(plugin.KindSource, "source", s.Name, s.Plugin, s.Range) })
 	}
 	for _, ag := range rs.Agents {
-		check(plugin.KindAgent, "agent", ag.Name, ag.Range)
+		checks = append(checks, func() pluginCheck {
+			c := check(plugin.KindAgent, "agent", ag.Name, ag.Plugin, ag.Range)
+			if v := rs.Validator; v != nil && v.Agent == ag.Name {
+				c.diags = append(c.diags, a.servesRole(ctx, m, ag, sdk.RoleValidator, v.Range)...)
+			}
+			return c
+		})
 	}
-	if v := rs.Validator; v != nil {
-		diags = append(diags, a.servesRole(ctx, m, rs.Agent(v.Agent), sdk.RoleValidator, v.Range)...)
+	// Each check starts a process: a few at once, in the blocks' order.
+	out := make([]pluginCheck, len(checks))
+	sem := make(chan struct{}, maxParallelChecks)
+	var wg sync.WaitGroup
+	for i, c := range checks {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			out[i] = c()
+		})
 	}
-	return diags
+	wg.Wait()
+	return out
 }
+
+// maxParallelChecks bounds the plugin processes checkPlugins starts at once.
+const maxParallelChecks = 4
 
 // servesRole reports an agent whose plugin does not play role (its
 // description does not list it): every call of that role would fail.

@@ -36,7 +36,11 @@ which a run is refused with 429.
 The rules are reloaded when their files change and on SIGHUP: a version
 that lints without errors is swapped in (runs under way finish on theirs;
 plugins whose config did not change keep their processes), one with errors
-leaves the last good rules serving and GET /v1/rules says why.
+leaves the last good rules serving and GET /v1/rules says why. What the
+plugins find wrong with their config (a git source whose path is not a
+repository) is printed at start, logged on reload and listed in
+GET /v1/rules; the server serves anyway, and /readyz stays ready: the
+questions on the other sources work.
 
 It binds to loopback; another address needs a token ($NOUS_SERVE_TOKEN or
 --token-file; --token shows it to anyone who can list processes), which

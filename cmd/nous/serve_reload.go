@@ -39,8 +39,22 @@ func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *ser
 	if diags.HasErrors() {
 		return nil, nil, &exitError{Code: exitUsage}
 	}
-	snap, err = a.rulesSnapshot(ctx, rs, path, a.redactor(rs), shared)
-	return snap, nil, err
+	snap, problems, err := a.rulesSnapshot(ctx, rs, path, a.redactor(rs), shared)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The server serves anyway (other questions work), but the questions
+	// on those sources would fail: warn.
+	var warnings hcl.Diagnostics
+	for _, d := range problems {
+		w := *d
+		w.Severity = hcl.DiagWarning
+		warnings = append(warnings, &w)
+	}
+	if len(warnings) > 0 {
+		a.printDiagnostics(warnings, rs.Files())
+	}
+	return snap, nil, nil
 }
 
 // rulesSnapshot is the snapshot of rs, loaded from path ("" for the
@@ -48,24 +62,36 @@ func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *ser
 // plugin manager reuses the processes in shared that serve an unchanged
 // spec and starts the others in the background, so the first run finds
 // them warm. Its Release closes the manager, which stops the processes no
-// other snapshot uses.
-func (a *app) rulesSnapshot(ctx context.Context, rs *rules.Ruleset, path string, red *redact.Redactor, shared *plugin.Processes) (*server.Snapshot, error) {
+// other snapshot uses. Each plugin checks its config, as `nous lint
+// --plugins` has it do: problems are what they found, also in the
+// snapshot's Sources and Agents.
+func (a *app) rulesSnapshot(ctx context.Context, rs *rules.Ruleset, path string, red *redact.Redactor,
+	shared *plugin.Processes) (snap *server.Snapshot, problems hcl.Diagnostics, err error) {
 	specs, err := pluginSpecs(rs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts := a.pluginOptions(red)
 	opts.Shared = shared
 	m, err := plugin.NewManager(opts, specs...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m.Prestart(ctx, configuredSources(rs), agentNames(rs))
-	snap := server.NewSnapshot(rs, m, red, func() { _ = m.Close() })
+	snap = server.NewSnapshot(rs, m, red, func() { _ = m.Close() })
 	if path != "" {
 		snap.Watch = []string{path}
 	}
-	return snap, nil
+	for _, c := range a.checkPlugins(ctx, m, rs) {
+		st := server.PluginStatus{Name: c.name, Plugin: c.plugin, Diagnostics: server.DiagnosticsOf(c.diags, red)}
+		if c.kind == plugin.KindSource {
+			snap.Sources = append(snap.Sources, st)
+		} else {
+			snap.Agents = append(snap.Agents, st)
+		}
+		problems = append(problems, c.diags...)
+	}
+	return snap, problems, nil
 }
 
 // rulesLoader is the server's Loader: the rules linted and, when they have
@@ -81,7 +107,7 @@ func (a *app) rulesLoader(shared *plugin.Processes) server.Loader {
 		if diags.HasErrors() {
 			return nil, out
 		}
-		snap, err := a.rulesSnapshot(ctx, rs, path, red, shared)
+		snap, _, err := a.rulesSnapshot(ctx, rs, path, red, shared) // the reload logs the plugins' problems
 		if err != nil {
 			return nil, append(out, server.Diagnostic{Severity: "error", Summary: red.String(err.Error())})
 		}

@@ -273,3 +273,54 @@ func TestServeWatchesRulesMadeAfterItStarted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, got, "query_onboarding", "the new file is watched")
 }
+
+// TestServeSaysWhatThePluginsFindWrong: rules whose git sources are no
+// repository (copied away from it) serve, ready, but what the plugins
+// found is printed at start, shown at GET /v1/rules and logged on reload.
+func TestServeSaysWhatThePluginsFindWrong(t *testing.T) {
+	withoutTokens(t)
+	dir := rulesCopy(t, t.TempDir())
+	s := startServe(t, "--rules", dir)
+	const notRepo = "not a git repository"
+	start := s.stderr.String()
+	assert.Regexp(t, `(?s)Warning: source "gitlab": config.path: git: `+notRepo+`.*nous: serving on`, start,
+		"printed as a warning before the server listens")
+
+	resp, err := http.Get(s.url + "/readyz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "the other sources still answer")
+
+	var st struct {
+		Sources []struct {
+			Name, Plugin string
+			Diagnostics  []struct{ Severity, Summary, Range string }
+		}
+	}
+	get := func() {
+		resp, err := http.Get(s.url + "/v1/rules")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&st))
+	}
+	get()
+	var gitlab bool
+	for _, src := range st.Sources {
+		if src.Name != "gitlab" {
+			continue
+		}
+		gitlab = true
+		assert.Equal(t, "builtin:git", src.Plugin)
+		require.NotEmpty(t, src.Diagnostics)
+		assert.Equal(t, "error", src.Diagnostics[0].Severity)
+		assert.Contains(t, src.Diagnostics[0].Summary, notRepo)
+		assert.Contains(t, src.Diagnostics[0].Range, "sources.hcl:")
+	}
+	assert.True(t, gitlab, "the gitlab source is listed: %+v", st.Sources)
+
+	since := time.Now()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "onboarding.hcl"), []byte(onboardingRules), 0o600))
+	s.waitReload(t, since, true)
+	assert.Contains(t, strings.TrimPrefix(s.stderr.String(), start), `plugin config: source \"gitlab\": config.path: git: `+notRepo,
+		"logged on reload")
+}

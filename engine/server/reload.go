@@ -151,8 +151,7 @@ func (r *Reloader) Acquire() (*Snapshot, func()) {
 func (r *Reloader) Status() RulesStatus {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := r.current.snap
-	return RulesStatus{Files: s.Files, Digest: s.Digest, LoadedAt: s.LoadedAt, LastReload: r.last}
+	return statusOf(r.current.snap, r.last)
 }
 
 // Watch reloads the rules once their watched files have changed and stayed
@@ -265,6 +264,10 @@ func releaseSnapshot(s *Snapshot) {
 func (r *Reloader) log(res ReloadResult, snap *Snapshot) {
 	if res.OK {
 		r.logger.Info("rules reloaded", "digest", snap.Digest, "files", len(snap.Files), "warnings", len(res.Diagnostics))
+		// The rules serve, but the questions on these sources will fail.
+		for _, d := range snap.Problems() {
+			r.logger.Warn("plugin config: "+d.Summary, "range", d.Range, "severity", d.Severity, "detail", d.Detail)
+		}
 		return
 	}
 	r.logger.Error("rules reload failed; the last good rules keep serving", "diagnostics", len(res.Diagnostics))

@@ -27,6 +27,11 @@ type Snapshot struct {
 	// rules while this snapshot is current (none for rules that are not
 	// files, as the embedded defaults); a Reloader follows them.
 	Watch    []string
+	// Sources and Agents are what their plugins found wrong with their
+	// config when the rules were loaded (a git source's path that is no
+	// repository): the rules serve, but the questions on them fail.
+	Sources  []PluginStatus
+	Agents   []PluginStatus
 	LoadedAt time.Time
 	Release  func() // called once when no run uses it any more (closes its plugin manager); may be nil
 }
@@ -103,10 +108,44 @@ type Snapshots interface {
 
 // RulesStatus is what is loaded: GET /v1/rules.
 type RulesStatus struct {
-	Files      []string      `json:"files"`
-	Digest     string        `json:"digest"`
-	LoadedAt   time.Time     `json:"loaded_at"`
-	LastReload *ReloadResult `json:"last_reload,omitempty"`
+	Files      []string       `json:"files"`
+	Digest     string         `json:"digest"`
+	LoadedAt   time.Time      `json:"loaded_at"`
+	Sources    []PluginStatus `json:"sources"`
+	Agents     []PluginStatus `json:"agents"`
+	LastReload *ReloadResult  `json:"last_reload,omitempty"`
+}
+
+// PluginStatus is a source or agent of the rules served, its plugin, and
+// what the plugin found wrong with its config when the rules were loaded.
+type PluginStatus struct {
+	Name        string       `json:"name"`
+	Plugin      string       `json:"plugin"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// statusOf is what GET /v1/rules shows of s, with last.
+func statusOf(s *Snapshot, last *ReloadResult) RulesStatus {
+	return RulesStatus{Files: s.Files, Digest: s.Digest, LoadedAt: s.LoadedAt, Sources: nonNil(s.Sources), Agents: nonNil(s.Agents),
+		LastReload: last}
+}
+
+// nonNil is ps, an empty list rather than null in JSON.
+func nonNil(ps []PluginStatus) []PluginStatus {
+	if ps == nil {
+		return []PluginStatus{}
+	}
+	return ps
+}
+
+// Problems are what the plugins of every source and agent found wrong with
+// their config; each summary names its block.
+func (s *Snapshot) Problems() []Diagnostic {
+	var out []Diagnostic
+	for _, p := range slices.Concat(s.Sources, s.Agents) {
+		out = append(out, p.Diagnostics...)
+	}
+	return out
 }
 
 // ReloadResult is the outcome of one reload of the rules.
@@ -132,6 +171,4 @@ type static struct{ snap *Snapshot }
 
 func (s static) Acquire() (*Snapshot, func()) { return s.snap, func() {} }
 
-func (s static) Status() RulesStatus {
-	return RulesStatus{Files: s.snap.Files, Digest: s.snap.Digest, LoadedAt: s.snap.LoadedAt}
-}
+func (s static) Status() RulesStatus { return statusOf(s.snap, nil) }
