@@ -50,6 +50,8 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", s.cfg.CORS)
 			h.Set("Vary", "Origin")
+			// A page must read the run's ID from the answer's headers.
+			h.Set("Access-Control-Expose-Headers", "Nous-Run-Id, Location")
 			if r.Method == http.MethodOptions {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
 				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept")

@@ -124,14 +124,48 @@ func (s *Server) Handler() http.Handler {
 	for _, m := range s.cfg.Mounts {
 		mux.Handle(m.Pattern, m.Handler(s))
 	}
-	return s.guard(mux)
+	return s.guard(jsonMisses(mux))
 }
+
+// jsonMisses answers the requests mux has no route for as the API answers
+// its errors, in JSON: 404, or 405 with the Allow header, instead of
+// net/http's text. The routes answer for themselves.
+func jsonMisses(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		// No pattern: the mux's own 404 or 405; hear which, and its Allow.
+		rec := &missRecorder{header: http.Header{}}
+		h.ServeHTTP(rec, r)
+		switch rec.code {
+		case http.StatusMethodNotAllowed:
+			w.Header().Set("Allow", rec.header.Get("Allow"))
+			writeError(w, rec.code, "%s %s: the method is not allowed (allowed: %s)", r.Method, r.URL.Path, rec.header.Get("Allow"))
+		default:
+			writeError(w, http.StatusNotFound, "%s %s: no such route (GET /v1/openapi.json lists them)", r.Method, r.URL.Path)
+		}
+	})
+}
+
+// missRecorder hears the status and headers of the mux's error answers.
+type missRecorder struct {
+	header http.Header
+	code   int
+}
+
+func (m *missRecorder) Header() http.Header         { return m.header }
+func (m *missRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (m *missRecorder) WriteHeader(code int)        { m.code = code }
 
 // Serve answers on ln until ctx ends, then shuts down: it stops accepting,
 // lets runs finish within the grace period, cancels the rest (their partial
 // history is saved) and returns when every run has ended.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	var unused unusedConns
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ConnState: unused.track}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -146,6 +180,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.cfg.Logger.Info("shutting down", "grace", s.cfg.Grace)
 	grace, cancel := context.WithTimeout(context.Background(), s.cfg.Grace)
 	defer cancel()
+	// Shutdown waits for a connection that has sent no request until it is
+	// 5 s old (a browser's preconnect, the viewer's): nothing would be
+	// answered on it any more, so it is closed now.
+	unused.closeAll()
 	err := hs.Shutdown(grace)
 	if err != nil {
 		s.cfg.Logger.Warn("grace period over: cancelling the runs in flight")
@@ -178,4 +216,34 @@ func (s *Server) readyz(w http.ResponseWriter, _ *http.Request) {
 
 func (s *Server) rules(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, s.cfg.Snapshots.Status())
+}
+
+// unusedConns are the connections that have not sent a request yet, as
+// http.Server's ConnState tells them.
+type unusedConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]bool
+}
+
+func (u *unusedConns) track(c net.Conn, state http.ConnState) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if state == http.StateNew {
+		if u.conns == nil {
+			u.conns = map[net.Conn]bool{}
+		}
+		u.conns[c] = true
+		return
+	}
+	delete(u.conns, c)
+}
+
+// closeAll closes the connections that have sent no request.
+func (u *unusedConns) closeAll() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	for c := range u.conns {
+		_ = c.Close()
+	}
+	clear(u.conns)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -431,4 +432,64 @@ func TestSecretsAreMasked(t *testing.T) {
 	}
 	_, body := s.do(t, "POST", "/v1/plan", map[string]any{"query": query})
 	assert.NotContains(t, string(body), "test-token")
+}
+
+// A connection that sent no request (a browser's preconnect) does not hold
+// the shutdown: http.Server would wait until it is 5 s old.
+func TestShutdownClosesUnusedConnections(t *testing.T) {
+	s := start(t, newFixtures(t), server.Config{})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	resp, _ := s.do(t, "GET", "/healthz", nil) // the server has accepted conn by now
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	began := time.Now()
+	require.NoError(t, s.stop())
+	// Far below http.Server's 5 s for a new connection, far above an
+	// idle shutdown's milliseconds on any machine.
+	assert.Less(t, time.Since(began), 4*time.Second, "the shutdown waited for the unused connection")
+	_, err = conn.Read(make([]byte, 1))
+	assert.Error(t, err, "the connection is closed")
+}
+
+// Requests no route takes are answered in JSON, as every API error; the
+// viewer's routes still serve the page.
+func TestUnknownRoutesAnswerJSON(t *testing.T) {
+	s := start(t, newFixtures(t), server.Config{})
+	for _, tt := range []struct {
+		method, path string
+		code         int
+		want, allow  string
+	}{
+		{"GET", "/v1/nosuch", 404, "GET /v1/nosuch: no such route", ""},
+		{"GET", "/nosuch", 404, "no such route", ""},
+		{"DELETE", "/v1/rules", 405, "DELETE /v1/rules: the method is not allowed", "GET, HEAD"},
+		{"PUT", "/v1/runs/x", 405, "the method is not allowed", "DELETE, GET, HEAD"},
+	} {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			resp, body := s.do(t, tt.method, tt.path, nil)
+			assert.Equal(t, tt.code, resp.StatusCode)
+			assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+			var e struct{ Error string }
+			require.NoError(t, json.Unmarshal(body, &e), string(body))
+			assert.Contains(t, e.Error, tt.want)
+			assert.Equal(t, tt.allow, resp.Header.Get("Allow"))
+		})
+	}
+	for _, path := range []string{"/", "/ui/app.js"} {
+		resp, body := s.do(t, "GET", path, nil)
+		assert.Equal(t, http.StatusOK, resp.StatusCode, path)
+		assert.NotContains(t, resp.Header.Get("Content-Type"), "json", path)
+		assert.NotEmpty(t, body)
+	}
+}
+
+// With CORS, a page may read the run's ID from the answer's headers.
+func TestCORSExposesTheRunHeaders(t *testing.T) {
+	s := start(t, newFixtures(t), server.Config{CORS: "https://app.example"})
+	resp, body := s.do(t, "POST", "/v1/ask", map[string]any{"query": question, "format": "text"}, "Origin", "https://app.example")
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	assert.Equal(t, "https://app.example", resp.Header.Get("Access-Control-Allow-Origin"))
+	assert.Equal(t, "Nous-Run-Id, Location", resp.Header.Get("Access-Control-Expose-Headers"))
+	assert.NotEmpty(t, resp.Header.Get("Nous-Run-Id"))
 }
