@@ -255,6 +255,15 @@ func (r *run) constraintCaveats() []string {
 }
 
 func constraintText(c engine.Constraint, why, otherwise string) string {
+	if c.Key == sdk.FilterWithStats {
+		// Not a filter to a reader: what the answer lacks.
+		if c.Source != "" {
+			why = fmt.Sprintf("source %q does not compute them", c.Source)
+		} else if why == "" {
+			why = otherwise
+		}
+		return fmt.Sprintf("No line statistics: %s, so files, directories and lines changed are not counted; the answer lists commits only.", sentence(why))
+	}
 	v := c.Value
 	if v == "" {
 		v = c.Phrase
