@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -186,4 +187,25 @@ func send(t *testing.T, s *testServer, e exchange) (*http.Response, []byte) {
 	body, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	return resp, body
+}
+
+// GET /v1/rules with the plugins' problems of its sources and agents
+// matches the document.
+func TestOpenAPIRulesWithPluginProblems(t *testing.T) {
+	doc, err := libopenapi.NewDocument(server.OpenAPI)
+	require.NoError(t, err)
+	v, errs := validator.NewValidator(doc)
+	require.Empty(t, errs)
+	snap := server.NewSnapshot(defaultRules(t), newFixtures(t), nil, nil)
+	snap.Sources = []server.PluginStatus{{Name: "gitlab", Plugin: "builtin:git", Diagnostics: []server.Diagnostic{
+		{Range: "sources.hcl:20:1", Severity: "error", Summary: `source "gitlab": config.path: git: not a git repository`}}}}
+	snap.Agents = []server.PluginStatus{{Name: "analyst", Plugin: "builtin:template", Diagnostics: []server.Diagnostic{}}}
+	srv := server.New(server.Config{Snapshots: server.Static(snap)})
+	req := httptest.NewRequest("GET", "/v1/rules", nil)
+	rec := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(rec, req)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	assert.Contains(t, rec.Body.String(), "not a git repository")
+	ok, verrs := v.ValidateHttpResponse(req, rec.Result())
+	assert.True(t, ok, "%v", verrs)
 }
