@@ -64,7 +64,6 @@ type Reloader struct {
 	closed  bool
 }
 
-
 // held is a snapshot and its users: the Reloader while it is current, and
 // every run that acquired it. Its refs are guarded by Reloader.mu.
 type held struct {

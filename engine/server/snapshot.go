@@ -26,7 +26,7 @@ type Snapshot struct {
 	// Watch are the rules files and directories whose changes reload the
 	// rules while this snapshot is current (none for rules that are not
 	// files, as the embedded defaults); a Reloader follows them.
-	Watch    []string
+	Watch []string
 	// Sources and Agents are what their plugins found wrong with their
 	// config when the rules were loaded (a git source's path that is no
 	// repository): the rules serve, but the questions on them fail.
