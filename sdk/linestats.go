@@ -24,9 +24,13 @@ type LineStats struct {
 	// the commit records that do not (a source that cannot compute them).
 	// Merges counts the merge commits, which carry none (as git log
 	// --numstat shows none for them).
-	Commits   int   `json:"commits"`
-	Without   int   `json:"without,omitempty"`
-	Merges    int   `json:"merges,omitempty"`
+	Commits int `json:"commits"`
+	Without int `json:"without,omitempty"`
+	Merges  int `json:"merges,omitempty"`
+	// Clipped counts the commits that changed more files than their
+	// paths field lists (a source bounds it): files beyond it are not
+	// in Files or Dirs.
+	Clipped   int   `json:"clipped,omitempty"`
 	Additions int64 `json:"additions"`
 	Deletions int64 `json:"deletions"`
 	// Files counts the commits touching each path, Dirs each directory
@@ -72,7 +76,11 @@ func (s *LineStats) Add(rec Record) {
 	s.Additions += add
 	s.Deletions += del
 	dirs := map[string]bool{}
-	for _, p := range fieldStrings(rec.Fields["paths"]) {
+	paths := fieldStrings(rec.Fields["paths"])
+	if files, ok := fieldInt(rec.Fields["files"]); ok && files > int64(len(paths)) {
+		s.Clipped++
+	}
+	for _, p := range paths {
 		if _, to, ok := strings.Cut(p, " => "); ok {
 			p = to // a rename counts for the file's new name, as git log --name-only
 		}
@@ -94,6 +102,7 @@ func (s *LineStats) Merge(o *LineStats) {
 	s.Commits += o.Commits
 	s.Without += o.Without
 	s.Merges += o.Merges
+	s.Clipped += o.Clipped
 	s.Additions += o.Additions
 	s.Deletions += o.Deletions
 	s.OtherFiles += o.OtherFiles

@@ -55,6 +55,15 @@ func TestLineStatsMergeMatchesAdd(t *testing.T) {
 	assert.Len(t, a.Largest, MaxLargest)
 }
 
+func TestLineStatsClipped(t *testing.T) {
+	var s LineStats
+	r := statRec("big", 500, 0, "a.go", "b.go")
+	r.Fields["files"] = int64(300) // the source listed 2 of 300 paths
+	s.Add(r)
+	s.Add(statRec("small", 1, 0, "a.go"))
+	assert.Equal(t, 1, s.Clipped)
+}
+
 func TestLineStatsBounded(t *testing.T) {
 	var s LineStats
 	for i := range MaxLinePaths + 5 {

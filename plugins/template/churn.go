@@ -79,6 +79,9 @@ func writeChurn(b *strings.Builder, l *labels, query string, ev evidence) {
 	if s.Merges > 0 {
 		fmt.Fprintf(b, "- "+l.LinesMerges+"\n", s.Merges)
 	}
+	if s.Clipped > 0 && (a.files || a.dirs) {
+		fmt.Fprintf(b, "- "+l.LinesClipped+"\n", s.Clipped)
+	}
 	if a.files {
 		writeTop(b, l.TopFiles, l, s.Files, s.OtherFiles)
 	}

@@ -19,8 +19,8 @@ type labels struct {
 	// Line statistics: the section's heading, what it says without them,
 	// the totals (%d added, %d deleted, %d changed, %d commits), the
 	// commits without them, the rankings and their lines.
-	LineStats, NoLineStats, LinesTotal, LinesWithout, LinesMerges, TopFiles, TopDirs string
-	LargestCommits, LinesOf, CommitsTouching, OtherPaths                             string
+	LineStats, NoLineStats, LinesTotal, LinesWithout, LinesMerges, LinesClipped, TopFiles, TopDirs string
+	LargestCommits, LinesOf, CommitsTouching, OtherPaths                                           string
 }
 
 var labelSets = map[string]*labels{
@@ -44,6 +44,7 @@ var labelSets = map[string]*labels{
 		LinesTotal:   "Lines: +%d added, -%d deleted (%d changed) in %d commits",
 		LinesWithout: "%d commits carry no line statistics (not counted above)",
 		LinesMerges:  "%d merge commits, which carry no line statistics (as in git log --numstat)",
+		LinesClipped: "%d commits changed more files than the source lists for a commit: their other files are not in the counts below, which may be low by that much",
 		TopFiles:     "Files changed most (by commits touching them)", TopDirs: "Directories changed most (by commits touching them)",
 		LargestCommits: "Largest commits (by lines changed)", LinesOf: "%d lines (+%d -%d)",
 		CommitsTouching: "%d commits", OtherPaths: "%d more touches of paths beyond the counted ones",
@@ -72,6 +73,7 @@ var labelSets = map[string]*labels{
 		LinesTotal:   "行數：新增 +%d、刪除 -%d（共變更 %d 行），%d 筆提交",
 		LinesWithout: "%d 筆提交沒有行數統計（未計入上述數字）",
 		LinesMerges:  "%d 筆合併提交，沒有行數統計（與 git log --numstat 相同）",
+		LinesClipped: "%d 筆提交變更的檔案數超過來源每筆列出的上限：其餘檔案未計入下列數字，可能因此偏低",
 		TopFiles:     "變更最多的檔案（依涉及的提交數）", TopDirs: "變更最多的目錄（依涉及的提交數）",
 		LargestCommits: "最大的提交（依變更行數）", LinesOf: "%d 行（+%d -%d）",
 		CommitsTouching: "%d 筆提交", OtherPaths: "另有 %d 次涉及未計名的路徑",
