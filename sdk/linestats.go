@@ -75,7 +75,7 @@ func (s *LineStats) Add(rec Record) {
 	s.Commits++
 	s.Additions += add
 	s.Deletions += del
-	dirs := map[string]bool{}
+	var dirs []string // this commit's directories, counted once each
 	paths := fieldStrings(rec.Fields["paths"])
 	if files, ok := fieldInt(rec.Fields["files"]); ok && files > int64(len(paths)) {
 		s.Clipped++
@@ -85,8 +85,8 @@ func (s *LineStats) Add(rec Record) {
 			p = to // a rename counts for the file's new name, as git log --name-only
 		}
 		bumpName(&s.Files, &s.OtherFiles, p, 1)
-		if d := dirOf(p); !dirs[d] {
-			dirs[d] = true
+		if d := dirOf(p); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
 			bumpName(&s.Dirs, &s.OtherDirs, d, 1)
 		}
 	}
@@ -157,12 +157,15 @@ func Top(m map[string]int, n int) []PathCount {
 // directory components ("internal/command" of
 // "internal/command/views/x.go"), "." for a top-level file.
 func dirOf(p string) string {
-	parts := strings.Split(p, "/")
-	if len(parts) <= 1 {
+	i := strings.IndexByte(p, '/')
+	if i < 0 {
 		return "."
 	}
-	parts = parts[:len(parts)-1]
-	return strings.Join(parts[:min(len(parts), lineStatsDepth)], "/")
+	j := strings.IndexByte(p[i+1:], '/')
+	if j < 0 {
+		return p[:i]
+	}
+	return p[:i+1+j]
 }
 
 // bumpName adds n to m[name], or to *other once m holds MaxLinePaths names.

@@ -46,3 +46,30 @@ func TestEvidenceWithoutLines(t *testing.T) {
 	require.NotNil(t, ev)
 	assert.Nil(t, ev.Lines)
 }
+
+// BenchmarkHeldTally holds 1,000 of 10,000 commits and counts the rest,
+// without and with line statistics.
+func BenchmarkHeldTally(b *testing.B) {
+	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, stats := range []bool{false, true} {
+		recs := make([]sdk.Record, 10_000)
+		for i := range recs {
+			recs[i] = sdk.Record{ID: fmt.Sprintf("%040x", i), Source: "git", Kind: sdk.KindCommit, Author: fmt.Sprintf("a%d", i%97),
+				Time: base.Add(time.Duration(i) * time.Minute), Fields: map[string]any{}}
+			if stats {
+				recs[i].Fields = map[string]any{"additions": int64(i % 50), "deletions": int64(i % 7),
+					"paths": []string{fmt.Sprintf("d%d/f%d.go", i%13, i%300), "README.md"}}
+			}
+		}
+		b.Run(fmt.Sprintf("stats=%v", stats), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				h := newHeld(1000)
+				for _, r := range recs {
+					h.add(r)
+				}
+				evidence(h.done())
+			}
+		})
+	}
+}
