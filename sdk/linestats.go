@@ -107,12 +107,8 @@ func (s *LineStats) Merge(o *LineStats) {
 	s.Deletions += o.Deletions
 	s.OtherFiles += o.OtherFiles
 	s.OtherDirs += o.OtherDirs
-	for _, name := range slices.Sorted(maps.Keys(o.Files)) {
-		bumpName(&s.Files, &s.OtherFiles, name, o.Files[name])
-	}
-	for _, name := range slices.Sorted(maps.Keys(o.Dirs)) {
-		bumpName(&s.Dirs, &s.OtherDirs, name, o.Dirs[name])
-	}
+	mergeNames(&s.Files, &s.OtherFiles, o.Files)
+	mergeNames(&s.Dirs, &s.OtherDirs, o.Dirs)
 	for _, c := range o.Largest {
 		s.keepLargest(c)
 	}
@@ -120,8 +116,11 @@ func (s *LineStats) Merge(o *LineStats) {
 
 // keepLargest keeps c among the MaxLargest largest commits, each ID once.
 func (s *LineStats) keepLargest(c CommitSize) {
-	if n := len(s.Largest); n >= MaxLargest && c.Lines() < s.Largest[n-1].Lines() {
-		return // the common case: smaller than every commit kept
+	if n := len(s.Largest); n >= MaxLargest {
+		last := s.Largest[n-1]
+		if c.Lines() < last.Lines() || c.Lines() == last.Lines() && c.ID >= last.ID {
+			return // the common case: after every commit kept
+		}
 	}
 	if slices.ContainsFunc(s.Largest, func(o CommitSize) bool { return o.ID == c.ID && c.ID != "" }) {
 		return
@@ -166,6 +165,20 @@ func dirOf(p string) string {
 		return p[:i]
 	}
 	return p[:i+1+j]
+}
+
+// mergeNames adds the counts of o to *m: in name order when the bound
+// may be reached, so which names are counted does not depend on map order.
+func mergeNames(m *map[string]int, other *int, o map[string]int) {
+	if len(*m)+len(o) <= MaxLinePaths {
+		for name, n := range o {
+			bumpName(m, other, name, n)
+		}
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(o)) {
+		bumpName(m, other, name, o[name])
+	}
 }
 
 // bumpName adds n to m[name], or to *other once m holds MaxLinePaths names.
