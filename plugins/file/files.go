@@ -154,6 +154,11 @@ func (in input) decode(ctx context.Context, fn rowFunc) error {
 	if err != nil {
 		return err
 	}
+	return in.decodeOpened(ctx, f, fn)
+}
+
+// decodeOpened is decode of the opened f, which it closes.
+func (in input) decodeOpened(ctx context.Context, f io.ReadCloser, fn rowFunc) error {
 	defer f.Close()
 	switch in.format {
 	case FormatJSON:

@@ -27,7 +27,7 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 	// Documentation sections carry no projects, states, labels, authors or
 	// times: nothing to read for them.
 	if cfg.Format != FormatMarkdown {
-		if err := eachRecord(ctx, *cfg, s.loc, v.add); err != nil {
+		if err := eachRecord(ctx, *cfg, s.loc, &s.rows, v.add); err != nil {
 			return sdk.GroundResponse{}, err
 		}
 	}

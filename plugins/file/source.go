@@ -30,6 +30,8 @@ type Source struct {
 
 	mu  sync.RWMutex
 	cfg *config // nil until configured without errors
+
+	rows rowCache // the last file read, kept while it is unchanged
 }
 
 // New returns an unconfigured file source that reads zone-less times in
@@ -76,8 +78,8 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 }
 
 // Fetch reads every file in order and emits the rows passing the filters,
-// at most req.Limit of them. Files are re-read on every fetch, so edits
-// show up without a restart.
+// at most req.Limit of them. Files are re-read on every fetch (the decoded
+// rows of an unchanged file are kept), so edits show up without a restart.
 func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Record) error) error {
 	cfg, err := s.config()
 	if err != nil {
@@ -88,7 +90,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 	}
 	f := newFilter(req)
 	emitted := 0
-	err = eachRecord(ctx, *cfg, s.loc, func(rec sdk.Record) error {
+	err = eachRecord(ctx, *cfg, s.loc, &s.rows, func(rec sdk.Record) error {
 		if !f.match(&rec) {
 			return nil
 		}
@@ -122,7 +124,8 @@ var errLimit = errors.New("limit reached")
 // eachRecord reads every file of cfg in order and calls fn with each row's
 // record. fn's error stops it and comes back as is; a context that ends or
 // a malformed row is an *sdk.Error naming where it stopped.
-func eachRecord(ctx context.Context, cfg config, loc *time.Location, fn func(sdk.Record) error) error {
+// Rows come from cache while their file is unchanged (nil: no cache).
+func eachRecord(ctx context.Context, cfg config, loc *time.Location, cache *rowCache, fn func(sdk.Record) error) error {
 	inputs, err := resolve(cfg)
 	if err != nil {
 		return err
@@ -131,7 +134,7 @@ func eachRecord(ctx context.Context, cfg config, loc *time.Location, fn func(sdk
 	var fnErr, ctxErr error
 	rows := 0
 	for _, in := range inputs {
-		err := in.decode(ctx, func(line int, obj map[string]any) error {
+		err := in.decodeCached(ctx, cache, func(line int, obj map[string]any) error {
 			if rows++; rows%checkEvery == 0 {
 				if ctxErr = ctx.Err(); ctxErr != nil {
 					return ctxErr
