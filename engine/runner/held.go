@@ -149,6 +149,12 @@ func (k *kindTally) addLines(rec sdk.Record) {
 	k.Lines.Add(rec)
 }
 
+// hasLines reports whether rec carries line statistics.
+func hasLines(rec sdk.Record) bool {
+	_, ok := rec.Fields["additions"]
+	return ok
+}
+
 // lines is k's line statistics with the commits that carry none, nil when
 // no record carried any.
 func (k kindTally) lines() *sdk.LineStats {
@@ -274,9 +280,10 @@ func (t tally) total() kindTally {
 }
 
 // evidence summarises shown and omitted together for an agent, nil when
-// nothing was left out (the context is then the whole set).
+// nothing was left out (the context is then the whole set) and no record
+// carries line statistics (an agent is not left to sum them itself).
 func evidence(shown []sdk.Record, omitted tally) *sdk.Evidence {
-	if omitted.count() == 0 {
+	if omitted.count() == 0 && !slices.ContainsFunc(shown, hasLines) {
 		return nil
 	}
 	var all tally

@@ -36,6 +36,23 @@ func TestEvidenceCountsLinesOfEveryRecord(t *testing.T) {
 	assert.Equal(t, "19", ev.Lines.Largest[0].ID)
 }
 
+// With every record in the context, records carrying statistics still
+// get the summary: an agent reads the totals instead of summing them.
+func TestEvidenceWhenAllHeldCarriesLines(t *testing.T) {
+	h := newHeld(10)
+	for i := range 3 {
+		h.add(sdk.Record{ID: fmt.Sprint(i), Source: "git", Kind: sdk.KindCommit,
+			Fields: map[string]any{"additions": int64(2), "deletions": int64(1), "paths": []string{"a.go"}}})
+	}
+	ev := evidence(h.done())
+	require.NotNil(t, ev)
+	assert.Equal(t, 3, ev.Total)
+	assert.Equal(t, 3, ev.Shown)
+	require.NotNil(t, ev.Lines)
+	assert.Equal(t, int64(6), ev.Lines.Additions)
+	assert.Equal(t, 3, ev.Lines.Files["a.go"])
+}
+
 // Records without statistics keep the summary as it was: no Lines.
 func TestEvidenceWithoutLines(t *testing.T) {
 	h := newHeld(1)
