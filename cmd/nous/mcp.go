@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nous-dev/nous/engine/mcptools"
 	"github.com/nous-dev/nous/engine/server"
-	"github.com/nous-dev/nous/plugin"
 	"github.com/spf13/cobra"
 )
 
@@ -53,7 +51,10 @@ the protocol. It ends when the client closes stdin, or on SIGTERM or SIGINT.
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			srv, done, err := a.service(ctx, cfg)
+			if err := serveLimits(&cfg); err != nil {
+				return err
+			}
+			srv, _, done, err := a.service(ctx, cfg)
 			if err != nil {
 				return err
 			}
@@ -70,40 +71,9 @@ the protocol. It ends when the client closes stdin, or on SIGTERM or SIGINT.
 	f := cmd.Flags()
 	f.StringVarP(&dir, "dir", "C", "", "work in this directory, as if nous were started there (the repository to ask about)")
 	f.StringVar(&cfg.LogDir, "log-dir", "", "write every run's JSON logs under this directory, as nous ask --log-dir")
-	f.IntVar(&cfg.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs executing at once")
-	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot; beyond them ask answers busy")
+	f.IntVar(&cfg.MaxRuns, "max-runs", server.DefaultMaxRuns, "runs executing at once (1 or more)")
+	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot, beyond which ask answers busy; 0 for no queue")
 	return cmd
-}
-
-// service is the service `nous serve` runs, without its HTTP listener: the
-// rules linted and loaded, their plugins started, reloaded on change and
-// SIGHUP until ctx ends. done stops the reloader and every plugin.
-func (a *app) service(ctx context.Context, cfg server.Config) (srv *server.Server, done func(), err error) {
-	if cfg.LogDir != "" {
-		if err := os.MkdirAll(cfg.LogDir, 0o755); err != nil {
-			return nil, nil, usageError("--log-dir: %v", err)
-		}
-	}
-	if cfg.Clock, err = a.askClock(); err != nil {
-		return nil, nil, err
-	}
-	shared := plugin.NewProcesses()
-	snap, watch, err := a.snapshot(ctx, shared)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg.Logger = a.serveLogger(snap.Redactor)
-	reloader, err := server.NewReloader(snap, server.ReloadConfig{Load: a.rulesLoader(shared), Watch: watch, Logger: cfg.Logger,
-		Observe: func(res server.ReloadResult) { srv.Metrics().Reloaded(res.OK) }})
-	if err != nil {
-		snap.Release()
-		return nil, nil, err
-	}
-	cfg.Snapshots = reloader
-	srv = server.New(cfg)
-	go reloader.Watch(ctx)
-	reloadOnHangup(ctx, reloader)
-	return srv, func() { _ = reloader.Close() }, nil
 }
 
 // version is nous's module version, "(devel)" for a build from a work tree.

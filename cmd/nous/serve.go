@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -63,45 +64,19 @@ plugin.`,
 			if err := server.CheckAddr(addr, cfg.Token); err != nil {
 				return usageError("serve: --addr: %v", err)
 			}
-			if cfg.LogDir != "" {
-				if err := os.MkdirAll(cfg.LogDir, 0o755); err != nil {
-					return usageError("serve: --log-dir: %v", err)
-				}
-			}
-			clock, err := a.askClock()
-			if err != nil {
-				return err
-			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			shared := plugin.NewProcesses()
-			snap, _, err := a.snapshot(ctx, shared)
-			if err != nil {
-				return err
-			}
-			cfg.Clock = clock
-			cfg.Logger = a.serveLogger(snap.Redactor)
-			var srv *server.Server // set before the reloader watches
-			reloader, err := server.NewReloader(snap, server.ReloadConfig{Load: a.rulesLoader(shared), Logger: cfg.Logger,
-				Observe: func(res server.ReloadResult) { srv.Metrics().Reloaded(res.OK) }})
-			if err != nil {
-				snap.Release()
-				return err
-			}
-			defer reloader.Close()
-			cfg.Snapshots = reloader
 			cfg.Mounts = frontEnds()
-			srv = server.New(cfg)
-			if err := srv.Metrics().Register(newPluginMetrics(shared)); err != nil {
+			srv, digest, done, err := a.service(ctx, cfg)
+			if err != nil {
 				return err
 			}
-			go reloader.Watch(ctx)
-			reloadOnHangup(ctx, reloader)
+			defer done()
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return usageError("serve: %v", err)
 			}
-			fmt.Fprintf(a.stderr, "nous: serving on %s (rules %.12s)\n", serveURL(addr, ln.Addr()), snap.Digest)
+			fmt.Fprintf(a.stderr, "nous: serving on %s (rules %.12s)\n", serveURL(addr, ln.Addr()), digest)
 			return srv.Serve(ctx, ln)
 		},
 	}
@@ -115,6 +90,43 @@ plugin.`,
 	f.DurationVar(&cfg.Grace, "grace", server.DefaultGrace, "on SIGTERM, how long runs may take to finish before they are cancelled")
 	f.StringVar(&cfg.CORS, "cors", "", "the origin allowed cross-origin requests (default: none)")
 	return cmd
+}
+
+// service is what `nous serve` and `nous mcp` run, without a listener or
+// transport: the rules linted and loaded, their plugins started and
+// counted in the metrics, the rules reloaded on change and SIGHUP until
+// ctx ends. digest names the rules it started with; done stops the
+// reloader and every plugin.
+func (a *app) service(ctx context.Context, cfg server.Config) (srv *server.Server, digest string, done func(), err error) {
+	if cfg.LogDir != "" {
+		if err := os.MkdirAll(cfg.LogDir, 0o755); err != nil {
+			return nil, "", nil, usageError("--log-dir: %v", err)
+		}
+	}
+	if cfg.Clock, err = a.askClock(); err != nil {
+		return nil, "", nil, err
+	}
+	shared := plugin.NewProcesses()
+	snap, err := a.snapshot(ctx, shared)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cfg.Logger = a.serveLogger(snap.Redactor)
+	reloader, err := server.NewReloader(snap, server.ReloadConfig{Load: a.rulesLoader(shared), Logger: cfg.Logger,
+		Observe: func(res server.ReloadResult) { srv.Metrics().Reloaded(res.OK) }})
+	if err != nil {
+		snap.Release()
+		return nil, "", nil, err
+	}
+	cfg.Snapshots = reloader
+	srv = server.New(cfg)
+	if err := srv.Metrics().Register(newPluginMetrics(shared)); err != nil {
+		_ = reloader.Close()
+		return nil, "", nil, err
+	}
+	go reloader.Watch(ctx)
+	reloadOnHangup(ctx, reloader)
+	return srv, snap.Digest, func() { _ = reloader.Close() }, nil
 }
 
 // maxTokenFile bounds what --token-file reads: a token is a line.

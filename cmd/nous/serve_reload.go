@@ -26,22 +26,21 @@ func (a *app) lintedRules() (rs *rules.Ruleset, diags hcl.Diagnostics, path stri
 
 // snapshot loads and lints the rules, printing what lint finds, and builds
 // the snapshot served first. The snapshot's Watch says where the rules
-// are, and the reloader follows it from reload to reload; watch is nil,
-// left for the callers that still pass it as ReloadConfig.Watch.
-func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *server.Snapshot, watch []string, err error) {
+// are, and the reloader follows it from reload to reload.
+func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (*server.Snapshot, error) {
 	rs, diags, path, err := a.lintedRules()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(diags) > 0 {
 		a.printDiagnostics(diags, rs.Files())
 	}
 	if diags.HasErrors() {
-		return nil, nil, &exitError{Code: exitUsage}
+		return nil, &exitError{Code: exitUsage}
 	}
 	snap, problems, err := a.rulesSnapshot(ctx, rs, path, a.redactor(rs), shared)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// The server serves anyway (other questions work), but the questions
 	// on those sources would fail: warn.
@@ -54,7 +53,7 @@ func (a *app) snapshot(ctx context.Context, shared *plugin.Processes) (snap *ser
 	if len(warnings) > 0 {
 		a.printDiagnostics(warnings, rs.Files())
 	}
-	return snap, nil, nil
+	return snap, nil
 }
 
 // rulesSnapshot is the snapshot of rs, loaded from path ("" for the
