@@ -246,3 +246,13 @@ func TestMCPDirNamesTheRepository(t *testing.T) {
 	assert.Equal(t, exitUsage, exit.ExitCode())
 	assert.Contains(t, string(out), "mcp: --dir: chdir "+filepath.Join(repo, "missing")+": no such file or directory")
 }
+
+// nous mcp takes the service's limits as nous serve does.
+func TestMCPLimitsAreChecked(t *testing.T) {
+	for _, args := range [][]string{{"--max-runs", "0"}, {"--queue", "-1"}} {
+		var stdout, stderr strings.Builder
+		code := run(append([]string{"mcp"}, args...), strings.NewReader(""), &stdout, &stderr)
+		assert.Equal(t, exitUsage, code, args)
+		assert.Contains(t, stderr.String(), args[0], "the message names the flag")
+	}
+}
