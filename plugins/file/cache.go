@@ -4,12 +4,20 @@ import (
 	"context"
 	"os"
 	"sync"
+	"time"
 )
 
 // maxCachedFile bounds the size of the file whose rows a source keeps
 // between calls, as maxRow bounds one row: its decoded rows take some
 // times its size in memory.
 const maxCachedFile = maxRow
+
+// racyWindow is how old a file's modification time must be for its rows
+// to be kept: a same-sized write within the file system's time granularity
+// (2 s on FAT) would leave the key unchanged, so a file that may still be
+// written in its current tick is read anew each time (as git treats
+// "racily clean" files).
+const racyWindow = 2 * time.Second
 
 // fileKey identifies one version of a file: a write changes its size or
 // modification time, a replacement its inode.
@@ -49,9 +57,17 @@ func (c *rowCache) put(k fileKey, rows []cachedRow) {
 	c.key, c.rows = k, rows
 }
 
+// forget drops the kept rows.
+func (c *rowCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key, c.rows = fileKey{}, nil
+}
+
 // decodeCached is in.decode, served from c while the file is unchanged: a
-// regular file of a row format below maxCachedFile that decodes without
-// error is kept, replacing the source's previous one. The file is opened
+// regular file of a row format below maxCachedFile, last modified over
+// racyWindow ago, that decodes without error is kept, replacing the
+// source's previous one. The file is opened
 // (and checked) as before; only its decoding is skipped.
 func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error {
 	if c == nil || in.format == FormatMarkdown {
@@ -84,7 +100,7 @@ func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error
 		rows = append(rows, cachedRow{line, obj})
 		return fn(line, obj)
 	})
-	if err == nil {
+	if err == nil && time.Since(fi.ModTime()) > racyWindow {
 		c.put(k, rows)
 	}
 	return err

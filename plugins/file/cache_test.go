@@ -67,17 +67,23 @@ func TestCacheRereadsChangedFile(t *testing.T) {
 	assert.Contains(t, err.Error(), "issues.jsonl:2")
 }
 
-// TestCacheBounded: a file above maxCachedFile is not kept, and a fetch
-// stopped by its limit keeps nothing partial.
+// TestCacheBounded: a file above maxCachedFile is not kept, nor one
+// written just now, and a fetch stopped by its limit keeps nothing partial.
 func TestCacheBounded(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "issues.jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(`{"id":"1"}`+"\n"+`{"id":"2"}`+"\n"), 0o600))
 	s := configured(t, map[string]any{"path": p})
+	require.Len(t, plugintest.Fetch(t, s, sdk.FetchRequest{}), 2)
+	assert.Nil(t, s.rows.rows, "a file written within racyWindow is not kept")
+
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(p, old, old))
 	recs := plugintest.Fetch(t, s, sdk.FetchRequest{Limit: 1})
 	require.Len(t, recs, 1)
 	assert.Nil(t, s.rows.rows, "a fetch stopped early keeps nothing")
 
 	require.NoError(t, os.Truncate(p, maxCachedFile+1)) // NUL bytes: the size is all that matters before decoding
+	require.NoError(t, os.Chtimes(p, old, old))
 	_ = s.Fetch(context.Background(), sdk.FetchRequest{}, func(sdk.Record) error { return nil })
 	assert.Nil(t, s.rows.rows, "a file above the bound is not kept")
 }
@@ -119,4 +125,17 @@ func TestCacheConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, []string{"b", "b"}, titles(t, s))
+}
+
+// TestConfigureForgetsRows: a new configuration drops the kept rows.
+func TestConfigureForgetsRows(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "issues.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"id":"1"}`+"\n"), 0o600))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(p, old, old))
+	s := configured(t, map[string]any{"path": p})
+	require.Len(t, plugintest.Fetch(t, s, sdk.FetchRequest{}), 1)
+	require.NotNil(t, s.rows.rows)
+	plugintest.Configure(t, s, map[string]any{"path": p})
+	assert.Nil(t, s.rows.rows)
 }

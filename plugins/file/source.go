@@ -68,6 +68,7 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 			diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		}
 	}
+	s.rows.forget() // rows of the files of the configuration replaced
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfg = nil
