@@ -1,10 +1,12 @@
 package file
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"io"
 	"os"
 	"sync"
-	"time"
 )
 
 // maxCachedFile bounds the size of the file whose rows a source keeps
@@ -12,19 +14,11 @@ import (
 // times its size in memory.
 const maxCachedFile = maxRow
 
-// racyWindow is how old a file's modification time must be for its rows
-// to be kept: a same-sized write within the file system's time granularity
-// (2 s on FAT) would leave the key unchanged, so a file that may still be
-// written in its current tick is read anew each time (as git treats
-// "racily clean" files).
-const racyWindow = 2 * time.Second
-
-// fileKey identifies one version of a file: a write changes its size or
-// modification time, a replacement its inode.
+// fileKey identifies one version of a file by its content: whatever
+// changed it, or when, other bytes are another key.
 type fileKey struct {
 	path, format string
-	size, mtime  int64
-	inode        uint64
+	sum          [sha256.Size]byte
 }
 
 // cachedRow is one decoded row; its object is never changed once cached
@@ -64,11 +58,11 @@ func (c *rowCache) forget() {
 	c.key, c.rows = fileKey{}, nil
 }
 
-// decodeCached is in.decode, served from c while the file is unchanged: a
-// regular file of a row format below maxCachedFile, last modified over
-// racyWindow ago, that decodes without error is kept, replacing the
-// source's previous one. The file is opened
-// (and checked) as before; only its decoding is skipped.
+// decodeCached is in.decode, served from c while the file's content is
+// unchanged: a regular file of a row format of at most maxCachedFile bytes
+// is read whole and hashed, and its rows, when it decodes without error,
+// are kept, replacing the source's previous file. Reading and hashing cost
+// a fraction of decoding, and no time stamp can make the kept rows stale.
 func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error {
 	if c == nil || in.format == FormatMarkdown {
 		return in.decode(ctx, fn)
@@ -85,9 +79,13 @@ func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error
 	if !ok || err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCachedFile {
 		return in.decodeOpened(ctx, rc, fn)
 	}
-	k := fileKey{path: in.name, format: in.format, size: fi.Size(), mtime: fi.ModTime().UnixNano(), inode: inodeOf(fi)}
+	data, err := io.ReadAll(io.LimitReader(f, maxCachedFile+1))
+	f.Close()
+	if err != nil || len(data) > maxCachedFile {
+		return in.decode(ctx, fn) // as before: streamed, with its read error
+	}
+	k := fileKey{path: in.name, format: in.format, sum: sha256.Sum256(data)}
 	if rows, hit := c.get(k); hit {
-		rc.Close()
 		for _, r := range rows {
 			if err := fn(r.line, r.obj); err != nil {
 				return err
@@ -96,11 +94,11 @@ func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error
 		return nil
 	}
 	var rows []cachedRow
-	err = in.decodeOpened(ctx, rc, func(line int, obj map[string]any) error {
+	err = in.decodeOpened(ctx, io.NopCloser(bytes.NewReader(data)), func(line int, obj map[string]any) error {
 		rows = append(rows, cachedRow{line, obj})
 		return fn(line, obj)
 	})
-	if err == nil && time.Since(fi.ModTime()) > racyWindow {
+	if err == nil {
 		c.put(k, rows)
 	}
 	return err
