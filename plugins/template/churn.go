@@ -72,15 +72,15 @@ func writeChurn(b *strings.Builder, l *labels, query string, ev evidence) {
 		return
 	}
 	fmt.Fprintf(b, "\n### %s\n\n", l.LineStats)
-	fmt.Fprintf(b, "- "+l.LinesTotal+"\n", s.Additions, s.Deletions, s.Additions+s.Deletions, s.Commits)
+	fmt.Fprintf(b, "- "+l.counted(l.LinesTotal, s.Commits)+"\n", s.Additions, s.Deletions, s.Additions+s.Deletions, s.Commits)
 	if s.Without > 0 {
-		fmt.Fprintf(b, "- "+l.LinesWithout+"\n", s.Without)
+		fmt.Fprintf(b, "- "+l.counted(l.LinesWithout, s.Without)+"\n", s.Without)
 	}
 	if s.Merges > 0 {
-		fmt.Fprintf(b, "- "+l.LinesMerges+"\n", s.Merges)
+		fmt.Fprintf(b, "- "+l.counted(l.LinesMerges, s.Merges)+"\n", s.Merges)
 	}
 	if s.Clipped > 0 && (a.files || a.dirs) {
-		fmt.Fprintf(b, "- "+l.LinesClipped+"\n", s.Clipped)
+		fmt.Fprintf(b, "- "+l.counted(l.LinesClipped, s.Clipped)+"\n", s.Clipped)
 	}
 	if a.files {
 		writeTop(b, l.TopFiles, l, s.Files, s.OtherFiles)
@@ -104,7 +104,7 @@ func writeChurn(b *strings.Builder, l *labels, query string, ev evidence) {
 func writeTop(b *strings.Builder, heading string, l *labels, m map[string]int, other int) {
 	fmt.Fprintf(b, "\n%s:\n\n", heading)
 	for i, p := range sdk.Top(m, maxChurn) {
-		fmt.Fprintf(b, "%d. `%s` — "+l.CommitsTouching+"\n", i+1, text.OneLine(p.Path), p.Commits)
+		fmt.Fprintf(b, "%d. `%s` — "+l.counted(l.CommitsTouching, p.Commits)+"\n", i+1, text.OneLine(p.Path), p.Commits)
 	}
 	if other > 0 {
 		fmt.Fprintf(b, "- "+l.OtherPaths+"\n", other)

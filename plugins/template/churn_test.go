@@ -37,8 +37,8 @@ func TestWriteChurn(t *testing.T) {
 		not         []string
 	}{
 		{"files", "which files changed the most?", recs, nil,
-			[]string{"Lines: +91 added, -12 deleted (103 changed) in 2 commits", "1. `a/x.go` — 2 commits", "2. `b.go` — 1 commits"}, []string{"Directories"}},
-		{"dirs", "most changed directories", recs, nil, []string{"1. `a` — 2 commits", "2. `.` — 1 commits"}, []string{"Files changed"}},
+			[]string{"Lines: +91 added, -12 deleted (103 changed) in 2 commits", "1. `a/x.go` — 2 commits", "2. `b.go` — 1 commit"}, []string{"Directories"}},
+		{"dirs", "most changed directories", recs, nil, []string{"1. `a` — 2 commits", "2. `.` — 1 commit"}, []string{"Files changed"}},
 		{"largest", "the biggest commits", recs, nil, []string{"1. `aaaaaaa1` big — 100 lines (+90 -10)"}, nil},
 		// The engine's count of the whole set wins over the context's.
 		{"whole", "how many lines were added?", recs[:1], &sdk.Evidence{Total: 500, Shown: 1, Lines: &sdk.LineStats{Commits: 500, Additions: 12345}},
@@ -68,4 +68,17 @@ func TestWriteChurnZh(t *testing.T) {
 	assert.Contains(t, b.String(), "行數統計")
 	assert.Contains(t, b.String(), "新增 +3")
 	assert.Contains(t, b.String(), "變更最多的檔案")
+}
+
+// A count of one is written in the singular where the language has one.
+func TestCountedSingular(t *testing.T) {
+	en := labelSets["en"]
+	assert.Equal(t, "%d merge commit, which carries no line statistics (as in git log --numstat)", en.counted(en.LinesMerges, 1))
+	assert.Equal(t, en.LinesMerges, en.counted(en.LinesMerges, 2))
+	assert.Equal(t, en.LinesMerges, en.counted(en.LinesMerges, 0))
+	for _, format := range []string{en.LinesTotal, en.LinesWithout, en.LinesMerges, en.LinesClipped, en.CommitsTouching} {
+		assert.Contains(t, en.One, format, "every count of commits has its singular")
+	}
+	zh := labelSets["zh"]
+	assert.Equal(t, zh.LinesMerges, zh.counted(zh.LinesMerges, 1), "no singular in Chinese")
 }

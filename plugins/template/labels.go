@@ -21,6 +21,17 @@ type labels struct {
 	// commits without them, the rankings and their lines.
 	LineStats, NoLineStats, LinesTotal, LinesWithout, LinesMerges, LinesClipped, TopFiles, TopDirs string
 	LargestCommits, LinesOf, CommitsTouching, OtherPaths                                           string
+	// One holds the singular of a count's format, by its plural, where the
+	// language has one ("%d commit" for "%d commits").
+	One map[string]string
+}
+
+// counted is format for a count of n: its singular when n is 1.
+func (l *labels) counted(format string, n int) string {
+	if one, ok := l.One[format]; ok && n == 1 {
+		return one
+	}
+	return format
 }
 
 var labelSets = map[string]*labels{
@@ -48,6 +59,13 @@ var labelSets = map[string]*labels{
 		TopFiles:     "Files changed most (by commits touching them)", TopDirs: "Directories changed most (by commits touching them)",
 		LargestCommits: "Largest commits (by lines changed)", LinesOf: "%d lines (+%d -%d)",
 		CommitsTouching: "%d commits", OtherPaths: "%d more touches of paths beyond the counted ones",
+		One: map[string]string{
+			"Lines: +%d added, -%d deleted (%d changed) in %d commits":                   "Lines: +%d added, -%d deleted (%d changed) in %d commit",
+			"%d commits carry no line statistics (not counted above)":                    "%d commit carries no line statistics (not counted above)",
+			"%d merge commits, which carry no line statistics (as in git log --numstat)": "%d merge commit, which carries no line statistics (as in git log --numstat)",
+			"%d commits": "%d commit",
+			"%d commits changed more files than the source lists for a commit: their other files are not in the counts below, which may be low by that much": "%d commit changed more files than the source lists for a commit: its other files are not in the counts below, which may be low by that much",
+		},
 		Kinds: map[string]string{
 			"commit": "Commits", "issue": "Issues", "merge_request": "Merge requests", "pull_request": "Pull requests",
 			"pipeline": "Pipelines", "release": "Releases", "document": "Documents",
