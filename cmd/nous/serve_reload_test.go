@@ -321,6 +321,9 @@ func TestServeSaysWhatThePluginsFindWrong(t *testing.T) {
 	since := time.Now()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "onboarding.hcl"), []byte(onboardingRules), 0o600))
 	s.waitReload(t, since, true)
-	assert.Contains(t, strings.TrimPrefix(s.stderr.String(), start), `plugin config: source \"gitlab\": config.path: git: `+notRepo,
-		"logged on reload")
+	// The reload is visible before its log line has come through the
+	// process's stderr pipe: wait for the line.
+	logged := `plugin config: source \"gitlab\": config.path: git: ` + notRepo
+	assert.Eventually(t, func() bool { return strings.Contains(strings.TrimPrefix(s.stderr.String(), start), logged) },
+		time.Minute, 20*time.Millisecond, "logged on reload:\n%s", s.stderr)
 }
