@@ -217,7 +217,8 @@ func TestServeReloadsRulesWhileRequestsFlow(t *testing.T) {
 	got, err = s.intents(onboardingQuestion)
 	require.NoError(t, err)
 	assert.Contains(t, got, "query_onboarding", "planned with the last good rules")
-	assert.Contains(t, s.stderr.String(), "rules reload failed")
+	assert.Eventually(t, func() bool { return strings.Contains(s.stderr.String(), "rules reload failed") },
+		time.Minute, 20*time.Millisecond, "logged: %s", s.stderr) // through the stderr pipe
 
 	since = time.Now()
 	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(onboardingRules, "0.95", "0.96", 1)), 0o600))
