@@ -130,15 +130,6 @@ const maxSchemaProblems = 10
 
 // decode checks raw against the schema and decodes it into out.
 func (s roleSchema) decode(raw []byte, out any) error {
-	if s.decodeOnce(raw, out) {
-		return nil
-	}
-	return s.decodeStrict(raw, out)
-}
-
-// decodeStrict is decode by parsing raw as often as each check needs: the
-// source of decode's errors.
-func (s roleSchema) decodeStrict(raw []byte, out any) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return fmt.Errorf("not a JSON object: %w", err)
