@@ -15,7 +15,6 @@ import (
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
-	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // AskRequest is one question: the body of POST /v1/ask.
@@ -192,36 +191,24 @@ func (s *Server) finish(run Run, res *runner.Result, err error, req AskRequest, 
 		return a
 	}
 	run.Status = res.Status
-	// Both renders are of the result masked once, as report.Render with
-	// the redactor would mask it for each, and mask their bytes after.
-	masked := redact.Value(snap.Redactor, res)
-	stored, rerr := renderMasked("json", masked, report.Options{}, snap.Redactor)
-	if rerr != nil {
-		run.Error = "rendering the result: " + rerr.Error()
+	var stored, out bytes.Buffer
+	opts := report.Options{Redactor: snap.Redactor}
+	if err := report.Render(&stored, "json", res, opts); err != nil {
+		run.Error = "rendering the result: " + err.Error()
 	}
-	s.runs.end(run, stored)
-	a.Run, a.JSON = run, stored
+	s.runs.end(run, stored.Bytes())
+	a.Run, a.JSON = run, stored.Bytes()
 	if req.Format == "json" {
-		a.Output = stored
+		a.Output = stored.Bytes()
 		return a
 	}
-	out, rerr := renderMasked(req.Format, masked, report.Options{Trace: req.Trace}, snap.Redactor)
-	if rerr != nil {
-		a.Output = []byte("rendering the result: " + rerr.Error())
+	opts.Trace = req.Trace
+	if err := report.Render(&out, req.Format, res, opts); err != nil {
+		a.Output = []byte("rendering the result: " + err.Error())
 		return a
 	}
-	a.Output = out
+	a.Output = out.Bytes()
 	return a
-}
-
-// renderMasked is report.Render(format, res, opts with r) for a res r already
-// masked: opts has no redactor, so only the rendered bytes are masked.
-func renderMasked(format string, res *runner.Result, opts report.Options, r *redact.Redactor) ([]byte, error) {
-	var b bytes.Buffer
-	if err := report.Render(&b, format, res, opts); err != nil {
-		return nil, err
-	}
-	return r.Bytes(b.Bytes()), nil
 }
 
 // isDraining reports whether the server is shutting down.
