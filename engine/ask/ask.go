@@ -47,6 +47,10 @@ type Deps struct {
 	// WithStats asks the sources for the records' line statistics, for
 	// output that shows record fields (see runner.Options.WithStats).
 	WithStats bool
+	// Time and Workers are the run's time and step workers (see
+	// runner.Options); the real clock and goroutines when nil.
+	Time    runner.Time
+	Workers func(size int) runner.Pool
 }
 
 // Request is one question.
@@ -76,6 +80,9 @@ func New(deps Deps) *Service {
 	}
 	if deps.Warnings == nil {
 		deps.Warnings = io.Discard
+	}
+	if deps.Time == nil {
+		deps.Time = runner.RealTime()
 	}
 	planner := deps.Planner
 	if planner == nil {
@@ -138,7 +145,7 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	// the rules find ambiguous is not grounded, one grounding finds
 	// ambiguous is not validated. Neither would settle it.
 	if plan.Blocking() == nil {
-		gctx, cancel := context.WithTimeout(ctx, groundTimeout)
+		gctx, cancel := d.Time.WithDeadline(ctx, d.Time.Now().Add(groundTimeout))
 		grounded, err := s.planner.Interpret(gctx, ereq, p, d.Clock())
 		cancel()
 		switch {
@@ -153,7 +160,7 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 		}
 	}
 	if plan.Blocking() == nil && ctx.Err() == nil {
-		dctx, cancel := context.WithTimeout(ctx, groundTimeout)
+		dctx, cancel := d.Time.WithDeadline(ctx, d.Time.Now().Add(groundTimeout))
 		facts := engine.DescribeSources(dctx, p, plan, engine.SourceFactsFromRules(d.Rules))
 		cancel()
 		if ctx.Err() == nil { // a cancelled description says nothing of the sources
@@ -162,7 +169,8 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	}
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress, ExecutionID: req.ID,
-		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns), WithStats: d.WithStats}
+		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns), WithStats: d.WithStats,
+		Time: d.Time, Workers: d.Workers}
 	exec := runner.New(p, agents, opts)
 	var res *runner.Result
 	if amb := plan.Blocking(); amb != nil {

@@ -258,13 +258,14 @@ func fitContext(recs []sdk.Record) []sdk.Record {
 // call invokes the agent with a deadline from the remaining budget and
 // the agent's own timeout.
 func (c *agentCall) call(agent string, req sdk.InvokeRequest) (sdk.InvokeResponse, error) {
-	ctx, cancel := context.WithDeadline(c.ctx, c.r.deadline)
-	defer cancel()
+	t, deadline := c.r.e.opts.Time, c.r.deadline
 	if a := c.r.plan.Policy.Agents[agent]; a.Timeout > 0 {
-		var cancelT context.CancelFunc
-		ctx, cancelT = context.WithTimeout(ctx, a.Timeout)
-		defer cancelT()
+		if own := t.Now().Add(a.Timeout); own.Before(deadline) {
+			deadline = own
+		}
 	}
+	ctx, cancel := t.WithDeadline(c.ctx, deadline)
+	defer cancel()
 	return c.r.e.agents.Invoke(ctx, agent, req)
 }
 

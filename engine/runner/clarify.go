@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
@@ -30,7 +29,7 @@ func (e *Executor) Clarify(ctx context.Context, plan *engine.Plan, amb engine.Am
 		return e.Run(ctx, plan) // the same failed result and error
 	}
 	r := newRun(e, plan)
-	r.deadline = time.Now().Add(r.loop.TTL)
+	r.deadline = e.opts.Time.Now().Add(r.loop.TTL)
 	if e.opts.LogDir != "" {
 		r.openLogs()
 	}

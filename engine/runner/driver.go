@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"time"
 
 	"github.com/nous-dev/nous/engine/history"
 )
@@ -14,7 +13,7 @@ type driver struct {
 	r    *run
 	ctx  context.Context
 	p    *history.Pass // the pass under way
-	done chan int      // from the workers; made when the first starts
+	pool Pool          // the workers; made when the first starts
 	// checked: the boundary was checked when the last step settled and
 	// nothing has run since, so the next check would read the clock for
 	// the same answer
@@ -47,21 +46,19 @@ func (d *driver) start(node int, inline bool) {
 		d.r.runGuarded(d.ctx, d.p.Number, st)
 		return
 	}
-	if d.done == nil {
-		d.done = make(chan int, d.r.loop.Workers) // at most Workers steps run at once
+	if d.pool == nil {
+		d.pool = d.r.e.opts.Workers(d.r.loop.Workers) // at most Workers steps run at once
 	}
-	go d.work(d.p.Number, node)
-}
-
-// work runs the step at node on a worker goroutine and reports it done.
-func (d *driver) work(pass, node int) {
-	d.r.runGuarded(d.ctx, pass, d.r.nodes[node])
-	d.done <- node
+	pass := d.p.Number
+	d.pool.Go(func() int {
+		d.r.runGuarded(d.ctx, pass, st)
+		return node
+	})
 }
 
 func (d *driver) wait() int {
 	d.checked = false
-	return <-d.done
+	return d.pool.Next()
 }
 
 func (d *driver) settle(node int) outcome {
@@ -76,7 +73,7 @@ func (d *driver) assess() assessment {
 		d.r.validatePass(d.ctx, p)
 	}
 	p.Convergence = d.r.assess()
-	a := assessment{converged: p.Convergence.Converged, clean: len(p.Convergence.Failed) == 0, expired: time.Now().After(d.r.deadline)}
+	a := assessment{converged: p.Convergence.Converged, clean: len(p.Convergence.Failed) == 0, expired: d.r.e.opts.Time.Now().After(d.r.deadline)}
 	if !a.converged && !a.expired && d.r.fatal == nil { // the run may go on: is its depth still right?
 		a.maxPasses = d.r.reassess(p)
 	}

@@ -30,8 +30,14 @@ type Executor struct {
 type Options struct {
 	// Clock stamps the trace, history and date resolution; time.Now when
 	// nil. A fixed clock makes the output byte-identical run to run. The
-	// TTL is always measured on the real clock.
+	// TTL is measured on Time.
 	Clock func() time.Time
+	// Time measures the TTL and bounds each plugin and agent call: the real
+	// clock when nil.
+	Time Time
+	// Workers makes the pool that runs up to size steps at once:
+	// goroutines when nil.
+	Workers func(size int) Pool
 	// Logger receives the engine's own logs; nothing is logged when nil.
 	Logger *slog.Logger
 	// Redactor hides secrets in errors, the trace, the history and logs.
@@ -74,6 +80,12 @@ func New(sources engine.Sources, agents engine.Agents, opts Options) *Executor {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Time == nil {
+		opts.Time = realTime{}
+	}
+	if opts.Workers == nil {
+		opts.Workers = newGoPool
 	}
 	return &Executor{sources: sources, agents: agents, opts: opts}
 }

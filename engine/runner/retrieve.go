@@ -170,7 +170,7 @@ func (r *run) searchRequest(st *stepState, src, q string) (req sdk.FetchRequest,
 // and says how many records it passed.
 func (r *run) fetchFrom(ctx context.Context, src string, req sdk.FetchRequest, emit func(sdk.Record)) (int, error) {
 	n := 0
-	ctx, cancel := context.WithDeadline(ctx, r.deadline)
+	ctx, cancel := r.e.opts.Time.WithDeadline(ctx, r.deadline)
 	defer cancel()
 	err := r.e.sources.Fetch(ctx, src, r.withStats(src, req), func(rec sdk.Record) error {
 		// Secrets masked and one-line fields kept on one line before

@@ -37,8 +37,8 @@ type run struct {
 	hist        *history.History
 	logs        *history.Dir
 	start       time.Time // on the injected clock
-	began       time.Time // on the real clock: the TTL counts from it
-	deadline    time.Time // on the real clock
+	began       time.Time // on the run's Time: the TTL counts from it
+	deadline    time.Time // on the run's Time
 	seq         atomic.Int64
 
 	params []trace.Param // backing the trace entries' parameters are cut from
@@ -147,7 +147,7 @@ func (r *run) param(ps ...trace.Param) trace.Params {
 // execute runs the loop of passes (the decision core, driven through a
 // driver that does its side effects) and then the finalization.
 func (r *run) execute(ctx context.Context) (*Result, error) {
-	r.began = time.Now()
+	r.began = r.e.opts.Time.Now()
 	r.deadline = r.began.Add(r.loop.TTL)
 	if r.e.opts.LogDir != "" {
 		r.openLogs()
@@ -283,7 +283,7 @@ func (r *run) boundary(ctx context.Context) string {
 	if ctx.Err() != nil {
 		return history.Cancelled
 	}
-	if !time.Now().Before(r.deadline) {
+	if !r.e.opts.Time.Now().Before(r.deadline) {
 		return history.TTLExpired
 	}
 	return ""
