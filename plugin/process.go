@@ -71,6 +71,7 @@ func startProcess(ctx context.Context, cfg startConfig) (*process, error) {
 			return run, nil
 		},
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		GRPCDialOptions:  host.DialOptions(),
 		// Our own mutual TLS, cheaper than go-plugin's AutoMTLS (identity.go).
 		TLSConfig: tr.config,
 		// A little longer than ctx allows, so ctx's clearer error wins.

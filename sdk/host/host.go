@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/nous-dev/nous/sdk/internal/host2plugin"
+	"google.golang.org/grpc"
 )
 
 // Handshake is the go-plugin handshake every nous plugin and host share.
@@ -35,6 +36,11 @@ const (
 // gives go-plugin (ClientConfig.VersionedPlugins). What they dispense is
 // safe for concurrent use.
 func VersionedPlugins() map[int]plugin.PluginSet { return host2plugin.ClientPlugins() }
+
+// DialOptions returns the gRPC options a host connects to its plugins with
+// (ClientConfig.GRPCDialOptions): the flow-control settings plugins serve
+// with, so that neither end spends frames on estimating bandwidth.
+func DialOptions() []grpc.DialOption { return host2plugin.DialOptions() }
 
 // ErrNotServed is the cause of an error from a call to a service the plugin
 // does not serve (an Agent call to a source-only plugin). Match it with

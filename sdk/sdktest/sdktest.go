@@ -99,6 +99,7 @@ func dispense(t testing.TB, src sdk.Source, agent sdk.Agent, name string) any {
 		Plugins:          plugins,
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		GRPCDialOptions:  host2plugin.DialOptions(),
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "host", Output: logs, Level: hclog.Warn}),
 	})
 	conn, err := client.Client()

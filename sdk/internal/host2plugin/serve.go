@@ -56,6 +56,9 @@ func ServeConfig(src sdk.Source, agent sdk.Agent, logger hclog.Logger) *plugin.S
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(opts,
 				grpc.MaxRecvMsgSize(maxMessageBytes),
+				grpc.StaticStreamWindowSize(streamWindowBytes),
+				grpc.StaticConnWindowSize(connWindowBytes),
+				grpc.NumStreamWorkers(streamWorkers),
 				grpc.ForceServerCodecV2(wire.Codec{}),
 				grpc.ChainUnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 					direct()
@@ -69,6 +72,33 @@ func ServeConfig(src sdk.Source, agent sdk.Agent, logger hclog.Logger) *plugin.S
 		},
 		TLSProvider: func() (*tls.Config, error) { return serverTLS(handed, os.Getenv(envClientCert)) },
 		Logger:      logger,
+	}
+}
+
+// The flow-control windows of both ends of a plugin connection. Fixed
+// windows turn off gRPC's bandwidth estimator, which answers the first data
+// frame of nearly every call with a PING and its ACK: two more frames, TLS
+// records and wake-ups per call on a local socket whose bandwidth-delay
+// product it has nothing to learn about. The sizes are the estimator's own
+// ceiling for the connection (16 MiB), so no more can be in flight than
+// before, and a quarter of that per stream, several chunks of a Fetch.
+const (
+	streamWindowBytes = 4 << 20
+	connWindowBytes   = 16 << 20
+)
+
+// streamWorkers is how many goroutines a plugin's gRPC server keeps to run
+// calls: a call reuses one (and the stack it has grown) instead of
+// starting a goroutine whose stack grows again; a call arriving while all
+// are busy gets its own goroutine, as without workers.
+const streamWorkers = 4
+
+// DialOptions are the gRPC options the host dials a plugin with: the
+// windows the plugin's server uses (ServeConfig), so neither end estimates.
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithStaticStreamWindowSize(streamWindowBytes),
+		grpc.WithStaticConnWindowSize(connWindowBytes),
 	}
 }
 
