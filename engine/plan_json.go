@@ -4,22 +4,24 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/nous-dev/nous/engine/jsonindent"
 )
 
 // MarshalJSON writes the filters as an object whose keys keep the rule's order.
 func (f Filters) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 64)
-	b = append(b, '{')
-	for i, filter := range f {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, filter.Key)
-		b = append(b, ':')
-		b = appendJSONStrings(b, filter.Values)
+	w := jsonindent.NewWriter(make([]byte, 0, 64), false)
+	f.writeJSON(w)
+	return w.Bytes()
+}
+
+func (f Filters) writeJSON(w *jsonindent.Writer) {
+	w.BeginObject()
+	for _, filter := range f {
+		w.Key(filter.Key)
+		writeStrings(w, filter.Values)
 	}
-	return append(b, '}'), nil
+	w.EndObject()
 }
 
 // UnmarshalJSON reads a filters object, keeping its key order.
@@ -46,25 +48,25 @@ func (f *Filters) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes nodes and edges; edges are keyed in node order and only
 // nodes with dependents appear, as in the source documents.
 func (m DependencyMap) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 128)
-	b = append(b, `{"nodes":`...)
-	b = appendJSONStrings(b, m.Nodes)
-	b = append(b, `,"edges":{`...)
-	first := true
+	w := jsonindent.NewWriter(make([]byte, 0, 128), false)
+	m.writeJSON(w)
+	return w.Bytes()
+}
+
+func (m DependencyMap) writeJSON(w *jsonindent.Writer) {
+	w.BeginObject()
+	w.Key("nodes")
+	writeStrings(w, m.Nodes)
+	w.Key("edges")
+	w.BeginObject()
 	for _, n := range m.Nodes {
-		to, ok := m.Edges[n]
-		if !ok || len(to) == 0 {
-			continue
+		if to := m.Edges[n]; len(to) > 0 {
+			w.Key(n)
+			writeStrings(w, to)
 		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = appendJSONString(b, n)
-		b = append(b, ':')
-		b = appendJSONStrings(b, to)
 	}
-	return append(b, "}}"...), nil
+	w.EndObject()
+	w.EndObject()
 }
 
 // UnmarshalJSON reads nodes and edges.
@@ -83,70 +85,12 @@ func (m *DependencyMap) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// appendJSONStrings appends ss as a JSON array of strings ([] when nil).
-func appendJSONStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, s)
+// writeStrings writes ss as an array of strings, [] when nil.
+func writeStrings(w *jsonindent.Writer, ss []string) {
+	if ss == nil {
+		ss = []string{}
 	}
-	return append(b, ']')
-}
-
-// appendJSONString appends s quoted as encoding/json quotes a string
-// without HTML escaping, so query strings stay readable: '"', '\\' and
-// control characters escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029
-// escaped (JavaScript reads them as line ends).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	w.Strings(ss)
 }
 
 func nonNil(s []string) []string {

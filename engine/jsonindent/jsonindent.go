@@ -2,7 +2,9 @@
 // without HTML escaping, ending in a newline. It writes the bytes of a
 // json.Encoder with SetIndent("", "  ") and SetEscapeHTML(false), in about
 // half the time: encoding/json indents by running its validating scanner
-// over every byte of JSON it has just written.
+// over every byte of JSON it has just written. A Writable value (the plan)
+// writes its own JSON through a Writer, without reflection, in a third of
+// that.
 package jsonindent
 
 import (
@@ -12,17 +14,29 @@ import (
 	"sync"
 )
 
-// Encode writes v to w as indented JSON ending in a newline.
+// Encode writes v to w as indented JSON ending in a newline. A Writable
+// writes its own JSON, without reflection.
 func Encode(w io.Writer, v any) error {
 	bufs := buffers.Get().(*buffer)
 	defer bufs.release()
+	if wv, ok := v.(Writable); ok {
+		bufs.writer = Writer{b: bufs.indented[:0], indent: true}
+		wv.WriteJSON(&bufs.writer)
+		bufs.indented = append(bufs.writer.b, '\n')
+		bufs.writer.b = nil
+		if err := bufs.writer.err; err != nil {
+			return err
+		}
+		_, err := w.Write(bufs.indented)
+		return err
+	}
 	bufs.compact.Reset()
 	enc := json.NewEncoder(&bufs.compact)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	bufs.indented = indent(bufs.indented[:0], bufs.compact.Bytes())
+	bufs.indented = indent(bufs.indented[:0], bufs.compact.Bytes(), 0)
 	_, err := w.Write(bufs.indented)
 	return err
 }
@@ -31,6 +45,7 @@ func Encode(w io.Writer, v any) error {
 type buffer struct {
 	compact  bytes.Buffer
 	indented []byte
+	writer   Writer // a Writable's, appending to indented
 }
 
 var buffers = sync.Pool{New: func() any { return new(buffer) }}
@@ -47,10 +62,10 @@ func (b *buffer) release() {
 
 // indent appends src, JSON as encoding/json writes it (no space outside
 // strings), to dst indented by two spaces a level as json.Indent does:
-// "key": value, and an empty object or array kept as {} or [].
-// json.Indent runs its validating scanner over every byte; src is valid.
-func indent(dst, src []byte) []byte {
-	depth := 0
+// "key": value, and an empty object or array kept as {} or [], as if
+// src were nested depth levels deep. json.Indent runs its validating
+// scanner over every byte; src is valid.
+func indent(dst, src []byte, depth int) []byte {
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
@@ -102,10 +117,17 @@ func stringEnd(src []byte, start int) int {
 	}
 }
 
+// newline appends a line break and the indentation of depth.
 func newline(dst []byte, depth int) []byte {
-	dst = append(dst, '\n')
-	for range depth {
+	if n := 1 + 2*depth; n <= len(newlines) {
+		return append(dst, newlines[:n]...)
+	}
+	dst = append(dst, newlines...)
+	for range depth - (len(newlines)-1)/2 {
 		dst = append(dst, ' ', ' ')
 	}
 	return dst
 }
+
+// newlines is a line break and the indentation of the first 16 levels.
+const newlines = "\n                                "

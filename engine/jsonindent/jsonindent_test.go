@@ -20,6 +20,7 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 		"top-level string",
 		3.5,
 		nil,
+		deep(20), // beyond the indentation newline keeps ready
 	} {
 		var compact bytes.Buffer
 		enc := json.NewEncoder(&compact)
@@ -27,8 +28,21 @@ func TestIndentAsEncodingJSON(t *testing.T) {
 		require.NoError(t, enc.Encode(v))
 		var want bytes.Buffer
 		require.NoError(t, json.Indent(&want, compact.Bytes(), "", "  "))
-		assert.Equal(t, want.String(), string(indent(nil, compact.Bytes())), "%#v", v)
+		assert.Equal(t, want.String(), string(indent(nil, compact.Bytes(), 0)), "%#v", v)
 	}
+}
+
+// deep is a value nested n objects and arrays deep.
+func deep(n int) any {
+	var v any = "leaf"
+	for i := range n {
+		if i%2 == 0 {
+			v = []any{v, 1}
+		} else {
+			v = map[string]any{"k": v}
+		}
+	}
+	return v
 }
 
 func FuzzIndent(f *testing.F) {
@@ -42,6 +56,6 @@ func FuzzIndent(f *testing.F) {
 		}
 		var want bytes.Buffer
 		require.NoError(t, json.Indent(&want, compact.Bytes(), "", "  "))
-		assert.Equal(t, want.String(), string(indent(nil, compact.Bytes())))
+		assert.Equal(t, want.String(), string(indent(nil, compact.Bytes(), 0)))
 	})
 }
