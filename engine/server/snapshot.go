@@ -1,15 +1,9 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"maps"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
-
-	"github.com/hashicorp/hcl/v2"
 
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/rules"
@@ -39,65 +33,9 @@ type Snapshot struct {
 // NewSnapshot is the snapshot of rs served with plugins: its files, their
 // digest and the load time are taken from rs and the clock.
 func NewSnapshot(rs *rules.Ruleset, plugins ask.Plugins, red *redact.Redactor, release func()) *Snapshot {
-	files := rs.Files()
-	names := slices.Sorted(maps.Keys(files))
-	return &Snapshot{Rules: rs, Plugins: plugins, Redactor: red, Digest: digest(files),
+	names := slices.Sorted(maps.Keys(rs.Files()))
+	return &Snapshot{Rules: rs, Plugins: plugins, Redactor: red, Digest: rs.Digest(),
 		Files: names, LoadedAt: time.Now().UTC(), Release: release}
-}
-
-// digest is the sha256, hex, over the rules files' contents and their
-// names relative to the directory that holds them all: the same rules
-// copied elsewhere, or loaded from elsewhere, have the same digest.
-func digest(files map[string]*hcl.File) string {
-	rel := relativeToRoot(slices.Collect(maps.Keys(files)))
-	byRel := make(map[string]string, len(rel))
-	for name, r := range rel {
-		byRel[r] = name
-	}
-	h := sha256.New()
-	for _, r := range slices.Sorted(maps.Keys(byRel)) {
-		// The name is part of the digest: a file renamed is another ruleset.
-		h.Write([]byte(filepath.ToSlash(r)))
-		h.Write([]byte{0})
-		if f := files[byRel[r]]; f != nil {
-			h.Write(f.Bytes)
-		}
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// relativeToRoot maps every name to its path relative to the deepest
-// directory that holds them all.
-func relativeToRoot(names []string) map[string]string {
-	out := make(map[string]string, len(names))
-	if len(names) == 0 {
-		return out
-	}
-	root := filepath.Dir(names[0])
-	for _, name := range names[1:] {
-		for !within(root, name) {
-			up := filepath.Dir(root)
-			if up == root {
-				break
-			}
-			root = up
-		}
-	}
-	for _, name := range names {
-		r, err := filepath.Rel(root, name)
-		if err != nil {
-			r = name
-		}
-		out[name] = r
-	}
-	return out
-}
-
-// within reports whether name is under dir.
-func within(dir, name string) bool {
-	r, err := filepath.Rel(dir, name)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // Snapshots gives the snapshot new runs start on; a run holds it (Acquire) until it ends.
