@@ -34,6 +34,9 @@ func (s *Source) Ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundR
 	resp := sdk.GroundResponse{
 		Terms:    make([]sdk.GroundedTerm, len(req.Terms)),
 		Coverage: sdk.Coverage{Earliest: v.earliest, Latest: v.latest, Name: coverageName(*cfg)},
+		// Describe's, named here: left out, the sdk would call Describe for
+		// them, which builds the config schema again on every Ground.
+		Filters: slices.Clone(filterKeys),
 	}
 	for i, t := range req.Terms {
 		resp.Terms[i] = v.ground(t)
