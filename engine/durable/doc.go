@@ -5,16 +5,42 @@
 // in-memory executor imports it; without --temporal it is never used.
 package durable
 
-import "go.temporal.io/sdk/client"
+import (
+	"cmp"
+	"log/slog"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/log"
+)
 
 // Options name the Temporal service a run goes to.
 type Options struct {
 	HostPort  string // the frontend's host:port
 	Namespace string // "default" when empty
 	TaskQueue string // "nous" when empty
+	// RunTimeout bounds a run from its start to its end, the wait for a
+	// worker included; none when zero.
+	RunTimeout time.Duration
+	// Logger receives the SDK's logs; none when nil.
+	Logger *slog.Logger
 }
 
-// dialOptions are the client options for o.
-func (o Options) dialOptions() client.Options {
-	return client.Options{HostPort: o.HostPort, Namespace: o.Namespace}
+// DefaultTaskQueue is the task queue when Options name none.
+const DefaultTaskQueue = "nous"
+
+func (o Options) taskQueue() string { return cmp.Or(o.TaskQueue, DefaultTaskQueue) }
+
+// dataConverter encodes every payload as JSON compressed with zlib: runs
+// carry records, and Temporal bounds a payload at 2 MB.
+var dataConverter = converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), converter.NewZlibCodec(converter.ZlibCodecOptions{}))
+
+// Dial connects to the Temporal service o names.
+func Dial(o Options) (client.Client, error) {
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return client.Dial(client.Options{HostPort: o.HostPort, Namespace: o.Namespace, DataConverter: dataConverter, Logger: log.NewStructuredLogger(logger)})
 }

@@ -1,0 +1,169 @@
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/nous-dev/nous/engine/ask"
+	"github.com/nous-dev/nous/sdk"
+	"github.com/nous-dev/nous/sdk/redact"
+)
+
+// Activity names, as the workflow schedules them.
+const (
+	activityFetch    = "nous.Fetch"
+	activityInvoke   = "nous.Invoke"
+	activityGround   = "nous.Ground"
+	activityDescribe = "nous.Describe"
+)
+
+// maxPayload bounds what a Fetch returns, encoded: Temporal refuses a
+// payload over 2 MB, and the zlib codec only shrinks what goes over it.
+const maxPayload = 1536 << 10
+
+// heartbeatEvery is how often a running activity tells the service it is
+// alive, so a worker that died is noticed within heartbeatTimeout and its
+// call retried on another.
+const (
+	heartbeatEvery   = 2 * time.Second
+	heartbeatTimeout = 10 * time.Second
+)
+
+// Activities are the plugin calls of a durable run, hosted by a worker
+// with warm plugin processes. Their results and errors are stored in the
+// run's history, so secrets are masked before they leave.
+type Activities struct {
+	Plugins  ask.Plugins
+	Redactor *redact.Redactor
+}
+
+// Fetch asks a source for records.
+func (a *Activities) Fetch(ctx context.Context, in FetchInput) (*FetchOutput, error) {
+	defer beat(ctx)()
+	out := &FetchOutput{Records: records{}}
+	size := 0
+	err := a.Plugins.Fetch(ctx, in.Source, in.Request, func(r sdk.Record) error {
+		r = a.Redactor.Record(r)
+		if size += approxSize(r); size > maxPayload {
+			return errPayload
+		}
+		out.Records = append(out.Records, r)
+		return nil
+	})
+	switch {
+	case errors.Is(err, errPayload):
+		out.Cut = &Failure{Kind: sdk.KindUnknown.String(), Message: fmt.Sprintf(
+			"the answer was cut after %d records: a durable run carries at most %d KiB of records per call (Temporal's payload limit)", len(out.Records), maxPayload>>10)}
+		return out, nil
+	case err != nil && len(out.Records) > 0: // cut short: what arrived counts
+		f := a.failure(err)
+		out.Cut = &f
+		return out, nil
+	case err != nil:
+		return nil, a.activityError(err)
+	}
+	return out, nil
+}
+
+// errPayload stops a stream that would not fit in a payload.
+var errPayload = errors.New("payload limit")
+
+// approxSize is about what r takes in a payload, bounding it from above
+// for the fixed parts.
+func approxSize(r sdk.Record) int {
+	n := 160 + len(r.ID) + len(r.Source) + len(r.Kind) + len(r.Title) + len(r.Body) + len(r.URL) + len(r.Author)
+	for k, v := range r.Fields {
+		n += len(k) + 48
+		switch x := v.(type) {
+		case string:
+			n += len(x)
+		case []string:
+			for _, s := range x {
+				n += len(s) + 3
+			}
+		}
+	}
+	return n
+}
+
+// Invoke asks an agent.
+func (a *Activities) Invoke(ctx context.Context, in InvokeInput) (*sdk.InvokeResponse, error) {
+	defer beat(ctx)()
+	resp, err := a.Plugins.Invoke(ctx, in.Agent, in.Request.request())
+	if err != nil {
+		return nil, a.activityError(err)
+	}
+	return &resp, nil
+}
+
+// Ground asks a source which of a question's terms it knows.
+func (a *Activities) Ground(ctx context.Context, in GroundInput) (*sdk.GroundResponse, error) {
+	defer beat(ctx)()
+	resp, err := a.Plugins.Ground(ctx, in.Source, in.Request)
+	if err != nil {
+		return nil, a.activityError(err)
+	}
+	return &resp, nil
+}
+
+// Describe asks a source what it serves.
+func (a *Activities) Describe(ctx context.Context, source string) (*sdk.SourceInfo, error) {
+	defer beat(ctx)()
+	info, err := a.Plugins.Describe(ctx, source)
+	if err != nil {
+		return nil, a.activityError(err)
+	}
+	return &info, nil
+}
+
+// beat heartbeats ctx's activity until the returned stop is called.
+func beat(ctx context.Context) (stop func()) {
+	if !activity.IsActivity(ctx) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// failure is err as it crosses the history, secrets masked.
+func (a *Activities) failure(err error) Failure {
+	return Failure{Kind: sdk.KindOf(err).String(), Message: a.Redactor.Error(err).Error()}
+}
+
+// activityError is err as the activity's failure: its kind is the error
+// type the retry policy reads, and the kinds that retrying cannot help
+// are not retried.
+func (a *Activities) activityError(err error) error {
+	f := a.failure(err)
+	return temporal.NewApplicationErrorWithOptions(f.Message, f.Kind, temporal.ApplicationErrorOptions{NonRetryable: final(sdk.KindOf(err))})
+}
+
+// final reports whether an error of kind would fail again however often
+// it is retried: the configuration, the credentials, the request or the
+// resource is wrong.
+func final(kind sdk.ErrorKind) bool {
+	switch kind {
+	case sdk.KindBadConfig, sdk.KindUnauthorized, sdk.KindBadRequest, sdk.KindNotFound:
+		return true
+	}
+	return false
+}
