@@ -47,6 +47,7 @@ type Server struct {
 	Namespace string // a namespace that exists on the server
 
 	cmd     *exec.Cmd
+	grace   time.Duration // between SIGTERM and SIGKILL
 	log     string        // the file its stdout and stderr go to
 	done    chan struct{} // closed once cmd has been waited for
 	waitErr error         // cmd.Wait's result, set before done closes
@@ -68,8 +69,11 @@ func Start(t testing.TB) *Server {
 			t.Fatalf("devserver: %v", err)
 		}
 		t.Cleanup(func() {
-			if err := s.stop(); err != nil {
+			killed, err := s.stop()
+			if err != nil {
 				t.Errorf("devserver: %v", err)
+			} else if killed {
+				t.Logf("devserver: the temporal dev server ignored SIGTERM for %v and was killed", s.grace)
 			}
 			if t.Failed() {
 				t.Logf("devserver: the end of the temporal dev server's log %s:\n%s", s.log, tail(s.log, 40))
@@ -123,17 +127,24 @@ func launch(cli, dir string, attempt int) (*Server, error) {
 	)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = serverEnv(os.Environ())
+	s, err := startProcess(cmd, stopGrace)
+	if err != nil {
+		return nil, err
+	}
+	s.HostPort = net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0]))
+	s.Namespace = "default"
+	s.log = logPath
+	return s, nil
+}
+
+// startProcess starts cmd in its own process group and reaps it when it
+// exits; stop gives it grace after SIGTERM.
+func startProcess(cmd *exec.Cmd, grace time.Duration) (*Server, error) {
 	cmd.SysProcAttr = sysProcAttr()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", cli, err)
+		return nil, fmt.Errorf("starting %s: %w", cmd.Path, err)
 	}
-	s := &Server{
-		HostPort:  net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0])),
-		Namespace: "default",
-		cmd:       cmd,
-		log:       logPath,
-		done:      make(chan struct{}),
-	}
+	s := &Server{cmd: cmd, grace: grace, done: make(chan struct{})}
 	go func() {
 		s.waitErr = cmd.Wait()
 		close(s.done)
@@ -195,24 +206,25 @@ func (s *Server) exited() bool {
 	}
 }
 
-// stop ends the process: SIGTERM, then SIGKILL after stopGrace, and waits
-// until it has been reaped.
-func (s *Server) stop() error {
+// stop ends the process: SIGTERM to its group, SIGKILL to the group after
+// s.grace, and waits until it has been reaped. killed says SIGKILL was
+// needed; err, that even SIGKILL did not end it.
+func (s *Server) stop() (killed bool, err error) {
 	if s.exited() {
-		return nil
+		return false, nil
 	}
 	terminate(s.cmd.Process)
 	select {
 	case <-s.done:
-		return nil
-	case <-time.After(stopGrace):
+		return false, nil
+	case <-time.After(s.grace):
 	}
 	kill(s.cmd.Process)
 	select {
 	case <-s.done:
-		return fmt.Errorf("the temporal dev server (pid %d) ignored SIGTERM for %v and was killed", s.cmd.Process.Pid, stopGrace)
+		return true, nil
 	case <-time.After(stopGrace):
-		return fmt.Errorf("the temporal dev server (pid %d) is still running after SIGKILL", s.cmd.Process.Pid)
+		return true, fmt.Errorf("the temporal dev server (pid %d) is still running %v after SIGKILL", s.cmd.Process.Pid, stopGrace)
 	}
 }
 
