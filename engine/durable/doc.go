@@ -7,6 +7,7 @@ package durable
 
 import (
 	"cmp"
+	"context"
 	"log/slog"
 	"time"
 
@@ -36,11 +37,11 @@ func (o Options) taskQueue() string { return cmp.Or(o.TaskQueue, DefaultTaskQueu
 // carry records, and Temporal bounds a payload at 2 MB.
 var dataConverter = converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), converter.NewZlibCodec(converter.ZlibCodecOptions{}))
 
-// Dial connects to the Temporal service o names.
-func Dial(o Options) (client.Client, error) {
+// Dial connects to the Temporal service o names, within ctx.
+func Dial(ctx context.Context, o Options) (client.Client, error) {
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return client.Dial(client.Options{HostPort: o.HostPort, Namespace: o.Namespace, DataConverter: dataConverter, Logger: log.NewStructuredLogger(logger)})
+	return client.DialContext(ctx, client.Options{HostPort: o.HostPort, Namespace: o.Namespace, DataConverter: dataConverter, Logger: log.NewStructuredLogger(logger)})
 }

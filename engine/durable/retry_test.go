@@ -27,7 +27,7 @@ func run(t *testing.T, p *inProcess, in Input) *Output {
 }
 
 func commitsQuestion(t *testing.T) Input {
-	return Input{Query: "what changed in payments this month?", ID: "run-1", Rules: defaultRules(t).Digest(), Format: "json", Now: now}
+	return Input{Query: "what changed in payments this month?", ID: "run-1", Rules: defaultRules(t).Digest(), Formats: []string{"json"}, Now: now}
 }
 
 func TestActivitiesRetryByErrorKind(t *testing.T) {
@@ -51,9 +51,9 @@ func TestActivitiesRetryByErrorKind(t *testing.T) {
 			}
 			out := run(t, p, commitsQuestion(t))
 			assert.Equal(t, tt.wantCalls, p.count("fetch", "gitlab"), "calls to the source")
-			assert.Equal(t, tt.wantStatus, out.Status, "%s", out.Report)
+			assert.Equal(t, tt.wantStatus, out.Status, "%s", out.Reports["json"])
 			if tt.wantStatus == runner.ResultFailed {
-				assert.Contains(t, string(out.Report), "gitlab said no (attempt 1)", "the plugin's own error reaches the report")
+				assert.Contains(t, string(out.Reports["json"]), "gitlab said no (attempt 1)", "the plugin's own error reaches the report")
 			}
 		})
 	}
@@ -94,7 +94,7 @@ func TestCancelledRunKeepsItsHistory(t *testing.T) {
 	require.NoError(t, env.GetWorkflowResult(&out))
 	assert.Equal(t, runner.ResultCancelled, out.Status)
 	assert.Equal(t, history.Cancelled, out.Termination)
-	assert.Contains(t, string(out.Report), `"passes"`, "the partial history is kept")
+	assert.Contains(t, string(out.Reports["json"]), `"passes"`, "the partial history is kept")
 }
 
 func TestWorkerWithOtherRulesRefusesTheRun(t *testing.T) {

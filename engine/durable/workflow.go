@@ -37,8 +37,10 @@ type Input struct {
 	// Rules is the digest of the rules the question was asked with; a
 	// worker with other rules refuses the run rather than answer it
 	// differently.
-	Rules     string           `json:"rules"`
-	Format    string           `json:"format"`
+	Rules string `json:"rules"`
+	// Formats are the report formats to render (report.Formats): what
+	// the caller prints and, for nous serve, the JSON it stores.
+	Formats   []string         `json:"formats"`
 	Trace     bool             `json:"trace,omitempty"`
 	WithStats bool             `json:"with_stats,omitempty"`
 	Session   *session.Session `json:"session,omitempty"`
@@ -53,12 +55,14 @@ type Output struct {
 	Status      string   `json:"status"`
 	Termination string   `json:"termination,omitempty"`
 	Caveats     []string `json:"caveats,omitempty"`
-	// Error is what ended the run in error, masked; PlanError is set
-	// instead when the question could not be planned (nothing ran).
-	Error     string        `json:"error,omitempty"`
-	PlanError string        `json:"plan_error,omitempty"`
-	Report    []byte        `json:"report,omitempty"` // rendered in the input's format
-	Turn      *session.Turn `json:"turn,omitempty"`
+	// Error is what ended the run in error, masked. When the question
+	// could not be planned nothing ran: PlanError says why planning
+	// failed, or PlanDiagnostics are the plan's errors ("code: message").
+	Error           string            `json:"error,omitempty"`
+	PlanError       string            `json:"plan_error,omitempty"`
+	PlanDiagnostics []string          `json:"plan_diagnostics,omitempty"`
+	Reports         map[string][]byte `json:"reports,omitempty"` // by format
+	Turn            *session.Turn     `json:"turn,omitempty"`
 }
 
 // Workflow answers questions with one ruleset as Temporal workflow code.
@@ -103,8 +107,14 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 	res, err := ask.New(deps).Answer(rootContext(ctx), ports, ask.Request{Query: in.Query, Mode: in.Mode, Session: in.Session, ID: in.ID})
 	var planErr *ask.PlanError
 	switch {
+	case errors.As(err, &planErr) && planErr.Err != nil:
+		return &Output{Status: runner.ResultFailed, PlanError: w.redactor.Error(planErr.Err).Error()}, nil
 	case errors.As(err, &planErr):
-		return &Output{Status: runner.ResultFailed, PlanError: w.redactor.Error(err).Error()}, nil
+		out := &Output{Status: runner.ResultFailed}
+		for _, d := range planErr.Diagnostics {
+			out.PlanDiagnostics = append(out.PlanDiagnostics, w.redactor.String(string(d.Code)+": "+d.Message))
+		}
+		return out, nil
 	case res == nil:
 		return &Output{Status: runner.ResultFailed, Error: w.redactor.Error(err).Error()}, nil
 	}
@@ -121,11 +131,14 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 	if err != nil {
 		out.Error = w.redactor.Error(err).Error()
 	}
-	var b bytes.Buffer
-	if rerr := report.Render(&b, in.Format, res, report.Options{Trace: in.Trace, Redactor: w.redactor}); rerr != nil {
-		return nil, temporal.NewNonRetryableApplicationError("rendering the report: "+rerr.Error(), "bad_request", nil)
+	out.Reports = make(map[string][]byte, len(in.Formats))
+	for _, f := range in.Formats {
+		var b bytes.Buffer
+		if rerr := report.Render(&b, f, res, report.Options{Trace: in.Trace, Redactor: w.redactor}); rerr != nil {
+			return nil, temporal.NewNonRetryableApplicationError("rendering the report: "+rerr.Error(), "bad_request", nil)
+		}
+		out.Reports[f] = b.Bytes()
 	}
-	out.Report = b.Bytes()
 	if in.Session != nil {
 		t := ask.Turn(res, w.redactor)
 		out.Turn = &t

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/nous-dev/nous/engine/ask"
@@ -159,6 +161,7 @@ func gitRepo(t testing.TB) string {
 // activities on p registered, payloads encoded as a worker encodes them.
 func testEnv(t *testing.T, rs *rules.Ruleset, p ask.Plugins) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
+	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := s.NewTestWorkflowEnvironment()
 	env.SetDataConverter(dataConverter)
 	env.SetWorkerOptions(workerOptions())
@@ -178,7 +181,7 @@ func inMemory(t *testing.T, rs *rules.Ruleset, p ask.Plugins, in Input) (string,
 	res, err := svc.Answer(context.Background(), p, ask.Request{Query: in.Query, Mode: in.Mode, ID: in.ID})
 	require.NoError(t, err)
 	var b bytes.Buffer
-	require.NoError(t, report.Render(&b, in.Format, res, report.Options{Trace: in.Trace, Redactor: redact.New()}))
+	require.NoError(t, report.Render(&b, in.Formats[0], res, report.Options{Trace: in.Trace, Redactor: redact.New()}))
 	return b.String(), res
 }
 
@@ -193,7 +196,7 @@ func TestWorkflowAnswersAsTheInMemoryExecutor(t *testing.T) {
 		"what is the status of the project?",
 	} {
 		t.Run(q, func(t *testing.T) {
-			in := Input{Query: q, ID: "run-1", Rules: rs.Digest(), Format: "json", WithStats: true, Now: now}
+			in := Input{Query: q, ID: "run-1", Rules: rs.Digest(), Formats: []string{"json"}, WithStats: true, Now: now}
 			want, res := inMemory(t, rs, newInProcess(t, repo), in)
 			require.NotEqual(t, runner.ResultFailed, res.Status, "the fixture answers the question: %s", res.Error)
 
@@ -205,7 +208,7 @@ func TestWorkflowAnswersAsTheInMemoryExecutor(t *testing.T) {
 			require.NoError(t, env.GetWorkflowResult(&out))
 			assert.Equal(t, res.Status, out.Status)
 			assert.Equal(t, res.History.Termination, out.Termination)
-			assert.JSONEq(t, want, string(out.Report), "the durable run's result, history and trace are the in-memory run's")
+			assert.JSONEq(t, want, string(out.Reports["json"]), "the durable run's result, history and trace are the in-memory run's")
 		})
 	}
 }

@@ -69,14 +69,15 @@ func Start(t testing.TB) *Server {
 			t.Fatalf("devserver: %v", err)
 		}
 		t.Cleanup(func() {
+			// The log's tail as the test failed, before shutdown noise.
+			if t.Failed() {
+				t.Logf("devserver: the end of the temporal dev server's log %s:\n%s", s.log, tail(s.log, 40))
+			}
 			killed, err := s.stop()
 			if err != nil {
 				t.Errorf("devserver: %v", err)
 			} else if killed {
 				t.Logf("devserver: the temporal dev server ignored SIGTERM for %v and was killed", s.grace)
-			}
-			if t.Failed() {
-				t.Logf("devserver: the end of the temporal dev server's log %s:\n%s", s.log, tail(s.log, 40))
 			}
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
