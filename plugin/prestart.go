@@ -23,7 +23,9 @@ func (m *Manager) Prestart(ctx context.Context, sources, agents []string) {
 				continue
 			}
 			seen[s.pool] = true
-			todo = append(todo, s)
+			if !s.pool.settled() {
+				todo = append(todo, s)
+			}
 		}
 	}
 	add(KindSource, sources)
@@ -36,6 +38,22 @@ func (m *Manager) Prestart(ctx context.Context, sources, agents []string) {
 	for _, s := range todo {
 		m.starting.Go(func() { m.prestart(ctx, s) })
 	}
+}
+
+// settled reports whether the pool's process needs no start: it runs, or
+// its start failed or its config was refused (what prestart would find).
+// It looks only when the lock is free; a pool busy starting or checking
+// is not settled, and prestart waits its turn as before. Every question
+// prestarts its plugins, which are nearly always running: this answers
+// them without a goroutine each.
+func (pl *pool) settled() bool {
+	select {
+	case pl.lock <- struct{}{}:
+	default:
+		return false
+	}
+	defer pl.release()
+	return pl.failed != nil || pl.rejected != nil || pl.running() != nil
 }
 
 // prestart starts the process serving s unless it runs, failed or was

@@ -159,3 +159,26 @@ func TestAbandonedPrestartLeavesTheStartToTheCall(t *testing.T) {
 	call(t, m, "source/a")
 	assert.NotZero(t, m.PIDs()["source/a"])
 }
+
+// Prestart looks at a running process without starting anything, but a
+// process that died is not running: Prestart starts it again.
+func TestPrestartRestartsACrashedProcess(t *testing.T) {
+	m, logs := newManager(t, plugin.Options{}, source("a", "builtin:echo"))
+	call(t, m, "source/a")
+	first := m.PIDs()["source/a"]
+	require.NotZero(t, first)
+	m.Prestart(context.Background(), []string{"a"}, nil)
+	assert.Equal(t, first, m.PIDs()["source/a"], "a running process is left as it is")
+
+	proc, err := os.FindProcess(first)
+	require.NoError(t, err)
+	require.NoError(t, proc.Kill())
+	require.True(t, waitFor(t, 10*time.Second, func() bool {
+		m.Prestart(context.Background(), []string{"a"}, nil)
+		pid := m.PIDs()["source/a"]
+		return pid != 0 && pid != first
+	}), "a prestart after the crash starts the plugin again")
+	assert.Equal(t, 2, started(logs))
+	call(t, m, "source/a")
+	assert.Equal(t, 2, started(logs), "the call uses the prestarted process")
+}
