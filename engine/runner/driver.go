@@ -50,8 +50,8 @@ func (d *driver) start(node int, inline bool) {
 		d.pool = d.r.e.opts.Workers(d.r.loop.Workers) // at most Workers steps run at once
 	}
 	pass := d.p.Number
-	d.pool.Go(func() int {
-		d.r.runGuarded(d.ctx, pass, st)
+	d.pool.Go(d.ctx, func(ctx context.Context) int {
+		d.r.runGuarded(ctx, pass, st)
 		return node
 	})
 }

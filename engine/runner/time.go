@@ -19,8 +19,9 @@ type Time interface {
 // coordinates: goroutines by default; a durable run gives its workflow's
 // coroutines, which the workflow schedules deterministically.
 type Pool interface {
-	// Go runs f concurrently.
-	Go(f func() int)
+	// Go runs f concurrently with a context made from ctx for it: a
+	// workflow's coroutine makes its calls with a context of its own.
+	Go(ctx context.Context, f func(ctx context.Context) int)
 	// Next waits for an f started by Go to return and gives its value.
 	Next() int
 }
@@ -42,6 +43,6 @@ type goPool chan int
 
 func newGoPool(size int) Pool { return make(goPool, size) }
 
-func (p goPool) Go(f func() int) { go func() { p <- f() }() }
+func (p goPool) Go(ctx context.Context, f func(context.Context) int) { go func() { p <- f(ctx) }() }
 
 func (p goPool) Next() int { return <-p }

@@ -44,7 +44,10 @@ type countingPool struct {
 	done    []int
 }
 
-func (p *countingPool) Go(f func() int) { p.started++; p.done = append(p.done, f()) }
+func (p *countingPool) Go(ctx context.Context, f func(context.Context) int) {
+	p.started++
+	p.done = append(p.done, f(ctx))
+}
 
 func (p *countingPool) Next() int {
 	n := p.done[0]
