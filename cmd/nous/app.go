@@ -122,6 +122,8 @@ func (a *app) rootCommand() *cobra.Command {
 		a.sessionsCommand(),
 		a.serveCommand(),
 		a.mcpCommand(),
+		a.workerCommand(),
+		a.replayCommand(),
 	)
 	return root
 }

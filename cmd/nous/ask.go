@@ -30,6 +30,7 @@ const envNow = "NOUS_NOW"
 func (a *app) askCommand() *cobra.Command {
 	var format, mode, logDir, sessionID string
 	var showTrace bool
+	var tf temporalFlags
 	cmd := &cobra.Command{
 		Use:   "ask QUESTION",
 		Short: "Answer a question: plan it, run the plan through sources and agents, print the report",
@@ -104,6 +105,16 @@ and its options.`,
 					fmt.Fprintf(a.stderr, "nous: session %s was not used for more than %s (session.max_age): it starts again\n", sessionID, rs.Session.MaxAge)
 				}
 			}
+			if tf.hostPort != "" {
+				if logDir != "" {
+					return usageError("ask: --log-dir does not apply with --temporal: Temporal keeps the run's history (see nous replay)")
+				}
+				var save func(session.Turn) error
+				if store != nil {
+					save = func(t session.Turn) error { return store.Append(sessionID, t) }
+				}
+				return a.askDurable(cmd.Context(), &tf, rs, red, deps, req, format, showTrace, save)
+			}
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
 				res, runErr := svc.Answer(ctx, m, req)
 				if res == nil {
@@ -133,6 +144,7 @@ and its options.`,
 	f.StringVar(&logDir, "log-dir", "", "write per-run JSON logs (iteration files, history.json, session_summary.json) under this directory")
 	f.StringVar(&sessionID, "session", "", "continue the conversation ID (a new ID starts one): earlier questions and answers are context; kept under $"+session.EnvDir+", else the user's state directory")
 	f.BoolVar(&showTrace, "trace", false, "print the reasoning trace after the report (text and markdown; json always has it)")
+	tf.add(f, "run the question as a durable workflow")
 	return cmd
 }
 

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"go.temporal.io/sdk/client"
+
+	"github.com/nous-dev/nous/engine/ask"
+	"github.com/nous-dev/nous/engine/durable"
+	"github.com/nous-dev/nous/engine/history"
+	"github.com/nous-dev/nous/engine/report"
+	"github.com/nous-dev/nous/engine/runner"
+	"github.com/nous-dev/nous/engine/session"
+	"github.com/nous-dev/nous/plugin"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
+)
+
+// dialTimeout bounds connecting to the Temporal service.
+const dialTimeout = 10 * time.Second
+
+// temporalFlags send runs to a Temporal service instead of running them
+// in this process.
+type temporalFlags struct {
+	hostPort, namespace, taskQueue string
+}
+
+func (t *temporalFlags) add(f *pflag.FlagSet, what string) {
+	f.StringVar(&t.hostPort, "temporal", "", what+" on the Temporal service at HOST:PORT (see nous worker)")
+	f.StringVar(&t.namespace, "namespace", "default", "the Temporal namespace, with --temporal")
+	f.StringVar(&t.taskQueue, "task-queue", durable.DefaultTaskQueue, "the Temporal task queue, with --temporal")
+}
+
+// dial connects to the service the flags name.
+func (t *temporalFlags) dial(ctx context.Context, rs *rules.Ruleset, logger *slog.Logger) (client.Client, durable.Options, error) {
+	o := durable.Options{HostPort: t.hostPort, Namespace: t.namespace, TaskQueue: t.taskQueue, RunTimeout: runTimeout(rs), Logger: logger}
+	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
+	defer cancel()
+	c, err := durable.Dial(dctx, o)
+	if err != nil {
+		return nil, o, fmt.Errorf("connecting to Temporal at %s (namespace %s): %w", t.hostPort, t.namespace, err)
+	}
+	return c, o, nil
+}
+
+// runTimeout bounds a durable run: the longest TTL the rules give a run,
+// twice over for the wait for a worker and its retries.
+func runTimeout(rs *rules.Ruleset) time.Duration {
+	ttl := rs.Loop.TTL
+	for _, d := range rs.Depths {
+		ttl = max(ttl, d.TTL)
+	}
+	return 2*ttl + time.Minute
+}
+
+func (a *app) workerCommand() *cobra.Command {
+	var tf temporalFlags
+	cmd := &cobra.Command{
+		Use:   "worker --temporal HOST:PORT",
+		Short: "Host durable runs: their workflow and plugin calls, for a Temporal service",
+		Long: `Run a Temporal worker that hosts nous's workflow (planning, the passes,
+validation, refinement, the report) and its activities (every source and
+agent call) with warm plugin processes, on the task queue runs are started
+on by nous ask --temporal and nous serve --temporal. Start as many as the
+load needs, on as many machines, each with the same rules: a worker whose
+rules differ from the asker's refuses the run. Stops on SIGINT or SIGTERM,
+letting its activities finish.`,
+		Example: `  nous worker --temporal 127.0.0.1:7233
+  nous worker --temporal temporal.internal:7233 --namespace nous --task-queue payments`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if tf.hostPort == "" {
+				return usageError("worker: --temporal HOST:PORT is required")
+			}
+			rs, err := a.loadRules()
+			if err != nil {
+				return err
+			}
+			red := a.redactor(rs)
+			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
+				c, o, err := tf.dial(ctx, rs, a.engineLogger(red))
+				if err != nil {
+					return fmt.Errorf("worker: %w", red.Error(err))
+				}
+				defer c.Close()
+				w := durable.NewWorker(c, o, durable.NewWorkflow(rs, red), &durable.Activities{Plugins: m, Redactor: red})
+				if err := w.Start(); err != nil {
+					return fmt.Errorf("worker: %w", red.Error(err))
+				}
+				fmt.Fprintf(a.stderr, "nous: worker on %s (namespace %s, task queue %s), rules %s\n", tf.hostPort, tf.namespace, tf.taskQueue, rs.Digest()[:12])
+				<-ctx.Done()
+				w.Stop()
+				return nil
+			})
+		},
+	}
+	tf.add(cmd.Flags(), "host runs")
+	return cmd
+}
+
+// askDurable answers req as a workflow on the service tf names and prints
+// its report as nous ask does.
+func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Ruleset, red *redact.Redactor, deps ask.Deps, req ask.Request,
+	format string, showTrace bool, save func(session.Turn) error) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c, o, err := tf.dial(ctx, rs, a.engineLogger(red))
+	if err != nil {
+		return fmt.Errorf("ask: %w", red.Error(err))
+	}
+	defer c.Close()
+	in := durable.Input{Query: req.Query, Mode: req.Mode, ID: history.NewID(deps.Clock()), Rules: rs.Digest(), Formats: []string{format},
+		Trace: showTrace, WithStats: deps.WithStats, Session: req.Session}
+	if _, fixed := a.lookupEnv(envNow); fixed {
+		in.Now = deps.Clock()
+	}
+	out, err := durable.Ask(ctx, c, o, in, deps.Progress)
+	if err != nil {
+		return fmt.Errorf("ask: %w", red.Error(err))
+	}
+	switch {
+	case out.PlanError != "":
+		return usageError("ask: %s", out.PlanError)
+	case len(out.PlanDiagnostics) > 0:
+		for _, d := range out.PlanDiagnostics {
+			fmt.Fprintf(a.stderr, "nous: plan: %s\n", d)
+		}
+		return findings()
+	}
+	if save != nil && out.Turn != nil {
+		if err := save(*out.Turn); err != nil {
+			return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
+		}
+	}
+	w := &countingWriter{w: a.stdout}
+	var dst io.Writer = w
+	if format == "text" || format == "markdown" {
+		dst = terminalSafe{w}
+	}
+	if _, err := dst.Write(out.Reports[format]); err != nil {
+		return fmt.Errorf("ask: writing output: %w", err)
+	}
+	var runErr error
+	if out.Error != "" {
+		runErr = fmt.Errorf("%s", out.Error)
+	}
+	res := &runner.Result{Status: out.Status, Caveats: out.Caveats, History: &history.History{Termination: out.Termination}}
+	return askExit(res, runErr, w.n, red)
+}
+
+func (a *app) replayCommand() *cobra.Command {
+	var format string
+	var showTrace bool
+	cmd := &cobra.Command{
+		Use:   "replay HISTORY.json",
+		Short: "Re-render a durable run's report from its Temporal history, calling no plugin",
+		Long: `Replay a finished durable run's workflow history (as written by
+temporal workflow show --output json) with the rules given: every plugin
+call's result is the one recorded, so no source or agent is asked, and the
+report is rendered anew in any format. Fails when the history does not
+replay with these rules and this nous: the workflow would now make other
+calls than it recorded.`,
+		Example: `  temporal workflow show -w nous-RUN_ID --output json > run.json
+  nous replay run.json
+  nous replay --format markdown --trace run.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains(report.Formats, format) {
+				return usageError("replay: --format %q: want one of %v", format, report.Formats)
+			}
+			rs, err := a.loadRules()
+			if err != nil {
+				return err
+			}
+			red := a.redactor(rs)
+			f, err := os.Open(args[0])
+			if err != nil {
+				return usageError("replay: %v", err)
+			}
+			defer f.Close()
+			h, err := durable.ReadHistory(f)
+			if err != nil {
+				return usageError("replay: %s: %v", args[0], err)
+			}
+			res, err := durable.Replay(rs, red, h)
+			if err != nil {
+				return &exitError{Code: exitFindings, Err: fmt.Errorf("replay: %s: %w", args[0], red.Error(err))}
+			}
+			w := &countingWriter{w: a.stdout}
+			var dst io.Writer = w
+			if format == "text" || format == "markdown" {
+				dst = terminalSafe{w}
+			}
+			if err := report.Render(dst, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
+				return fmt.Errorf("replay: writing output: %w", err)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&format, "format", "f", "text", "output format")
+	f.BoolVar(&showTrace, "trace", false, "print the reasoning trace after the report (text and markdown)")
+	return cmd
+}
