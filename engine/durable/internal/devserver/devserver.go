@@ -123,9 +123,13 @@ func launch(cli, dir string, attempt int) (*Server, error) {
 		"--port", strconv.Itoa(ports[0]),
 		"--http-port", strconv.Itoa(ports[1]),
 		"--metrics-port", strconv.Itoa(ports[2]),
-		// A database file keeps the CLI from writing a cluster id under $HOME.
-		"--db-filename", filepath.Join(dir, fmt.Sprintf("temporal-%d.db", attempt)),
+		// A database file keeps the CLI from writing a cluster id under
+		// $HOME. It is relative to cmd.Dir because the server opens it as
+		// the URI file:PATH?…, where a '#' or '?' in a test's temporary
+		// directory (subtest "x#01") would cut the path short.
+		"--db-filename", fmt.Sprintf("temporal-%d.db", attempt),
 	)
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Env = serverEnv(os.Environ())
 	s, err := startProcess(cmd, stopGrace)

@@ -18,31 +18,35 @@ import (
 )
 
 func TestStartServesAndCleanupStops(t *testing.T) {
-	var srv *Server
-	t.Run("running", func(t *testing.T) {
-		srv = Start(t)
-		assert.Equal(t, "default", srv.Namespace)
-		c, err := client.Dial(client.Options{HostPort: srv.HostPort, Namespace: srv.Namespace, Logger: quietLogger()})
-		require.NoError(t, err)
-		defer c.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
-		assert.NoError(t, err)
-	})
-	if srv == nil {
-		t.Skip("no dev server was started")
-	}
-	// The subtest's cleanup has run: the process must be reaped and its
-	// port closed.
-	require.NotNil(t, srv.cmd.ProcessState, "the dev server was not waited for")
-	conn, err := net.DialTimeout("tcp", srv.HostPort, 2*time.Second)
-	if err == nil {
-		conn.Close()
-	}
-	assert.Error(t, err, "the frontend port still accepts connections")
-	if runtime.GOOS == "linux" {
-		assert.NoDirExists(t, filepath.Join("/proc", strconv.Itoa(srv.cmd.Process.Pid)))
+	// Two servers one after the other; '#' in their temporary directories'
+	// names must not cut their database paths short to one shared file.
+	for _, name := range []string{"server#1", "server#2"} {
+		var srv *Server
+		t.Run(name, func(t *testing.T) {
+			srv = Start(t)
+			assert.Equal(t, "default", srv.Namespace)
+			c, err := client.Dial(client.Options{HostPort: srv.HostPort, Namespace: srv.Namespace, Logger: quietLogger()})
+			require.NoError(t, err)
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+			assert.NoError(t, err)
+		})
+		if srv == nil {
+			t.Skip("no dev server was started")
+		}
+		// The subtest's cleanup has run: the process must be reaped and its
+		// port closed.
+		require.NotNil(t, srv.cmd.ProcessState, "the dev server was not waited for")
+		conn, err := net.DialTimeout("tcp", srv.HostPort, 2*time.Second)
+		if err == nil {
+			conn.Close()
+		}
+		assert.Error(t, err, "the frontend port still accepts connections")
+		if runtime.GOOS == "linux" {
+			assert.NoDirExists(t, filepath.Join("/proc", strconv.Itoa(srv.cmd.Process.Pid)))
+		}
 	}
 }
 
