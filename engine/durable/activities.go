@@ -8,6 +8,7 @@ import (
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/sdk"
@@ -22,9 +23,13 @@ const (
 	activityDescribe = "nous.Describe"
 )
 
-// maxPayload bounds what a Fetch returns, encoded: Temporal refuses a
-// payload over 2 MB, and the zlib codec only shrinks what goes over it.
-const maxPayload = 1536 << 10
+// maxPayload bounds what a Fetch returns, encoded and compressed:
+// Temporal refuses a payload over 2 MB. maxCollect bounds the records a
+// Fetch holds before it encodes them, about their size in JSON.
+const (
+	maxPayload = 1900 << 10
+	maxCollect = 32 << 20
+)
 
 // heartbeatEvery is how often a running activity tells the service it is
 // alive, so a worker that died is noticed within heartbeatTimeout and its
@@ -49,7 +54,7 @@ func (a *Activities) Fetch(ctx context.Context, in FetchInput) (*FetchOutput, er
 	size := 0
 	err := a.Plugins.Fetch(ctx, in.Source, in.Request, func(r sdk.Record) error {
 		r = a.Redactor.Record(r)
-		if size += approxSize(r); size > maxPayload {
+		if size += approxSize(r); size > maxCollect {
 			return errPayload
 		}
 		out.Records = append(out.Records, r)
@@ -57,17 +62,41 @@ func (a *Activities) Fetch(ctx context.Context, in FetchInput) (*FetchOutput, er
 	})
 	switch {
 	case errors.Is(err, errPayload):
-		out.Cut = &Failure{Kind: sdk.KindUnknown.String(), Message: fmt.Sprintf(
-			"the answer was cut after %d records: a durable run carries at most %d KiB of records per call (Temporal's payload limit)", len(out.Records), maxPayload>>10)}
-		return out, nil
+		out.Cut = payloadCut(len(out.Records))
 	case err != nil && len(out.Records) > 0: // cut short: what arrived counts
 		f := a.failure(err)
 		out.Cut = &f
-		return out, nil
 	case err != nil:
 		return nil, a.activityError(err)
 	}
+	if err := fit(out); err != nil {
+		return nil, a.activityError(err)
+	}
 	return out, nil
+}
+
+// fit cuts out's records until it fits in a payload, encoded as the
+// worker encodes it, and says so in out.Cut.
+func fit(out *FetchOutput) error {
+	for range 8 {
+		p, err := dataConverter.ToPayload(out)
+		if err != nil {
+			return fmt.Errorf("encoding the records: %w", err)
+		}
+		size := proto.Size(p)
+		if size <= maxPayload {
+			return nil
+		}
+		keep := int(float64(len(out.Records)) * float64(maxPayload) / float64(size) * 0.95)
+		out.Records, out.Cut = out.Records[:keep], payloadCut(keep)
+	}
+	return errors.New("the records do not fit in a Temporal payload")
+}
+
+// payloadCut says a Fetch's records were cut at n to fit in a payload.
+func payloadCut(n int) *Failure {
+	return &Failure{Kind: sdk.KindUnknown.String(), Message: fmt.Sprintf(
+		"the answer was cut after %d records: a durable run carries at most %d KiB of compressed records per call (Temporal's payload limit)", n, maxPayload>>10)}
 }
 
 // errPayload stops a stream that would not fit in a payload.
