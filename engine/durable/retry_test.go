@@ -128,3 +128,17 @@ func TestProgressQueryTellsTheEvents(t *testing.T) {
 	require.NoError(t, v.Get(&tail))
 	assert.Equal(t, seen[2:], tail, "a query from n tells the events after the first n")
 }
+
+func TestHistoryAtItsBoundAsksNoMore(t *testing.T) {
+	p := newInProcess(t, gitRepo(t))
+	env := testEnv(t, defaultRules(t), p)
+	env.SetCurrentHistorySize(maxHistoryBytes + 1)
+	env.ExecuteWorkflow(WorkflowName, commitsQuestion(t))
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError(), "the run ends with an answer, not terminated by the service")
+	var out Output
+	require.NoError(t, env.GetWorkflowResult(&out))
+	assert.Equal(t, runner.ResultFailed, out.Status)
+	assert.Contains(t, string(out.Reports["json"]), "not asked: the run's Temporal history holds")
+	assert.Zero(t, p.count("fetch", "gitlab"), "no plugin was asked")
+}

@@ -154,6 +154,14 @@ func short(digest string) string {
 	return digest
 }
 
+// A run's history is bounded below Temporal's limits (50 MB, 51,200
+// events), where the service would terminate the run and lose its
+// answer: past these, calls fail and the run ends with what it has.
+const (
+	maxHistoryBytes  = 32 << 20
+	maxHistoryEvents = 20000
+)
+
 // ports are the plugins of a durable run: each call an activity.
 type ports struct {
 	seq *int // numbers the calls, in the workflow's deterministic order
@@ -172,6 +180,10 @@ func (p *ports) call(ctx context.Context, name, what string, in, out any) error 
 	}
 	if remaining <= 0 {
 		return sdk.Errorf(sdk.KindDeadline, "%s: %w", what, context.DeadlineExceeded)
+	}
+	if info := workflow.GetInfo(wctx); info.GetCurrentHistorySize() > maxHistoryBytes || info.GetCurrentHistoryLength() > maxHistoryEvents {
+		return sdk.Errorf(sdk.KindUnavailable, "%s: not asked: the run's Temporal history holds %d events in %d KiB, at nous's bound (%d events, %d KiB) below Temporal's own",
+			what, info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()>>10, maxHistoryEvents, maxHistoryBytes>>10)
 	}
 	wctx = workflow.WithActivityOptions(wctx, workflow.ActivityOptions{
 		ActivityID:             strconv.Itoa(*p.seq) + ":" + name + ":" + what,
