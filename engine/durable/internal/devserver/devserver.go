@@ -67,6 +67,7 @@ func Start(t testing.TB) *Server {
 		s, err := launch(cli, dir, attempt)
 		if err != nil {
 			t.Fatalf("devserver: %v", err)
+			return nil
 		}
 		t.Cleanup(func() {
 			// The log's tail as the test failed, before shutdown noise.
@@ -90,6 +91,7 @@ func Start(t testing.TB) *Server {
 			continue
 		}
 		t.Fatalf("devserver: %s server start-dev did not become healthy at %s: %v (its log: %s)", cli, s.HostPort, err, s.log)
+		return nil
 	}
 }
 
