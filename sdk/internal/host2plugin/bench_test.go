@@ -76,7 +76,16 @@ func BenchmarkFetch10kPlainRecords(b *testing.B) {
 }
 
 func BenchmarkInvoke(b *testing.B) {
-	benchInvoke(b, sdktest.Agent(b, &fakeAgent{invoke: writerAgent}))
+	benchInvoke(b, sdktest.Agent(b, &fakeAgent{invoke: writerAgent}), writerRequest())
+}
+
+// BenchmarkInvoke220Records is a writer call with the context of the cold
+// benchmark's question (220 commits), which an ask sends to each of its
+// analyst, critic and writer calls.
+func BenchmarkInvoke220Records(b *testing.B) {
+	req := writerRequest()
+	req.Context = manyRecords(220)
+	benchInvoke(b, sdktest.Agent(b, &fakeAgent{invoke: writerAgent}), req)
 }
 
 // writerRequest is a writer call with five context records.
@@ -90,9 +99,8 @@ func writerRequest() sdk.InvokeRequest {
 	}
 }
 
-func benchInvoke(b *testing.B, agent sdk.Agent) {
+func benchInvoke(b *testing.B, agent sdk.Agent, req sdk.InvokeRequest) {
 	b.Helper()
-	req := writerRequest()
 	ctx := context.Background()
 	b.ReportAllocs()
 	cpu := startCPU()
@@ -157,5 +165,5 @@ func BenchmarkSubprocessInvoke(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchInvoke(b, raw.(sdk.Agent))
+	benchInvoke(b, raw.(sdk.Agent), writerRequest())
 }

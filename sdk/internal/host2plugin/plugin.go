@@ -81,5 +81,5 @@ func (p *agentPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (p *agentPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return sdk.Agent(&agentClient{client: pb.NewAgentClient(conn), opts: callOptions()}), nil
+	return sdk.Agent(&agentClient{client: pb.NewAgentClient(conn), conn: conn, opts: callOptions()}), nil
 }

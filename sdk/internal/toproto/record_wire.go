@@ -23,8 +23,44 @@ const lengthGuess = 2
 // AppendRecord appends r to b as one FetchResponse.records entry. On error
 // (a field of an unsupported type) b comes back at its original length.
 func AppendRecord(b []byte, r sdk.Record) ([]byte, error) {
+	return appendRecord(b, wire.FetchRecords, r)
+}
+
+// AppendInvokeRequest appends r to b as the bytes of an InvokeRequest,
+// its context records encoded as AppendRecord encodes them: the host's
+// Invoke sends it without building the generated message first. It fails,
+// as InvokeRequest does, on a context record it cannot convert; b then
+// comes back at its original length.
+func AppendInvokeRequest(b []byte, r sdk.InvokeRequest) ([]byte, error) {
 	start := len(b)
-	b = protowire.AppendTag(b, wire.FetchRecords, protowire.BytesType)
+	b = appendStringField(b, wire.InvokeRole, r.Role)
+	b = appendStringField(b, wire.InvokeInstructions, r.Instructions)
+	b = appendBytesField(b, wire.InvokeInput, r.Input)
+	for i, rec := range r.Context {
+		var err error
+		if b, err = appendRecord(b, wire.InvokeContext, rec); err != nil {
+			return b[:start], fmt.Errorf("context[%d]: %w", i, err)
+		}
+	}
+	return appendBytesField(b, wire.InvokeSchema, r.Schema), nil
+}
+
+// InvokeRequestSize is a guess at the encoded size of r, for the buffer
+// AppendInvokeRequest appends to: the sizes of its strings and records'
+// text, which the encoding holds plus a little framing.
+func InvokeRequestSize(r sdk.InvokeRequest) int {
+	n := 64 + len(r.Role) + len(r.Instructions) + len(r.Input) + len(r.Schema)
+	for i := range r.Context {
+		c := &r.Context[i]
+		n += 48 + len(c.ID) + len(c.Source) + len(c.Kind) + len(c.Title) + len(c.Body) + len(c.URL) + len(c.Author) + 32*len(c.Fields)
+	}
+	return n
+}
+
+// appendRecord appends r to b as a Record in field num.
+func appendRecord(b []byte, num protowire.Number, r sdk.Record) ([]byte, error) {
+	start := len(b)
+	b = protowire.AppendTag(b, num, protowire.BytesType)
 	b = append(b, make([]byte, lengthGuess)...)
 	body := len(b)
 	b = appendStringField(b, wire.RecordID, r.ID)
@@ -53,6 +89,14 @@ func AppendRecord(b []byte, r sdk.Record) ([]byte, error) {
 	}
 	protowire.AppendVarint(b[body-lengthGuess:body-lengthGuess], uint64(n))
 	return b, nil
+}
+
+// appendBytesField appends a proto3 bytes field; empty ones are absent.
+func appendBytesField(b []byte, num protowire.Number, v []byte) []byte {
+	if len(v) == 0 {
+		return b
+	}
+	return protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), v)
 }
 
 // appendStringField appends a proto3 string field; empty ones are absent.

@@ -27,8 +27,9 @@ var _ encoding.CodecV2 = Codec{}
 func (Codec) Name() string { return "proto" }
 
 // Outgoing is a message the sdk has encoded itself (a fetch chunk, written
-// record by record as the plugin emits): Marshal hands its buffer to gRPC
-// without a copy, and gRPC returns it to Pool once it is written.
+// record by record as the plugin emits; a host's InvokeRequest): Marshal
+// hands its buffer to gRPC without a copy, and gRPC returns it to Pool
+// once it is written (a nil Pool leaves it to the garbage collector).
 type Outgoing struct {
 	Buf  *[]byte
 	Pool mem.BufferPool

@@ -19,3 +19,13 @@ const (
 	RecordTier   protowire.Number = 9
 	RecordFields protowire.Number = 10
 )
+
+// Field numbers of nous.plugin.v1.InvokeRequest, for the requests
+// toproto.AppendInvokeRequest writes.
+const (
+	InvokeRole         protowire.Number = 1
+	InvokeInstructions protowire.Number = 2
+	InvokeInput        protowire.Number = 3
+	InvokeContext      protowire.Number = 4
+	InvokeSchema       protowire.Number = 5
+)
