@@ -20,6 +20,7 @@ import (
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/report"
 	"github.com/nous-dev/nous/engine/runner"
+	"github.com/nous-dev/nous/engine/server"
 	"github.com/nous-dev/nous/engine/session"
 	"github.com/nous-dev/nous/plugin"
 	"github.com/nous-dev/nous/rules"
@@ -41,9 +42,10 @@ func (t *temporalFlags) add(f *pflag.FlagSet, what string) {
 	f.StringVar(&t.taskQueue, "task-queue", durable.DefaultTaskQueue, "the Temporal task queue, with --temporal")
 }
 
-// dial connects to the service the flags name.
-func (t *temporalFlags) dial(ctx context.Context, rs *rules.Ruleset, logger *slog.Logger) (client.Client, durable.Options, error) {
-	o := durable.Options{HostPort: t.hostPort, Namespace: t.namespace, TaskQueue: t.taskQueue, RunTimeout: runTimeout(rs), Logger: logger}
+// dial connects to the service the flags name; a run started through it
+// may take up to timeout, the wait for a worker included.
+func (t *temporalFlags) dial(ctx context.Context, timeout time.Duration, logger *slog.Logger) (client.Client, durable.Options, error) {
+	o := durable.Options{HostPort: t.hostPort, Namespace: t.namespace, TaskQueue: t.taskQueue, RunTimeout: timeout, Logger: logger}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
 	c, err := durable.Dial(dctx, o)
@@ -88,7 +90,7 @@ letting its activities finish.`,
 			}
 			red := a.redactor(rs)
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
-				c, o, err := tf.dial(ctx, rs, a.engineLogger(red))
+				c, o, err := tf.dial(ctx, runTimeout(rs), a.engineLogger(red))
 				if err != nil {
 					return fmt.Errorf("worker: %w", red.Error(err))
 				}
@@ -117,7 +119,7 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, o, err := tf.dial(ctx, rs, a.engineLogger(red))
+	c, o, err := tf.dial(ctx, runTimeout(rs), a.engineLogger(red))
 	if err != nil {
 		return fmt.Errorf("ask: %w", red.Error(err))
 	}
@@ -136,7 +138,7 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 		return usageError("ask: %s", out.PlanError)
 	case len(out.PlanDiagnostics) > 0:
 		for _, d := range out.PlanDiagnostics {
-			fmt.Fprintf(a.stderr, "nous: plan: %s\n", d)
+			fmt.Fprintf(a.stderr, "nous: plan: %s: %s\n", d.Code, d.Message)
 		}
 		return findings()
 	}
@@ -159,6 +161,32 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	}
 	res := &runner.Result{Status: out.Status, Caveats: out.Caveats, History: &history.History{Termination: out.Termination}}
 	return askExit(res, runErr, w.n, red)
+}
+
+// serveRunTimeout bounds a run nous serve --temporal starts, the wait
+// for a worker included: its rules may be reloaded with other TTLs.
+const serveRunTimeout = time.Hour
+
+// durableDelegate runs nous serve's questions as workflows.
+type durableDelegate struct {
+	client client.Client
+	opts   durable.Options
+	now    time.Time // the fixed clock ($NOUS_NOW), or zero
+}
+
+func (d durableDelegate) Answer(ctx context.Context, q server.DelegatedQuestion) (*server.DelegatedAnswer, error) {
+	in := durable.Input{Query: q.Query, Mode: q.Mode, ID: q.ID, Rules: q.Rules, Formats: q.Formats, Trace: q.Trace, WithStats: q.WithStats,
+		Session: q.Session, Now: d.now}
+	out, err := durable.Ask(ctx, d.client, d.opts, in, q.Progress)
+	if err != nil {
+		return nil, err
+	}
+	a := &server.DelegatedAnswer{Status: out.Status, Termination: out.Termination, Report: out.Report, Caveats: out.Caveats, Error: out.Error,
+		PlanError: out.PlanError, Outputs: out.Reports}
+	for _, pd := range out.PlanDiagnostics {
+		a.PlanDiagnostics = append(a.PlanDiagnostics, server.PlanDiagnostic{Code: pd.Code, Message: pd.Message})
+	}
+	return a, nil
 }
 
 func (a *app) replayCommand() *cobra.Command {

@@ -22,6 +22,7 @@ import (
 func (a *app) serveCommand() *cobra.Command {
 	cfg := server.Config{}
 	var addr, tokenFile string
+	var tf temporalFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the /v1 HTTP API: plans and runs with rules loaded once and warm plugins",
@@ -67,6 +68,22 @@ plugin.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			cfg.Mounts = frontEnds()
+			if tf.hostPort != "" {
+				c, o, err := tf.dial(ctx, serveRunTimeout, nil)
+				if err != nil {
+					return fmt.Errorf("serve: %w", err)
+				}
+				defer c.Close()
+				d := durableDelegate{client: c, opts: o}
+				if _, fixed := a.lookupEnv(envNow); fixed {
+					clock, err := a.askClock()
+					if err != nil {
+						return err
+					}
+					d.now = clock()
+				}
+				cfg.Delegate = d
+			}
 			srv, digest, done, err := a.service(ctx, cfg)
 			if err != nil {
 				return err
@@ -89,6 +106,7 @@ plugin.`,
 	f.IntVar(&cfg.Queue, "queue", server.DefaultQueue, "runs waiting for a slot, beyond which requests get 429; 0 for no queue")
 	f.DurationVar(&cfg.Grace, "grace", server.DefaultGrace, "on SIGTERM, how long runs may take to finish before they are cancelled")
 	f.StringVar(&cfg.CORS, "cors", "", "the origin allowed cross-origin requests (default: none)")
+	tf.add(f, "run the questions as durable workflows")
 	return cmd
 }
 

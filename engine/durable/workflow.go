@@ -54,15 +54,22 @@ type Input struct {
 type Output struct {
 	Status      string   `json:"status"`
 	Termination string   `json:"termination,omitempty"`
+	Report      string   `json:"report,omitempty"` // the report's text, secrets masked
 	Caveats     []string `json:"caveats,omitempty"`
 	// Error is what ended the run in error, masked. When the question
 	// could not be planned nothing ran: PlanError says why planning
-	// failed, or PlanDiagnostics are the plan's errors ("code: message").
+	// failed, or PlanDiagnostics are the plan's errors.
 	Error           string            `json:"error,omitempty"`
 	PlanError       string            `json:"plan_error,omitempty"`
-	PlanDiagnostics []string          `json:"plan_diagnostics,omitempty"`
+	PlanDiagnostics []PlanDiagnostic  `json:"plan_diagnostics,omitempty"`
 	Reports         map[string][]byte `json:"reports,omitempty"` // by format
 	Turn            *session.Turn     `json:"turn,omitempty"`
+}
+
+// PlanDiagnostic is an error of a plan the rules cannot run.
+type PlanDiagnostic struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
 }
 
 // Workflow answers questions with one ruleset as Temporal workflow code.
@@ -112,7 +119,7 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 	case errors.As(err, &planErr):
 		out := &Output{Status: runner.ResultFailed}
 		for _, d := range planErr.Diagnostics {
-			out.PlanDiagnostics = append(out.PlanDiagnostics, w.redactor.String(string(d.Code)+": "+d.Message))
+			out.PlanDiagnostics = append(out.PlanDiagnostics, PlanDiagnostic{Code: string(d.Code), Message: w.redactor.String(d.Message)})
 		}
 		return out, nil
 	case res == nil:
@@ -124,7 +131,7 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 	if w.done != nil {
 		w.done(res)
 	}
-	out := &Output{Status: res.Status, Caveats: res.Caveats}
+	out := &Output{Status: res.Status, Caveats: res.Caveats, Report: w.redactor.String(res.Report)}
 	if res.History != nil {
 		out.Termination = res.History.Termination
 	}

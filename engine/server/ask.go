@@ -154,8 +154,13 @@ func (s *Server) run(ctx context.Context, snap *Snapshot, req AskRequest, watch 
 		// its plan, as a run cancelled while running does.
 	}
 	start := time.Now()
-	res, err := svc.Answer(ctx, snap.Plugins, ask.Request{Query: req.Query, Mode: req.Mode, ID: run.ID, Session: prior})
-	a := s.finish(run, res, err, req, snap)
+	var a Answer
+	if s.cfg.Delegate != nil {
+		a = s.delegate(ctx, snap, run, req, prior, deps.Progress)
+	} else {
+		res, err := svc.Answer(ctx, snap.Plugins, ask.Request{Query: req.Query, Mode: req.Mode, ID: run.ID, Session: prior})
+		a = s.finish(run, res, err, req, snap)
+	}
 	s.metrics.ran(a.Run.Status, time.Since(start))
 	s.cfg.Logger.Info("run ended", "id", run.ID, "status", a.Run.Status, "duration", time.Since(start).Round(time.Millisecond))
 	return a, nil

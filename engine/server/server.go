@@ -46,6 +46,9 @@ type Config struct {
 	// Mounts are front ends served beside the API (MCP, NLWeb), behind
 	// the same token, CORS and body limit.
 	Mounts []Mount
+	// Delegate, when set, runs the questions elsewhere (nous serve
+	// --temporal); the snapshots' plugins are then not called.
+	Delegate Delegate
 }
 
 // Mount is a front end at a route pattern of net/http.ServeMux, built
