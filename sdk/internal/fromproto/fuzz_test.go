@@ -45,7 +45,13 @@ func FuzzFromWire(f *testing.F) {
 			}
 		}
 		if m := new(pb.InvokeRequest); decode(m) {
-			_, _ = fromproto.InvokeRequest(m)
+			want, wantErr := fromproto.InvokeRequest(m)
+			got, err := fromproto.ReadInvokeRequest(data)
+			if wantErr == nil && err == nil && !cmp.Equal(want, got, cmpopts.EquateEmpty()) {
+				t.Errorf("the direct decoder read %+v, the generated one %+v", got, want)
+			}
+		} else {
+			_, _ = fromproto.ReadInvokeRequest(data)
 		}
 		if m := new(pb.InvokeResponse); decode(m) {
 			_ = fromproto.InvokeResponse(m)

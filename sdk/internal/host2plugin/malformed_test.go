@@ -2,6 +2,7 @@ package host2plugin_test
 
 import (
 	"context"
+	"net"
 	"testing"
 
 	"github.com/hashicorp/go-plugin"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
@@ -80,14 +82,20 @@ func TestHostReadsAnUnknownSeverityAsAnError(t *testing.T) {
 	}, diags)
 }
 
-// pluginConn serves impl with the real plugin-side server and returns a raw
-// protocol client, to send it what no sdk host would.
+// pluginConn serves impl with the real plugin-side server (its options,
+// codec included) and returns a raw protocol client, to send it what no sdk
+// host would.
 func pluginConn(t *testing.T, src sdk.Source, agent sdk.Agent) *grpc.ClientConn {
-	conn, server := plugin.TestGRPCConn(t, func(s *grpc.Server) {
-		for _, p := range host2plugin.ServeConfig(src, agent, nil).VersionedPlugins[sdk.ProtocolVersion] {
-			require.NoError(t, p.(plugin.GRPCPlugin).GRPCServer(nil, s))
-		}
-	})
+	config := host2plugin.ServeConfig(src, agent, nil)
+	server := config.GRPCServer(nil)
+	for _, p := range config.VersionedPlugins[sdk.ProtocolVersion] {
+		require.NoError(t, p.(plugin.GRPCPlugin).GRPCServer(nil, server))
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = server.Serve(l) }()
+	conn, err := grpc.NewClient(l.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
 	t.Cleanup(func() { _ = conn.Close(); server.Stop() })
 	return conn
 }

@@ -76,7 +76,7 @@ type agentPlugin struct {
 }
 
 func (p *agentPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterAgentServer(s, &agentServer{impl: p.impl, logger: p.logger})
+	s.RegisterService(agentService(), &agentServer{impl: p.impl, logger: p.logger})
 	return nil
 }
 
