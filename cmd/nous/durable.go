@@ -121,7 +121,7 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	defer stop()
 	c, o, err := tf.dial(ctx, runTimeout(rs), a.engineLogger(red))
 	if err != nil {
-		return fmt.Errorf("ask: %w", red.Error(err))
+		return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 	}
 	defer c.Close()
 	in := durable.Input{Query: req.Query, Mode: req.Mode, ID: history.NewID(deps.Clock()), Rules: rs.Digest(), Formats: []string{format},
@@ -129,9 +129,12 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	if _, fixed := a.lookupEnv(envNow); fixed {
 		in.Now = deps.Clock()
 	}
-	out, err := durable.Ask(ctx, c, o, in, deps.Progress)
+	fmt.Fprintf(a.stderr, "nous: durable run %s on %s (namespace %s, task queue %s)\n", durable.WorkflowID(in.ID), tf.hostPort, tf.namespace, tf.taskQueue)
+	out, err := durable.Ask(ctx, c, o, in, durable.Watch{Progress: deps.Progress, Waiting: func() {
+		fmt.Fprintf(a.stderr, "nous: no worker has taken the run yet: is one running (nous worker --temporal %s --task-queue %s)?\n", tf.hostPort, tf.taskQueue)
+	}})
 	if err != nil {
-		return fmt.Errorf("ask: %w", red.Error(err))
+		return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 	}
 	switch {
 	case out.PlanError != "":
@@ -177,7 +180,7 @@ type durableDelegate struct {
 func (d durableDelegate) Answer(ctx context.Context, q server.DelegatedQuestion) (*server.DelegatedAnswer, error) {
 	in := durable.Input{Query: q.Query, Mode: q.Mode, ID: q.ID, Rules: q.Rules, Formats: q.Formats, Trace: q.Trace, WithStats: q.WithStats,
 		Session: q.Session, Now: d.now}
-	out, err := durable.Ask(ctx, d.client, d.opts, in, q.Progress)
+	out, err := durable.Ask(ctx, d.client, d.opts, in, durable.Watch{Progress: q.Progress})
 	if err != nil {
 		return nil, err
 	}

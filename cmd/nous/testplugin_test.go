@@ -36,6 +36,8 @@ func serveTestPlugin(mode string) {
 		sdkplugin.Serve(sdkplugin.Config{Source: crashingSource{}})
 	case "hanging":
 		sdkplugin.Serve(sdkplugin.Config{Source: hangingSource{}})
+	case "once-hanging":
+		sdkplugin.Serve(sdkplugin.Config{Source: &onceHangingSource{}})
 	default:
 		fmt.Fprintf(os.Stderr, "unknown test plugin mode %q\n", mode)
 		os.Exit(2)
@@ -95,4 +97,38 @@ func (hangingSource) Configure(context.Context, json.RawMessage) (sdk.Diagnostic
 func (hangingSource) Fetch(ctx context.Context, _ sdk.FetchRequest, _ func(sdk.Record) error) error {
 	<-ctx.Done()
 	return ctx.Err()
+}
+
+// onceHangingSource hangs on the first fetch any of its processes makes
+// (the one that creates the directory taken under its config's dir) until
+// the fetch is cancelled or the process killed; every later fetch answers
+// crashAfter commits of the week before askNow.
+type onceHangingSource struct{ dir string }
+
+func (*onceHangingSource) Describe(context.Context) (sdk.SourceInfo, error) {
+	return sdk.SourceInfo{Name: "once-hanging", Version: "0.0.1", Kinds: []string{sdk.KindCommit}}, nil
+}
+
+func (s *onceHangingSource) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	var c struct{ Dir string }
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nil, err
+	}
+	s.dir = c.Dir
+	return nil, nil
+}
+
+func (s *onceHangingSource) Fetch(ctx context.Context, _ sdk.FetchRequest, emit func(sdk.Record) error) error {
+	if os.Mkdir(filepath.Join(s.dir, "taken"), 0o755) == nil {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	for i := range crashAfter {
+		err := emit(sdk.Record{ID: fmt.Sprintf("c%d", i), Kind: sdk.KindCommit, Title: fmt.Sprintf("Commit %d", i),
+			Author: "Alice Chen", Time: time.Date(2026, 11, 3+i, 10, 0, 0, 0, time.UTC)})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
