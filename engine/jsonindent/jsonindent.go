@@ -20,10 +20,10 @@ func Encode(w io.Writer, v any) error {
 	bufs := buffers.Get().(*buffer)
 	defer bufs.release()
 	if wv, ok := v.(Writable); ok {
-		bufs.writer = Writer{b: bufs.indented[:0], indent: true}
+		bufs.writer = Writer{buf: bufs.indented[:cap(bufs.indented)], indent: true}
 		wv.WriteJSON(&bufs.writer)
-		bufs.indented = append(bufs.writer.b, '\n')
-		bufs.writer.b = nil
+		bufs.indented = append(bufs.writer.bytes(), '\n')
+		bufs.writer.buf = nil
 		if err := bufs.writer.err; err != nil {
 			return err
 		}

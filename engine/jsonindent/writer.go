@@ -21,7 +21,11 @@ type Writable interface {
 // a key before each value of an object; the Writer places the commas,
 // colons and line breaks, and keeps an empty object or array as {} or [].
 type Writer struct {
-	b      []byte
+	// buf[:n] is what was written. The length apart from the slice keeps
+	// the hot path from storing a pointer (under a write barrier while the
+	// collector marks): buf is stored only when it grows.
+	buf    []byte
+	n      int
 	indent bool
 	depth  int
 	first  bool // the open object or array has no element yet
@@ -31,21 +35,31 @@ type Writer struct {
 
 // NewWriter returns a Writer appending to b, indented or compact.
 func NewWriter(b []byte, indented bool) *Writer {
-	return &Writer{b: b, indent: indented}
+	return &Writer{buf: b[:cap(b)], n: len(b), indent: indented}
 }
 
 // Bytes returns what was written, and the first error (a float JSON
 // cannot represent).
-func (w *Writer) Bytes() ([]byte, error) { return w.b, w.err }
+func (w *Writer) Bytes() ([]byte, error) { return w.bytes(), w.err }
+
+func (w *Writer) bytes() []byte { return w.buf[:w.n] }
+
+// set records b, bytes() with more appended.
+func (w *Writer) set(b []byte) {
+	if cap(b) != cap(w.buf) || cap(b) > 0 && &b[:1][0] != &w.buf[:1][0] {
+		w.buf = b[:cap(b)] // it grew
+	}
+	w.n = len(b)
+}
 
 // Key writes an object key; the next value written is its value.
 func (w *Writer) Key(k string) {
 	w.element()
-	w.b = AppendString(w.b, k)
-	w.b = append(w.b, ':')
+	b := append(AppendString(w.bytes(), k), ':')
 	if w.indent {
-		w.b = append(w.b, ' ')
+		b = append(b, ' ')
 	}
+	w.set(b)
 	w.keyed = true
 }
 
@@ -64,7 +78,7 @@ func (w *Writer) EndArray() { w.close(']') }
 // String writes s quoted.
 func (w *Writer) String(s string) {
 	w.value()
-	w.b = AppendString(w.b, s)
+	w.set(AppendString(w.bytes(), s))
 }
 
 // Strings writes ss as an array of strings, null when ss is nil (as
@@ -84,19 +98,19 @@ func (w *Writer) Strings(ss []string) {
 // Int writes n.
 func (w *Writer) Int(n int) {
 	w.value()
-	w.b = strconv.AppendInt(w.b, int64(n), 10)
+	w.set(strconv.AppendInt(w.bytes(), int64(n), 10))
 }
 
 // Bool writes v.
 func (w *Writer) Bool(v bool) {
 	w.value()
-	w.b = strconv.AppendBool(w.b, v)
+	w.set(strconv.AppendBool(w.bytes(), v))
 }
 
 // Null writes null.
 func (w *Writer) Null() {
 	w.value()
-	w.b = append(w.b, "null"...)
+	w.set(append(w.bytes(), "null"...))
 }
 
 // Float writes f as encoding/json writes a float64: the shortest decimal
@@ -114,13 +128,14 @@ func (w *Writer) Float(f float64) {
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
-	w.b = strconv.AppendFloat(w.b, f, format, -1, 64)
+	b := strconv.AppendFloat(w.bytes(), f, format, -1, 64)
 	if format == 'e' { // e-09 → e-9, as encoding/json
-		if n := len(w.b); n >= 4 && w.b[n-4] == 'e' && w.b[n-3] == '-' && w.b[n-2] == '0' {
-			w.b[n-2] = w.b[n-1]
-			w.b = w.b[:n-1]
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
 		}
 	}
+	w.set(b)
 }
 
 // Marshal writes v through encoding/json (HTML left unescaped), for the
@@ -139,9 +154,9 @@ func (w *Writer) Marshal(v any) {
 	}
 	w.value()
 	if w.indent {
-		w.b = indent(w.b, raw, w.depth)
+		w.set(indent(w.bytes(), raw, w.depth))
 	} else {
-		w.b = append(w.b, raw...)
+		w.set(append(w.bytes(), raw...))
 	}
 }
 
@@ -183,17 +198,18 @@ func writeMap[V any](w *Writer, m map[string]V, value func(*Writer, V)) {
 
 func (w *Writer) open(c byte) {
 	w.value()
-	w.b = append(w.b, c)
+	w.set(append(w.bytes(), c))
 	w.depth++
 	w.first = true
 }
 
 func (w *Writer) close(c byte) {
 	w.depth--
+	b := w.bytes()
 	if !w.first && w.indent {
-		w.b = newline(w.b, w.depth)
+		b = newline(b, w.depth)
 	}
-	w.b = append(w.b, c)
+	w.set(append(b, c))
 	w.first = false
 }
 
@@ -212,13 +228,15 @@ func (w *Writer) element() {
 	if w.depth == 0 {
 		return
 	}
+	b := w.bytes()
 	if !w.first {
-		w.b = append(w.b, ',')
+		b = append(b, ',')
 	}
 	w.first = false
 	if w.indent {
-		w.b = newline(w.b, w.depth)
+		b = newline(b, w.depth)
 	}
+	w.set(b)
 }
 
 // AppendString appends s quoted as encoding/json quotes a string without
