@@ -192,16 +192,27 @@ func (p *ports) call(ctx context.Context, name, what string, in, out any) error 
 		return sdk.Errorf(sdk.KindUnavailable, "%s: not asked: the run's Temporal history holds %d events in %d KiB, at nous's bound (%d events, %d KiB) below Temporal's own",
 			what, info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()>>10, maxHistoryEvents, maxHistoryBytes>>10)
 	}
-	wctx = workflow.WithActivityOptions(wctx, workflow.ActivityOptions{
-		ActivityID:             strconv.Itoa(*p.seq) + ":" + name + ":" + what,
-		ScheduleToCloseTimeout: remaining,
-		HeartbeatTimeout:       heartbeatTimeout,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
-			NonRetryableErrorTypes: []string{sdk.KindBadConfig.String(), sdk.KindUnauthorized.String(), sdk.KindBadRequest.String(), sdk.KindNotFound.String()},
-		},
-	})
-	err := workflow.ExecuteActivity(wctx, name, in).Get(wctx, out)
+	retry := &temporal.RetryPolicy{
+		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
+		NonRetryableErrorTypes: []string{sdk.KindBadConfig.String(), sdk.KindUnauthorized.String(), sdk.KindBadRequest.String(), sdk.KindNotFound.String()},
+	}
+	var f workflow.Future
+	if name == activityGround || name == activityDescribe {
+		// Short questions to a source: a local activity, run by the
+		// worker that runs the workflow task, spares two round trips
+		// through the service.
+		f = workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(wctx, workflow.LocalActivityOptions{
+			ScheduleToCloseTimeout: remaining, RetryPolicy: retry,
+		}), name, in)
+	} else {
+		f = workflow.ExecuteActivity(workflow.WithActivityOptions(wctx, workflow.ActivityOptions{
+			ActivityID:             strconv.Itoa(*p.seq) + ":" + name + ":" + what,
+			ScheduleToCloseTimeout: remaining,
+			HeartbeatTimeout:       heartbeatTimeout,
+			RetryPolicy:            retry,
+		}), name, in)
+	}
+	err := f.Get(wctx, out)
 	return pluginError(what, err)
 }
 

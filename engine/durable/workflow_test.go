@@ -71,6 +71,17 @@ func (p *inProcess) called(op, name string) error {
 	return nil
 }
 
+// total is how many calls were made in all.
+func (p *inProcess) total() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, c := range p.calls {
+		n += c
+	}
+	return n
+}
+
 func (p *inProcess) count(op, name string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
