@@ -95,7 +95,7 @@ func TestLayers(t *testing.T) {
 			func(p string) bool { return under(p, "engine/server") },
 			func(i string) bool {
 				return slices.Contains([]string{"engine", "engine/ask", "engine/runner", "engine/report", "engine/render",
-					"engine/history", "engine/server/viewer", "rules", "sdk/redact"}, i)
+					"engine/history", "engine/session", "engine/server/viewer", "rules", "sdk/redact"}, i)
 			}},
 		{"only the CLI and the server's front ends import the server",
 			func(p string) bool { return p != "cmd/nous" && !under(p, "engine/server") && !frontEnd(p) },
@@ -152,6 +152,22 @@ func TestLightPackagesPullNoTransport(t *testing.T) {
 			for _, h := range heavy {
 				assert.False(t, under(d, h), "%s depends on %s", pkg, d)
 			}
+		}
+	}
+}
+
+// TestTemporalOnlyWhereAskedFor keeps the Temporal SDK in engine/durable:
+// the planner, the in-memory executor, the server and everything else of
+// nous but the CLI that wires it in build without it.
+func TestTemporalOnlyWhereAskedFor(t *testing.T) {
+	deps := goList(t, true)
+	require.Contains(t, deps, "engine/durable")
+	for _, pkg := range slices.Sorted(maps.Keys(deps)) {
+		if under(pkg, "engine/durable") || pkg == "cmd/nous" || strings.HasSuffix(pkg, "_test") {
+			continue
+		}
+		for _, d := range deps[pkg] {
+			assert.False(t, under(d, "go.temporal.io"), "%s depends on %s", pkg, d)
 		}
 	}
 }
