@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/contrib/envconfig"
 
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/engine/durable"
@@ -42,17 +43,47 @@ func (t *temporalFlags) add(f *pflag.FlagSet, what string) {
 	f.StringVar(&t.taskQueue, "task-queue", durable.DefaultTaskQueue, "the Temporal task queue, with --temporal")
 }
 
-// dial connects to the service the flags name; a run started through it
-// may take up to timeout, the wait for a worker included.
-func (t *temporalFlags) dial(ctx context.Context, timeout time.Duration, logger *slog.Logger) (client.Client, durable.Options, error) {
+// dial connects to the service the flags name, as Temporal's own client
+// configuration says how (TEMPORAL_API_KEY, TEMPORAL_TLS_*, the profile
+// file): a run started through it may take up to timeout, the wait for a
+// worker included.
+func (a *app) dial(ctx context.Context, t *temporalFlags, timeout time.Duration, logger *slog.Logger) (client.Client, durable.Options, error) {
 	o := durable.Options{HostPort: t.hostPort, Namespace: t.namespace, TaskQueue: t.taskQueue, RunTimeout: timeout, Logger: logger}
+	conn, err := a.temporalConnection()
+	if err != nil {
+		return nil, o, err
+	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	c, err := durable.Dial(dctx, o)
+	c, err := durable.Dial(dctx, o, conn)
 	if err != nil {
 		return nil, o, fmt.Errorf("connecting to Temporal at %s (namespace %s): %w", t.hostPort, t.namespace, err)
 	}
 	return c, o, nil
+}
+
+// temporalConnection is how to connect to Temporal, from its standard
+// client configuration: the profile file ($TEMPORAL_CONFIG_FILE, else
+// temporalio/temporal.toml in the user's config directory) and the
+// TEMPORAL_* variables over it. The flags name the address and namespace.
+func (a *app) temporalConnection() (client.Options, error) {
+	conn, err := envconfig.LoadClientOptions(envconfig.LoadClientOptionsRequest{EnvLookup: appEnv{a}})
+	if err != nil {
+		return client.Options{}, fmt.Errorf("Temporal's client configuration (TEMPORAL_* variables, temporal.toml): %w", err)
+	}
+	return conn, nil
+}
+
+// appEnv is the app's environment as envconfig reads it.
+type appEnv struct{ a *app }
+
+func (e appEnv) LookupEnv(key string) (string, bool) { return e.a.lookupEnv(key) }
+
+func (e appEnv) Environ() []string {
+	if e.a.environ == nil {
+		return nil
+	}
+	return e.a.environ()
 }
 
 // runTimeout bounds a durable run: the longest TTL the rules give a run,
@@ -90,7 +121,7 @@ letting its activities finish.`,
 			}
 			red := a.redactor(rs)
 			return a.withPlugins(cmd.Context(), rs, red, func(ctx context.Context, m *plugin.Manager) error {
-				c, o, err := tf.dial(ctx, runTimeout(rs), a.engineLogger(red))
+				c, o, err := a.dial(ctx, &tf, runTimeout(rs), a.engineLogger(red))
 				if err != nil {
 					return fmt.Errorf("worker: %w", red.Error(err))
 				}
@@ -119,7 +150,7 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, o, err := tf.dial(ctx, runTimeout(rs), a.engineLogger(red))
+	c, o, err := a.dial(ctx, tf, runTimeout(rs), a.engineLogger(red))
 	if err != nil {
 		return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -146,7 +147,7 @@ func saveHistory(t *testing.T, hostPort, id, path string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := durable.Dial(ctx, durable.Options{HostPort: hostPort})
+	c, err := durable.Dial(ctx, durable.Options{HostPort: hostPort}, client.Options{})
 	require.NoError(t, err)
 	defer c.Close()
 	h := &historypb.History{}

@@ -10,7 +10,8 @@ import (
 
 // secretEnv are environment variables whose values are redacted from all
 // output even when the rules never read them (plugins read them directly).
-var secretEnv = []string{"OPENAI_API_KEY", "NOUS_OPENAI_API_KEY", "GITLAB_TOKEN", "YOUTRACK_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"}
+var secretEnv = []string{"OPENAI_API_KEY", "NOUS_OPENAI_API_KEY", "GITLAB_TOKEN", "YOUTRACK_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+	"TEMPORAL_API_KEY", "TEMPORAL_TLS_CLIENT_KEY_DATA"}
 
 // minEnvSecret is the shortest value of a secret-named variable of the
 // process environment that is masked: shorter ones ("true", "1") are flags

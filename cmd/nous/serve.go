@@ -69,7 +69,7 @@ plugin.`,
 			defer stop()
 			cfg.Mounts = frontEnds()
 			if tf.hostPort != "" {
-				c, o, err := tf.dial(ctx, serveRunTimeout, nil)
+				c, o, err := a.dial(ctx, &tf, serveRunTimeout, nil)
 				if err != nil {
 					return fmt.Errorf("serve: %w", err)
 				}

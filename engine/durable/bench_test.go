@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/client"
 
 	"github.com/nous-dev/nous/engine/ask"
 	"github.com/nous-dev/nous/engine/durable/devserver"
@@ -38,7 +39,7 @@ func BenchmarkAnswer(b *testing.B) {
 		b.ReportAllocs()
 		srv := devserver.Start(b)
 		o := Options{HostPort: srv.HostPort, Namespace: srv.Namespace, TaskQueue: "bench"}
-		c, err := Dial(context.Background(), o)
+		c, err := Dial(context.Background(), o, client.Options{})
 		require.NoError(b, err)
 		defer c.Close()
 		w := NewWorker(c, o, NewWorkflow(rs, red), &Activities{Plugins: p, Redactor: red})

@@ -37,11 +37,16 @@ func (o Options) taskQueue() string { return cmp.Or(o.TaskQueue, DefaultTaskQueu
 // carry records, and Temporal bounds a payload at 2 MB.
 var dataConverter = converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), converter.NewZlibCodec(converter.ZlibCodecOptions{}))
 
-// Dial connects to the Temporal service o names, within ctx.
-func Dial(ctx context.Context, o Options) (client.Client, error) {
+// Dial connects to the Temporal service o names, within ctx. conn
+// carries how (TLS, credentials, headers: Temporal's own client
+// configuration, see go.temporal.io/sdk/contrib/envconfig); o's address
+// and namespace, the payload codec and the logger are nous's.
+func Dial(ctx context.Context, o Options, conn client.Options) (client.Client, error) {
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return client.DialContext(ctx, client.Options{HostPort: o.HostPort, Namespace: o.Namespace, DataConverter: dataConverter, Logger: log.NewStructuredLogger(logger)})
+	conn.HostPort, conn.Namespace = o.HostPort, o.Namespace
+	conn.DataConverter, conn.Logger = dataConverter, log.NewStructuredLogger(logger)
+	return client.DialContext(ctx, conn)
 }
