@@ -35,11 +35,13 @@ const dialTimeout = 10 * time.Second
 // in this process.
 type temporalFlags struct {
 	hostPort, namespace, taskQueue string
+	flags                          *pflag.FlagSet
 }
 
 func (t *temporalFlags) add(f *pflag.FlagSet, what string) {
+	t.flags = f
 	f.StringVar(&t.hostPort, "temporal", "", what+" on the Temporal service at HOST:PORT (see nous worker)")
-	f.StringVar(&t.namespace, "namespace", "default", "the Temporal namespace, with --temporal")
+	f.StringVar(&t.namespace, "namespace", "default", "the Temporal namespace, with --temporal (default: $TEMPORAL_NAMESPACE or the profile's, else default)")
 	f.StringVar(&t.taskQueue, "task-queue", durable.DefaultTaskQueue, "the Temporal task queue, with --temporal")
 }
 
@@ -52,6 +54,9 @@ func (a *app) dial(ctx context.Context, t *temporalFlags, timeout time.Duration,
 	conn, err := a.temporalConnection()
 	if err != nil {
 		return nil, o, err
+	}
+	if conn.Namespace != "" && !t.flags.Changed("namespace") {
+		o.Namespace, t.namespace = conn.Namespace, conn.Namespace
 	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
