@@ -191,7 +191,13 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	if format == "text" || format == "markdown" {
 		dst = terminalSafe{w}
 	}
-	if _, err := dst.Write(out.Reports[format]); err != nil {
+	if out.Oversize {
+		// Too large for a Temporal payload: the run's history has every
+		// call's result, so it is replayed here and rendered.
+		if err := a.renderReplayed(ctx, c, in.ID, rs, red, dst, format, showTrace); err != nil {
+			return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
+		}
+	} else if _, err := dst.Write(out.Reports[format]); err != nil {
 		return fmt.Errorf("ask: writing output: %w", err)
 	}
 	var runErr error
@@ -200,6 +206,19 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	}
 	res := &runner.Result{Status: out.Status, Caveats: out.Caveats, History: &history.History{Termination: out.Termination}}
 	return askExit(res, runErr, w.n, red)
+}
+
+// renderReplayed renders the report of run id from its history.
+func (a *app) renderReplayed(ctx context.Context, c client.Client, id string, rs *rules.Ruleset, red *redact.Redactor, w io.Writer, format string, trace bool) error {
+	h, err := durable.History(ctx, c, durable.WorkflowID(id))
+	if err != nil {
+		return err
+	}
+	res, err := durable.Replay(rs, red, h)
+	if err != nil {
+		return err
+	}
+	return report.Render(w, format, res, report.Options{Trace: trace, Redactor: red})
 }
 
 // serveRunTimeout bounds a run nous serve --temporal starts, the wait

@@ -17,8 +17,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
-	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/nous-dev/nous/engine/durable"
@@ -150,13 +148,8 @@ func saveHistory(t *testing.T, hostPort, id, path string) {
 	c, err := durable.Dial(ctx, durable.Options{HostPort: hostPort}, client.Options{})
 	require.NoError(t, err)
 	defer c.Close()
-	h := &historypb.History{}
-	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	for it.HasNext() {
-		ev, err := it.Next()
-		require.NoError(t, err)
-		h.Events = append(h.Events, ev)
-	}
+	h, err := durable.History(ctx, c, id)
+	require.NoError(t, err)
 	b, err := protojson.Marshal(h)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, b, 0o644))

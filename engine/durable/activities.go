@@ -130,9 +130,9 @@ func (a *Activities) Invoke(ctx context.Context, in InvokeInput) (*sdk.InvokeRes
 	return &resp, nil
 }
 
-// Ground asks a source which of a question's terms it knows.
+// Ground asks a source which of a question's terms it knows (a local
+// activity: no heartbeat).
 func (a *Activities) Ground(ctx context.Context, in GroundInput) (*sdk.GroundResponse, error) {
-	defer beat(ctx)()
 	resp, err := a.Plugins.Ground(ctx, in.Source, in.Request)
 	if err != nil {
 		return nil, a.activityError(err)
@@ -140,9 +140,8 @@ func (a *Activities) Ground(ctx context.Context, in GroundInput) (*sdk.GroundRes
 	return &resp, nil
 }
 
-// Describe asks a source what it serves.
+// Describe asks a source what it serves (a local activity).
 func (a *Activities) Describe(ctx context.Context, source string) (*sdk.SourceInfo, error) {
-	defer beat(ctx)()
 	info, err := a.Plugins.Describe(ctx, source)
 	if err != nil {
 		return nil, a.activityError(err)

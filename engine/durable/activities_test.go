@@ -85,3 +85,41 @@ func TestFetchFailureIsAnActivityErrorWithoutSecrets(t *testing.T) {
 	assert.NotContains(t, err.Error(), "s3cr3t-token")
 	assert.Equal(t, sdk.KindUnauthorized, sdk.KindOf(pluginError("git", err)))
 }
+
+// bulky is the fixtures with a commit source whose records do not
+// compress: their bodies are random.
+type bulky struct {
+	*inProcess
+	n int
+}
+
+func (b *bulky) Fetch(ctx context.Context, name string, req sdk.FetchRequest, emit func(sdk.Record) error) error {
+	if name != "gitlab" {
+		return b.inProcess.Fetch(ctx, name, req, emit)
+	}
+	for i := range b.n {
+		noise := make([]byte, 1000)
+		_, _ = rand.Read(noise)
+		if err := emit(sdk.Record{ID: fmt.Sprintf("c%04d", i), Source: "git", Kind: sdk.KindCommit, Title: "payments " + hex.EncodeToString(noise),
+			Author: "Ada", Time: now.AddDate(0, 0, -1-i%15)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func TestOversizeReportIsLeftToReplay(t *testing.T) {
+	p := &bulky{inProcess: newInProcess(t, gitRepo(t)), n: 1000}
+	env := testEnv(t, defaultRules(t), p)
+	in := commitsQuestion(t)
+	in.Formats = []string{"json", "markdown", "text"}
+	env.ExecuteWorkflow(WorkflowName, in)
+	require.True(t, env.IsWorkflowCompleted())
+	require.NoError(t, env.GetWorkflowError(), "the run completes: its result fits")
+	var out Output
+	require.NoError(t, env.GetWorkflowResult(&out))
+	assert.Equal(t, "success", out.Status)
+	assert.True(t, out.Oversize, "a thousand commits with random titles, rendered thrice, do not fit in a payload")
+	assert.True(t, out.Reports == nil, "the renderings are left out")
+	assert.True(t, len(out.Report) > 0, "the report's text still comes back")
+}

@@ -2,11 +2,13 @@ package durable
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
@@ -40,6 +42,25 @@ func ReadHistory(r io.Reader) (*historypb.History, error) {
 	}
 	return h, nil
 }
+
+// History fetches the history of workflow id (see WorkflowID).
+func History(ctx context.Context, c client.Client, id string) (*historypb.History, error) {
+	h := &historypb.History{}
+	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			return nil, fmt.Errorf("reading the history of %s: %w", id, err)
+		}
+		if h.Events = append(h.Events, ev); len(h.Events) > maxEvents {
+			return nil, fmt.Errorf("the history of %s has more than %d events", id, maxEvents)
+		}
+	}
+	return h, nil
+}
+
+// maxEvents bounds a history read from the service: Temporal's own limit.
+const maxEvents = 51200
 
 // Replay runs the workflow over a finished run's history with rs, as
 // Temporal's replayer does (every activity's result is the one recorded;

@@ -11,6 +11,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/ask"
@@ -63,7 +64,10 @@ type Output struct {
 	PlanError       string            `json:"plan_error,omitempty"`
 	PlanDiagnostics []PlanDiagnostic  `json:"plan_diagnostics,omitempty"`
 	Reports         map[string][]byte `json:"reports,omitempty"` // by format
-	Turn            *session.Turn     `json:"turn,omitempty"`
+	// Oversize says the reports did not fit in a Temporal payload and
+	// were left out: replaying the run's history renders them (Replay).
+	Oversize bool          `json:"oversize,omitempty"`
+	Turn     *session.Turn `json:"turn,omitempty"`
 }
 
 // PlanDiagnostic is an error of a plan the rules cannot run.
@@ -110,8 +114,7 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 	deps := ask.Deps{Rules: w.rules, Planner: w.planner, Clock: clock, Redactor: w.redactor, Warnings: io.Discard, WithStats: in.WithStats,
 		Progress: func(ev runner.Event) { events = append(events, ev) },
 		Time:     workflowTime{ctx}, Workers: func(size int) runner.Pool { return newWorkflowPool(ctx, size) }}
-	ports := &ports{seq: new(int)}
-	res, err := ask.New(deps).Answer(rootContext(ctx), ports, ask.Request{Query: in.Query, Mode: in.Mode, Session: in.Session, ID: in.ID})
+	res, err := ask.New(deps).Answer(rootContext(ctx), &ports{}, ask.Request{Query: in.Query, Mode: in.Mode, Session: in.Session, ID: in.ID})
 	var planErr *ask.PlanError
 	switch {
 	case errors.As(err, &planErr) && planErr.Err != nil:
@@ -124,9 +127,6 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 		return out, nil
 	case res == nil:
 		return &Output{Status: runner.ResultFailed, Error: w.redactor.Error(err).Error()}, nil
-	}
-	if in.Session != nil {
-		res.Session = in.Session.ID
 	}
 	if w.done != nil {
 		w.done(res)
@@ -150,6 +150,11 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 		t := ask.Turn(res, w.redactor)
 		out.Turn = &t
 	}
+	if p, err := dataConverter.ToPayload(out); err != nil || proto.Size(p) > maxPayload {
+		// Temporal would refuse the result and lose the answer; the
+		// history holds every call's result, so the asker replays it.
+		out.Reports, out.Oversize = nil, true
+	}
 	return out, nil
 }
 
@@ -171,7 +176,7 @@ const (
 
 // ports are the plugins of a durable run: each call an activity.
 type ports struct {
-	seq *int // numbers the calls, in the workflow's deterministic order
+	seq int // numbers the calls, in the workflow's deterministic order
 }
 
 // call runs the activity name on in within ctx's deadline and decodes its
@@ -180,7 +185,7 @@ type ports struct {
 // with the wrong results.
 func (p *ports) call(ctx context.Context, name, what string, in, out any) error {
 	wctx := workflowOf(ctx)
-	*p.seq++
+	p.seq++
 	remaining := time.Minute
 	if d, ok := deadlineOf(ctx); ok {
 		remaining = d.Sub(workflow.Now(wctx))
@@ -206,7 +211,7 @@ func (p *ports) call(ctx context.Context, name, what string, in, out any) error 
 		}), name, in)
 	} else {
 		f = workflow.ExecuteActivity(workflow.WithActivityOptions(wctx, workflow.ActivityOptions{
-			ActivityID:             strconv.Itoa(*p.seq) + ":" + name + ":" + what,
+			ActivityID:             strconv.Itoa(p.seq) + ":" + name + ":" + what,
 			ScheduleToCloseTimeout: remaining,
 			HeartbeatTimeout:       heartbeatTimeout,
 			RetryPolicy:            retry,
