@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -192,12 +193,11 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 		dst = terminalSafe{w}
 	}
 	if out.Oversize {
-		// Too large for a Temporal payload: the run's history has every
-		// call's result, so it is replayed here and rendered.
-		if err := a.renderReplayed(ctx, c, in.ID, rs, red, dst, format, showTrace); err != nil {
+		if out.Reports, err = replayedReports(ctx, c, in.ID, rs, red, in.Formats, showTrace); err != nil {
 			return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 		}
-	} else if _, err := dst.Write(out.Reports[format]); err != nil {
+	}
+	if _, err := dst.Write(out.Reports[format]); err != nil {
 		return fmt.Errorf("ask: writing output: %w", err)
 	}
 	var runErr error
@@ -208,17 +208,27 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	return askExit(res, runErr, w.n, red)
 }
 
-// renderReplayed renders the report of run id from its history.
-func (a *app) renderReplayed(ctx context.Context, c client.Client, id string, rs *rules.Ruleset, red *redact.Redactor, w io.Writer, format string, trace bool) error {
+// replayedReports renders run id's report in formats from its history:
+// the workflow leaves out a report too large for a Temporal payload, and
+// the history holds every call's result.
+func replayedReports(ctx context.Context, c client.Client, id string, rs *rules.Ruleset, red *redact.Redactor, formats []string, trace bool) (map[string][]byte, error) {
 	h, err := durable.History(ctx, c, durable.WorkflowID(id))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	res, err := durable.Replay(rs, red, h)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return report.Render(w, format, res, report.Options{Trace: trace, Redactor: red})
+	out := make(map[string][]byte, len(formats))
+	for _, f := range formats {
+		var b bytes.Buffer
+		if err := report.Render(&b, f, res, report.Options{Trace: trace, Redactor: red}); err != nil {
+			return nil, err
+		}
+		out[f] = b.Bytes()
+	}
+	return out, nil
 }
 
 // serveRunTimeout bounds a run nous serve --temporal starts, the wait
@@ -233,11 +243,16 @@ type durableDelegate struct {
 }
 
 func (d durableDelegate) Answer(ctx context.Context, q server.DelegatedQuestion) (*server.DelegatedAnswer, error) {
-	in := durable.Input{Query: q.Query, Mode: q.Mode, ID: q.ID, Rules: q.Rules, Formats: q.Formats, Trace: q.Trace, WithStats: q.WithStats,
+	in := durable.Input{Query: q.Query, Mode: q.Mode, ID: q.ID, Rules: q.Digest, Formats: q.Formats, Trace: q.Trace, WithStats: q.WithStats,
 		Session: q.Session, Now: d.now}
 	out, err := durable.Ask(ctx, d.client, d.opts, in, durable.Watch{Progress: q.Progress})
 	if err != nil {
 		return nil, err
+	}
+	if out.Oversize {
+		if out.Reports, err = replayedReports(ctx, d.client, q.ID, q.Rules, q.Redactor, q.Formats, q.Trace); err != nil {
+			return nil, err
+		}
 	}
 	a := &server.DelegatedAnswer{Status: out.Status, Termination: out.Termination, Report: out.Report, Caveats: out.Caveats, Error: out.Error,
 		PlanError: out.PlanError, Outputs: out.Reports}

@@ -8,6 +8,8 @@ import (
 	"github.com/nous-dev/nous/engine/history"
 	"github.com/nous-dev/nous/engine/runner"
 	"github.com/nous-dev/nous/engine/session"
+	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk/redact"
 )
 
 // Delegate answers the server's questions elsewhere than in its process:
@@ -22,7 +24,9 @@ type Delegate interface {
 type DelegatedQuestion struct {
 	ID, Query, Mode string
 	Session         *session.Session // the conversation it continues (prev), or nil
-	Rules           string           // the digest of the rules it was accepted on
+	Rules           *rules.Ruleset   // the rules it was accepted on
+	Digest          string           // their digest
+	Redactor        *redact.Redactor // their secrets' mask
 	Formats         []string         // to render: "json" (kept) and the request's
 	Trace           bool
 	WithStats       bool
@@ -44,7 +48,7 @@ type DelegatedAnswer struct {
 // delegate answers req on snap through s's delegate, as run does in this
 // process.
 func (s *Server) delegate(ctx context.Context, snap *Snapshot, run Run, req AskRequest, prior *session.Session, progress func(runner.Event)) Answer {
-	q := DelegatedQuestion{ID: run.ID, Query: req.Query, Mode: req.Mode, Session: prior, Rules: snap.Digest,
+	q := DelegatedQuestion{ID: run.ID, Query: req.Query, Mode: req.Mode, Session: prior, Rules: snap.Rules, Digest: snap.Digest, Redactor: snap.Redactor,
 		Formats: []string{"json"}, Trace: req.Trace, WithStats: req.Format == "json", Progress: progress}
 	if req.Format != "json" {
 		q.Formats = append(q.Formats, req.Format)

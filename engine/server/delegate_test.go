@@ -54,7 +54,8 @@ func TestDelegatedRunsAreServedAsLocalOnes(t *testing.T) {
 	assert.Equal(t, "how many open issues are there?", q.Query)
 	assert.Equal(t, []string{"json", "markdown"}, q.Formats, "the JSON is kept, the request's format answered")
 	assert.True(t, q.Trace)
-	assert.NotEmpty(t, q.Rules, "the rules' digest goes with the question")
+	assert.NotEmpty(t, q.Digest, "the rules' digest goes with the question")
+	assert.NotNil(t, q.Rules)
 
 	resp, body = s.do(t, "GET", "/v1/runs/"+id, nil)
 	require.Equal(t, 200, resp.StatusCode)
