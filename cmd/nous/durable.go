@@ -1,3 +1,5 @@
+//go:build temporal
+
 package main
 
 import (
@@ -13,7 +15,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/contrib/envconfig"
 
@@ -31,20 +32,6 @@ import (
 
 // dialTimeout bounds connecting to the Temporal service.
 const dialTimeout = 10 * time.Second
-
-// temporalFlags send runs to a Temporal service instead of running them
-// in this process.
-type temporalFlags struct {
-	hostPort, namespace, taskQueue string
-	flags                          *pflag.FlagSet
-}
-
-func (t *temporalFlags) add(f *pflag.FlagSet, what string) {
-	t.flags = f
-	f.StringVar(&t.hostPort, "temporal", "", what+" on the Temporal service at HOST:PORT (see nous worker)")
-	f.StringVar(&t.namespace, "namespace", "default", "the Temporal namespace, with --temporal (default: $TEMPORAL_NAMESPACE or the profile's, else default)")
-	f.StringVar(&t.taskQueue, "task-queue", durable.DefaultTaskQueue, "the Temporal task queue, with --temporal")
-}
 
 // dial connects to the service the flags name, as Temporal's own client
 // configuration says how (TEMPORAL_API_KEY, TEMPORAL_TLS_*, the profile
@@ -229,6 +216,25 @@ func replayedReports(ctx context.Context, c client.Client, id string, rs *rules.
 		out[f] = b.Bytes()
 	}
 	return out, nil
+}
+
+// serveDelegate connects nous serve to the Temporal service tf names; close
+// ends the connection.
+func (a *app) serveDelegate(ctx context.Context, tf *temporalFlags) (server.Delegate, func(), error) {
+	c, o, err := a.dial(ctx, tf, serveRunTimeout, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("serve: %w", err)
+	}
+	d := durableDelegate{client: c, opts: o}
+	if _, fixed := a.lookupEnv(envNow); fixed {
+		clock, err := a.askClock()
+		if err != nil {
+			c.Close()
+			return nil, nil, err
+		}
+		d.now = clock()
+	}
+	return d, c.Close, nil
 }
 
 // serveRunTimeout bounds a run nous serve --temporal starts, the wait

@@ -157,13 +157,13 @@ func TestLightPackagesPullNoTransport(t *testing.T) {
 }
 
 // TestTemporalOnlyWhereAskedFor keeps the Temporal SDK in engine/durable:
-// the planner, the in-memory executor, the server and everything else of
-// nous but the CLI that wires it in build without it.
+// the planner, the in-memory executor, the server and the nous binary as
+// built by default (without the temporal tag) do without it.
 func TestTemporalOnlyWhereAskedFor(t *testing.T) {
 	deps := goList(t, true)
 	require.Contains(t, deps, "engine/durable")
 	for _, pkg := range slices.Sorted(maps.Keys(deps)) {
-		if under(pkg, "engine/durable") || pkg == "cmd/nous" || strings.HasSuffix(pkg, "_test") {
+		if under(pkg, "engine/durable") || strings.HasSuffix(pkg, "_test") {
 			continue
 		}
 		for _, d := range deps[pkg] {

@@ -69,19 +69,11 @@ plugin.`,
 			defer stop()
 			cfg.Mounts = frontEnds()
 			if tf.hostPort != "" {
-				c, o, err := a.dial(ctx, &tf, serveRunTimeout, nil)
+				d, closeDelegate, err := a.serveDelegate(ctx, &tf)
 				if err != nil {
-					return fmt.Errorf("serve: %w", err)
+					return err
 				}
-				defer c.Close()
-				d := durableDelegate{client: c, opts: o}
-				if _, fixed := a.lookupEnv(envNow); fixed {
-					clock, err := a.askClock()
-					if err != nil {
-						return err
-					}
-					d.now = clock()
-				}
+				defer closeDelegate()
 				cfg.Delegate = d
 			}
 			srv, digest, done, err := a.service(ctx, cfg)
