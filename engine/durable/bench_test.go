@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -19,7 +20,10 @@ import (
 // BenchmarkAnswer answers one question in memory and as a durable run on
 // a real dev server with a worker in this process, over the same
 // in-process plugins: the difference is the workflow's overhead, which
-// it reports per activity (plugin call) and per pass.
+// it reports per activity (plugin call) and per pass. The dev server it
+// starts keeps its state in a file; $NOUS_BENCH_TEMPORAL (HOST:PORT)
+// names another service instead, e.g. `temporal server start-dev`
+// without --db-filename, which keeps it in memory.
 func BenchmarkAnswer(b *testing.B) {
 	rs := defaultRules(b)
 	p := newInProcess(b, gitRepo(b))
@@ -37,8 +41,11 @@ func BenchmarkAnswer(b *testing.B) {
 	})
 	b.Run("temporal", func(b *testing.B) {
 		b.ReportAllocs()
-		srv := devserver.Start(b)
-		o := Options{HostPort: srv.HostPort, Namespace: srv.Namespace, TaskQueue: "bench"}
+		o := Options{HostPort: os.Getenv("NOUS_BENCH_TEMPORAL"), Namespace: "default", TaskQueue: "bench"}
+		if o.HostPort == "" {
+			srv := devserver.Start(b)
+			o.HostPort, o.Namespace = srv.HostPort, srv.Namespace
+		}
 		c, err := Dial(context.Background(), o, client.Options{})
 		require.NoError(b, err)
 		defer c.Close()
