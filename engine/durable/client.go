@@ -53,8 +53,8 @@ func Ask(ctx context.Context, c client.Client, o Options, in Input, watch Watch)
 	defer tick.Stop()
 	started, taken := time.Now(), false
 	follow := func() {
-		if taken && watch.Progress == nil {
-			return
+		if watch.Progress == nil && (taken || watch.Waiting == nil) {
+			return // nothing to tell
 		}
 		n, ok := readProgress(context.WithoutCancel(ctx), c, run, seen, watch.Progress)
 		seen, taken = seen+n, taken || ok
