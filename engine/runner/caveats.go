@@ -151,9 +151,19 @@ func (r *run) anyAnswered() bool {
 	return false
 }
 
-// noAnswer says why no source answered: none is configured for the
-// retrievals, or every source failed (the source caveats give each error).
+// noAnswer says why no source answered: those asked answered with no
+// records the checks let through, none is configured for the retrievals,
+// or every source failed (the source caveats give each error).
 func (r *run) noAnswer() string {
+	for _, st := range r.steps {
+		if st.action() == "retrieve" && len(st.out.Answered) > 0 {
+			text := "No records: " + strings.Join(quoted(st.out.Answered), ", ") + " answered with none that answer the question"
+			if r.hist.Termination == history.TTLExpired {
+				text += fmt.Sprintf(", and the time ran out (TTL %s) before it could be asked another way", r.loop.TTL)
+			}
+			return text + "."
+		}
+	}
 	for _, st := range r.steps {
 		if st.action() == "retrieve" && len(st.out.Failed) > 0 {
 			return "No source answered the question: every retrieval failed."
@@ -465,4 +475,13 @@ func singular(key string) string {
 // sentence trims s for use inside a sentence that ends with a period.
 func sentence(s string) string {
 	return strings.TrimRight(strings.TrimSpace(s), ".")
+}
+
+// quoted is names, each in double quotes.
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+	}
+	return out
 }

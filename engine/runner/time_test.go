@@ -65,6 +65,8 @@ func TestRunTimeMeasuresTheTTL(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, history.TTLExpired, res.History.Termination, "the run's own clock passed the hour; the real one did not")
 	assert.Len(t, res.History.Passes, 1, "the first call took the run past its hour")
+	assert.Equal(t, []string{`No records: "git" answered with none that answer the question, and the time ran out (TTL 1h0m0s) before it could be asked another way.`},
+		res.Caveats, "the source answered: it is not said to be missing")
 	require.NotEmpty(t, clock.deadlines)
 	assert.Equal(t, fixedNow.Add(time.Hour), clock.deadlines[0], "a call's deadline is the TTL's end on the run's clock")
 }
