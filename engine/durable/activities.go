@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -185,13 +186,20 @@ func (a *Activities) activityError(err error) error {
 	return temporal.NewApplicationErrorWithOptions(f.Message, f.Kind, temporal.ApplicationErrorOptions{NonRetryable: final(sdk.KindOf(err))})
 }
 
-// final reports whether an error of kind would fail again however often
-// it is retried: the configuration, the credentials, the request or the
+// finalKinds are the error kinds that fail again however often a call is
+// retried: the configuration, the credentials, the request or the
 // resource is wrong.
-func final(kind sdk.ErrorKind) bool {
-	switch kind {
-	case sdk.KindBadConfig, sdk.KindUnauthorized, sdk.KindBadRequest, sdk.KindNotFound:
-		return true
+var finalKinds = []sdk.ErrorKind{sdk.KindBadConfig, sdk.KindUnauthorized, sdk.KindBadRequest, sdk.KindNotFound}
+
+func final(kind sdk.ErrorKind) bool { return slices.Contains(finalKinds, kind) }
+
+// retryPolicy retries a call but for the final kinds: five attempts, one
+// second apart at first, doubling up to half a minute.
+func retryPolicy() *temporal.RetryPolicy {
+	names := make([]string, len(finalKinds))
+	for i, k := range finalKinds {
+		names[i] = k.String()
 	}
-	return false
+	return &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
+		NonRetryableErrorTypes: names}
 }

@@ -197,10 +197,7 @@ func (p *ports) call(ctx context.Context, name, what string, in, out any) error 
 		return sdk.Errorf(sdk.KindUnavailable, "%s: not asked: the run's Temporal history holds %d events in %d KiB, at nous's bound (%d events, %d KiB) below Temporal's own",
 			what, info.GetCurrentHistoryLength(), info.GetCurrentHistorySize()>>10, maxHistoryEvents, maxHistoryBytes>>10)
 	}
-	retry := &temporal.RetryPolicy{
-		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
-		NonRetryableErrorTypes: []string{sdk.KindBadConfig.String(), sdk.KindUnauthorized.String(), sdk.KindBadRequest.String(), sdk.KindNotFound.String()},
-	}
+	retry := retryPolicy()
 	var f workflow.Future
 	if name == activityGround || name == activityDescribe {
 		// Short questions to a source: a local activity, run by the
