@@ -176,6 +176,9 @@ func testEnv(t *testing.T, rs *rules.Ruleset, p ask.Plugins) *testsuite.TestWork
 	env := s.NewTestWorkflowEnvironment()
 	env.SetDataConverter(dataConverter)
 	env.SetWorkerOptions(workerOptions())
+	// The suite fails a run that takes 3 s of real time; under the race
+	// detector a thousand records take longer than that.
+	env.SetTestTimeout(2 * time.Minute)
 	red := redact.New()
 	register(env, NewWorkflow(rs, red))
 	acts := &Activities{Plugins: p, Redactor: red}
