@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -180,7 +181,11 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 		dst = terminalSafe{w}
 	}
 	if out.Oversize {
-		if out.Reports, err = replayedReports(ctx, c, in.ID, rs, red, in.Formats, showTrace); err != nil {
+		// Rendered even when the run was cancelled: its partial report.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dialTimeout*6)
+		out.Reports, err = replayedReports(rctx, c, in.ID, rs, red, in.Formats, showTrace)
+		cancel()
+		if err != nil {
 			return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 		}
 	}
@@ -189,7 +194,7 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 	}
 	var runErr error
 	if out.Error != "" {
-		runErr = fmt.Errorf("%s", out.Error)
+		runErr = errors.New(out.Error)
 	}
 	res := &runner.Result{Status: out.Status, Caveats: out.Caveats, History: &history.History{Termination: out.Termination}}
 	return askExit(res, runErr, w.n, red)
