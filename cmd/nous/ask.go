@@ -225,7 +225,11 @@ func (a *app) engineLogger(red *redact.Redactor) *slog.Logger {
 }
 
 func (a *app) stderrIsTerminal() bool {
-	f, ok := a.stderr.(*os.File)
+	w := a.stderr
+	if l, ok := w.(*lockedWriter); ok {
+		w = l.w
+	}
+	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 

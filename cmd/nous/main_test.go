@@ -1,8 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // envAsNous makes this test binary behave as the nous binary. Built-in
@@ -21,4 +26,23 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Exit(m.Run())
+}
+
+func TestStderrIsSafeForConcurrentWrites(t *testing.T) {
+	var b strings.Builder
+	w := &lockedWriter{w: &b}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				fmt.Fprintf(w, "writer %d\n", i)
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, 800, strings.Count(b.String(), "\n"), "every line whole (the race detector checks the rest)")
+	a := &app{stderr: w}
+	assert.False(t, a.stderrIsTerminal(), "a buffer is no terminal, wrapped or not")
 }
