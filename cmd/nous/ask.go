@@ -126,11 +126,7 @@ and its options.`,
 						return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 					}
 				}
-				out := &countingWriter{w: a.stdout}
-				var w io.Writer = out
-				if format == "text" || format == "markdown" {
-					w = terminalSafe{out}
-				}
+				out, w := a.reportWriter(format)
 				if err := report.Render(w, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
 					return fmt.Errorf("ask: writing output: %w", err)
 				}
@@ -168,6 +164,16 @@ func askExit(res *runner.Result, runErr error, written int64, red *redact.Redact
 		return &exitError{Code: exitClarify} // the output is the question
 	}
 	return nil
+}
+
+// reportWriter is where a report in format goes: stdout, counted, and
+// kept from moving a terminal when the format is for one.
+func (a *app) reportWriter(format string) (*countingWriter, io.Writer) {
+	out := &countingWriter{w: a.stdout}
+	if format == "text" || format == "markdown" {
+		return out, terminalSafe{out}
+	}
+	return out, out
 }
 
 // countingWriter counts the bytes written through it.

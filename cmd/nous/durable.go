@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -175,11 +174,7 @@ func (a *app) askDurable(ctx context.Context, tf *temporalFlags, rs *rules.Rules
 			return &exitError{Code: exitFindings, Err: fmt.Errorf("ask: %w", red.Error(err))}
 		}
 	}
-	w := &countingWriter{w: a.stdout}
-	var dst io.Writer = w
-	if format == "text" || format == "markdown" {
-		dst = terminalSafe{w}
-	}
+	w, dst := a.reportWriter(format)
 	if out.Oversize {
 		// Rendered even when the run was cancelled: its partial report.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dialTimeout*6)
@@ -311,11 +306,7 @@ calls than it recorded.`,
 			if err != nil {
 				return &exitError{Code: exitFindings, Err: fmt.Errorf("replay: %s: %w", args[0], red.Error(err))}
 			}
-			w := &countingWriter{w: a.stdout}
-			var dst io.Writer = w
-			if format == "text" || format == "markdown" {
-				dst = terminalSafe{w}
-			}
+			_, dst := a.reportWriter(format)
 			if err := report.Render(dst, format, res, report.Options{Trace: showTrace, Redactor: red}); err != nil {
 				return fmt.Errorf("replay: writing output: %w", err)
 			}

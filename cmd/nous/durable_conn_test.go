@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nous-dev/nous/engine/durable"
 )
 
 // appWithEnv is an app whose environment is env alone.
@@ -24,6 +26,10 @@ func appWithEnv(t *testing.T, env map[string]string) *app {
 		}
 		return out
 	}}
+}
+
+func TestTaskQueueDefaultIsDurables(t *testing.T) {
+	assert.Equal(t, durable.DefaultTaskQueue, defaultTaskQueue, "the flag's default, kept apart for the build without Temporal")
 }
 
 func TestTemporalConnectionFollowsTemporalsOwnConfiguration(t *testing.T) {
