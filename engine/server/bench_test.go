@@ -18,8 +18,11 @@ import (
 
 // BenchmarkPlanHTTP posts /v1/plan over loopback HTTP with keep-alive from
 // GOMAXPROCS × 4 clients, the load generator in this process: plans/s, and
-// the latency's p50 and p99. "plan" asks one question; "varied" cycles
-// through several (nothing is cached, but a planner's cost depends on the
+// the latency's p50 and p99. "plan" asks one question and "varied" cycles
+// through several, both answered from the plan cache after their first
+// time; "uncached" asks "plan"'s question in bodies all spelled
+// differently (whitespace), so each is planned, and "uncached-varied"
+// does so for the several questions (a planner's cost depends on the
 // question); "fixed" is the ceiling of this harness on this machine: the
 // same server stack (http.Server, guard, mux) and load generator answering
 // with the bytes of the "plan" answer without planning.
@@ -43,12 +46,32 @@ func BenchmarkPlanHTTP(b *testing.B) {
 	for i, q := range planQuestions {
 		bodies[i], _ = json.Marshal(map[string]string{"query": q})
 	}
-	b.Run("plan", func(b *testing.B) { postLoad(b, s.url+path, bodies[:1]) })
-	b.Run("varied", func(b *testing.B) { postLoad(b, s.url+path, bodies) })
+	b.Run("plan", func(b *testing.B) { postLoad(b, s.url+path, cycle(bodies[:1])) })
+	b.Run("varied", func(b *testing.B) { postLoad(b, s.url+path, cycle(bodies)) })
+	b.Run("uncached", func(b *testing.B) { postLoad(b, s.url+path, respelled(bodies[:1])) })
+	b.Run("uncached-varied", func(b *testing.B) { postLoad(b, s.url+path, respelled(bodies)) })
 	b.Run("fixed", func(b *testing.B) {
-		postLoad(b, s.url+"/v1/fixed", bodies[:1])
+		postLoad(b, s.url+"/v1/fixed", cycle(bodies[:1]))
 		b.ReportMetric(float64(len(fixed)), "resp-B")
 	})
+}
+
+// cycle is the i-th request's body: bodies in turn.
+func cycle(bodies [][]byte) func(i uint64) []byte {
+	return func(i uint64) []byte { return bodies[i%uint64(len(bodies))] }
+}
+
+// respelled is bodies in turn, each followed by whitespace spelling i in
+// base 3, so no two requests share a body (and a cache key) while every
+// one asks the same as its question.
+func respelled(bodies [][]byte) func(i uint64) []byte {
+	return func(i uint64) []byte {
+		body := slices.Clip(bodies[i%uint64(len(bodies))])
+		for n := i; n > 0; n /= 3 {
+			body = append(body, " \t\n"[n%3])
+		}
+		return body
+	}
 }
 
 // planQuestions are the questions BenchmarkPlanHTTP plans, the first the
@@ -64,10 +87,10 @@ var planQuestions = []string{
 	"what about hclsyntax?",
 }
 
-// postLoad posts bodies in turn to url from GOMAXPROCS × 4 clients over
-// keep-alive connections and reports requests/s ("plans/s") and the
-// latency's p50 and p99.
-func postLoad(b *testing.B, url string, bodies [][]byte) {
+// postLoad posts the i-th request's body to url from GOMAXPROCS × 4
+// clients over keep-alive connections and reports requests/s ("plans/s")
+// and the latency's p50 and p99.
+func postLoad(b *testing.B, url string, body func(i uint64) []byte) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	defer client.CloseIdleConnections()
 	var mu sync.Mutex
@@ -80,7 +103,7 @@ func postLoad(b *testing.B, url string, bodies [][]byte) {
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
-			body := bodies[next.Add(1)%uint64(len(bodies))]
+			body := body(next.Add(1))
 			t0 := time.Now()
 			resp, err := client.Post(url, "application/json", bytes.NewReader(body))
 			if err != nil {

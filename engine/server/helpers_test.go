@@ -106,10 +106,13 @@ type testServer struct {
 	stop   func() error // shuts the server down, as SIGTERM does
 }
 
-// start serves p with the default rules and cfg on a loopback port.
+// start serves p with cfg on a loopback port, on the default rules unless
+// cfg names its snapshots.
 func start(t testing.TB, p *fixtures, cfg server.Config) *testServer {
 	t.Helper()
-	cfg.Snapshots = server.Static(server.NewSnapshot(defaultRules(t), p, redact.New("test-token"), nil))
+	if cfg.Snapshots == nil {
+		cfg.Snapshots = server.Static(server.NewSnapshot(defaultRules(t), p, redact.New("test-token"), nil))
+	}
 	cfg.Clock = func() time.Time { return now }
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

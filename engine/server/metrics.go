@@ -24,6 +24,7 @@ type Metrics struct {
 	stepTime *prometheus.HistogramVec
 	refused  prometheus.Counter
 	reloads  *prometheus.CounterVec
+	plans    [2]prometheus.Counter // POST /v1/plan answers: computed, from the cache
 }
 
 func newMetrics(s *Server) *Metrics {
@@ -40,7 +41,10 @@ func newMetrics(s *Server) *Metrics {
 		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "nous_rules_reloads_total",
 			Help: "Rule reloads, by outcome (ok: swapped in; error: the last good rules kept)."}, []string{"outcome"}),
 	}
-	m.registry.MustRegister(m.runs, m.runTime, m.stepTime, m.refused, m.reloads,
+	plans := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "nous_plans_total",
+		Help: "POST /v1/plan answers, by whether the plan was computed (miss) or the cached answer to the same body on the same rules (hit)."}, []string{"cache"})
+	m.plans = [2]prometheus.Counter{plans.WithLabelValues("miss"), plans.WithLabelValues("hit")}
+	m.registry.MustRegister(m.runs, m.runTime, m.stepTime, m.refused, m.reloads, plans,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "nous_runs_in_flight", Help: "Runs executing now."},
 			func() float64 { return float64(len(s.slots.slots)) }),
@@ -75,6 +79,15 @@ func (m *Metrics) Register(cs ...prometheus.Collector) error {
 
 func (m *Metrics) handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// planCache counts a /v1/plan answer, hit when it came from the cache.
+func (m *Metrics) planCache(hit bool) {
+	i := 0
+	if hit {
+		i = 1
+	}
+	m.plans[i].Inc()
 }
 
 // ran counts a run that ended with status after d.

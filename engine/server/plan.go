@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/render"
 )
@@ -17,15 +19,36 @@ import (
 // plan is POST /v1/plan: the request of `nous plan --input`, the plan of
 // `nous plan --format json`. A plan with error diagnostics is still a
 // plan: 200, its diagnostics say what is wrong.
+//
+// A plan is a function of the rules and the request alone (engine.Planner
+// promises the same plan for the same request), so the answer to a body
+// already planned on the current rules is served from a small cache, as a
+// database reuses the plan of a statement it has seen: dashboards and
+// front ends ask the same few questions over and over.
 func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
-	req, err := engine.DecodeRequest(r.Body)
+	body := planBuffers.Get().(*bytes.Buffer)
+	defer releasePlanBuffer(body)
+	body.Reset()
+	if _, err := body.ReadFrom(r.Body); !bodyError(w, err) {
+		return
+	}
+	snap, release := s.cfg.Snapshots.Acquire()
+	defer release()
+	sp := s.planners.entry(snap)
+	if cached, ok := sp.plans.Get(string(body.Bytes())); ok {
+		s.metrics.planCache(true)
+		writePlanBytes(w, cached)
+		return
+	}
+	s.metrics.planCache(false)
+	req, err := engine.DecodeRequest(bytes.NewReader(body.Bytes()))
 	if !bodyError(w, err) {
 		return
 	}
 	out := planBuffers.Get().(*bytes.Buffer)
 	defer releasePlanBuffer(out)
 	out.Reset()
-	err = s.writePlan(r.Context(), out, req)
+	err = writePlan(r.Context(), out, snap, sp, req)
 	var re *RequestError
 	switch {
 	case errors.As(err, &re):
@@ -33,14 +56,31 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		writeError(w, http.StatusInternalServerError, "%v", err)
 	default:
-		// With its length, net/http sends the plan in one piece rather
-		// than chunked (it buffers 2 kB before it would know the length).
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Content-Length", strconv.Itoa(out.Len()))
-		_, _ = w.Write(out.Bytes())
+		if out.Len() <= maxCachedPlan {
+			sp.plans.Add(body.String(), bytes.Clone(out.Bytes()))
+		}
+		writePlanBytes(w, out.Bytes())
 	}
 }
+
+// writePlanBytes answers with a rendered plan. With its length, net/http
+// sends the plan in one piece rather than chunked (it buffers 2 kB before
+// it would know the length).
+func writePlanBytes(w http.ResponseWriter, plan []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(plan)))
+	_, _ = w.Write(plan)
+}
+
+// The plan cache of a ruleset holds at most cachedPlans plans of at most
+// maxCachedPlan bytes each (8 MiB in all; the default rules' plans are
+// 2–8 kB), keyed by the request's bytes: a body spelled differently is
+// planned again, which costs time, never a wrong answer.
+const (
+	cachedPlans   = 512
+	maxCachedPlan = 16 << 10
+)
 
 // planBuffers are the plans' response buffers, reused across requests.
 var planBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -59,18 +99,17 @@ func releasePlanBuffer(b *bytes.Buffer) {
 // `nous plan --format json` prints. A question the rules cannot plan is a
 // *RequestError; a plan with error diagnostics is still a plan.
 func (s *Server) Plan(ctx context.Context, req engine.Request) ([]byte, error) {
+	snap, release := s.cfg.Snapshots.Acquire()
+	defer release()
 	var out bytes.Buffer
-	if err := s.writePlan(ctx, &out, req); err != nil {
+	if err := writePlan(ctx, &out, snap, s.planners.entry(snap), req); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
 }
 
-// writePlan is Plan writing to out.
-func (s *Server) writePlan(ctx context.Context, out *bytes.Buffer, req engine.Request) error {
-	snap, release := s.cfg.Snapshots.Acquire()
-	defer release()
-	sp := s.planners.entry(snap)
+// writePlan is Plan on snap writing to out.
+func writePlan(ctx context.Context, out *bytes.Buffer, snap *Snapshot, sp *snapPlanner, req engine.Request) error {
 	planner := sp.planner
 	if err := planner.CheckMode(req.Mode); err != nil {
 		return &RequestError{Field: "mode", Msg: err.Error()}
@@ -87,15 +126,16 @@ func (s *Server) writePlan(ctx context.Context, out *bytes.Buffer, req engine.Re
 	return nil
 }
 
-// plannerCache keeps the planner of the snapshot last planned with: a
-// planner compiles the rules' templates once, and snapshots change only
-// on reload.
+// plannerCache keeps the planner of the snapshot last planned with, and
+// its plans: a planner compiles the rules' templates once, and snapshots
+// change only on reload.
 type plannerCache struct{ last atomic.Pointer[snapPlanner] }
 
 type snapPlanner struct {
 	snap    *Snapshot
 	planner *engine.Planner
-	facts   []engine.SourceFacts // the sources as the rules configure them; ValidatePlan only reads them
+	facts   []engine.SourceFacts       // the sources as the rules configure them; ValidatePlan only reads them
+	plans   *lru.Cache[string, []byte] // rendered plans by request body
 }
 
 func (c *plannerCache) get(snap *Snapshot) *engine.Planner { return c.entry(snap).planner }
@@ -104,7 +144,8 @@ func (c *plannerCache) entry(snap *Snapshot) *snapPlanner {
 	if p := c.last.Load(); p != nil && p.snap == snap {
 		return p
 	}
-	p := &snapPlanner{snap: snap, planner: engine.NewPlanner(snap.Rules), facts: engine.SourceFactsFromRules(snap.Rules)}
+	plans, _ := lru.New[string, []byte](cachedPlans) // fails only for a size ≤ 0
+	p := &snapPlanner{snap: snap, planner: engine.NewPlanner(snap.Rules), facts: engine.SourceFactsFromRules(snap.Rules), plans: plans}
 	c.last.Store(p)
 	return p
 }
