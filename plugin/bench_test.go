@@ -58,8 +58,21 @@ func benchFetch(b *testing.B, n int) {
 func BenchmarkFetch1Record(b *testing.B)    { benchFetch(b, 1) }
 func BenchmarkFetch10kRecords(b *testing.B) { benchFetch(b, 10_000) }
 
-func BenchmarkInvoke(b *testing.B) {
-	m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: "builtin:echo"})
+// BenchmarkInvoke is one Invoke round trip to a plugin subprocess that runs
+// on one thread (sdk/plugin.Config.MaxProcs), as the light built-ins do.
+func BenchmarkInvoke(b *testing.B) { benchInvoke(b, "builtin:echo", 0) }
+
+// BenchmarkInvokeDeadline is BenchmarkInvoke with a deadline on every call,
+// as the engine's calls have: a timer on the host and, through gRPC's
+// timeout header, in the plugin.
+func BenchmarkInvokeDeadline(b *testing.B) { benchInvoke(b, "builtin:echo", time.Minute) }
+
+// BenchmarkInvokeAllProcs is BenchmarkInvoke with a plugin on Go's default
+// threads, one per CPU, as the git source runs.
+func BenchmarkInvokeAllProcs(b *testing.B) { benchInvoke(b, "builtin:echo-allprocs", 0) }
+
+func benchInvoke(b *testing.B, ref string, timeout time.Duration) {
+	m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: ref, Timeout: timeout})
 	req := sdk.InvokeRequest{
 		Role:         sdk.RoleWriter,
 		Instructions: "Write the report.",

@@ -56,6 +56,9 @@ func pluginMode(args []string) (string, bool) {
 func servePlugin(mode string) {
 	switch mode {
 	case "echo":
+		// Light, as the template agent and the file source are: one thread.
+		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}, Agent: &echoAgent{}, MaxProcs: 1})
+	case "echo-allprocs":
 		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}, Agent: &echoAgent{}})
 	case "source-only":
 		sdkplugin.Serve(sdkplugin.Config{Source: &echoSource{}})
