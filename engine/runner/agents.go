@@ -211,7 +211,8 @@ func (c *agentCall) ask(role string, input any, out any, tries int) error {
 		r.countUsage(resp.Usage)
 		call.PromptTokens = resp.Usage.PromptTokens
 		repaired, err := decodeOutput(schema, resp.Output, out)
-		if json.Valid(resp.Output) {
+		// An answer decoded as it came is valid JSON: no need to scan it again.
+		if (err == nil && !repaired) || json.Valid(resp.Output) {
 			call.Output = resp.Output
 		} else {
 			call.RawOutput = string(resp.Output)

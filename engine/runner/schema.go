@@ -140,7 +140,7 @@ func (s roleSchema) decode(raw []byte, out any) error {
 		}
 		return fmt.Errorf("does not match the %s schema: %s", s.role, strings.Join(problems, "; "))
 	}
-	return json.Unmarshal(raw, out)
+	return fill(raw, obj, out)
 }
 
 // checkObject appends to problems what in obj does not fit fields; at
@@ -175,13 +175,18 @@ func checkObject(obj map[string]json.RawMessage, fields []schemaField, at string
 			if json.Unmarshal(v, &n) != nil || n < 0 {
 				problems = append(problems, fmt.Sprintf("%q must be a non-negative integer", name))
 			}
+		case len(f.enum) == 0:
+			// v is one valid JSON value: a string when it starts with a quote.
+			if len(v) == 0 || v[0] != '"' {
+				problems = append(problems, fmt.Sprintf("%q must be a string", name))
+			}
 		default:
 			var str string
 			if json.Unmarshal(v, &str) != nil {
 				problems = append(problems, fmt.Sprintf("%q must be a string", name))
 				continue
 			}
-			if len(f.enum) > 0 && !slices.Contains(f.enum, str) {
+			if !slices.Contains(f.enum, str) {
 				problems = append(problems, fmt.Sprintf("%q is %q, want one of %s", name, str, strings.Join(f.enum, ", ")))
 			}
 		}

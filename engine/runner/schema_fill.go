@@ -1,0 +1,128 @@
+package runner
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// fill decodes the members of obj, an answer that passed its schema's
+// check, into out as json.Unmarshal of the whole answer would, without
+// scanning the answer twice more: each member is decoded into the field
+// its json tag names, and a string member that needs no \u escape is
+// unquoted here. out must be a pointer to a struct whose exported fields
+// all have plain json tags; anything else, or a member that fails, is
+// left to json.Unmarshal of raw.
+func fill(raw []byte, obj map[string]json.RawMessage, out any) error {
+	rv := reflect.ValueOf(out)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return json.Unmarshal(raw, out)
+	}
+	st := rv.Elem()
+	if !plainTags(st.Type()) {
+		return json.Unmarshal(raw, out)
+	}
+	for i := range st.NumField() {
+		sf := st.Type().Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		v, ok := obj[sf.Tag.Get("json")]
+		if !ok {
+			continue
+		}
+		f := st.Field(i)
+		if f.Kind() == reflect.String {
+			if s, ok := unquote(v); ok {
+				f.SetString(s)
+				continue
+			}
+		}
+		if json.Unmarshal(v, f.Addr().Interface()) != nil {
+			// Its error names the member as decoding the whole answer does.
+			return json.Unmarshal(raw, out)
+		}
+	}
+	return nil
+}
+
+// plainTags reports whether every exported field of t is named by a json
+// tag without options, and none is embedded: then encoding/json matches
+// an answer's members, spelled as the schema spells them, to the fields
+// by their tags alone.
+func plainTags(t reflect.Type) bool {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			return false
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		tag := sf.Tag.Get("json")
+		if tag == "" || tag == "-" || strings.Contains(tag, ",") {
+			return false
+		}
+	}
+	return true
+}
+
+// unquote is the string the JSON string literal v (valid JSON, as
+// json.Unmarshal has checked) decodes to, when it holds valid UTF-8 and
+// no \u escape; ok is false otherwise, for json.Unmarshal to decode it
+// (which replaces invalid UTF-8 and lone surrogates).
+func unquote(v []byte) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	in := v[1 : len(v)-1]
+	var out []byte // nil until the first escape
+	start := 0     // of in's bytes not yet copied to out
+	for i := 0; i < len(in); {
+		c := in[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(in) {
+				return "", false
+			}
+			var r byte
+			switch in[i+1] {
+			case '"', '\\', '/':
+				r = in[i+1]
+			case 'b':
+				r = '\b'
+			case 'f':
+				r = '\f'
+			case 'n':
+				r = '\n'
+			case 'r':
+				r = '\r'
+			case 't':
+				r = '\t'
+			default: // \u, or not JSON
+				return "", false
+			}
+			if out == nil {
+				out = make([]byte, 0, len(in))
+			}
+			out = append(append(out, in[start:i]...), r)
+			i += 2
+			start = i
+		case c == '"' || c < ' ':
+			return "", false // not one JSON string
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(in[i:])
+			if r == utf8.RuneError && size == 1 {
+				return "", false
+			}
+			i += size
+		}
+	}
+	if out == nil {
+		return string(in), true
+	}
+	return string(append(out, in[start:]...)), true
+}
