@@ -28,7 +28,27 @@ type Options struct {
 // any format encodes it, so no escaping (JSON, Markdown) can spell a
 // secret the redactor does not know; the rendered bytes are masked again.
 func Render(w io.Writer, format string, res *runner.Result, opts Options) error {
-	res = redact.Value(opts.Redactor, res)
+	return Mask(res, opts.Redactor).Render(w, format, opts.Trace)
+}
+
+// Masked is a result whose every string is masked, to render in one format
+// or several (a server keeps the JSON and answers in another) without
+// masking it again for each.
+type Masked struct {
+	res      *runner.Result
+	redactor *redact.Redactor
+}
+
+// Mask masks every string of res with r (nil masks nothing), as Render
+// does before it renders.
+func Mask(res *runner.Result, r *redact.Redactor) Masked {
+	return Masked{res: redact.Value(r, res), redactor: r}
+}
+
+// Render writes the masked result to w in format, as Render does, with
+// the reasoning trace appended to text and Markdown when trace is set.
+func (m Masked) Render(w io.Writer, format string, trace bool) error {
+	res, opts := m.res, Options{Trace: trace, Redactor: m.redactor}
 	var b bytes.Buffer
 	var err error
 	switch format {

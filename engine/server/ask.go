@@ -197,8 +197,8 @@ func (s *Server) finish(run Run, res *runner.Result, err error, req AskRequest, 
 	}
 	run.Status = res.Status
 	var stored, out bytes.Buffer
-	opts := report.Options{Redactor: snap.Redactor}
-	if err := report.Render(&stored, "json", res, opts); err != nil {
+	masked := report.Mask(res, snap.Redactor) // once for both formats
+	if err := masked.Render(&stored, "json", false); err != nil {
 		run.Error = "rendering the result: " + err.Error()
 	}
 	s.runs.end(run, stored.Bytes())
@@ -207,8 +207,7 @@ func (s *Server) finish(run Run, res *runner.Result, err error, req AskRequest, 
 		a.Output = stored.Bytes()
 		return a
 	}
-	opts.Trace = req.Trace
-	if err := report.Render(&out, req.Format, res, opts); err != nil {
+	if err := masked.Render(&out, req.Format, req.Trace); err != nil {
 		a.Output = []byte("rendering the result: " + err.Error())
 		return a
 	}
