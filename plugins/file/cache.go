@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/nous-dev/nous/sdk"
 )
 
 // maxCachedFile bounds the size of the file whose rows a source keeps
@@ -19,17 +21,19 @@ const maxCachedFile = maxRow
 type fileKey struct {
 	path, format string
 	sum          [sha256.Size]byte
+	mapping      mapping // how its rows became records
 }
 
-// cachedRow is one decoded row; its object is never changed once cached
-// (the mapper only reads it).
+// cachedRow is one decoded row's record; it is never changed once cached
+// (Ground and the filters only read it, and Fetch emits a copy).
 type cachedRow struct {
 	line int
-	obj  map[string]any
+	rec  sdk.Record
 }
 
-// rowCache keeps the decoded rows of the last file a source read in full,
-// so a warm Ground and Fetch of an unchanged file skip decoding it.
+// rowCache keeps the records of the rows of the last file a source read in
+// full, so a warm Ground and Fetch of an unchanged file skip decoding it
+// and mapping its rows.
 type rowCache struct {
 	mu   sync.Mutex
 	key  fileKey
@@ -58,14 +62,22 @@ func (c *rowCache) forget() {
 	c.key, c.rows = fileKey{}, nil
 }
 
-// decodeCached is in.decode, served from c while the file's content is
-// unchanged: a regular file of a row format of at most maxCachedFile bytes
-// is read whole and hashed, and its rows, when it decodes without error,
+// decodeCached calls fn with the record m makes of each row of in, the
+// records served from c while the file's content is unchanged: a regular
+// file of a row format of at most maxCachedFile bytes is read whole and
+// hashed, and its records, when every row decodes and maps without error,
 // are kept, replacing the source's previous file. Reading and hashing cost
 // a fraction of decoding, and no time stamp can make the kept rows stale.
-func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error {
+func (in input) decodeCached(ctx context.Context, c *rowCache, m mapper, fn recordFunc) error {
+	mapped := func(line int, obj map[string]any) error {
+		rec, err := m.record(in.name, line, obj)
+		if err != nil {
+			return err
+		}
+		return fn(line, rec)
+	}
 	if c == nil || in.format == FormatMarkdown {
-		return in.decode(ctx, fn)
+		return in.decode(ctx, mapped)
 	}
 	rc, err := in.open()
 	if err != nil {
@@ -77,17 +89,17 @@ func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error
 		fi, err = f.Stat()
 	}
 	if !ok || err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCachedFile {
-		return in.decodeOpened(ctx, rc, fn)
+		return in.decodeOpened(ctx, rc, mapped)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxCachedFile+1))
 	f.Close()
 	if err != nil || len(data) > maxCachedFile {
-		return in.decode(ctx, fn) // as before: streamed, with its read error
+		return in.decode(ctx, mapped) // as before: streamed, with its read error
 	}
-	k := fileKey{path: in.name, format: in.format, sum: sha256.Sum256(data)}
+	k := fileKey{path: in.name, format: in.format, sum: sha256.Sum256(data), mapping: m.mapping}
 	if rows, hit := c.get(k); hit {
 		for _, r := range rows {
-			if err := fn(r.line, r.obj); err != nil {
+			if err := fn(r.line, r.rec); err != nil {
 				return err
 			}
 		}
@@ -95,8 +107,12 @@ func (in input) decodeCached(ctx context.Context, c *rowCache, fn rowFunc) error
 	}
 	var rows []cachedRow
 	err = in.decodeOpened(ctx, io.NopCloser(bytes.NewReader(data)), func(line int, obj map[string]any) error {
-		rows = append(rows, cachedRow{line, obj})
-		return fn(line, obj)
+		rec, err := m.record(in.name, line, obj)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, cachedRow{line, rec})
+		return fn(line, rec)
 	})
 	if err == nil {
 		c.put(k, rows)

@@ -136,3 +136,44 @@ func TestConfigureForgetsRows(t *testing.T) {
 	plugintest.Configure(t, s, map[string]any{"path": p})
 	assert.Nil(t, s.rows.rows)
 }
+
+// TestCacheKeepsRecordsApart: what a fetch emits is the caller's to change;
+// the kept records, and so the next fetch, stay as the file says.
+func TestCacheKeepsRecordsApart(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "issues.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"id":"1","status":"open","labels":["a","b"],"extra":"x"}`+"\n"), 0o600))
+	s := configured(t, map[string]any{"path": p})
+	first := plugintest.Fetch(t, s, sdk.FetchRequest{})
+	require.Len(t, first, 1)
+	require.NotNil(t, s.rows.rows, "kept")
+	err := s.Fetch(context.Background(), sdk.FetchRequest{}, func(r sdk.Record) error {
+		r.Fields["status"] = "changed"
+		r.Fields["labels"].([]string)[0] = "changed"
+		delete(r.Fields, "extra")
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, first, plugintest.Fetch(t, s, sdk.FetchRequest{}))
+}
+
+// TestCacheKeyedByMapping: records kept for one mapping of columns are not
+// served for another, though the file is the same.
+func TestCacheKeyedByMapping(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "issues.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"id":"1","title":"t","name":"n"}`+"\n"), 0o600))
+	var cache rowCache
+	titleOf := func(cfg config) []string {
+		var out []string
+		require.NoError(t, eachRecord(context.Background(), cfg, time.UTC, &cache, func(r sdk.Record) error {
+			out = append(out, r.Title)
+			return nil
+		}))
+		return out
+	}
+	plain := config{Path: p, Kind: "issue", Source: "file"}
+	renamed := plain
+	renamed.Fields = map[string]string{"title": "name"}
+	assert.Equal(t, []string{"t"}, titleOf(plain))
+	assert.Equal(t, []string{"n"}, titleOf(renamed))
+	assert.Equal(t, []string{"t"}, titleOf(plain))
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,11 +21,23 @@ var recordFields = []string{"id", "source", "kind", "title", "body", "url", "aut
 
 // mapper turns decoded objects into records.
 type mapper struct {
-	column map[string]string // column name → record field
-	source string            // default Record.Source
-	kind   string            // default Record.Kind
-	loc    *time.Location    // zone of times written without one
+	column  map[string]string // column name → record field
+	source  string            // default Record.Source
+	kind    string            // default Record.Kind
+	loc     *time.Location    // zone of times written without one
+	mapping mapping
 }
+
+// mapping identifies what a mapper makes of a row, for the records kept
+// of a file: two mappers with the same mapping make the same records.
+type mapping struct {
+	columns      string // "column\x00field\x00" pairs, sorted by column
+	source, kind string
+	loc          *time.Location
+}
+
+// recordFunc receives each row's record with the line it starts on.
+type recordFunc func(line int, rec sdk.Record) error
 
 func newMapper(cfg config, loc *time.Location) mapper {
 	m := mapper{column: make(map[string]string), source: cfg.Source, kind: cfg.Kind, loc: loc}
@@ -40,7 +53,34 @@ func newMapper(cfg config, loc *time.Location) mapper {
 			m.column[f] = f
 		}
 	}
+	cols := make([]string, 0, len(m.column))
+	for col := range m.column {
+		cols = append(cols, col)
+	}
+	sort.Strings(cols)
+	var b strings.Builder
+	for _, col := range cols {
+		b.WriteString(col + "\x00" + m.column[col] + "\x00")
+	}
+	m.mapping = mapping{columns: b.String(), source: cfg.Source, kind: cfg.Kind, loc: loc}
 	return m
+}
+
+// clone is rec with its own Fields and their string lists, for a caller
+// that may change what it is given while rec stays kept.
+func clone(rec sdk.Record) sdk.Record {
+	if rec.Fields == nil {
+		return rec
+	}
+	fields := make(map[string]any, len(rec.Fields))
+	for k, v := range rec.Fields {
+		if l, ok := v.([]string); ok {
+			v = slices.Clone(l)
+		}
+		fields[k] = v
+	}
+	rec.Fields = fields
+	return rec
 }
 
 // record converts obj, read from the file name at line, into a Record. A

@@ -95,7 +95,7 @@ func (s *Source) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.
 		if !f.match(&rec) {
 			return nil
 		}
-		if err := emit(rec); err != nil {
+		if err := emit(clone(rec)); err != nil { // rec may be kept
 			return err
 		}
 		if emitted++; req.Limit > 0 && emitted >= req.Limit {
@@ -135,15 +135,11 @@ func eachRecord(ctx context.Context, cfg config, loc *time.Location, cache *rowC
 	var fnErr, ctxErr error
 	rows := 0
 	for _, in := range inputs {
-		err := in.decodeCached(ctx, cache, func(line int, obj map[string]any) error {
+		err := in.decodeCached(ctx, cache, m, func(_ int, rec sdk.Record) error {
 			if rows++; rows%checkEvery == 0 {
 				if ctxErr = ctx.Err(); ctxErr != nil {
 					return ctxErr
 				}
-			}
-			rec, err := m.record(in.name, line, obj)
-			if err != nil {
-				return err
 			}
 			fnErr = fn(rec)
 			return fnErr
