@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,6 +34,7 @@ const (
 	querySecret = "secret" // fails with a message containing the config's token
 	queryLast   = "last"   // prints a last stderr line, then exits at once
 	queryBigLog = "biglog" // logs one error line longer than 64 KiB, then fails
+	queryProcs  = "procs"  // the record's gomaxprocs field is the process's GOMAXPROCS
 )
 
 // bigBanner is the length of the bigbanner plugin's stdout line.
@@ -186,6 +188,9 @@ func (s *echoSource) Fetch(ctx context.Context, req sdk.FetchRequest, emit func(
 		fields := map[string]any{"index": int64(i), "pid": int64(os.Getpid())}
 		if req.Kind != "" {
 			fields["requested_kind"] = req.Kind
+		}
+		if req.Query == queryProcs {
+			fields["gomaxprocs"] = int64(runtime.GOMAXPROCS(0))
 		}
 		err := emit(sdk.Record{
 			ID:     "r" + strconv.Itoa(i),
