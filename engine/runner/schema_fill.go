@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -71,58 +72,45 @@ func plainTags(t reflect.Type) bool {
 // unquote is the string the JSON string literal v (valid JSON, as
 // json.Unmarshal has checked) decodes to, when it holds valid UTF-8 and
 // no \u escape; ok is false otherwise, for json.Unmarshal to decode it
-// (which replaces invalid UTF-8 and lone surrogates).
+// (which replaces invalid UTF-8 and lone surrogates). Being valid JSON,
+// v holds no control character and no quote but escaped ones.
 func unquote(v []byte) (s string, ok bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
 	in := v[1 : len(v)-1]
-	var out []byte // nil until the first escape
-	start := 0     // of in's bytes not yet copied to out
-	for i := 0; i < len(in); {
-		c := in[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(in) {
-				return "", false
-			}
-			var r byte
-			switch in[i+1] {
-			case '"', '\\', '/':
-				r = in[i+1]
-			case 'b':
-				r = '\b'
-			case 'f':
-				r = '\f'
-			case 'n':
-				r = '\n'
-			case 'r':
-				r = '\r'
-			case 't':
-				r = '\t'
-			default: // \u, or not JSON
-				return "", false
-			}
-			if out == nil {
-				out = make([]byte, 0, len(in))
-			}
-			out = append(append(out, in[start:i]...), r)
-			i += 2
-			start = i
-		case c == '"' || c < ' ':
-			return "", false // not one JSON string
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(in[i:])
-			if r == utf8.RuneError && size == 1 {
-				return "", false
-			}
-			i += size
-		}
+	if !utf8.Valid(in) { // escapes are ASCII: the raw bytes decide
+		return "", false
 	}
-	if out == nil {
+	i := bytes.IndexByte(in, '\\')
+	if i < 0 {
 		return string(in), true
 	}
-	return string(append(out, in[start:]...)), true
+	out := make([]byte, 0, len(in))
+	for i >= 0 {
+		if i+1 >= len(in) {
+			return "", false
+		}
+		var r byte
+		switch in[i+1] {
+		case '"', '\\', '/':
+			r = in[i+1]
+		case 'b':
+			r = '\b'
+		case 'f':
+			r = '\f'
+		case 'n':
+			r = '\n'
+		case 'r':
+			r = '\r'
+		case 't':
+			r = '\t'
+		default: // \u, or not JSON
+			return "", false
+		}
+		out = append(append(out, in[:i]...), r)
+		in = in[i+2:]
+		i = bytes.IndexByte(in, '\\')
+	}
+	return string(append(out, in...)), true
 }

@@ -19,6 +19,14 @@ func TestUnquoteAsEncodingJSON(t *testing.T) {
 	for _, lit := range unquoteSeeds {
 		t.Run(lit, func(t *testing.T) { checkUnquote(t, []byte(lit)) })
 	}
+	for _, lit := range unquoteSeeds[:4] {
+		_, ok := unquote([]byte(lit))
+		assert.True(t, ok, "decoded here: %s", lit)
+	}
+	for _, lit := range unquoteSeeds[4:8] {
+		_, ok := unquote([]byte(lit))
+		assert.False(t, ok, "left to encoding/json: %s", lit)
+	}
 }
 
 func FuzzUnquote(f *testing.F) {
