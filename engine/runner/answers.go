@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/sdk"
@@ -287,11 +288,19 @@ func lastDay(until time.Time) string { return day(until.Add(-time.Nanosecond)) }
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	return string(r[:n-1]) + "…"
+	// The first n-1 runes, as string([]rune(s)[:n-1]) spells them (an
+	// invalid byte as U+FFFD), without converting all of s.
+	end, runes := 0, 0
+	for end = range s {
+		if runes == n-1 {
+			break
+		}
+		runes++
+	}
+	return string([]rune(s[:end])) + "…"
 }
 
 func plural(n int, one, many string) string {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/history"
@@ -172,11 +174,31 @@ func summary(s string, n int) string {
 	if len(s) <= n && singleSpaced(s) {
 		return s // already short and single-spaced: nothing to copy
 	}
-	s = strings.Join(strings.Fields(s), " ")
-	if rs := []rune(s); len(rs) > n {
-		return string(rs[:n-1]) + "…"
+	// strings.Join(strings.Fields(s), " "), joined only as far as its
+	// first n+1 runes: a long report is not split whole to keep n.
+	var b strings.Builder
+	runes := 0
+	for rest := s; runes <= n; {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		if rest == "" {
+			break
+		}
+		end := strings.IndexFunc(rest, unicode.IsSpace)
+		if end < 0 {
+			end = len(rest)
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+			runes++
+		}
+		b.WriteString(rest[:end])
+		runes += utf8.RuneCountInString(rest[:end])
+		rest = rest[end:]
 	}
-	return s
+	if runes > n {
+		return clip(b.String(), n)
+	}
+	return b.String()
 }
 
 // singleSpaced reports whether s is ASCII words separated by single spaces, as

@@ -29,3 +29,39 @@ func TestSummary(t *testing.T) {
 		})
 	}
 }
+
+// oldSummary and oldClip are summary and clip as they were, converting
+// the whole text: the reference the shortcuts must spell alike.
+func oldSummary(s string, n int) string {
+	if len(s) <= n && singleSpaced(s) {
+		return s
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if rs := []rune(s); len(rs) > n {
+		return string(rs[:n-1]) + "…"
+	}
+	return s
+}
+
+func oldClip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func FuzzSummaryClip(f *testing.F) {
+	for _, s := range []string{"", "a  b\nc\td", " a b ", "a\u00a0b", "abcdef", "äöüß", "bad \xff\xfe byte", "\u0085x\u2028y", strings.Repeat("word ", 100)} {
+		for _, n := range []int{1, 2, 4, 10, 200} {
+			f.Add(s, n)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		if n < 1 || n > 1000 {
+			return
+		}
+		assert.Equal(t, oldSummary(s, n), summary(s, n))
+		assert.Equal(t, oldClip(s, n), clip(s, n))
+	})
+}
