@@ -91,7 +91,11 @@ func (in input) decodeCached(ctx context.Context, c *rowCache, m mapper, fn reco
 	if !ok || err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCachedFile {
 		return in.decodeOpened(ctx, rc, mapped)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxCachedFile+1))
+	// Read into a buffer of the file's size (and room to see EOF), not
+	// io.ReadAll's growing one.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	_, err = buf.ReadFrom(io.LimitReader(f, maxCachedFile+1))
+	data := buf.Bytes()
 	f.Close()
 	if err != nil || len(data) > maxCachedFile {
 		return in.decode(ctx, mapped) // as before: streamed, with its read error

@@ -46,11 +46,15 @@ func newFilter(req sdk.FetchRequest) filter {
 	return f
 }
 
+// statusSeparators folds the separators of a status (built once: a
+// Replacer builds its table on first use).
+var statusSeparators = strings.NewReplacer(" ", "-", "_", "-", "'", "")
+
 // normalStatus folds case and the separators of "In Progress",
 // "in_progress" and "in-progress" together.
 func normalStatus(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
-	s = strings.NewReplacer(" ", "-", "_", "-", "'", "").Replace(s)
+	s = statusSeparators.Replace(s)
 	if s == "opened" {
 		return "open" // GitLab's word
 	}
