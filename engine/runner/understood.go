@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nous-dev/nous/sdk"
 )
@@ -36,15 +37,16 @@ var kindOrder = []string{sdk.KindCommit, sdk.KindIssue, sdk.KindPullRequest, sdk
 // kindWords find a record kind named in a question or a retrieval's description.
 var kindWords = sync.OnceValue(func() []kindWord {
 	reviews := regexp.MustCompile(`(?i)\b(pull[ -]requests?|PRs?|merge requests?|MRs?)\b`)
+	reviewStems := []string{"pull", "pr", "merge", "mr"}
 	return []kindWord{
-		{sdk.KindCommit, regexp.MustCompile(`(?i)\bcommit(s|ted)?\b`)},
-		{sdk.KindIssue, regexp.MustCompile(`(?i)\b(issues?|bugs?|tickets?)\b`)},
+		{sdk.KindCommit, regexp.MustCompile(`(?i)\bcommit(s|ted)?\b`), []string{"commit"}},
+		{sdk.KindIssue, regexp.MustCompile(`(?i)\b(issues?|bugs?|tickets?)\b`), []string{"issue", "bug", "ticket"}},
 		// GitHub's pull requests are GitLab's merge requests: a question
 		// naming either is answered by whichever the project has.
-		{sdk.KindPullRequest, reviews},
-		{sdk.KindMergeRequest, reviews},
-		{sdk.KindPipeline, regexp.MustCompile(`(?i)\b(pipelines?|CI runs?|workflow runs?)\b`)},
-		{sdk.KindRelease, regexp.MustCompile(`(?i)\breleases?\b`)},
+		{sdk.KindPullRequest, reviews, reviewStems},
+		{sdk.KindMergeRequest, reviews, reviewStems},
+		{sdk.KindPipeline, regexp.MustCompile(`(?i)\b(pipelines?|CI runs?|workflow runs?)\b`), []string{"pipeline", "ci run", "workflow run"}},
+		{sdk.KindRelease, regexp.MustCompile(`(?i)\breleases?\b`), []string{"release"}},
 	}
 })
 
@@ -52,6 +54,18 @@ var kindWords = sync.OnceValue(func() []kindWord {
 type kindWord struct {
 	kind string
 	re   *regexp.Regexp
+	// stems are what re's every match holds, lower-cased: an ASCII text
+	// holding none of them cannot match, and is not run through re.
+	stems []string
+}
+
+// names reports whether text names w's kind; lower is text lower-cased
+// when text is ASCII, else "" (case folding beyond ASCII is re's to do).
+func (w kindWord) names(text, lower string) bool {
+	if lower != "" && !slices.ContainsFunc(w.stems, func(s string) bool { return strings.Contains(lower, s) }) {
+		return false
+	}
+	return w.re.MatchString(text)
 }
 
 // understand reads what intent idx asks from the plan and its interpretation.
@@ -316,12 +330,25 @@ func periodPhrase(since, until time.Time) string {
 // namedKinds are the record kinds text names, in kindOrder.
 func namedKinds(text string) []string {
 	var out []string
+	lower := ""
+	if isASCII(text) {
+		lower = strings.ToLower(text)
+	}
 	for _, w := range kindWords() {
-		if w.re.MatchString(text) {
+		if w.names(text, lower) {
 			out = append(out, w.kind)
 		}
 	}
 	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // recordKinds are the distinct kinds of recs, in kindOrder.
