@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -29,27 +28,16 @@ const maxIdxObjects = 50_000_000
 
 // abbrev finds the shortest unique prefix of an object name, as git's
 // --abbrev does, from the pack indexes' sorted name tables and the loose
-// object directories. One serves one fetch: it reads the directories on
-// first use, so objects written since are seen by the next fetch.
+// object directories. One serves one fetch: it checks the directories on
+// first use (see objectNames), so objects written since are seen by the
+// next fetch.
 type abbrev struct {
-	fs billy.Filesystem // the .git directory; nil when unknown
-	// objects is the objects directory, where loose objects are listed by
-	// name alone: billy's listing stats every file.
-	objects string
-	once    sync.Once
-	// cache keeps pack indexes across fetches: a pack never changes
-	// under its name.
-	cache *packNames
+	names *objectNames // nil when the objects directory is unknown
+	once  sync.Once
 	packs []*packIndex
 	err   error
 	mu    sync.Mutex
 	loose map[byte][]plumbing.Hash
-}
-
-// packNames caches pack indexes by file name.
-type packNames struct {
-	mu    sync.Mutex
-	names map[string]*packIndex
 }
 
 // packIndex is a version 2 pack index's fan-out table and the buckets of
@@ -68,12 +56,8 @@ type packIndex struct {
 // magic, the version and the 256-entry fan-out table.
 const idxNamesAt = 8 + 256*4
 
-func newAbbrev(fs billy.Filesystem, cache *packNames) *abbrev {
-	a := &abbrev{fs: fs, cache: cache, loose: map[byte][]plumbing.Hash{}}
-	if fs != nil {
-		a.objects = objectsDir(fs.Root())
-	}
-	return a
+func newAbbrev(names *objectNames) *abbrev {
+	return &abbrev{names: names, loose: map[byte][]plumbing.Hash{}}
 }
 
 // objectsDir is the objects directory of the repository gitDir: the
@@ -103,16 +87,16 @@ func (a *abbrev) short(h plumbing.Hash) string {
 // unique returns how many hex digits of h tell it apart from every other
 // object in the repository.
 func (a *abbrev) unique(h plumbing.Hash) (int, error) {
-	if a == nil || a.fs == nil {
+	if a == nil || a.names == nil {
 		return 0, errors.New("git: no object directory to abbreviate against")
 	}
-	a.once.Do(a.readPacks)
+	a.once.Do(func() { a.packs, a.err = a.names.check() })
 	if a.err != nil {
 		return 0, a.err
 	}
 	common := 0 // hex digits shared with the closest other object
 	for _, p := range a.packs {
-		names, err := p.names(a.fs, h[0])
+		names, err := p.names(h[0])
 		if err != nil {
 			return 0, err
 		}
@@ -161,68 +145,11 @@ func commonHex(a, b plumbing.Hash) int {
 	return 2 * len(a)
 }
 
-// readPacks reads the fan-out table of every pack index (version 2).
-func (a *abbrev) readPacks() {
-	infos, err := a.fs.ReadDir("objects/pack")
-	if err != nil {
-		if isNotExist(err) {
-			return
-		}
-		a.err = err
-		return
-	}
-	a.cache.keepOnly(infos)
-	for _, fi := range infos {
-		if !strings.HasSuffix(fi.Name(), ".idx") {
-			continue
-		}
-		p, err := a.cache.get(a.fs, "objects/pack/"+fi.Name())
-		if err != nil {
-			a.err = err
-			return
-		}
-		a.packs = append(a.packs, p)
-	}
-}
-
-// keepOnly forgets the packs no longer listed (removed by a repack).
-func (c *packNames) keepOnly(infos []os.FileInfo) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	listed := make(map[string]bool, len(infos))
-	for _, fi := range infos {
-		listed["objects/pack/"+fi.Name()] = true
-	}
-	for name := range c.names {
-		if !listed[name] {
-			delete(c.names, name)
-		}
-	}
-}
-
-// get returns the pack index name, reading its fan-out table once.
-func (c *packNames) get(fs billy.Filesystem, name string) (*packIndex, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if p, ok := c.names[name]; ok {
-		return p, nil
-	}
-	p, err := readIdxFanout(fs, name)
-	if err != nil {
-		return nil, err
-	}
-	if c.names == nil {
-		c.names = map[string]*packIndex{}
-	}
-	c.names[name] = p
-	return p, nil
-}
-
 // readIdxFanout reads the fan-out table of a version 2 pack index: a
 // 4-byte magic, a version, then for each first byte the number of names
 // up to it, the last being the pack's object count.
-func readIdxFanout(fs billy.Filesystem, name string) (*packIndex, error) {
-	f, err := fs.Open(name)
+func readIdxFanout(name string) (*packIndex, error) {
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +176,7 @@ func readIdxFanout(fs billy.Filesystem, name string) (*packIndex, error) {
 
 // names returns the sorted names of the pack starting with the byte b,
 // read on first use.
-func (p *packIndex) names(fs billy.Filesystem, b byte) ([]byte, error) {
+func (p *packIndex) names(b byte) ([]byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if names, ok := p.bucket[b]; ok {
@@ -260,7 +187,7 @@ func (p *packIndex) names(fs billy.Filesystem, b byte) ([]byte, error) {
 		from = p.fanout[b-1]
 	}
 	names := make([]byte, int(p.fanout[b]-from)*20)
-	f, err := fs.Open(p.name)
+	f, err := os.Open(p.name)
 	if err != nil {
 		return nil, err
 	}
@@ -279,16 +206,9 @@ func (a *abbrev) looseWith(b byte) ([]plumbing.Hash, error) {
 	if hs, ok := a.loose[b]; ok {
 		return hs, nil
 	}
-	dir := hex.EncodeToString([]byte{b})
-	names, err := readDirNames(filepath.Join(a.objects, dir))
-	if err != nil && !isNotExist(err) {
+	hs, err := a.names.looseWith(b)
+	if err != nil {
 		return nil, err
-	}
-	var hs []plumbing.Hash
-	for _, name := range names {
-		if h, ok := parseHash(dir + name); ok {
-			hs = append(hs, h)
-		}
 	}
 	a.loose[b] = hs
 	return hs, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func TestAbbrevMatchesGit(t *testing.T) {
 	// A linked worktree's objects are its common directory's.
 	for _, path := range []string{dir, worktree} {
 		s := configured(t, pathConfig(path))
-		a := newAbbrev(s.gitDir, &s.packs)
+		a := newAbbrev(s.names)
 		longer := 0
 		for full, short := range want {
 			n, err := a.unique(plumbing.NewHash(full))
@@ -98,4 +99,86 @@ func collect(s *Source, req sdk.FetchRequest) ([]sdk.Record, error) {
 	var out []sdk.Record
 	err := s.Fetch(context.Background(), req, func(r sdk.Record) error { out = append(out, r); return nil })
 	return out, err
+}
+
+// TestAbbrevKeptAcrossChanges: display ids computed with the object names
+// a long-running source keeps match git's at its minimum length after
+// loose objects are written, after a repack, and when a loose object lands
+// in a directory listed within racyWindow of its last change even though
+// its time stamp is the same (a change within one tick of the file
+// system's clock). A settled listing is reused, not read again.
+func TestAbbrevKeptAcrossChanges(t *testing.T) {
+	dir := t.TempDir()
+	runGit(t, dir, nil, "clone", "-q", largeRepo(t, 400, time.Date(2025, 6, 30, 12, 0, 0, 0, time.UTC)), ".")
+	s := configured(t, pathConfig(dir))
+	check := func(t *testing.T) {
+		t.Helper()
+		a := newAbbrev(s.names) // one a fetch, on the names kept
+		for _, line := range strings.Split(strings.TrimSpace(runGit(t, dir, nil, "log", "--all", "--abbrev=4", "--format=%H %h")), "\n") {
+			full, short, _ := strings.Cut(line, " ")
+			n, err := a.unique(plumbing.NewHash(full))
+			require.NoError(t, err)
+			require.Equal(t, short, full[:max(4, n)], "commit %s", full)
+		}
+	}
+	blobs := t.TempDir()
+	loose := func(from, to int) { // blobs "loose N\n", written by one git
+		var paths strings.Builder
+		for i := from; i < to; i++ {
+			p := filepath.Join(blobs, strconv.Itoa(i))
+			require.NoError(t, os.WriteFile(p, []byte(fmt.Sprintf("loose %d\n", i)), 0o644))
+			paths.WriteString(p + "\n")
+		}
+		runGit(t, dir, []byte(paths.String()), "hash-object", "-w", "--stdin-paths")
+	}
+	settleObjects(t, dir)
+	check(t)
+
+	t.Run("loose objects", func(t *testing.T) {
+		loose(0, 2000)
+		settleObjects(t, dir)
+		check(t)
+	})
+	t.Run("repacked", func(t *testing.T) {
+		runGit(t, dir, nil, "repack", "-q", "-a", "-d")
+		runGit(t, dir, nil, "prune-packed")
+		settleObjects(t, dir)
+		check(t)
+	})
+	t.Run("same time stamp within racyWindow", func(t *testing.T) {
+		s.names.window = 24 * time.Hour // whatever the machine's speed
+		defer func() { s.names.window = racyWindow }()
+		loose(2000, 4000)
+		objects := filepath.Join(dir, ".git", "objects")
+		stamps := map[string]time.Time{}
+		entries, err := os.ReadDir(objects)
+		require.NoError(t, err)
+		for _, e := range entries {
+			fi, err := os.Stat(filepath.Join(objects, e.Name()))
+			require.NoError(t, err)
+			stamps[e.Name()] = fi.ModTime()
+		}
+		check(t) // listings of directories changed just now
+		loose(4000, 6000)
+		for name, mtime := range stamps { // the same stamps, as within one tick
+			require.NoError(t, os.Chtimes(filepath.Join(objects, name), mtime, mtime))
+		}
+		check(t)
+	})
+	t.Run("a settled listing is reused", func(t *testing.T) {
+		settleObjects(t, dir)
+		h := plumbing.NewHash(strings.TrimSpace(runGit(t, dir, nil, "rev-parse", "HEAD")))
+		_, err := newAbbrev(s.names).unique(h) // lists h's directory, if any
+		require.NoError(t, err)
+		s.names.mu.Lock()
+		s.names.present[h[0]] = true
+		s.names.loose[h[0]].names = append(s.names.loose[h[0]].names, plumbing.NewHash(h.String()[:30]+"0000000000"))
+		s.names.mu.Unlock()
+		fi, err := os.Stat(filepath.Join(dir, ".git", "objects", h.String()[:2]))
+		if err == nil { // the directory exists and its listing was kept
+			n, err := newAbbrev(s.names).unique(h)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, n, 30, "the planted name shares 30 digits: %s", fi.Name())
+		}
+	})
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/nous-dev/nous/sdk"
 )
 
@@ -22,7 +21,7 @@ import (
 // commit repository). When git fails (not a safe directory, killed, an odd
 // repository) objects are read with go-git from then on.
 type catFileStore struct {
-	*filesystem.Storage
+	*packStore
 	gitBin, gitDir string
 	// limit is the largest object read, maxObjectSize but in tests.
 	limit int64
@@ -48,8 +47,8 @@ type catFileStore struct {
 	}
 }
 
-func newCatFileStore(st *filesystem.Storage, gitBin, gitDir string) *catFileStore {
-	return &catFileStore{Storage: st, gitBin: gitBin, gitDir: gitDir, limit: maxObjectSize, handover: handoverReads}
+func newCatFileStore(st *packStore, gitBin, gitDir string) *catFileStore {
+	return &catFileStore{packStore: st, gitBin: gitBin, gitDir: gitDir, limit: maxObjectSize, handover: handoverReads}
 }
 
 // handoverReads is how many objects git reads before go-git takes over. A
@@ -107,7 +106,7 @@ func (s *catFileStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (pl
 	})
 	switch {
 	case errors.Is(err, errUseGoGit):
-		return s.Storage.EncodedObject(t, h)
+		return s.packStore.EncodedObject(t, h)
 	case err != nil:
 		return nil, err
 	case t != plumbing.AnyObject && obj.t != t:
@@ -130,7 +129,7 @@ func (s *catFileStore) EncodedObjectSize(h plumbing.Hash) (int64, error) {
 		return err
 	})
 	if errors.Is(err, errUseGoGit) {
-		return s.Storage.EncodedObjectSize(h)
+		return s.packStore.EncodedObjectSize(h)
 	}
 	return size, err
 }
@@ -231,7 +230,7 @@ func (s *catFileStore) Close() error {
 		s.proc.close()
 		s.setProc(nil)
 	}
-	return s.Storage.Close()
+	return s.packStore.Close()
 }
 
 // rawObject is an object as git cat-file returns it. Its hash is the one

@@ -42,7 +42,7 @@ type pendingRecord struct {
 }
 
 func (s *call) newEmitter(ctx context.Context, q query, shallow map[plumbing.Hash]bool, emit func(sdk.Record) error) *emitter {
-	return &emitter{s: s, ctx: ctx, q: q, emit: emit, shallow: shallow, abbrev: newAbbrev(s.gitDir, &s.packs),
+	return &emitter{s: s, ctx: ctx, q: q, emit: emit, shallow: shallow, abbrev: newAbbrev(s.names),
 		noGit: s.gitBin == "" || s.gitDir == nil, batch: firstNumstatBatch}
 }
 

@@ -35,7 +35,7 @@ func (s *call) fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Re
 	if err != nil {
 		return err
 	}
-	w := newWalker(s.repo.Storer, shallow)
+	w := newWalker(s.commit, shallow)
 	names, err := s.seed(w, q)
 	if errors.Is(err, errNoCommits) {
 		return nil

@@ -1,9 +1,12 @@
 package git
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha1"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -57,11 +60,15 @@ func (s *call) ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundRes
 	var hist *history
 	var tr *tree
 	if !empty {
-		tip, err := object.GetCommit(s.repo.Storer, tipHash)
+		tip, err := s.commit(tipHash)
 		if err != nil {
 			return sdk.GroundResponse{}, fmt.Errorf("git: reading commit %s: %w", tipHash, err)
 		}
-		boundary, err := s.newestBoundary()
+		shallow, err := s.shallowSet()
+		if err != nil {
+			return sdk.GroundResponse{}, err
+		}
+		boundary, err := s.newestBoundary(shallow)
 		if err != nil {
 			return sdk.GroundResponse{}, err
 		}
@@ -73,7 +80,7 @@ func (s *call) ground(ctx context.Context, req sdk.GroundRequest) (sdk.GroundRes
 			resp.Coverage.Earliest = boundary.Committer.When
 		}
 		if slices.ContainsFunc(req.Terms, isKind(sdk.TermAuthor)) {
-			if hist, err = s.history(ctx, tip); err != nil {
+			if hist, err = s.history(ctx, tip, shallow); err != nil {
 				return sdk.GroundResponse{}, err
 			}
 			if boundary == nil && hist.cut == "" {
@@ -117,13 +124,16 @@ func isKind(kind string) func(sdk.Term) bool {
 }
 
 // history returns the author index of tip, read on the first author term
-// and kept until the tip moves or the source is configured again: with one
-// `git log` when git is installed, else (or when git fails) with go-git.
-func (s *call) history(ctx context.Context, tip *object.Commit) (*history, error) {
+// and kept until the tip or the shallow clone's boundaries move (a fetch
+// that deepens the clone adds history behind the same tip) or the source
+// is configured again: with one `git log` when git is installed, else (or
+// when git fails) with go-git.
+func (s *call) history(ctx context.Context, tip *object.Commit, shallow map[plumbing.Hash]bool) (*history, error) {
+	bounds := boundariesKey(shallow)
 	s.cacheMu.Lock()
 	cached := s.hist
 	s.cacheMu.Unlock()
-	if cached != nil && cached.tip == tip.Hash {
+	if cached != nil && cached.tip == tip.Hash && cached.boundaries == bounds {
 		return cached, nil
 	}
 	var hist *history
@@ -132,18 +142,31 @@ func (s *call) history(ctx context.Context, tip *object.Commit) (*history, error
 		hist, err = readHistoryGit(ctx, s.gitBin, s.gitDir.Root(), s.repo.Storer, tip.Hash)
 	}
 	if err != nil {
-		shallow, err := s.shallowSet()
-		if err != nil {
-			return nil, err
-		}
-		if hist, err = readHistory(ctx, newWalker(s.repo.Storer, shallow), tip); err != nil {
+		if hist, err = readHistory(ctx, newWalker(s.commit, shallow), tip); err != nil {
 			return nil, err
 		}
 	}
+	hist.boundaries = bounds
 	s.cacheMu.Lock()
 	s.hist = hist
 	s.cacheMu.Unlock()
 	return hist, nil
+}
+
+// boundariesKey names a shallow clone's set of boundary commits: the
+// SHA-1 of their sorted names, zero for a complete repository.
+func boundariesKey(shallow map[plumbing.Hash]bool) plumbing.Hash {
+	if len(shallow) == 0 {
+		return plumbing.ZeroHash
+	}
+	names := slices.SortedFunc(maps.Keys(shallow), func(a, b plumbing.Hash) int { return bytes.Compare(a[:], b[:]) })
+	h := sha1.New()
+	for _, n := range names {
+		h.Write(n[:])
+	}
+	var key plumbing.Hash
+	copy(key[:], h.Sum(nil))
+	return key
 }
 
 // errNoGit means the git executable cannot read the repository.
@@ -168,17 +191,13 @@ func (s *call) tree(root plumbing.Hash) (*tree, error) {
 	return tr, nil
 }
 
-// newestBoundary is the newest of a shallow clone's boundary commits, read
-// from its shallow list: history is complete since it. Nil when the clone
-// is complete.
-func (s *call) newestBoundary() (*object.Commit, error) {
-	shallow, err := s.shallowSet()
-	if err != nil {
-		return nil, err
-	}
+// newestBoundary is the newest of a shallow clone's boundary commits (its
+// shallow list): history is complete since it. Nil when the clone is
+// complete.
+func (s *call) newestBoundary(shallow map[plumbing.Hash]bool) (*object.Commit, error) {
 	var newest *object.Commit
 	for h := range shallow {
-		c, err := object.GetCommit(s.repo.Storer, h)
+		c, err := s.commit(h)
 		if err != nil {
 			return nil, fmt.Errorf("git: reading shallow boundary %s: %w", h, err)
 		}

@@ -97,7 +97,7 @@ func TestHistoryGitMatchesGoGit(t *testing.T) {
 			require.NoError(t, err)
 			shallowSet, err := s.firstCall().shallowSet()
 			require.NoError(t, err)
-			want, err := readHistory(context.Background(), newWalker(s.first().repo.Storer, shallowSet), tip)
+			want, err := readHistory(context.Background(), newWalker(s.firstCall().commit, shallowSet), tip)
 			require.NoError(t, err)
 			got, err := readHistoryGit(context.Background(), s.gitBin, s.gitDir.Root(), s.first().repo.Storer, tipHash)
 			require.NoError(t, err)
@@ -150,7 +150,7 @@ func oddIdentityRepo(t *testing.T) string {
 // TestNewestBoundary: a complete repository has none.
 func TestNewestBoundary(t *testing.T) {
 	s := configured(t, pathConfig(groundRepo(t)))
-	c, err := s.firstCall().newestBoundary()
+	c, err := s.firstCall().newestBoundary(nil)
 	require.NoError(t, err)
 	assert.Nil(t, c)
 }

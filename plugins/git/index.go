@@ -22,7 +22,9 @@ const (
 // and the time extent of the commits it read. It is read once per tip, on
 // the first author term, and cached.
 type history struct {
-	tip        plumbing.Hash
+	tip plumbing.Hash
+	// boundaries names the shallow clone's boundaries it was read with.
+	boundaries plumbing.Hash
 	identities []string // "Name <email>", sorted, unique
 	lower      []string // identities in lower case, same order
 	counts     []int    // commits of each identity, same order

@@ -53,8 +53,9 @@ type Source struct {
 	// gitDir is the .git directory, for the display ids; nil when the
 	// storage is not a directory.
 	gitDir billy.Filesystem
-	// packs caches the pack indexes' object names for the display ids.
-	packs packNames
+	// names keeps the object names the display ids are computed from;
+	// nil when the storage is not a directory.
+	names *objectNames
 	// gitBin is the git executable that reads objects and computes stats;
 	// empty when git is not installed (go-git does both).
 	gitBin string
@@ -69,11 +70,13 @@ type Source struct {
 	// stats caches commits' stats: they never change for a commit and
 	// its parent, whatever the configuration.
 	stats *statsCache
+	// commits caches the configured repository's decoded commits.
+	commits *commitCache
 }
 
 // New returns an unconfigured git source.
 func New() *Source {
-	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured"), stats: newStatsCache()}
+	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured"), stats: newStatsCache(), commits: newCommitCache()}
 	s.gitBin, _ = exec.LookPath("git")
 	return s
 }
@@ -110,6 +113,7 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	s.cacheMu.Lock()
 	s.hist, s.paths = nil, nil
 	s.cacheMu.Unlock()
+	s.commits = newCommitCache()
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		return diags, nil
@@ -121,6 +125,10 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	s.remote = originRemote(first.repo)
 	s.commitURL = commitURLFunc(cfg.CommitURL, s.remote)
 	s.gitDir = gitDir
+	s.names = nil
+	if gitDir != nil {
+		s.names = newObjectNames(gitDir.Root())
+	}
 	return diags, nil
 }
 
@@ -180,9 +188,10 @@ func openHandle(gitDir billy.Filesystem, gitBin string) (*handle, error) {
 	kept := filesystem.NewStorageWithOptions(gitDir, cache.NewObjectLRU(objectCacheSize),
 		filesystem.Options{KeepDescriptors: true, AlternatesFS: osfs.New(string(filepath.Separator))})
 	h := &handle{}
-	var store storage.Storer = kept
+	packs := newPackStore(kept, gitDir.Root())
+	var store storage.Storer = packs
 	if gitBin != "" {
-		h.objects = newCatFileStore(kept, gitBin, gitDir.Root())
+		h.objects = newCatFileStore(packs, gitBin, gitDir.Root())
 		store = h.objects
 	}
 	repo, err := gogit.Open(store, nil)

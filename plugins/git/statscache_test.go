@@ -23,7 +23,7 @@ func TestStatsCached(t *testing.T) {
 			s := configured(t, pathConfig(dir))
 			engine.set(t, s)
 			noStats := plugintest.Fetch(t, s, sdk.FetchRequest{Filters: map[string][]string{"with_stats": {"false"}}})
-			assert.Zero(t, s.stats.order.Len(), "no stats asked, none computed")
+			assert.Zero(t, s.stats.len(), "no stats asked, none computed")
 			first := plugintest.Fetch(t, s, sdk.FetchRequest{})
 			require.Len(t, first, len(noStats))
 			merges, planted := 0, -1
@@ -36,14 +36,14 @@ func TestStatsCached(t *testing.T) {
 				}
 			}
 			require.Positive(t, merges)
-			assert.Equal(t, len(first)-merges, s.stats.order.Len(), "every commit's stats cached, merges none")
+			assert.Equal(t, len(first)-merges, s.stats.len(), "every commit's stats cached, merges none")
 
 			// A planted entry answers instead of git or go-git.
 			id := first[planted].ID
 			key := statsKey{commit: plumbing.NewHash(id), parent: plumbing.NewHash(strings.TrimSpace(runGit(t, dir, nil, "rev-parse", id+"^")))}
 			_, ok := s.stats.get(key)
 			require.True(t, ok, "a commit is cached against its first parent")
-			s.stats.byKey[key].Value.(*statsEntry).stats = []fileStat{{name: "planted", additions: 42}}
+			s.stats.byKey[key].Value.(*lruEntry[statsKey, []fileStat]).value = []fileStat{{name: "planted", additions: 42}}
 			second := plugintest.Fetch(t, s, sdk.FetchRequest{})
 			require.Len(t, second, len(first))
 			for i := range first {

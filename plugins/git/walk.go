@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // settleVisits is how many commits older than a held commit the walk
@@ -32,7 +31,8 @@ const settleVisits = 16
 // it. Equal dates are thus exact; a commit dated before its parent is as
 // long as the skew spans fewer than settleVisits commits.
 type walker struct {
-	store storer.EncodedObjectStorer
+	// load reads a commit.
+	load  func(plumbing.Hash) (*object.Commit, error)
 	queue nodeQueue
 	// nodes holds every queued commit, so a commit reachable through
 	// several parents is visited once and collects the marks of all.
@@ -64,13 +64,8 @@ type heldNode struct {
 	older int
 }
 
-func newWalker(store storer.EncodedObjectStorer, shallow map[plumbing.Hash]bool) *walker {
-	return &walker{store: store, nodes: make(map[plumbing.Hash]*node), shallow: shallow}
-}
-
-// load decodes the commit h.
-func (w *walker) load(h plumbing.Hash) (*object.Commit, error) {
-	return object.GetCommit(w.store, h)
+func newWalker(load func(plumbing.Hash) (*object.Commit, error), shallow map[plumbing.Hash]bool) *walker {
+	return &walker{load: load, nodes: make(map[plumbing.Hash]*node), shallow: shallow}
 }
 
 // push adds the marks reach and hidden to c, queueing it when they are new

@@ -1,0 +1,50 @@
+package git
+
+import (
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Bounds of the commit cache: a long-running plugin (nous serve) keeps the
+// commits its walks decoded, so the next question's walk reads none of
+// them again. 32 MiB hold the whole history of a 35,000-commit repository.
+const (
+	maxCachedCommits     = 200_000
+	maxCachedCommitBytes = 32 << 20
+)
+
+// commitCache caches decoded commits by name: a commit never changes under
+// its name. It holds one configuration's repository: Configure empties it,
+// so that a commit missing from the repository is never found here.
+type commitCache = lru[plumbing.Hash, *object.Commit]
+
+func newCommitCache() *commitCache {
+	return newLRU[plumbing.Hash, *object.Commit](maxCachedCommits, maxCachedCommitBytes, commitSize)
+}
+
+// commitSize estimates the memory a decoded commit holds: the struct, its
+// strings and parents, and the cache's entry.
+func commitSize(c *object.Commit) int {
+	return 512 + len(c.Message) + len(c.PGPSignature) + len(c.MergeTag) + len(c.Encoding) +
+		len(c.Author.Name) + len(c.Author.Email) + len(c.Committer.Name) + len(c.Committer.Email) +
+		len(c.ParentHashes)*len(plumbing.ZeroHash)
+}
+
+// commit returns the commit h, from the cache or read and decoded on the
+// call's handle. The commit is decoded without a storage: it outlives the
+// handle, so nothing may read through it (its Tree, Parents or Stats).
+func (s *call) commit(h plumbing.Hash) (*object.Commit, error) {
+	if c, ok := s.commits.get(h); ok {
+		return c, nil
+	}
+	o, err := s.repo.Storer.EncodedObject(plumbing.CommitObject, h)
+	if err != nil {
+		return nil, err
+	}
+	c, err := object.DecodeCommit(nil, o)
+	if err != nil {
+		return nil, err
+	}
+	s.commits.put(h, c)
+	return c, nil
+}
