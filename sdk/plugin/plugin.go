@@ -24,10 +24,10 @@ type Config struct {
 	// MaxProcs, when positive, is how many threads may run the plugin's Go
 	// code at once (runtime.GOMAXPROCS), unless the GOMAXPROCS variable
 	// says otherwise; 0 keeps Go's default, one per CPU. A plugin that does
-	// little work per call, or mostly waits for the network, answers each
-	// call with a third less CPU with 1: the handoffs between gRPC's
-	// goroutines within a call then wake no second thread. A plugin that
-	// computes in parallel keeps 0.
+	// little work per call, or mostly waits for the network, spends a
+	// quarter to a third less CPU on each call with 1: the handoffs between
+	// gRPC's goroutines within a call then wake no second thread. A plugin
+	// that computes in parallel keeps 0.
 	MaxProcs int
 }
 
