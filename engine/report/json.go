@@ -24,7 +24,13 @@ func renderJSON(b *bytes.Buffer, res *runner.Result) error {
 	if doc.Trace == nil && !traceOff(res) {
 		doc.Trace = []trace.Entry{}
 	}
-	return encodeIndented(b, doc)
+	d := &writable{doc: &doc}
+	err := encodeIndented(b, d) // writes nothing when it fails
+	if !d.failed {
+		return err
+	}
+	b.Reset()
+	return encodeIndented(b, doc) // a value encoding/json refuses: its error
 }
 
 // traceOff reports whether the rules turned res's trace off.
