@@ -71,6 +71,39 @@ func BenchmarkInvokeDeadline(b *testing.B) { benchInvoke(b, "builtin:echo", time
 // threads, one per CPU, as the git source runs.
 func BenchmarkInvokeAllProcs(b *testing.B) { benchInvoke(b, "builtin:echo-allprocs", 0) }
 
+// BenchmarkInvoke220Records is an Invoke whose context holds 220 records,
+// as a writer's does on a week of commits, with the plugin on one thread
+// and on Go's default: what one thread costs a larger call.
+func BenchmarkInvoke220Records(b *testing.B) {
+	records := make([]sdk.Record, 220)
+	for i := range records {
+		records[i] = sdk.Record{
+			ID: "c" + strconv.Itoa(i), Source: "git", Kind: sdk.KindCommit,
+			Title:  "fix payments rounding in the refund path",
+			Body:   strings.Repeat("The refund total is rounded once, at the end. ", 10),
+			Time:   time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+			Fields: map[string]any{"author": "ana", "files": int64(3)},
+		}
+	}
+	for _, ref := range []string{"builtin:echo", "builtin:echo-allprocs"} {
+		b.Run(strings.TrimPrefix(ref, "builtin:"), func(b *testing.B) {
+			m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: ref})
+			req := sdk.InvokeRequest{Role: sdk.RoleWriter, Instructions: "Write the report.", Context: records}
+			if _, err := m.Invoke(context.Background(), "writer", req); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			cpu := startCPU(m)
+			for b.Loop() {
+				if _, err := m.Invoke(context.Background(), "writer", req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu.report(b)
+		})
+	}
+}
+
 func benchInvoke(b *testing.B, ref string, timeout time.Duration) {
 	m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: ref, Timeout: timeout})
 	req := sdk.InvokeRequest{
