@@ -91,6 +91,9 @@ func (w *walker) walk(v reflect.Value, ti *typeInfo) (reflect.Value, bool) {
 		if v.IsNil() {
 			return v, false
 		}
+		if v.CanInterface() && w.plainUnchanged(v.Interface()) {
+			return v, false
+		}
 		return w.iface(v)
 	case reflect.Struct:
 		var out reflect.Value
@@ -221,6 +224,9 @@ func (w *walker) iface(v reflect.Value) (reflect.Value, bool) {
 // mapping copies a map when one of its keys or values changed; a masked
 // key replaces its original.
 func (w *walker) mapping(v reflect.Value, ti *typeInfo) (reflect.Value, bool) {
+	if v.CanInterface() && w.mapUnchanged(v.Interface()) {
+		return v, false
+	}
 	type entry struct{ key, newKey, value reflect.Value }
 	var changed []entry
 	for it := v.MapRange(); it.Next(); {
@@ -284,4 +290,59 @@ func (w *walker) json(b []byte) []byte {
 		return w.r.Bytes(b)
 	}
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+}
+
+// plainUnchanged reports whether x is of a type that cannot be an error,
+// holding nothing to mask: a string without a secret, a []string of
+// such, a number or a bool. It is false for every other x, left to the
+// reflective walk (as is any x with something to mask).
+func (w *walker) plainUnchanged(x any) bool {
+	switch x := x.(type) {
+	case string:
+		return w.r.String(x) == x
+	case []string:
+		return w.stringsUnchanged(x)
+	case bool, int, int64, float64:
+		return true
+	}
+	return false
+}
+
+func (w *walker) stringsUnchanged(ss []string) bool {
+	for _, s := range ss {
+		if w.r.String(s) != s {
+			return false
+		}
+	}
+	return true
+}
+
+// mapUnchanged reports whether m is a map of a common type (a record's
+// fields, a step's filters) whose keys and values hold nothing to mask,
+// found without reflection; false leaves m to the reflective walk.
+func (w *walker) mapUnchanged(m any) bool {
+	switch m := m.(type) {
+	case map[string]any:
+		for k, x := range m {
+			if w.r.String(k) != k || x != nil && !w.plainUnchanged(x) {
+				return false
+			}
+		}
+		return true
+	case map[string]string:
+		for k, x := range m {
+			if w.r.String(k) != k || w.r.String(x) != x {
+				return false
+			}
+		}
+		return true
+	case map[string][]string:
+		for k, x := range m {
+			if w.r.String(k) != k || !w.stringsUnchanged(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

@@ -179,3 +179,45 @@ func BenchmarkValueClean(b *testing.B) {
 		_ = Value(r, in)
 	}
 }
+
+// TestValueCommonShapes: the maps and interface values walked without
+// reflection (a record's fields, a step's filters) are masked in keys and
+// values, and come back as they are when they hold no secret.
+func TestValueCommonShapes(t *testing.T) {
+	r := New("tok-123456")
+	type holder struct {
+		Fields  map[string]any
+		Filters map[string][]string
+		Labels  map[string]string
+		Any     any
+	}
+	tests := []struct {
+		name    string
+		in, out holder
+	}{
+		{"string field", holder{Fields: map[string]any{"a": "x tok-123456", "n": int64(3)}}, holder{Fields: map[string]any{"a": "x [REDACTED]", "n": int64(3)}}},
+		{"field key", holder{Fields: map[string]any{"tok-123456": 1.5}}, holder{Fields: map[string]any{"[REDACTED]": 1.5}}},
+		{"string list field", holder{Fields: map[string]any{"l": []string{"ok", "tok-123456"}, "b": true, "z": nil}},
+			holder{Fields: map[string]any{"l": []string{"ok", "[REDACTED]"}, "b": true, "z": nil}}},
+		{"filters", holder{Filters: map[string][]string{"q": {"tok-123456"}}}, holder{Filters: map[string][]string{"q": {"[REDACTED]"}}}},
+		{"filter key", holder{Filters: map[string][]string{"tok-123456": nil}}, holder{Filters: map[string][]string{"[REDACTED]": nil}}},
+		{"labels", holder{Labels: map[string]string{"k": "tok-123456"}}, holder{Labels: map[string]string{"k": "[REDACTED]"}}},
+		{"interface string", holder{Any: "tok-123456"}, holder{Any: "[REDACTED]"}},
+		{"interface list", holder{Any: []string{"tok-123456"}}, holder{Any: []string{"[REDACTED]"}}},
+		{"interface error", holder{Any: errors.New("tok-123456")}, holder{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := Value(r, tt.in)
+			if tt.name == "interface error" {
+				assert.Equal(t, "[REDACTED]", out.Any.(error).Error())
+				return
+			}
+			assert.Equal(t, tt.out, out)
+		})
+	}
+	clean := holder{Fields: map[string]any{"a": "x", "l": []string{"y"}, "n": 1}, Filters: map[string][]string{"q": {"v"}}, Labels: map[string]string{"k": "v"}, Any: "s"}
+	out := Value(r, clean)
+	assert.Equal(t, reflect.ValueOf(clean.Fields).Pointer(), reflect.ValueOf(out.Fields).Pointer(), "shared, not copied")
+	assert.Equal(t, reflect.ValueOf(clean.Filters).Pointer(), reflect.ValueOf(out.Filters).Pointer())
+}
