@@ -40,10 +40,11 @@ func benchSource(b *testing.B, dir string, stats bool) *Source {
 }
 
 // runFetch fetches req as a fresh plugin's first fetch does: with no
-// stats or commits cached (BenchmarkWarm and BenchmarkStatsCached measure
-// the caches). The pack indexes' names stay read, as they always did.
+// stats, commits or tree entries cached (BenchmarkWarm and
+// BenchmarkStatsCached measure the caches). The pack indexes' names stay
+// read, as they always did.
 func runFetch(b *testing.B, s *Source, req sdk.FetchRequest) int {
-	s.stats, s.commits = newStatsCache(), newCommitCache()
+	s.stats, s.commits, s.entries = newStatsCache(), newCommitCache(), newEntryCache()
 	n := 0
 	err := s.Fetch(context.Background(), req, func(sdk.Record) error { n++; return nil })
 	require.NoError(b, err)

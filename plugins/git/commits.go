@@ -13,13 +13,42 @@ const (
 	maxCachedCommitBytes = 32 << 20
 )
 
+// Bounds of the tree entry cache: the path filter's lookups, kept across
+// fetches.
+const (
+	maxCachedEntries    = 200_000
+	maxCachedEntryBytes = 16 << 20
+)
+
+// entryKey is a name looked up in a tree.
+type entryKey struct {
+	tree plumbing.Hash
+	name string
+}
+
+// treeEntry is what the path filter needs of a tree's entry: its hash
+// (zero when the tree has no such entry) and whether it is a directory.
+type treeEntry struct {
+	hash plumbing.Hash
+	dir  bool
+}
+
+// entryCache caches tree entries by tree and name: a tree never changes
+// under its name. Like commitCache it holds one configuration's
+// repository.
+type entryCache = lru[entryKey, treeEntry]
+
+func newEntryCache() *entryCache {
+	return newLRU(maxCachedEntries, maxCachedEntryBytes, func(k entryKey, _ treeEntry) int { return 160 + len(k.name) })
+}
+
 // commitCache caches decoded commits by name: a commit never changes under
 // its name. It holds one configuration's repository: Configure empties it,
 // so that a commit missing from the repository is never found here.
 type commitCache = lru[plumbing.Hash, *object.Commit]
 
 func newCommitCache() *commitCache {
-	return newLRU[plumbing.Hash, *object.Commit](maxCachedCommits, maxCachedCommitBytes, commitSize)
+	return newLRU(maxCachedCommits, maxCachedCommitBytes, func(_ plumbing.Hash, c *object.Commit) int { return commitSize(c) })
 }
 
 // commitSize estimates the memory a decoded commit holds: the struct, its

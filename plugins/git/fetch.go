@@ -45,7 +45,7 @@ func (s *call) fetch(ctx context.Context, req sdk.FetchRequest, emit func(sdk.Re
 	}
 	var paths *pathIndex
 	if len(q.paths) > 0 {
-		paths = newPathIndex(s.repo.Storer, q.paths)
+		paths = newPathIndex(s.repo.Storer, q.paths, s.entries)
 	}
 	out := s.newEmitter(ctx, q, shallow, emit)
 	defer out.close()

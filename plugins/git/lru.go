@@ -11,7 +11,7 @@ import (
 // and never changes under its key.
 type lru[K comparable, V any] struct {
 	maxEntries, maxBytes int
-	size                 func(V) int
+	size                 func(K, V) int
 
 	mu    sync.Mutex
 	order *list.List // of *lruEntry, most recently used first
@@ -25,7 +25,7 @@ type lruEntry[K comparable, V any] struct {
 	size  int
 }
 
-func newLRU[K comparable, V any](maxEntries, maxBytes int, size func(V) int) *lru[K, V] {
+func newLRU[K comparable, V any](maxEntries, maxBytes int, size func(K, V) int) *lru[K, V] {
 	return &lru[K, V]{maxEntries: maxEntries, maxBytes: maxBytes, size: size, order: list.New(), byKey: map[K]*list.Element{}}
 }
 
@@ -46,7 +46,7 @@ func (c *lru[K, V]) get(key K) (V, bool) {
 // least recently used beyond the bounds. A value larger than the whole
 // cache is not kept.
 func (c *lru[K, V]) put(key K, value V) {
-	size := c.size(value)
+	size := c.size(key, value)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.byKey[key]; ok || size > c.maxBytes {

@@ -16,6 +16,9 @@ type pathIndex struct {
 	store storer.EncodedObjectStorer
 	paths [][]string // each path split into components
 	cache map[pathKey]plumbing.Hash
+	// entries keeps the entries looked up across fetches: a tree never
+	// changes under its name.
+	entries *entryCache
 }
 
 type pathKey struct {
@@ -24,8 +27,8 @@ type pathKey struct {
 	depth int
 }
 
-func newPathIndex(store storer.EncodedObjectStorer, paths [][]string) *pathIndex {
-	return &pathIndex{store: store, paths: paths, cache: make(map[pathKey]plumbing.Hash)}
+func newPathIndex(store storer.EncodedObjectStorer, paths [][]string, entries *entryCache) *pathIndex {
+	return &pathIndex{store: store, paths: paths, cache: make(map[pathKey]plumbing.Hash), entries: entries}
 }
 
 // hashes returns the hash of every path's entry under root, the zero hash
@@ -50,13 +53,13 @@ func (p *pathIndex) lookup(root plumbing.Hash, i int) (plumbing.Hash, error) {
 		key := pathKey{tree: h, path: i, depth: depth}
 		next, ok := p.cache[key]
 		if !ok {
-			tree, err := object.GetTree(p.store, h)
+			e, err := p.entry(h, name)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
 			next = plumbing.ZeroHash
-			if e := entry(tree, name); e != nil && (depth == len(parts)-1 || e.Mode == filemode.Dir) {
-				next = e.Hash
+			if depth == len(parts)-1 || e.dir {
+				next = e.hash
 			}
 			p.cache[key] = next
 		}
@@ -66,6 +69,25 @@ func (p *pathIndex) lookup(root plumbing.Hash, i int) (plumbing.Hash, error) {
 		h = next
 	}
 	return h, nil
+}
+
+// entry looks name up in the tree h: from the cache, else decoding the
+// tree.
+func (p *pathIndex) entry(h plumbing.Hash, name string) (treeEntry, error) {
+	key := entryKey{tree: h, name: name}
+	if e, ok := p.entries.get(key); ok {
+		return e, nil
+	}
+	tree, err := object.GetTree(p.store, h)
+	if err != nil {
+		return treeEntry{}, err
+	}
+	var e treeEntry
+	if te := entry(tree, name); te != nil {
+		e = treeEntry{hash: te.Hash, dir: te.Mode == filemode.Dir}
+	}
+	p.entries.put(key, e)
+	return e, nil
 }
 
 // entry finds name among tree's entries.

@@ -70,13 +70,15 @@ type Source struct {
 	// stats caches commits' stats: they never change for a commit and
 	// its parent, whatever the configuration.
 	stats *statsCache
-	// commits caches the configured repository's decoded commits.
+	// commits and entries cache the configured repository's decoded
+	// commits and the path filter's tree entries.
 	commits *commitCache
+	entries *entryCache
 }
 
 // New returns an unconfigured git source.
 func New() *Source {
-	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured"), stats: newStatsCache(), commits: newCommitCache()}
+	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured"), stats: newStatsCache(), commits: newCommitCache(), entries: newEntryCache()}
 	s.gitBin, _ = exec.LookPath("git")
 	return s
 }
@@ -113,7 +115,7 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	s.cacheMu.Lock()
 	s.hist, s.paths = nil, nil
 	s.cacheMu.Unlock()
-	s.commits = newCommitCache()
+	s.commits, s.entries = newCommitCache(), newEntryCache()
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		return diags, nil

@@ -22,7 +22,7 @@ type statsKey struct {
 type statsCache = lru[statsKey, []fileStat]
 
 func newStatsCache() *statsCache {
-	return newLRU[statsKey, []fileStat](maxCachedStats, maxCachedStatsBytes, statsSize)
+	return newLRU(maxCachedStats, maxCachedStatsBytes, func(_ statsKey, stats []fileStat) int { return statsSize(stats) })
 }
 
 // statsSize estimates the memory stats hold: the entry, and per file its
