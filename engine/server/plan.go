@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/maypok86/otter/v2"
 
 	"github.com/nous-dev/nous/engine"
 	"github.com/nous-dev/nous/engine/render"
@@ -35,7 +35,7 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 	snap, release := s.cfg.Snapshots.Acquire()
 	defer release()
 	sp := s.planners.entry(snap)
-	if cached, ok := sp.plans.Get(string(body.Bytes())); ok {
+	if cached, ok := sp.plans.GetIfPresent(string(body.Bytes())); ok {
 		s.metrics.planCache(true)
 		writePlanBytes(w, cached)
 		return
@@ -56,8 +56,8 @@ func (s *Server) plan(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		writeError(w, http.StatusInternalServerError, "%v", err)
 	default:
-		if out.Len() <= maxCachedPlan {
-			sp.plans.Add(body.String(), bytes.Clone(out.Bytes()))
+		if body.Len()+out.Len() <= maxCachedPlan {
+			sp.plans.Set(body.String(), bytes.Clone(out.Bytes()))
 		}
 		writePlanBytes(w, out.Bytes())
 	}
@@ -73,14 +73,24 @@ func writePlanBytes(w http.ResponseWriter, plan []byte) {
 	_, _ = w.Write(plan)
 }
 
-// The plan cache of a ruleset holds at most cachedPlans plans of at most
-// maxCachedPlan bytes each (8 MiB in all; the default rules' plans are
-// 2–8 kB), keyed by the request's bytes: a body spelled differently is
-// planned again, which costs time, never a wrong answer.
+// The plan cache of a ruleset holds planCacheBytes of requests and their
+// plans (the default rules' plans are 2–8 kB), none larger than
+// maxCachedPlan. An entry is keyed by the request's bytes: a body spelled
+// differently is planned again, which costs time, never a wrong answer.
 const (
-	cachedPlans   = 512
-	maxCachedPlan = 16 << 10
+	planCacheBytes = 8 << 20
+	maxCachedPlan  = 128 << 10
 )
+
+// newPlanCache is an empty plan cache. Otter evicts by frequency as well as
+// recency, so a burst of one-off questions does not push out the ones
+// dashboards ask all day.
+func newPlanCache() *otter.Cache[string, []byte] {
+	return otter.Must(&otter.Options[string, []byte]{
+		MaximumWeight: planCacheBytes,
+		Weigher:       func(req string, plan []byte) uint32 { return uint32(len(req) + len(plan)) },
+	})
+}
 
 // planBuffers are the plans' response buffers, reused across requests.
 var planBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -134,8 +144,8 @@ type plannerCache struct{ last atomic.Pointer[snapPlanner] }
 type snapPlanner struct {
 	snap    *Snapshot
 	planner *engine.Planner
-	facts   []engine.SourceFacts       // the sources as the rules configure them; ValidatePlan only reads them
-	plans   *lru.Cache[string, []byte] // rendered plans by request body
+	facts   []engine.SourceFacts         // the sources as the rules configure them; ValidatePlan only reads them
+	plans   *otter.Cache[string, []byte] // rendered plans by request body
 }
 
 func (c *plannerCache) get(snap *Snapshot) *engine.Planner { return c.entry(snap).planner }
@@ -144,8 +154,7 @@ func (c *plannerCache) entry(snap *Snapshot) *snapPlanner {
 	if p := c.last.Load(); p != nil && p.snap == snap {
 		return p
 	}
-	plans, _ := lru.New[string, []byte](cachedPlans) // fails only for a size ≤ 0
-	p := &snapPlanner{snap: snap, planner: engine.NewPlanner(snap.Rules), facts: engine.SourceFactsFromRules(snap.Rules), plans: plans}
+	p := &snapPlanner{snap: snap, planner: engine.NewPlanner(snap.Rules), facts: engine.SourceFactsFromRules(snap.Rules), plans: newPlanCache()}
 	c.last.Store(p)
 	return p
 }
