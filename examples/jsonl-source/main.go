@@ -6,5 +6,5 @@ package main
 import "github.com/nous-dev/nous/sdk/plugin"
 
 func main() {
-	plugin.Serve(plugin.Config{Source: NewSource()})
+	plugin.Serve(plugin.Config{Source: NewSource(), MaxProcs: 1}) // light work per call: one thread costs less CPU
 }
