@@ -181,8 +181,8 @@ func checkObject(obj map[string]json.RawMessage, fields []schemaField, at string
 				problems = append(problems, fmt.Sprintf("%q must be a string", name))
 			}
 		default:
-			var str string
-			if json.Unmarshal(v, &str) != nil {
+			str, ok := unquote(v)
+			if !ok && json.Unmarshal(v, &str) != nil {
 				problems = append(problems, fmt.Sprintf("%q must be a string", name))
 				continue
 			}

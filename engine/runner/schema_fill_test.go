@@ -68,6 +68,7 @@ func TestDecodeAsUnmarshal(t *testing.T) {
 		{sdk.RoleWriter, " {\"final_report\" : \"bad \xff utf-8\" } ", func() any { return new(sdk.WriterOutput) }},
 		{sdk.RoleAnalyst, `{"status":"DRAFT_READY","new_queries":[],"draft":"d\\n","reasoning_chain":"why"}`, func() any { return new(sdk.AnalystOutput) }},
 		{sdk.RoleCritic, `{"status":"WARN","critique":"c","suggestions":["s"],"mode_compliance":"ok","logical_gaps":["g"]}`, func() any { return new(sdk.CriticOutput) }},
+		{sdk.RoleCritic, `{"status":"W\u0041RN","critique":"c\/d"}`, func() any { return new(sdk.CriticOutput) }},
 		{sdk.RoleClarification, `{"question":"which?","options":["a","b"]}`, func() any { return new(sdk.ClarificationOutput) }},
 		{sdk.RoleValidator, `{"steps":[{"step":"h1","verdict":"invalid","issues":["i"],"deltas":[{"op":"MODIFY","target_step":"h1","set_filters":[{"key":"k","values":["v"]}],"limit":3,"justification":"j"}]}]}`, func() any { return new(sdk.ValidatorOutput) }},
 	}
