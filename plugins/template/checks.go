@@ -20,6 +20,58 @@ var (
 	dated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
 )
 
+// sourcesHeadingAt is sourcesHeading anchored where a line starts.
+var sourcesHeadingAt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\A#{1,6}\s*(?i:sources|references|來源|資料來源|參考資料)`)
+})
+
+// hasSourcesHeading is sourcesHeading().MatchString(s), trying the
+// pattern only where a line starts with '#' instead of at every byte of a
+// long draft.
+func hasSourcesHeading(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] == '#' && sourcesHeadingAt().MatchString(s[i:]) {
+			return true
+		}
+		nl := strings.IndexByte(s[i:], '\n')
+		if nl < 0 {
+			return false
+		}
+		i += nl + 1
+	}
+	return false
+}
+
+// hasDate is dated().MatchString(s) without the regular expression: some
+// '-' is the first of a date's two, with word boundaries around the date.
+func hasDate(s string) bool {
+	for j := 0; j < len(s); j++ {
+		k := strings.IndexByte(s[j:], '-')
+		if k < 0 {
+			return false
+		}
+		j += k
+		start, end := j-4, j+6
+		if start < 0 || end > len(s) || s[j+3] != '-' {
+			continue
+		}
+		if allDigits(s[start:j]) && allDigits(s[j+1:j+3]) && allDigits(s[j+4:end]) &&
+			(start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // findings are what a rule-based reading of a draft against the context
 // records finds. The critic judges them; the analyst's revision fixes them.
 type findings struct {
@@ -50,12 +102,12 @@ func inspect(l *labels, draft string, ev evidence) findings {
 			f.uncited++
 		}
 	}
-	f.noSources = !sourcesHeading().MatchString(draft)
+	f.noSources = !hasSourcesHeading(draft)
 	// The notes of a revision quote the review's complaints, and record
 	// titles are the records' own words ("sdk: chunks of up to 2048
 	// records" is a commit); neither is a claim of the draft.
 	f.overclaims = overclaims(l, withoutTitles(stripRevisionNotes(l, draft), ev.records), ev)
-	f.noDates = !ev.first.IsZero() && !dated().MatchString(draft)
+	f.noDates = !ev.first.IsZero() && !hasDate(draft)
 	if len(ev.outside) == 0 {
 		// Records marked outside the period are presented as context under
 		// their own heading; unmarked ones must not pose as the answer.
