@@ -234,12 +234,7 @@ func (d *writable) record(w *jsonindent.Writer, r *sdk.Record) {
 	optInt(w, "tier", r.Tier)
 	if len(r.Fields) > 0 {
 		w.Key("fields")
-		w.BeginObject()
-		for _, k := range sortedKeys(r.Fields) {
-			w.Key(k)
-			anyValue(w, r.Fields[k])
-		}
-		w.EndObject()
+		anyMap(w, r.Fields)
 	}
 	w.EndObject()
 }
@@ -533,7 +528,11 @@ func (d *writable) entry(w *jsonindent.Writer, e *trace.Entry) {
 	optStrings(w, "fulfills", e.Fulfills)
 	if len(e.Attachments) > 0 {
 		w.Key("attachments")
-		w.Marshal(e.Attachments)
+		w.BeginArray()
+		for _, m := range e.Attachments {
+			anyMap(w, m)
+		}
+		w.EndArray()
 	}
 	optStrings(w, "corrections", e.Corrections)
 	w.Key("timestamp")
@@ -617,6 +616,21 @@ func anyValue(w *jsonindent.Writer, v any) (byHand bool) {
 		return false
 	}
 	return true
+}
+
+// anyMap writes m as encoding/json writes a map[string]any: keys sorted,
+// null when m is nil.
+func anyMap(w *jsonindent.Writer, m map[string]any) {
+	if m == nil {
+		w.Null()
+		return
+	}
+	w.BeginObject()
+	for _, k := range sortedKeys(m) {
+		w.Key(k)
+		anyValue(w, m[k])
+	}
+	w.EndObject()
 }
 
 func sortedKeys(m map[string]any) []string {
