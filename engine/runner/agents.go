@@ -196,7 +196,11 @@ func (c *agentCall) ask(role string, input any, out any, tries int) error {
 	if err != nil {
 		return err
 	}
-	req := sdk.InvokeRequest{Role: role, Instructions: instr, Input: inJSON, Context: fitContext(c.records), Schema: schema.schemaJSON()}
+	schemaJSON, ok := schemaJSONs()[role]
+	if !ok {
+		schemaJSON = schema.schemaJSON()
+	}
+	req := sdk.InvokeRequest{Role: role, Instructions: instr, Input: inJSON, Context: fitContext(c.records), Schema: schemaJSON}
 	var lastErr error
 	for attempt := 1; attempt <= tries; attempt++ {
 		call := history.AgentCall{Iteration: c.pass, Step: c.st.id, Agent: agent, Role: role, Attempt: attempt,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/nous-dev/nous/sdk"
 )
@@ -73,6 +74,16 @@ var roleSchemas = map[string]roleSchema{
 	}},
 }
 
+// schemaJSONs are the JSON Schemas of the roles' outputs, built once: an
+// agent call sends its role's (shared, never changed).
+var schemaJSONs = sync.OnceValue(func() map[string]json.RawMessage {
+	m := make(map[string]json.RawMessage, len(roleSchemas))
+	for role, s := range roleSchemas {
+		m[role] = s.schemaJSON()
+	}
+	return m
+})
+
 // schemaJSON returns the JSON Schema of the role's output.
 func (s roleSchema) schemaJSON() json.RawMessage {
 	var b bytes.Buffer
@@ -134,18 +145,26 @@ func (s roleSchema) decode(raw []byte, out any) error {
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return fmt.Errorf("not a JSON object: %w", err)
 	}
-	if problems := checkObject(obj, s.fields, "", nil); len(problems) > 0 {
+	var lists []namedList
+	if problems := checkObject(obj, s.fields, "", nil, &lists); len(problems) > 0 {
 		if len(problems) > maxSchemaProblems {
 			problems = append(problems[:maxSchemaProblems], fmt.Sprintf("and %d more", len(problems)-maxSchemaProblems))
 		}
 		return fmt.Errorf("does not match the %s schema: %s", s.role, strings.Join(problems, "; "))
 	}
-	return fill(raw, obj, out)
+	return fill(raw, obj, out, lists)
+}
+
+// namedList is a member of an answer decoded as a list of strings.
+type namedList struct {
+	name string
+	list []string
 }
 
 // checkObject appends to problems what in obj does not fit fields; at
-// names the object ("" for the answer itself, else "steps[0]. ").
-func checkObject(obj map[string]json.RawMessage, fields []schemaField, at string, problems []string) []string {
+// names the object ("" for the answer itself, else "steps[0]. "). The
+// string lists it decodes are appended to lists, unless it is nil.
+func checkObject(obj map[string]json.RawMessage, fields []schemaField, at string, problems []string, lists *[]namedList) []string {
 	for _, f := range fields {
 		v, ok := obj[f.name]
 		if !ok || string(v) == "null" {
@@ -163,12 +182,15 @@ func checkObject(obj map[string]json.RawMessage, fields []schemaField, at string
 				continue
 			}
 			for i, o := range l {
-				problems = checkObject(o, f.items, fmt.Sprintf("%s[%d].", name, i), problems)
+				problems = checkObject(o, f.items, fmt.Sprintf("%s[%d].", name, i), problems, nil)
 			}
 		case f.list:
 			var l []string
-			if json.Unmarshal(v, &l) != nil {
+			switch {
+			case json.Unmarshal(v, &l) != nil:
 				problems = append(problems, fmt.Sprintf("%q must be an array of strings", name))
+			case lists != nil:
+				*lists = append(*lists, namedList{f.name, l})
 			}
 		case f.integer:
 			var n int

@@ -4,18 +4,21 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // fill decodes the members of obj, an answer that passed its schema's
 // check, into out as json.Unmarshal of the whole answer would, without
 // scanning the answer twice more: each member is decoded into the field
-// its json tag names, and a string member that needs no \u escape is
-// unquoted here. out must be a pointer to a struct whose exported fields
+// its json tag names, a string member that needs no \u escape is
+// unquoted here, and a list of strings the check decoded (lists) is
+// taken as it is. out must be a pointer to a struct whose exported fields
 // all have plain json tags; anything else, or a member that fails, is
 // left to json.Unmarshal of raw.
-func fill(raw []byte, obj map[string]json.RawMessage, out any) error {
+func fill(raw []byte, obj map[string]json.RawMessage, out any, lists []namedList) error {
 	rv := reflect.ValueOf(out)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return json.Unmarshal(raw, out)
@@ -29,7 +32,8 @@ func fill(raw []byte, obj map[string]json.RawMessage, out any) error {
 		if !sf.IsExported() {
 			continue
 		}
-		v, ok := obj[sf.Tag.Get("json")]
+		name := sf.Tag.Get("json")
+		v, ok := obj[name]
 		if !ok {
 			continue
 		}
@@ -37,6 +41,12 @@ func fill(raw []byte, obj map[string]json.RawMessage, out any) error {
 		if f.Kind() == reflect.String {
 			if s, ok := unquote(v); ok {
 				f.SetString(s)
+				continue
+			}
+		}
+		if f.Type() == stringsType {
+			if j := slices.IndexFunc(lists, func(l namedList) bool { return l.name == name }); j >= 0 {
+				f.Set(reflect.ValueOf(lists[j].list))
 				continue
 			}
 		}
@@ -48,11 +58,26 @@ func fill(raw []byte, obj map[string]json.RawMessage, out any) error {
 	return nil
 }
 
+var stringsType = reflect.TypeFor[[]string]()
+
+// plainTagged holds plainTags' answer for each type asked about (a role's
+// output type), as encoding/json keeps its own per type.
+var plainTagged sync.Map
+
 // plainTags reports whether every exported field of t is named by a json
 // tag without options, and none is embedded: then encoding/json matches
 // an answer's members, spelled as the schema spells them, to the fields
 // by their tags alone.
 func plainTags(t reflect.Type) bool {
+	if ok, known := plainTagged.Load(t); known {
+		return ok.(bool)
+	}
+	ok := tagsPlain(t)
+	plainTagged.Store(t, ok)
+	return ok
+}
+
+func tagsPlain(t reflect.Type) bool {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		if sf.Anonymous {
