@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -39,6 +40,9 @@ type history struct {
 	// completeSince is, when cut, the committer time from which the index
 	// holds every commit.
 	completeSince time.Time
+
+	partsOnce sync.Once
+	parts     *identityParts // see matching
 }
 
 // historyBuilder collects a history one commit at a time, newest first.

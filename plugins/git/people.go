@@ -116,12 +116,12 @@ func (h *history) authors(value string) ([]int, int) {
 	v := strings.ToLower(strings.TrimSpace(value))
 	var exact, words, sub []int
 	want := tokens(v)
+	m := h.matching()
 	for i, id := range h.lower {
-		name, email := splitIdentity(id)
 		switch {
-		case id == v || plainName(name) == v || (strings.Contains(v, "@") && email == strings.Trim(v, "<>")):
+		case id == v || m.plain[i] == v || (strings.Contains(v, "@") && m.email[i] == strings.Trim(v, "<>")):
 			exact = append(exact, i)
-		case containsRun(tokens(plainName(name)+" "+email), want):
+		case containsRun(m.tokens[i], want):
 			words = append(words, i)
 		case strings.Contains(id, v):
 			sub = append(sub, i)
@@ -134,6 +134,28 @@ func (h *history) authors(value string) ([]int, int) {
 		return words, matchWords
 	}
 	return sub, matchSubstring
+}
+
+// identityParts is what authors matches of each identity in lower case:
+// its plain name, its address, and the tokens of both. A warm plugin
+// keeps them with the history, read once for every question.
+type identityParts struct {
+	plain, email []string
+	tokens       [][]string
+}
+
+// matching returns the identities' parts, split on first use.
+func (h *history) matching() *identityParts {
+	h.partsOnce.Do(func() {
+		m := &identityParts{plain: make([]string, len(h.lower)), email: make([]string, len(h.lower)), tokens: make([][]string, len(h.lower))}
+		for i, id := range h.lower {
+			name, email := splitIdentity(id)
+			m.plain[i], m.email[i] = plainName(name), email
+			m.tokens[i] = tokens(m.plain[i] + " " + email)
+		}
+		h.parts = m
+	})
+	return h.parts
 }
 
 // containing returns the identities containing value case-insensitively,
