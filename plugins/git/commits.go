@@ -42,6 +42,16 @@ func newEntryCache() *entryCache {
 	return newLRU(maxCachedEntries, maxCachedEntryBytes, func(k entryKey, _ treeEntry) int { return 160 + len(k.name) })
 }
 
+// maxPeeledTags bounds the cache of annotated tags' targets.
+const maxPeeledTags = 100_000
+
+// peelCache caches annotated tags' targets by the tag object's name.
+type peelCache = lru[plumbing.Hash, plumbing.Hash]
+
+func newPeelCache() *peelCache {
+	return newLRU(maxPeeledTags, maxPeeledTags*128, func(plumbing.Hash, plumbing.Hash) int { return 128 })
+}
+
 // commitCache caches decoded commits by name: a commit never changes under
 // its name. It holds one configuration's repository: Configure empties it,
 // so that a commit missing from the repository is never found here.

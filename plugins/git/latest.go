@@ -38,11 +38,10 @@ func (s *call) groundLatestTag(g *sdk.GroundedTerm, v string) {
 		return
 	}
 	_ = tags.ForEach(func(ref *plumbing.Reference) error {
-		h := ref.Hash()
-		if tag, err := s.repo.TagObject(h); err == nil { // annotated: its target (a commit, as release tags are)
-			h = tag.Target
-		}
-		tagged[h] = append(tagged[h], ref.Name().Short())
+		// The short name as ReferenceName.Short gives a tag's, without a
+		// scanf per rule.
+		h := s.peel(ref.Hash())
+		tagged[h] = append(tagged[h], strings.TrimPrefix(ref.Name().String(), "refs/tags/"))
 		return nil
 	})
 	if len(tagged) == 0 {
@@ -84,6 +83,26 @@ func (s *call) groundLatestTag(g *sdk.GroundedTerm, v string) {
 	default:
 		g.Note = "no tag in the history of HEAD (a shallow clone may have cut it)"
 	}
+}
+
+// peel returns the target of the tag object h (a commit, as release tags
+// are), or h itself when h is not a tag object: a lightweight tag's
+// commit. What h is never changes, so a warm plugin peels each tag once:
+// a commit is known from the commit cache, a tag object's target is
+// kept. An object that cannot be read is not kept: it may arrive later.
+func (s *call) peel(h plumbing.Hash) plumbing.Hash {
+	if target, ok := s.peeled.get(h); ok {
+		return target
+	}
+	if _, ok := s.commits.get(h); ok {
+		return h
+	}
+	if tag, err := object.GetTag(s.repo.Storer, h); err == nil {
+		s.peeled.put(h, tag.Target)
+		return tag.Target
+	}
+	_, _ = s.commit(h) // a commit is kept for the next time
+	return h
 }
 
 // compareTags orders tag names as versions where both are (a release

@@ -74,11 +74,13 @@ type Source struct {
 	// commits and the path filter's tree entries.
 	commits *commitCache
 	entries *entryCache
+	// peeled caches annotated tags' targets.
+	peeled *peelCache
 }
 
 // New returns an unconfigured git source.
 func New() *Source {
-	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured"), stats: newStatsCache(), commits: newCommitCache(), entries: newEntryCache()}
+	s := &Source{openErr: sdk.Errorf(sdk.KindBadConfig, "git: source is not configured"), stats: newStatsCache(), commits: newCommitCache(), entries: newEntryCache(), peeled: newPeelCache()}
 	s.gitBin, _ = exec.LookPath("git")
 	return s
 }
@@ -115,7 +117,7 @@ func (s *Source) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagno
 	s.cacheMu.Lock()
 	s.hist, s.paths = nil, nil
 	s.cacheMu.Unlock()
-	s.commits, s.entries = newCommitCache(), newEntryCache()
+	s.commits, s.entries, s.peeled = newCommitCache(), newEntryCache(), newPeelCache()
 	if err != nil {
 		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityError, Summary: err.Error(), Path: "path"})
 		return diags, nil

@@ -18,13 +18,14 @@ import (
 // warm test makes.
 var warmGrounds = append([]sdk.GroundRequest{
 	{Terms: []sdk.Term{{Kind: sdk.TermAuthor, Value: "warm"}, {Kind: sdk.TermRef, Value: "warm-tag"}, {Kind: sdk.TermPath, Value: "warm.txt"}}},
+	{Terms: []sdk.Term{{Kind: sdk.TermRef, Value: "9.0.0"}, {Kind: sdk.TermRef, Value: "the latest release"}}},
 }, concurrentGrounds...)
 
 // TestWarmAnswersAsCold: one source kept while its repository changes
-// (a shallow clone deepened, new commits, an amend, a reset, tags moved,
-// loose objects written, a repack, the clone made whole) answers every
-// request as a source configured afresh does, display ids, stats and
-// groundings included. The object directories' times are set back after
+// (a shallow clone deepened, new commits, an amend, a reset, lightweight
+// and annotated tags made and moved, loose objects written, a repack, the
+// clone made whole) answers every request as a source configured afresh
+// does, display ids, stats and groundings included. The object directories' times are set back after
 // each change, so the listings the warm source keeps are taken as settled
 // and reused until the next change touches them.
 func TestWarmAnswersAsCold(t *testing.T) {
@@ -49,9 +50,16 @@ func TestWarmAnswersAsCold(t *testing.T) {
 		{"amended", func() {
 			runGit(t, dir, nil, "-c", "user.name=Warm Amender", "-c", "user.email=amend@example.com", "commit", "-q", "--amend", "--reset-author", "-m", "warm change amended")
 		}},
-		{"tagged", func() { runGit(t, dir, nil, "tag", "warm-tag", "HEAD~1") }},
+		{"tagged", func() {
+			runGit(t, dir, nil, "tag", "warm-tag", "HEAD~1")
+			runGit(t, dir, nil, "-c", "user.name=Tagger", "-c", "user.email=tag@example.com", "tag", "-a", "-m", "release", "v9.0.0", "HEAD~2")
+		}},
 		{"reset", func() { runGit(t, dir, nil, "reset", "-q", "--hard", "HEAD~2") }},
-		{"tag moved", func() { runGit(t, dir, nil, "tag", "-f", "warm-tag", "HEAD"); commit("Warm Tester") }},
+		{"tags moved", func() {
+			runGit(t, dir, nil, "tag", "-f", "warm-tag", "HEAD")
+			runGit(t, dir, nil, "-c", "user.name=Tagger", "-c", "user.email=tag@example.com", "tag", "-f", "-a", "-m", "release again", "v9.0.0", "HEAD")
+			commit("Warm Tester")
+		}},
 		{"loose objects", func() {
 			for i := range 300 {
 				runGit(t, dir, []byte(fmt.Sprintf("blob %d\n", i)), "hash-object", "-w", "--stdin")
