@@ -141,9 +141,11 @@ const maxSchemaProblems = 10
 
 // decode checks raw against the schema and decodes it into out.
 func (s roleSchema) decode(raw []byte, out any) error {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return fmt.Errorf("not a JSON object: %w", err)
+	obj, ok := splitObject(raw)
+	if !ok {
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return fmt.Errorf("not a JSON object: %w", err)
+		}
 	}
 	var lists []namedList
 	if problems := checkObject(obj, s.fields, "", nil, &lists); len(problems) > 0 {
