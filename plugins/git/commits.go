@@ -16,8 +16,8 @@ const (
 // Bounds of the tree entry cache: the path filter's lookups, kept across
 // fetches.
 const (
-	maxCachedEntries    = 200_000
-	maxCachedEntryBytes = 16 << 20
+	maxCachedEntries    = 100_000
+	maxCachedEntryBytes = 8 << 20
 )
 
 // entryKey is a name looked up in a tree.
@@ -64,14 +64,15 @@ func newCommitCache() *commitCache {
 // commitSize estimates the memory a decoded commit holds: the struct, its
 // strings and parents, and the cache's entry.
 func commitSize(c *object.Commit) int {
-	return 512 + len(c.Message) + len(c.PGPSignature) + len(c.MergeTag) + len(c.Encoding) +
+	return 512 + len(c.Message) + len(c.Encoding) +
 		len(c.Author.Name) + len(c.Author.Email) + len(c.Committer.Name) + len(c.Committer.Email) +
 		len(c.ParentHashes)*len(plumbing.ZeroHash)
 }
 
 // commit returns the commit h, from the cache or read and decoded on the
 // call's handle. The commit is decoded without a storage: it outlives the
-// handle, so nothing may read through it (its Tree, Parents or Stats).
+// handle, so nothing may read through it (its Tree, Parents or Stats),
+// and without its signature or merged tag, so it cannot be encoded again.
 func (s *call) commit(h plumbing.Hash) (*object.Commit, error) {
 	if c, ok := s.commits.get(h); ok {
 		return c, nil
@@ -84,6 +85,9 @@ func (s *call) commit(h plumbing.Hash) (*object.Commit, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Signatures are most of a signed commit and nothing reads them: the
+	// cache holds more commits without them.
+	c.PGPSignature, c.MergeTag = "", ""
 	s.commits.put(h, c)
 	return c, nil
 }
