@@ -5,20 +5,14 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// Bounds of the commit cache: a long-running plugin (nous serve) keeps the
+// The commit cache's bound: a long-running plugin (nous serve) keeps the
 // commits its walks decoded, so the next question's walk reads none of
 // them again. 32 MiB hold the whole history of a 35,000-commit repository.
-const (
-	maxCachedCommits     = 200_000
-	maxCachedCommitBytes = 32 << 20
-)
+const maxCachedCommitBytes = 32 << 20
 
-// Bounds of the tree entry cache: the path filter's lookups, kept across
+// The tree entry cache's bound: the path filter's lookups, kept across
 // fetches.
-const (
-	maxCachedEntries    = 100_000
-	maxCachedEntryBytes = 8 << 20
-)
+const maxCachedEntryBytes = 8 << 20
 
 // entryKey is a name looked up in a tree.
 type entryKey struct {
@@ -36,29 +30,30 @@ type treeEntry struct {
 // entryCache caches tree entries by tree and name: a tree never changes
 // under its name. Like commitCache it holds one configuration's
 // repository.
-type entryCache = lru[entryKey, treeEntry]
+type entryCache = boundedCache[entryKey, treeEntry]
 
 func newEntryCache() *entryCache {
-	return newLRU(maxCachedEntries, maxCachedEntryBytes, func(k entryKey, _ treeEntry) int { return 160 + len(k.name) })
+	return newBoundedCache(maxCachedEntryBytes, func(k entryKey, _ treeEntry) int { return 160 + len(k.name) })
 }
 
-// maxPeeledTags bounds the cache of annotated tags' targets.
+// maxPeeledTags bounds the cache of annotated tags' targets, an entry
+// costing about 128 bytes.
 const maxPeeledTags = 100_000
 
 // peelCache caches annotated tags' targets by the tag object's name.
-type peelCache = lru[plumbing.Hash, plumbing.Hash]
+type peelCache = boundedCache[plumbing.Hash, plumbing.Hash]
 
 func newPeelCache() *peelCache {
-	return newLRU(maxPeeledTags, maxPeeledTags*128, func(plumbing.Hash, plumbing.Hash) int { return 128 })
+	return newBoundedCache(maxPeeledTags*128, func(plumbing.Hash, plumbing.Hash) int { return 128 })
 }
 
 // commitCache caches decoded commits by name: a commit never changes under
 // its name. It holds one configuration's repository: Configure empties it,
 // so that a commit missing from the repository is never found here.
-type commitCache = lru[plumbing.Hash, *object.Commit]
+type commitCache = boundedCache[plumbing.Hash, *object.Commit]
 
 func newCommitCache() *commitCache {
-	return newLRU(maxCachedCommits, maxCachedCommitBytes, func(_ plumbing.Hash, c *object.Commit) int { return commitSize(c) })
+	return newBoundedCache(maxCachedCommitBytes, func(_ plumbing.Hash, c *object.Commit) int { return commitSize(c) })
 }
 
 // commitSize estimates the memory a decoded commit holds: the struct, its

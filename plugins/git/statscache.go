@@ -4,12 +4,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// Bounds of the stats cache: a long-running plugin (nous serve) keeps the
-// stats of the commits it has counted, the most recently used first.
-const (
-	maxCachedStats      = 100_000  // commits
-	maxCachedStatsBytes = 16 << 20 // their file names and counts
-)
+// The stats cache's bound: a long-running plugin (nous serve) keeps the
+// file names and counts of the commits it has counted.
+const maxCachedStatsBytes = 16 << 20
 
 // statsKey names one computation: a commit against its first parent, or as
 // a root (zero parent: a root commit or a shallow clone's boundary, which
@@ -19,10 +16,10 @@ type statsKey struct {
 }
 
 // statsCache caches commit stats, whatever the configuration.
-type statsCache = lru[statsKey, []fileStat]
+type statsCache = boundedCache[statsKey, []fileStat]
 
 func newStatsCache() *statsCache {
-	return newLRU(maxCachedStats, maxCachedStatsBytes, func(_ statsKey, stats []fileStat) int { return statsSize(stats) })
+	return newBoundedCache(maxCachedStatsBytes, func(_ statsKey, stats []fileStat) int { return statsSize(stats) })
 }
 
 // statsSize estimates the memory stats hold: the entry, and per file its
