@@ -187,16 +187,20 @@ func TestAnswerWithSharedPlanner(t *testing.T) {
 	wg.Wait()
 }
 
-// BenchmarkAnswer answers a status question with the default rules, the
-// template agent for every role and the issue fixtures as every source,
-// all in-process: plan, ground, run and compose.
+// benchQuestion is BenchmarkAnswer's question: one the issue fixtures
+// answer in full.
+const benchQuestion = "how many open issues are there?"
+
+// BenchmarkAnswer answers a question with the default rules, the template
+// agent for every role and the issue fixtures as every source, all
+// in-process: plan, ground, run and compose.
 func BenchmarkAnswer(b *testing.B) {
 	p := newInProcess(b)
 	svc := ask.New(ask.Deps{Rules: defaultRules(b), Clock: func() time.Time { return now }})
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := svc.Answer(ctx, p, ask.Request{Query: "what is the status of the project?"})
+		res, err := svc.Answer(ctx, p, ask.Request{Query: benchQuestion})
 		if err != nil || res.Status != runner.ResultSuccess {
 			b.Fatal(err, res.Status)
 		}
