@@ -42,7 +42,7 @@ func (p *askInProcess) Invoke(ctx context.Context, agent string, req sdk.InvokeR
 }
 
 // BenchmarkAskTemplateInProcess is a full ask (plan, execute, render) of a
-// status question with the default rules, the template agent for every
+// question the fixtures answer in full, with the default rules, the template agent for every
 // role and the issue fixtures as every source, all in-process.
 func BenchmarkAskTemplateInProcess(b *testing.B) {
 	ctx := context.Background()
@@ -67,7 +67,7 @@ func BenchmarkAskTemplateInProcess(b *testing.B) {
 	planner := engine.NewPlanner(rs)
 	b.ReportAllocs()
 	for b.Loop() {
-		plan, err := planner.Plan(ctx, engine.Request{Query: "what is the status of the project?"})
+		plan, err := planner.Plan(ctx, engine.Request{Query: "how many open issues are there?"})
 		if err != nil {
 			b.Fatal(err)
 		}
