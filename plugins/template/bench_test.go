@@ -3,17 +3,25 @@ package template
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/nous-dev/nous/sdk"
 )
 
-// BenchmarkAnalystCriticWriter is one full template pass over 50 records:
-// research, review, compose, through the sdk.Agent interface.
+// BenchmarkAnalystCriticWriter is one full template pass over 50 and 220
+// records (the cold benchmark's week of commits): research, review,
+// compose, through the sdk.Agent interface.
 func BenchmarkAnalystCriticWriter(b *testing.B) {
+	for _, n := range []int{50, 220} {
+		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) { benchAnalystCriticWriter(b, n) })
+	}
+}
+
+func benchAnalystCriticWriter(b *testing.B, n int) {
 	a := New()
 	ctx := context.Background()
-	records := manyRecords(50)
+	records := manyRecords(n)
 	in, _ := json.Marshal(sdk.AnalystInput{Query: "what changed last week?", Mode: "discovery"})
 	b.ReportAllocs()
 	for b.Loop() {

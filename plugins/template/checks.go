@@ -92,8 +92,9 @@ func inspect(l *labels, draft string, ev evidence) findings {
 		return f
 	}
 	// A draft may cite the nearest activity outside the period as context.
+	c := newCitations(draft)
 	for _, r := range slices.Concat(ev.records, ev.outside) {
-		if cited(draft, r) {
+		if c.cites(r) {
 			f.cited = append(f.cited, r)
 			if lowTier(r) {
 				f.lowTier = append(f.lowTier, r)

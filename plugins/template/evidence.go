@@ -244,6 +244,58 @@ func cited(draft string, r sdk.Record) bool {
 	return containsWord(draft, r.ID) || (short != r.ID && containsWord(draft, short))
 }
 
+// citations answers cited for one draft. The draft's words are split once,
+// so asking of each of a few hundred records does not scan the draft four
+// times a record; IDs that are not one word fall back to cited.
+type citations struct {
+	draft string
+	words map[string]struct{} // the draft's maximal runs of word bytes
+}
+
+// newCitations splits draft into its words.
+func newCitations(draft string) citations {
+	c := citations{draft: draft, words: map[string]struct{}{}}
+	for i := 0; i < len(draft); {
+		if !isWordByte(draft[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(draft) && isWordByte(draft[j]) {
+			j++
+		}
+		c.words[draft[i:j]] = struct{}{}
+		i = j
+	}
+	return c
+}
+
+// cites is cited(c.draft, r). When the ID and its short form are each one
+// word of at least four bytes, containsWord finds them exactly when they
+// are words of the draft, and a backquoted form is such a word too.
+func (c citations) cites(r sdk.Record) bool {
+	if len(r.ID) < 4 || !isWord(r.ID) {
+		return cited(c.draft, r)
+	}
+	short := displayID(r)
+	if !isWord(short) {
+		return cited(c.draft, r)
+	}
+	_, id := c.words[r.ID]
+	_, s := c.words[short]
+	return id || s
+}
+
+// isWord reports whether s is non-empty and all word bytes.
+func isWord(s string) bool {
+	for i := range len(s) {
+		if !isWordByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // containsWord reports whether word occurs in s not glued to letters,
 // digits or underscores on either side.
 func containsWord(s, word string) bool {

@@ -82,8 +82,9 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 // when it cites none, in the order the draft lists them.
 func citedOrAll(draft string, all, usable evidence) []sdk.Record {
 	var used []sdk.Record
+	c := newCitations(draft)
 	for _, r := range all.ordered {
-		if cited(draft, r) {
+		if c.cites(r) {
 			used = append(used, r)
 		}
 	}
