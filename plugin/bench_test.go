@@ -85,34 +85,26 @@ func BenchmarkInvoke220Records(b *testing.B) {
 			Fields: map[string]any{"author": "ana", "files": int64(3)},
 		}
 	}
+	req := sdk.InvokeRequest{Role: sdk.RoleWriter, Instructions: "Write the report.", Context: records}
 	for _, ref := range []string{"builtin:echo", "builtin:echo-allprocs"} {
-		b.Run(strings.TrimPrefix(ref, "builtin:"), func(b *testing.B) {
-			m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: ref})
-			req := sdk.InvokeRequest{Role: sdk.RoleWriter, Instructions: "Write the report.", Context: records}
-			if _, err := m.Invoke(context.Background(), "writer", req); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			cpu := startCPU(m)
-			for b.Loop() {
-				if _, err := m.Invoke(context.Background(), "writer", req); err != nil {
-					b.Fatal(err)
-				}
-			}
-			cpu.report(b)
-		})
+		b.Run(strings.TrimPrefix(ref, "builtin:"), func(b *testing.B) { benchInvokeWith(b, ref, 0, req) })
 	}
 }
 
 func benchInvoke(b *testing.B, ref string, timeout time.Duration) {
-	m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: ref, Timeout: timeout})
-	req := sdk.InvokeRequest{
+	benchInvokeWith(b, ref, timeout, sdk.InvokeRequest{
 		Role:         sdk.RoleWriter,
 		Instructions: "Write the report.",
 		Input:        json.RawMessage(`{"query":"what changed?","draft":"…","mode":"discovery"}`),
 		Context:      []sdk.Record{{ID: "c1", Kind: sdk.KindCommit, Title: "fix payments rounding"}},
 		Schema:       json.RawMessage(`{"type":"object","required":["final_report","confidence_level"]}`),
-	}
+	})
+}
+
+// benchInvokeWith measures Invoke round trips of req to the writer served
+// by ref, each call with timeout (0: none), and the CPU they cost.
+func benchInvokeWith(b *testing.B, ref string, timeout time.Duration, req sdk.InvokeRequest) {
+	m, _ := newManager(b, plugin.Options{}, plugin.Spec{Name: "writer", Kind: plugin.KindAgent, Ref: ref, Timeout: timeout})
 	if _, err := m.Invoke(context.Background(), "writer", req); err != nil {
 		b.Fatal(err)
 	}
