@@ -147,9 +147,14 @@ func emptyPeriod(l *labels, draft string) string {
 // draft quotes them (clipped, see title) and as the source gave them.
 func withoutTitles(draft string, records []sdk.Record) string {
 	pairs := make([]string, 0, 4*len(records))
+	// A title given twice (a record's two forms are mostly one, and many
+	// commits share a subject) only slows building the replacer: the first
+	// of equal keys wins, and every key is replaced by "".
+	seen := make(map[string]struct{}, 2*len(records))
 	for _, r := range records {
-		for _, t := range []string{title(r), strings.TrimSpace(r.Title)} {
-			if t != "" && t != r.ID {
+		for _, t := range [...]string{title(r), strings.TrimSpace(r.Title)} {
+			if _, dup := seen[t]; t != "" && t != r.ID && !dup {
+				seen[t] = struct{}{}
 				pairs = append(pairs, t, "")
 			}
 		}

@@ -39,3 +39,16 @@ func TestCitationsAgreeWithCited(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutTitlesSharedTitles cuts titles that several records share,
+// and a longer title before a shorter one it starts with.
+func TestWithoutTitlesSharedTitles(t *testing.T) {
+	records := []sdk.Record{
+		{ID: "a1b2c3d4", Title: "api: fix retry loop"},
+		{ID: "b1b2c3d4", Title: "  api: fix retry loop "},
+		{ID: "c1b2c3d4", Title: "api: fix retry loop twice"},
+		{ID: "d1b2c3d4", Title: "api: fix retry loop"},
+	}
+	draft := "- `a1b2c3d4` api: fix retry loop\n- `c1b2c3d4` api: fix retry loop twice\n- 3 commits"
+	assert.Equal(t, "- `a1b2c3d4` \n- `c1b2c3d4`  twice\n- 3 commits", withoutTitles(draft, records))
+}
