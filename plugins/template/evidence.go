@@ -59,11 +59,11 @@ func gather(records []sdk.Record) evidence {
 		}
 	}
 
-	byKind := map[string][]sdk.Record{}
+	counts := map[string]int{}
 	authors := map[string]int{}
 	projects := map[string]int{}
 	for _, r := range ev.records {
-		byKind[r.Kind] = append(byKind[r.Kind], r)
+		counts[r.Kind]++
 		if r.Author != "" {
 			authors[r.Author]++
 		}
@@ -80,22 +80,36 @@ func gather(records []sdk.Record) evidence {
 			ev.last = r.Time
 		}
 	}
+	kinds := make([]string, 0, len(counts))
 	for _, k := range kindOrder {
-		if rs := byKind[k]; len(rs) > 0 {
-			ev.groups = append(ev.groups, kindGroup{kind: k, records: rs})
-			delete(byKind, k)
+		if counts[k] > 0 {
+			kinds = append(kinds, k)
 		}
 	}
-	rest := make([]string, 0, len(byKind))
-	for k := range byKind {
-		rest = append(rest, k)
+	rest := make([]string, 0, len(counts)-len(kinds))
+	for k := range counts {
+		if !slices.Contains(kindOrder, k) {
+			rest = append(rest, k)
+		}
 	}
 	slices.Sort(rest)
-	for _, k := range rest {
-		ev.groups = append(ev.groups, kindGroup{kind: k, records: byKind[k]})
-	}
-	for _, g := range ev.groups {
-		ev.ordered = append(ev.ordered, g.records...)
+	kinds = append(kinds, rest...)
+	// Each group is a part of ordered, filled in one pass: the records are
+	// copied once, not grown kind by kind and then copied again. A group's
+	// capacity ends with it, so nothing appended to one spills into the next.
+	if len(ev.records) > 0 {
+		ev.ordered = make([]sdk.Record, len(ev.records))
+		next := make(map[string]int, len(kinds))
+		at := 0
+		for _, k := range kinds {
+			next[k] = at
+			ev.groups = append(ev.groups, kindGroup{kind: k, records: ev.ordered[at : at+counts[k] : at+counts[k]]})
+			at += counts[k]
+		}
+		for _, r := range ev.records {
+			ev.ordered[next[r.Kind]] = r
+			next[r.Kind]++
+		}
 	}
 	ev.authors = tallies(authors)
 	ev.projects = tallies(projects)
