@@ -64,8 +64,12 @@ func revise(cfg Config, in sdk.AnalystInput, records []sdk.Record) sdk.AnalystOu
 		return out
 	}
 	ev := gather(usable).with(in.Evidence)
+	all := ev
+	if !sameRecords(usable, records) {
+		all = gather(records).with(in.Evidence)
+	}
 	base := stripRevisionNotes(l, in.Draft)
-	f := inspect(l, base, gather(records).with(in.Evidence))
+	f := inspect(l, base, all)
 	var done, steps []string
 	steps = append(steps, fmt.Sprintf("Received a %s review: %s", in.Review.Status, text.OneLine(in.Review.Critique)))
 	switch {
@@ -113,6 +117,13 @@ func usableRecords(mode string, records []sdk.Record) (usable, dropped []sdk.Rec
 		}
 	}
 	return usable, dropped
+}
+
+// sameRecords reports whether a and b are one slice, as usableRecords
+// returns its input outside strict mode: its evidence need not be
+// gathered twice (evidence is never modified).
+func sameRecords(a, b []sdk.Record) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // listedRecords are the records a draft lists: at most maxItems per kind.

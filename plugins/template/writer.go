@@ -28,7 +28,11 @@ func compose(cfg Config, in sdk.WriterInput, records []sdk.Record) sdk.WriterOut
 	// draft may still cite any record, and the mode notes then say so.
 	usable, _ := usableRecords(in.Mode, records)
 	ev := gather(usable).with(in.Evidence)
-	used := citedOrAll(in.Draft, gather(records), ev)
+	all := ev
+	if !sameRecords(usable, records) {
+		all = gather(records)
+	}
+	used := citedOrAll(in.Draft, all, ev)
 	conf, reason := grade(l, in, ev, used)
 
 	var b strings.Builder
