@@ -28,6 +28,9 @@ import (
 type writable struct {
 	doc    *Document
 	failed bool
+	// keys are the sorted keys of the last record's fields: the records of
+	// one source mostly share their field names, so they are sorted once.
+	keys []string
 }
 
 // WriteJSON writes the document's JSON (jsonindent.Encode uses it).
@@ -234,7 +237,7 @@ func (d *writable) record(w *jsonindent.Writer, r *sdk.Record) {
 	optInt(w, "tier", r.Tier)
 	if len(r.Fields) > 0 {
 		w.Key("fields")
-		anyMap(w, r.Fields)
+		d.fields(w, r.Fields)
 	}
 	w.EndObject()
 }
@@ -631,6 +634,34 @@ func anyMap(w *jsonindent.Writer, m map[string]any) {
 		anyValue(w, m[k])
 	}
 	w.EndObject()
+}
+
+// fields writes a record's fields as anyMap does, reusing the last
+// record's sorted keys when m has the same names.
+func (d *writable) fields(w *jsonindent.Writer, m map[string]any) {
+	if !sameKeys(d.keys, m) {
+		d.keys = sortedKeys(m)
+	}
+	w.BeginObject()
+	for _, k := range d.keys {
+		w.Key(k)
+		anyValue(w, m[k])
+	}
+	w.EndObject()
+}
+
+// sameKeys reports whether keys are exactly the keys of m (keys has no
+// duplicates, being a map's keys).
+func sameKeys(keys []string, m map[string]any) bool {
+	if len(keys) != len(m) {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[string]any) []string {

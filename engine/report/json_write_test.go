@@ -230,3 +230,31 @@ func (f filler) fill(v reflect.Value, depth int) {
 		}
 	}
 }
+
+// TestJSONRecordFieldsAsEncodingJSON: records whose field names repeat,
+// change, shrink to a subset or keep their count with another name (the
+// sorted keys of one record are reused for the next) still write as
+// encoding/json writes them.
+func TestJSONRecordFieldsAsEncodingJSON(t *testing.T) {
+	res := result()
+	base := res.Records[0]
+	for _, fields := range []map[string]any{
+		{"b": "1", "a": int64(2), "c": []string{"x"}},
+		{"a": "3", "b": "4", "c": []string{}},
+		{"a": "5", "b": "6"},
+		{"a": "7", "b": "8", "d": true},
+		{"a": "9", "b": "10", "d": false},
+		nil,
+		{"z": 1.5},
+		{"b": "1", "a": int64(2), "c": []string{"x"}},
+	} {
+		r := base
+		r.Fields = fields
+		res.Records = append(res.Records, r)
+	}
+	want, err := reflectedJSON(documentOf(res))
+	require.NoError(t, err)
+	got, err := handJSON(res)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
