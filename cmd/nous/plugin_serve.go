@@ -29,26 +29,11 @@ func (a *app) pluginServeCommand() *cobra.Command {
 				return usageError("no built-in plugin %q; built-ins are: %s", args[0], strings.Join(plugins.Names(), ", "))
 			}
 			softMemoryLimit()
-			cfg.MaxProcs = builtinMaxProcs(args[0])
 			sdkplugin.Serve(cfg) // exits the process
 			return nil
 		},
 	})
 	return parent
-}
-
-// builtinMaxProcs is the built-in plugin name's sdk/plugin.Config.MaxProcs.
-// The light ones run on one thread: each call is little work of their own
-// (a template, a bounded file, a request to a remote service), and a call on
-// one thread costs the plugin a quarter to a third less CPU, because gRPC's
-// goroutine handoffs within it wake no second thread. git walks large
-// histories and keeps a thread per CPU.
-func builtinMaxProcs(name string) int {
-	switch name {
-	case "template", "file", "openai", "github", "gitlab", "youtrack":
-		return 1
-	}
-	return 0
 }
 
 // pluginMemoryLimit is a plugin process's soft memory limit (Go heap,
