@@ -21,26 +21,25 @@ var recordFields = []string{"id", "source", "kind", "title", "body", "url", "aut
 
 // mapper turns decoded objects into records.
 type mapper struct {
-	column  map[string]string // column name → record field
-	source  string            // default Record.Source
-	kind    string            // default Record.Kind
-	loc     *time.Location    // zone of times written without one
-	mapping mapping
+	column map[string]string // column name → record field
+	mapping
 }
 
-// mapping identifies what a mapper makes of a row, for the records kept
-// of a file: two mappers with the same mapping make the same records.
+// mapping is all that decides what a mapper makes of a row, comparable:
+// the records kept of a file are keyed by it, as two mappers with the
+// same mapping make the same records.
 type mapping struct {
-	columns      string // "column\x00field\x00" pairs, sorted by column
-	source, kind string
-	loc          *time.Location
+	columns string         // column, as "column\x00field\x00" pairs sorted by column
+	source  string         // default Record.Source
+	kind    string         // default Record.Kind
+	loc     *time.Location // zone of times written without one
 }
 
 // recordFunc receives each row's record with the line it starts on.
 type recordFunc func(line int, rec sdk.Record) error
 
 func newMapper(cfg config, loc *time.Location) mapper {
-	m := mapper{column: make(map[string]string), source: cfg.Source, kind: cfg.Kind, loc: loc}
+	m := mapper{column: make(map[string]string), mapping: mapping{source: cfg.Source, kind: cfg.Kind, loc: loc}}
 	mapped := make(map[string]bool)
 	for field, col := range cfg.Fields {
 		m.column[col] = field
@@ -62,7 +61,7 @@ func newMapper(cfg config, loc *time.Location) mapper {
 	for _, col := range cols {
 		b.WriteString(col + "\x00" + m.column[col] + "\x00")
 	}
-	m.mapping = mapping{columns: b.String(), source: cfg.Source, kind: cfg.Kind, loc: loc}
+	m.columns = b.String()
 	return m
 }
 
