@@ -11,23 +11,15 @@ import (
 	"github.com/nous-dev/nous/sdk"
 )
 
-var (
-	// sourcesHeading matches a Sources (or References) heading in English or Chinese.
-	sourcesHeading = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?im)^#{1,6}\s*(sources|references|來源|資料來源|參考資料)`)
-	})
-	// dated matches an ISO date.
-	dated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
-)
-
-// sourcesHeadingAt is sourcesHeading anchored where a line starts.
+// sourcesHeadingAt matches a Sources (or References) heading in English
+// or Chinese at the start of its text.
 var sourcesHeadingAt = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\A#{1,6}\s*(?i:sources|references|來源|資料來源|參考資料)`)
 })
 
-// hasSourcesHeading is sourcesHeading().MatchString(s), trying the
-// pattern only where a line starts with '#' instead of at every byte of a
-// long draft.
+// hasSourcesHeading reports whether a line of s is a Sources heading,
+// trying the pattern only where a line starts with '#' instead of at every
+// byte of a long draft.
 func hasSourcesHeading(s string) bool {
 	for i := 0; i < len(s); {
 		if s[i] == '#' && sourcesHeadingAt().MatchString(s[i:]) {
@@ -42,8 +34,9 @@ func hasSourcesHeading(s string) bool {
 	return false
 }
 
-// hasDate is dated().MatchString(s) without the regular expression: some
-// '-' is the first of a date's two, with word boundaries around the date.
+// hasDate reports whether s holds an ISO date between word boundaries
+// (\b\d{4}-\d{2}-\d{2}\b), without a regular expression: some '-' is the
+// first of a date's two.
 func hasDate(s string) bool {
 	for j := 0; j < len(s); j++ {
 		k := strings.IndexByte(s[j:], '-')

@@ -209,7 +209,7 @@ func detailsOf(draft, summary string) string {
 			}
 			skipLevel = 0
 		}
-		if level > 0 && sourcesHeading().MatchString(line) {
+		if level > 0 && hasSourcesHeading(line) {
 			skipLevel = level
 			continue
 		}
