@@ -51,6 +51,8 @@ type Deps struct {
 	// runner.Options); the real clock and goroutines when nil.
 	Time    runner.Time
 	Workers func(size int) runner.Pool
+	// SettleInLaunchOrder is runner.Options.SettleInLaunchOrder.
+	SettleInLaunchOrder bool
 }
 
 // Request is one question.
@@ -170,7 +172,7 @@ func (s *Service) Answer(ctx context.Context, p Plugins, req Request) (*runner.R
 	agents := newFallbackAgents(p, d.Rules, d.Warnings)
 	opts := runner.Options{Clock: d.Clock, Redactor: d.Redactor, LogDir: d.LogDir, Logger: d.Logger, Progress: d.Progress, ExecutionID: req.ID,
 		Conversation: req.Session.Conversation(d.Rules.Session.ContextTurns), WithStats: d.WithStats,
-		Time: d.Time, Workers: d.Workers}
+		Time: d.Time, Workers: d.Workers, SettleInLaunchOrder: d.SettleInLaunchOrder}
 	exec := runner.New(p, agents, opts)
 	var res *runner.Result
 	if amb := plan.Blocking(); amb != nil {

@@ -87,6 +87,11 @@ type Workflow struct {
 	done func(*runner.Result)
 }
 
+// inlineStepsSettleAtOnce is the change ID (workflow.GetVersion) of
+// runner.Options.SettleInLaunchOrder: version 1 settles a step that ran
+// inline at once, not behind older worker steps.
+const inlineStepsSettleAtOnce = "inline-steps-settle-at-once"
+
 // NewWorkflow returns the workflow for rs; red masks secrets in what it
 // returns.
 func NewWorkflow(rs *rules.Ruleset, red *redact.Redactor) *Workflow {
@@ -107,13 +112,16 @@ func (w *Workflow) Answer(ctx workflow.Context, in Input) (*Output, error) {
 	}); err != nil {
 		return nil, err
 	}
+	// A run recorded before inline steps settled at once made its calls in
+	// launch order, and replays only so.
+	inOrder := workflow.GetVersion(ctx, inlineStepsSettleAtOnce, workflow.DefaultVersion, 1) == workflow.DefaultVersion
 	clock := func() time.Time { return workflow.Now(ctx) }
 	if !in.Now.IsZero() {
 		clock = func() time.Time { return in.Now }
 	}
 	deps := ask.Deps{Rules: w.rules, Planner: w.planner, Clock: clock, Redactor: w.redactor, Warnings: io.Discard, WithStats: in.WithStats,
 		Progress: func(ev runner.Event) { events = append(events, ev) },
-		Time:     workflowTime{ctx}, Workers: func(size int) runner.Pool { return newWorkflowPool(ctx, size) }}
+		Time:     workflowTime{ctx}, Workers: func(size int) runner.Pool { return newWorkflowPool(ctx, size) }, SettleInLaunchOrder: inOrder}
 	res, err := ask.New(deps).Answer(rootContext(ctx), &ports{}, ask.Request{Query: in.Query, Mode: in.Mode, Session: in.Session, ID: in.ID})
 	var planErr *ask.PlanError
 	switch {

@@ -61,6 +61,11 @@ type Options struct {
 	// when the output shows record fields (JSON). Without it each source's
 	// own configuration decides.
 	WithStats bool
+	// SettleInLaunchOrder settles a step that ran inline only after the
+	// worker steps launched before it, as every run did before inline
+	// steps settled at once. A durable run replaying a history recorded
+	// then sets it (its calls came in that order); nothing else should.
+	SettleInLaunchOrder bool
 }
 
 // Event is a progress notification.

@@ -73,6 +73,7 @@ type machine struct {
 	workers   int
 	maxPasses int
 	light     func(node int) bool // runs without I/O: inline, never on a worker
+	inOrder   bool                // settle inline steps behind older workers (Options.SettleInLaunchOrder)
 
 	pass     int
 	running  []int   // launched and not settled, in launch order
@@ -150,8 +151,6 @@ func (m *machine) schedule(q []command) []command {
 		return append(q, command{op: opCheck})
 	case len(m.running) == 0:
 		return append(q, command{op: opAssess})
-	case m.held[m.running[0]] == away:
-		return append(q, command{op: opWait})
 	}
 	return m.collect(q)
 }
@@ -194,13 +193,42 @@ func (m *machine) returned(q []command, n int) []command {
 	return m.schedule(q)
 }
 
-// collect settles the oldest running step, whose result is back, and the
-// inline steps launched right after it. A worker's result is taken only
-// when it is the oldest, and what it makes ready starts before the next is
-// taken, so the order of starts and settles (and with it the trace and the
-// history) depends on the plan and the answers, never on which worker
-// happened to finish first.
+// collect settles the steps that ran inline, wherever they stand among
+// the running, else the oldest running step once its worker has returned
+// it (with collectOldest), else waits for a worker. Inline steps do not
+// queue behind a worker: a chain of them readies its next agent or
+// retrieval step while another chain's worker is still out, so
+// independent chains overlap.
 func (m *machine) collect(q []command) []command {
+	if !m.inOrder {
+		kept, n := m.running[:0], 0
+		for _, node := range m.running {
+			if m.held[node] == inHand {
+				q = append(q, command{op: opSettle, node: node})
+				n++
+			} else {
+				kept = append(kept, node)
+			}
+		}
+		if n > 0 {
+			m.running, m.settling = kept, n
+			return q
+		}
+	}
+	return m.collectOldest(q)
+}
+
+// collectOldest settles the oldest running step once its result is back,
+// and the inline steps launched right after it; it waits for a worker
+// while the oldest is away. A worker's result is taken only when it is the
+// oldest, and what it makes ready starts before the next is taken, so the
+// order of starts and settles (and with it the trace and the history)
+// depends on the plan and the answers, never on which worker happened to
+// finish first.
+func (m *machine) collectOldest(q []command) []command {
+	if m.held[m.running[0]] == away {
+		return append(q, command{op: opWait})
+	}
 	n := 1
 	for n < len(m.running) && m.held[m.running[n]] == inHand {
 		n++

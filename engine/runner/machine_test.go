@@ -72,6 +72,7 @@ func TestMachine(t *testing.T) {
 		workers   int
 		maxPasses int // 3 when 0
 		light     map[int]bool
+		inOrder   bool
 		steps     []step
 	}{
 		{
@@ -116,8 +117,25 @@ func TestMachine(t *testing.T) {
 			name: "light steps run inline beside a worker and settle at once", walk: walkOf(4, graph.Edge{From: 0, To: 3}, graph.Edge{From: 1, To: 3}), workers: 4,
 			light: map[int]bool{0: true, 2: true},
 			steps: []step{
-				{begin, "pass 1, check"}, {ok, "start 0 inline, start 1, start 2 inline, settle 0"}, {settled(0, graph.Done), "wait"},
-				{back(1), "settle 1, settle 2"}, {settled(1, graph.Done), ""}, {settled(2, graph.Done), "check"}, {ok, "start 3 inline, settle 3"}, {settled(3, graph.Done), "assess"},
+				{begin, "pass 1, check"}, {ok, "start 0 inline, start 1, start 2 inline, settle 0, settle 2"}, {settled(0, graph.Done), ""},
+				{settled(2, graph.Done), "wait"}, {back(1), "settle 1"}, {settled(1, graph.Done), "check"}, {ok, "start 3 inline, settle 3"}, {settled(3, graph.Done), "assess"},
+			},
+		},
+		{
+			// 2 would start only after 0 returned if 1 queued behind it
+			name: "an inline step does not wait behind another chain's worker", walk: walkOf(3, graph.Edge{From: 1, To: 2}), workers: 4,
+			light: map[int]bool{1: true},
+			steps: []step{
+				{begin, "pass 1, check"}, {ok, "start 0, start 1 inline, settle 1"}, {settled(1, graph.Done), "check"},
+				{ok, "start 2, wait"}, {back(2), "wait"}, {back(0), "settle 0"}, {settled(0, graph.Done), "settle 2"}, {settled(2, graph.Done), "assess"},
+			},
+		},
+		{
+			name: "in launch order an inline step waits behind an older worker", walk: walkOf(3, graph.Edge{From: 1, To: 2}), workers: 4,
+			light: map[int]bool{1: true}, inOrder: true,
+			steps: []step{
+				{begin, "pass 1, check"}, {ok, "start 0, start 1 inline, wait"}, {back(0), "settle 0, settle 1"}, {settled(0, graph.Done), ""},
+				{settled(1, graph.Done), "check"}, {ok, "start 2 inline, settle 2"}, {settled(2, graph.Done), "assess"},
 			},
 		},
 		{
@@ -168,6 +186,7 @@ func TestMachine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMachine(tt.walk, tt.workers, cmp.Or(tt.maxPasses, 3), func(n int) bool { return tt.light[n] })
+			m.inOrder = tt.inOrder
 			for i, s := range tt.steps {
 				assert.Equal(t, s.want, show(m, s.event(m)), "step %d", i)
 			}

@@ -89,6 +89,7 @@ func newRun(e *Executor, plan *engine.Plan) *run {
 		r.byID[h.ID] = st
 	}
 	r.m = newMachine(graph.NewWalk(len(hyps)), r.loop.Workers, r.loop.MaxPasses, r.light)
+	r.m.inOrder = r.e.opts.SettleInLaunchOrder
 	r.nodes = make([]*stepState, 0, len(hyps))
 	r.none = -1
 	r.sync()
