@@ -3,8 +3,10 @@ package runner
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/nous-dev/nous/rules"
+	"github.com/nous-dev/nous/sdk"
 	"github.com/stretchr/testify/require"
 )
 
@@ -73,5 +75,41 @@ func BenchmarkCommitChainFakesTraceOff(b *testing.B) {
 		if _, err := ex.Run(ctx, plan); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkTwoChainsSlowAgents runs two independent chains (retrieval, a
+// step without I/O, a writer) whose agents each take a millisecond, as a
+// stand-in for an LLM: the chains' analyst → critic → writer calls
+// overlap, so a run takes about three agent calls and the validator's,
+// not six as in launch order (the order of durable runs recorded before).
+func BenchmarkTwoChainsSlowAgents(b *testing.B) {
+	rs := loadRules(b, "")
+	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
+		"git":   func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(3), nil },
+		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return []sdk.Record{{ID: "p1", Source: "forum"}}, nil },
+	}}
+	agents := standardAgents()
+	for role, fn := range agents.roles {
+		agents.roles[role] = func(req sdk.InvokeRequest) (string, error) { time.Sleep(time.Millisecond); return fn(req) }
+	}
+	plan := buildPlan(rs, "what changed and what was said?", "discovery", nil,
+		stepSpec{id: "h0", desc: "commits", action: "retrieve", retrieve: []planSpec{{source: "git"}}},
+		stepSpec{id: "h1", desc: "count commits", action: "aggregate", deps: []string{"h0"}},
+		stepSpec{id: "h2", desc: "report commits", action: "agent", role: "writer", deps: []string{"h1"}},
+		stepSpec{id: "h3", desc: "posts", action: "retrieve", retrieve: []planSpec{{source: "forum"}}},
+		stepSpec{id: "h4", desc: "count posts", action: "aggregate", deps: []string{"h3"}},
+		stepSpec{id: "h5", desc: "report posts", action: "agent", role: "writer", deps: []string{"h4"}},
+	)
+	for _, inOrder := range []bool{false, true} {
+		b.Run(map[bool]string{false: "overlapping", true: "in-launch-order"}[inOrder], func(b *testing.B) {
+			ex := New(src, agents, Options{Clock: fixedClock, SettleInLaunchOrder: inOrder})
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ex.Run(context.Background(), plan); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
