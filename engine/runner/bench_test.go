@@ -86,8 +86,10 @@ func BenchmarkCommitChainFakesTraceOff(b *testing.B) {
 func BenchmarkTwoChainsSlowAgents(b *testing.B) {
 	rs := loadRules(b, "")
 	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
-		"git":   func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(3), nil },
-		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return []sdk.Record{{ID: "p1", Source: "forum"}}, nil },
+		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(3), nil },
+		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
+			return []sdk.Record{{ID: "p1", Source: "forum"}}, nil
+		},
 	}}
 	agents := standardAgents()
 	for role, fn := range agents.roles {
