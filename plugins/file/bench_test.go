@@ -87,3 +87,36 @@ func BenchmarkFetchJSON(b *testing.B) { benchFetch(b, FormatJSON, false) }
 
 // BenchmarkFetchCSV decodes a 10,000-record CSV file.
 func BenchmarkFetchCSV(b *testing.B) { benchFetch(b, FormatCSV, false) }
+
+// BenchmarkSmallFile fetches and grounds a file of two rows, as a warm
+// plugin answers each question: the cost of checking, opening and
+// hashing the file, not of decoding it.
+func BenchmarkSmallFile(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "issues.jsonl")
+	require.NoError(b, os.WriteFile(p, []byte(`{"id":"PAY-1","project":"PAY","title":"Refund stuck","status":"open","author":"Bob Lin","time":"2026-11-04T09:00:00Z"}
+{"id":"PAY-2","project":"PAY","title":"Fix rounding","status":"closed","author":"Ann Wu","time":"2026-11-05T09:00:00Z"}
+`), 0o644))
+	s := New()
+	raw, _ := json.Marshal(map[string]string{"path": p})
+	diags, err := s.Configure(context.Background(), raw)
+	require.NoError(b, err)
+	require.False(b, diags.HasErrors())
+	b.Run("fetch", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			n := 0
+			err := s.Fetch(context.Background(), sdk.FetchRequest{Filters: map[string][]string{"statuses": {"open"}}}, func(sdk.Record) error { n++; return nil })
+			if err != nil || n != 1 {
+				b.Fatal(err, n)
+			}
+		}
+	})
+	b.Run("ground", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := s.Ground(context.Background(), sdk.GroundRequest{Terms: []sdk.Term{{Kind: sdk.TermState, Value: "open"}}}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -103,7 +103,8 @@ func osInputs(files []string, format string) ([]input, error) {
 	sort.Strings(files)
 	out := make([]input, 0, len(files))
 	for _, f := range files {
-		if _, err := checkPath(f); err != nil {
+		real, err := checkPath(f)
+		if err != nil {
 			return nil, err
 		}
 		fmtName := format
@@ -112,7 +113,11 @@ func osInputs(files []string, format string) ([]input, error) {
 				return nil, sdk.Errorf(sdk.KindBadConfig, "file: cannot tell the format of %s from its extension; set format to json, jsonl or csv", f)
 			}
 		}
-		out = append(out, input{name: f, shown: shownPath(f), format: fmtName, open: func() (io.ReadCloser, error) { return openPath(f) }})
+		in := input{name: f, format: fmtName, open: func() (io.ReadCloser, error) { return openChecked(f, real) }}
+		if fmtName == FormatMarkdown { // only documentation records name their file
+			in.shown = shownPath(f)
+		}
+		out = append(out, in)
 	}
 	return out, nil
 }

@@ -50,7 +50,18 @@ func openPath(p string) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
+	return openChecked(p, real)
+}
+
+// openChecked opens real, what checkPath resolved p to, as openPath
+// does. Checking p again first would add nothing: the file could be
+// swapped after that check as after the first, and what was opened is
+// checked either way.
+func openChecked(p, real string) (io.ReadCloser, error) {
 	f, err := os.OpenFile(real, os.O_RDONLY|openFlags, 0)
+	if swappedForSymlink(err) {
+		return nil, sdk.Errorf(sdk.KindBadConfig, "file: %s became a symlink after it was checked; the file source does not follow it", shown(p, real))
+	}
 	if err != nil {
 		return nil, sdk.Errorf(sdk.KindBadConfig, "file: %v", err)
 	}

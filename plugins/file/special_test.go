@@ -183,3 +183,44 @@ func TestProcEnvironNeverRead(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusesASwapAfterTheCheck swaps the file, or the directory above
+// it, between checkPath and the open: what was opened is refused all the
+// same (the open does not follow a last symlink; the kernel's file
+// systems are refused by what the opened file lives on).
+func TestRefusesASwapAfterTheCheck(t *testing.T) {
+	tests := []struct {
+		name string
+		swap func(t *testing.T, dir, p string)
+		want string
+	}{
+		{"file to a symlink into /proc", func(t *testing.T, _, p string) {
+			require.NoError(t, os.Remove(p))
+			require.NoError(t, os.Symlink("/proc/self/environ", p))
+		}, "became a symlink after it was checked"},
+		{"directory to a symlink to /proc/self", func(t *testing.T, dir, _ string) {
+			require.NoError(t, os.Rename(dir, dir+".old"))
+			require.NoError(t, os.Symlink("/proc/self", dir))
+		}, "/proc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := os.Stat("/proc/self/environ"); err != nil {
+				t.Skip("no /proc here")
+			}
+			dir := filepath.Join(t.TempDir(), "data")
+			require.NoError(t, os.Mkdir(dir, 0o700))
+			p := filepath.Join(dir, "environ") // the name /proc/self has too
+			require.NoError(t, os.WriteFile(p, []byte(validRows(FormatJSONL)), 0o600))
+			real, err := checkPath(p)
+			require.NoError(t, err)
+			tt.swap(t, dir, p)
+			f, err := openChecked(p, real)
+			if err == nil {
+				f.Close()
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
