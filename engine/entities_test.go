@@ -53,6 +53,13 @@ func TestEntityExtraction(t *testing.T) {
 		{"is CI green on main?", ents{"revisions": {"main"}}},
 		{"what changed in main.go on main?", ents{"paths": {"main.go"}, "revisions": {"main"}}},
 		{"what changed since the last release?", ents{"revisions": {"last release.."}}},
+		{"what changed since v1.2?", ents{"revisions": {"v1.2.."}}},
+		{"what changed from v1.2.0 to v1.3.0?", ents{"paths": {"v1.3.0"}, "revisions": {"v1.2.0..v1.3.0"}}},
+		{"what changed in the last release?", ents{"revisions": {"before last release..last release"}}},
+		{"what's new in release 1.2?", ents{"revisions": {"before 1.2..1.2"}}},
+		// "v1.3.0" reads as a path too: grounding keeps what a source knows.
+		{"what went into v1.3.0?", ents{"revisions": {"before v1.3.0..v1.3.0"}}},
+		{"what changed in v1.3.0?", ents{"paths": {"v1.3.0"}, "revisions": {"before v1.3.0..v1.3.0"}}},
 		// Date forms: only those sdk/timerange accepts.
 		{"open and in-progress issues from YouTrack today or yesterday", ents{
 			"statuses": {"open", "in-progress"}, "providers": {"YouTrack"}, "dates": {"today", "yesterday"}}},

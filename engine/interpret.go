@@ -325,8 +325,9 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 				out.changed = true
 				if phrase := strings.ToLower(val); !reported[phrase] && !partOfKnown(phrase) {
 					reported[phrase] = true // once, under its first entity
-					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: val,
-						Reason: fmt.Sprintf("no source of the plan knows %q as %s", val, article(e.Ground))})
+					shown := releaseOf(val)
+					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: shown,
+						Reason: fmt.Sprintf("no source of the plan knows %q as %s", shown, article(e.Ground))})
 				}
 			}
 		}
@@ -468,7 +469,22 @@ func resolveTerms(c candidate, answers []sdk.GroundedTerm) (bool, []string) {
 	if len(answers) > 1 {
 		to = canon(answers[1])[0]
 	}
+	if from == "" && to != "" { // no tag before a first release: all of its history
+		return true, []string{to}
+	}
 	return true, []string{from + ".." + to}
+}
+
+// releaseOf is the release a release range names ("v1.2.0" of "before
+// v1.2.0..v1.2.0", see rules.ReleaseRange), as the question wrote it; any
+// other value as it is.
+func releaseOf(v string) string {
+	if rest, ok := strings.CutPrefix(v, sdk.RefBefore); ok {
+		if from, to, ok := strings.Cut(rest, ".."); ok && from == to {
+			return to
+		}
+	}
+	return v
 }
 
 func appendNew(list []string, v string) []string {

@@ -21,6 +21,7 @@ type vocabulary struct {
 	paths   []string
 	authors []string // "Name <email>"
 	refs    map[string]time.Time
+	before  map[string]string // the tag before a ref ("": none, its first release)
 	project string
 	fold    bool // base names match in any case, as a loose source answers
 	filters []string
@@ -62,6 +63,9 @@ func (v *vocabulary) Ground(_ context.Context, _ string, req sdk.GroundRequest) 
 			if when, ok := v.refs[t.Value]; ok {
 				g.Known, g.Time = true, when
 			}
+			if prev, ok := v.before[strings.TrimPrefix(t.Value, sdk.RefBefore)]; ok && strings.HasPrefix(t.Value, sdk.RefBefore) {
+				g.Known, g.Canonical = true, []string{prev}
+			}
 		case sdk.TermProject:
 			g.Known = strings.EqualFold(t.Value, v.project) || strings.HasSuffix(strings.ToLower(v.project), "/"+strings.ToLower(t.Value))
 		}
@@ -75,6 +79,7 @@ func hclRepo() *vocabulary {
 		paths:   []string{"hclwrite", "hclsyntax", "plumbing/format/packfile", "README.md", "docs"},
 		authors: []string{"Radek Simko <radek.simko@gmail.com>", "Martin Atkins <mart@degeneration.co.uk>"},
 		refs:    map[string]time.Time{"v1.17.0": time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), "v1.0.0": time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), "main": {}},
+		before:  map[string]string{"v1.17.0": "v1.0.0", "v1.0.0": ""},
 		project: "hashicorp/hcl",
 		filters: []string{"paths", "authors", "revisions", "topics", "with_stats"},
 		latest:  time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC),
@@ -106,6 +111,11 @@ func TestInterpretGroundsConstraints(t *testing.T) {
 		{query: "what changed since the v1.17.0 release?", constraints: map[string][]string{"revisions": {"v1.17.0.."}}},
 		{query: "commits between v1.0.0 and v1.17.0", constraints: map[string][]string{"revisions": {"v1.0.0..v1.17.0"}}},
 		{query: "what changed since v9.9.9?", unknown: []string{"v9.9.9.."}},
+		// A release's own changes: from the tag before it; the first release is all of its history.
+		{query: "what changed in v1.17.0?", constraints: map[string][]string{"revisions": {"v1.0.0..v1.17.0"}}},
+		{query: "what changed in release 1.0.0?", unknown: []string{"1.0.0"}}, // this vocabulary knows v1.0.0 only by its name
+		{query: "what changed in v1.0.0?", constraints: map[string][]string{"revisions": {"v1.0.0"}}},
+		{query: "what changed in v9.9.9?", unknown: []string{"v9.9.9", "v9.9.9"}}, // as a path, and as a release said by its name
 		{query: "commits about packfile in 2024", constraints: map[string][]string{"topics": {"packfile"}}, dates: []time.Time{day(2024, 1, 1), day(2025, 1, 1)}},
 		{query: "what changed in payments last week?", unknown: []string{"payments"}, dates: []time.Time{day(2026, 11, 16), day(2026, 11, 23)}},
 		// The repository itself: satisfied, nothing to filter.

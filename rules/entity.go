@@ -5,10 +5,12 @@ import (
 	"strings"
 
 	"github.com/nous-dev/nous/rules/cond"
+	"github.com/nous-dev/nous/sdk"
 )
 
 // Extract appends to dst the entity's values found in query and returns the
-// extended slice. A pattern's value is, in order of preference: its groups
+// extended slice. A pattern's value is, in order of preference: its group
+// named "release" as the range of that release (ReleaseRange); its groups
 // named "from" and "to" joined as a revision range ("from..to", "from..",
 // or "to" alone); its first capture group when that group matched; else the
 // whole match. Values are trimmed of spaces; empty values, the Ignore list
@@ -35,11 +37,13 @@ func (e *Entity) ExtractOutside(text cond.Text, taken []Span, dst []string) []st
 		if len(matches) == 0 {
 			continue
 		}
-		from, to := re.SubexpIndex("from"), re.SubexpIndex("to")
+		from, to, release := re.SubexpIndex("from"), re.SubexpIndex("to"), re.SubexpIndex("release")
 		for _, m := range matches {
 			var v string
 			lo, hi := m[0], m[1]
-			if from > 0 || to > 0 {
+			if release > 0 && m[2*release] >= 0 {
+				v = ReleaseRange(strings.TrimSpace(query[m[2*release]:m[2*release+1]]))
+			} else if from > 0 || to > 0 {
 				v = rangeValue(query, m, from, to)
 			} else {
 				if len(m) >= 4 && m[2] >= 0 && m[3] > m[2] {
@@ -84,6 +88,11 @@ func rangeValue(query string, m []int, from, to int) string {
 		return t
 	}
 }
+
+// ReleaseRange is the range of commits release r brought: from the tag
+// before it (sdk.RefBefore) to it, "before v1.2.0..v1.2.0", which
+// grounding turns into tags: "v1.1.0..v1.2.0".
+func ReleaseRange(r string) string { return sdk.RefBefore + r + ".." + r }
 
 // Ignored reports whether v is in the entity's Ignore list (any case).
 func (e *Entity) Ignored(v string) bool {

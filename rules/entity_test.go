@@ -14,11 +14,14 @@ func TestEntityExtract(t *testing.T) {
   ignore   = ["The", "this"]
 }
 entity "words" { pattern = "\\b[a-z]{3}\\b" }
+entity "revisions" {
+  patterns = ["\\bin (?P<release>v\\d+)\\b", "\\bfrom (?P<from>v\\d+) to (?P<to>v\\d+)\\b", "\\bsince (?P<from>v\\d+)\\b", "\\bon (?P<to>\\w+)\\b"]
+}
 `
 	rs, diags := Parse("entities.hcl", []byte(src))
 	require.Empty(t, diags, diags.Error())
-	require.Len(t, rs.Entities, 2)
-	projects, words := rs.Entities[0], rs.Entities[1]
+	require.Len(t, rs.Entities, 3)
+	projects, words, revisions := rs.Entities[0], rs.Entities[1], rs.Entities[2]
 	assert.Equal(t, []string{"The", "this"}, projects.Ignore)
 
 	tests := []struct {
@@ -35,6 +38,10 @@ entity "words" { pattern = "\\b[a-z]{3}\\b" }
 		{"duplicates dropped", words, "bug bug bug", nil, []string{"bug"}},
 		{"appends to dst, dedup only among its own values", words, "bug", []string{"bug"}, []string{"bug", "bug"}},
 		{"no match keeps dst", projects, "nothing here", []string{"a"}, []string{"a"}},
+		{"a release is the range from the tag before it", revisions, "what changed in v2?", nil, []string{"before v2..v2"}},
+		{"from and to make a range", revisions, "from v1 to v2", nil, []string{"v1..v2"}},
+		{"from alone is open-ended", revisions, "since v1", nil, []string{"v1.."}},
+		{"to alone is a revision", revisions, "on main", nil, []string{"main"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,6 +15,14 @@ const (
 	TermState   = "state"   // an issue or merge-request state
 )
 
+// RefBefore starts a ref term that names the tag before another ref:
+// "before v1.2.0" is the first tagged commit in the history of v1.2.0's
+// parents, as `git describe --tags --abbrev=0 v1.2.0^` finds it; "before
+// last release" the one before the latest tag. A source that knows it
+// answers with that tag, or, when no tag comes before, with the empty
+// string: the release's range is then its whole history.
+const RefBefore = "before "
+
 // Grounder is implemented by sources that can say which of a question's
 // terms they know. It is optional: a source without it grounds nothing, and
 // the engine keeps the question's terms as they were written.

@@ -72,6 +72,14 @@ var fidelityCases = []fidelityCase{
 	{q: "what changed between v1.9.0 and v1.10.0?", want: []logQuery{{rev: "v1.9.0..v1.10.0"}}, status: "success"}, // holds the merged pull request
 	{q: "how many commits since v1.16.0?", want: []logQuery{{rev: "v1.16.0..", count: true}}, status: "success"},
 	{q: "what changed since v1.18.1?", want: []logQuery{{rev: "v1.18.1.."}}, status: "success"}, // a lightweight tag
+	{q: "what changed from v1.16.0 to v1.17.0?", want: []logQuery{{rev: "v1.16.0..v1.17.0"}}, status: "success"},
+	// A release's own changes: from the tag before it (git describe --tags REF^) to it.
+	{q: "what changed in v1.10.0?", want: []logQuery{{rev: "v1.9.0..v1.10.0"}}, status: "success"},
+	{q: "what changed in v1.9.0?", want: []logQuery{{rev: "v1.8.1..v1.9.0"}}, status: "success"}, // after a lightweight patch tag
+	{q: "what went into release 1.17.0?", want: []logQuery{{rev: "v1.16.0..v1.17.0"}}, status: "success"},
+	{q: "what changed in v1.0.0?", want: []logQuery{{rev: "v1.0.0"}}, status: "success"}, // the first tag: all of its history
+	// The releases themselves come from GitHub or GitLab, which the fixture has not: partial.
+	{q: "what changed in the last release?", want: []logQuery{{rev: "v1.18.0..v1.18.1"}}, status: "partial", mention: []string{`v1\.18\.0\.\.v1\.18\.1`}},
 
 	// Paths.
 	{q: "what changed in hclwrite in 2025?", want: []logQuery{{since: "2025-01-01", until: "2026-01-01", paths: []string{"hclwrite"}}}, status: "success"},

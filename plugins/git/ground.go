@@ -369,6 +369,10 @@ func isMidnight(t time.Time) bool { return t.Hour() == 0 && t.Minute() == 0 && t
 // remote-tracking branches; "1.17.0" finds tag "v1.17.0" when only one
 // tag fits.
 func (s *call) groundRef(g *sdk.GroundedTerm, v string) {
+	if ref, ok := strings.CutPrefix(v, sdk.RefBefore); ok {
+		s.groundTagBefore(g, v, ref)
+		return
+	}
 	if latestRelease().MatchString(v) {
 		s.groundLatestTag(g, v)
 		return

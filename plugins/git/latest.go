@@ -31,11 +31,61 @@ var errFound = errors.New("found")
 // --tags` does: the first tagged commit in HEAD's history, newest first
 // (of several tags on it, the greatest version: v1.1.0 over v1.1.0-rc1).
 func (s *call) groundLatestTag(g *sdk.GroundedTerm, v string) {
+	head, err := s.repo.Head()
+	if err != nil {
+		g.Note = fmt.Sprintf("no HEAD: %v", err)
+		return
+	}
+	name, c, why := s.firstTagged(head.Hash(), false)
+	switch {
+	case c != nil:
+		g.Known, g.Canonical, g.ID, g.Time = true, []string{name}, c.Hash.String(), c.Committer.When
+		g.Note = fmt.Sprintf("%q is %s, the latest tag in the history of HEAD", v, name)
+	case why == "":
+		g.Note = "no tag in the history of HEAD (a shallow clone may have cut it)"
+	default:
+		g.Note = why
+	}
+}
+
+// groundTagBefore finds the tag before ref (v without sdk.RefBefore), as
+// `git describe --tags --abbrev=0 REF^` does: the first tagged commit in
+// the history of ref's commit, that commit left out, so that "before
+// v1.2.0..v1.2.0" is what release v1.2.0 brought. Before the first tag
+// there is none: the canonical form is then empty, and the release's
+// range its whole history.
+func (s *call) groundTagBefore(g *sdk.GroundedTerm, v, ref string) {
+	of := sdk.GroundedTerm{Kind: sdk.TermRef, Value: ref}
+	s.groundRef(&of, ref)
+	if !of.Known {
+		g.Note = of.Note
+		return
+	}
+	name, c, why := s.firstTagged(plumbing.NewHash(of.ID), true)
+	switch {
+	case c != nil:
+		g.Known, g.Canonical, g.ID, g.Time = true, []string{name}, c.Hash.String(), c.Committer.When
+		g.Note = fmt.Sprintf("%q is %s, the tag before %s", v, name, of.Canonical[0])
+	case why == "":
+		g.Known, g.Canonical = true, []string{""}
+		g.Note = fmt.Sprintf("no tag before %s in its history: its release is all of it", of.Canonical[0])
+		if shallow, err := s.shallowSet(); err != nil || len(shallow) > 0 {
+			g.Note += " (a shallow clone may have cut an earlier one)"
+		}
+	default:
+		g.Note = why
+	}
+}
+
+// firstTagged walks the history of from, newest first, to the first
+// tagged commit (from itself left out with skipFrom) and returns it with
+// the greatest of its tag names. Without one, why says what stopped the
+// walk, or is empty when the history holds no tagged commit.
+func (s *call) firstTagged(from plumbing.Hash, skipFrom bool) (name string, found *object.Commit, why string) {
 	tagged := map[plumbing.Hash][]string{}
 	tags, err := s.repo.Tags()
 	if err != nil {
-		g.Note = fmt.Sprintf("cannot list tags: %v", err)
-		return
+		return "", nil, fmt.Sprintf("cannot list tags: %v", err)
 	}
 	_ = tags.ForEach(func(ref *plumbing.Reference) error {
 		// The short name as ReferenceName.Short gives a tag's, without a
@@ -45,24 +95,16 @@ func (s *call) groundLatestTag(g *sdk.GroundedTerm, v string) {
 		return nil
 	})
 	if len(tagged) == 0 {
-		g.Note = "the repository has no tags"
-		return
+		return "", nil, "the repository has no tags"
 	}
-	head, err := s.repo.Head()
+	iter, err := s.repo.Log(&gogit.LogOptions{From: from, Order: gogit.LogOrderCommitterTime})
 	if err != nil {
-		g.Note = fmt.Sprintf("no HEAD: %v", err)
-		return
-	}
-	iter, err := s.repo.Log(&gogit.LogOptions{From: head.Hash(), Order: gogit.LogOrderCommitterTime})
-	if err != nil {
-		g.Note = fmt.Sprintf("cannot read the history: %v", err)
-		return
+		return "", nil, fmt.Sprintf("cannot read the history: %v", err)
 	}
 	defer iter.Close()
-	var found *object.Commit
 	read := 0
 	err = iter.ForEach(func(c *object.Commit) error {
-		if _, ok := tagged[c.Hash]; ok {
+		if _, ok := tagged[c.Hash]; ok && !(skipFrom && c.Hash == from) {
 			found = c
 			return errFound
 		}
@@ -73,16 +115,13 @@ func (s *call) groundLatestTag(g *sdk.GroundedTerm, v string) {
 	})
 	switch {
 	case found != nil:
-		name := slices.MaxFunc(tagged[found.Hash], compareTags)
-		g.Known, g.Canonical, g.ID, g.Time = true, []string{name}, found.Hash.String(), found.Committer.When
-		g.Note = fmt.Sprintf("%q is %s, the latest tag in the history of HEAD", v, name)
+		return slices.MaxFunc(tagged[found.Hash], compareTags), found, ""
 	case err != nil && !errors.Is(err, errFound):
-		g.Note = fmt.Sprintf("cannot read the history: %v", err)
+		return "", nil, fmt.Sprintf("cannot read the history: %v", err)
 	case read >= maxLatestWalk:
-		g.Note = fmt.Sprintf("no tag in the %d newest commits of HEAD", maxLatestWalk)
-	default:
-		g.Note = "no tag in the history of HEAD (a shallow clone may have cut it)"
+		return "", nil, fmt.Sprintf("no tag in the %d newest commits", maxLatestWalk)
 	}
+	return "", nil, ""
 }
 
 // peel returns the target of the tag object h (a commit, as release tags

@@ -46,6 +46,27 @@ func TestGroundTheLastRelease(t *testing.T) {
 	}
 	assert.Equal(t, []string{"v1.0.0"}, resp.Terms[2].Canonical, "named tags still ground as before")
 
+	// The tag before a release, as `git describe --tags --abbrev=0 REF^`:
+	// what the release brought is before..REF.
+	resp, err = sdktest.Ground(ctx, src, sdk.GroundRequest{Terms: []sdk.Term{
+		{Kind: sdk.TermRef, Value: sdk.RefBefore + "v1.1.0"}, {Kind: sdk.TermRef, Value: sdk.RefBefore + "last release"},
+		{Kind: sdk.TermRef, Value: sdk.RefBefore + "v9.0.0"}, {Kind: sdk.TermRef, Value: sdk.RefBefore + "v1.0.0"},
+		{Kind: sdk.TermRef, Value: sdk.RefBefore + "v7.0.0"},
+	}})
+	require.NoError(t, err)
+	for i, want := range []string{"v1.0.0", "v1.0.0", "v1.1.0"} {
+		g := resp.Terms[i]
+		assert.True(t, g.Known, g.Note)
+		assert.Equal(t, []string{want}, g.Canonical, "%s: rc1 shares v1.1.0's commit, so it is not before it", g.Value)
+	}
+	assert.Contains(t, resp.Terms[0].Note, "the tag before v1.1.0")
+	first := resp.Terms[3]
+	assert.True(t, first.Known, first.Note)
+	assert.Equal(t, []string{""}, first.Canonical, "no tag before the first: its release is all of its history")
+	assert.Contains(t, first.Note, "no tag before v1.0.0")
+	assert.False(t, resp.Terms[4].Known)
+	assert.Contains(t, resp.Terms[4].Note, "v7.0.0")
+
 	var bare stream
 	bare.commit("main", who, day(1, 1), "c1", 0, nil, file("a.txt", "1"))
 	dir = t.TempDir()

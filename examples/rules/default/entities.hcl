@@ -118,16 +118,25 @@ entity "authors" {
 }
 
 # Revisions: "since v1.17.0" (v1.17.0..HEAD), "since the last release" (the
-# newest tag..HEAD), "between v1.0.0 and v1.1.0",
-# "v1.0.0..v1.1.0", "on branch release-2". Grounded as refs (tags,
-# branches); the from/to groups make the range.
+# newest tag..HEAD), "between v1.0.0 and v1.1.0", "from v1.0.0 to v1.1.0",
+# "v1.0.0..v1.1.0", "in v1.1.0" and "in the last release" (what that release
+# brought: from the tag before it), "on branch release-2". Grounded as refs
+# (tags, branches); the from/to groups make the range, a release group the
+# release's range.
 entity "revisions" {
   patterns = [
-    "(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?:(?:release|tag|version)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])",
+    "(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?:(?:release|tag|version)\\s+)?(?P<from>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)",
     # "since the last release": the newest tag, which the git source finds
     "(?i)\\b(?:since|after)\\s+(?:the\\s+)?(?P<from>(?:last|latest|most recent|previous)\\s+(?:release|tag|version))\\b",
-    "(?i)\\bbetween\\s+(?:(?:releases?|tags?|versions?)\\s+)?(?P<from>v?\\d+\\.\\d+[\\w.+-]*[\\w+])\\s+and\\s+(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])",
-    "(?P<from>\\bv?\\d+\\.\\d+[\\w.+-]*[\\w+])\\.\\.(?P<to>v?\\d+\\.\\d+[\\w.+-]*[\\w+])?",
+    "(?i)\\bbetween\\s+(?:(?:releases?|tags?|versions?)\\s+)?(?P<from>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)\\s+and\\s+(?P<to>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)",
+    "(?i)\\bfrom\\s+(?:(?:release|tag|version)\\s+)?(?P<from>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)\\s+to\\s+(?:(?:release|tag|version)\\s+)?(?P<to>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)",
+    "(?P<from>\\bv?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)\\.\\.(?P<to>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)?",
+    # "in v1.1.0", "in release 1.1", "what's new in the latest release": the
+    # tag before it (as git describe --tags finds it) to it
+    "(?i)\\b(?:in|of|into)\\s+(?:the\\s+)?(?:release|tag|version)\\s+(?P<release>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)",
+    # without the word, three parts: "in the v2.0 milestone" is no release
+    "(?i)\\b(?:in|of|into)\\s+(?:the\\s+)?(?P<release>v?\\d+\\.\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)",
+    "(?i)\\b(?:in|of)\\s+(?:the\\s+)?(?P<release>(?:last|latest|most recent|newest|current)\\s+(?:release|tag|version))\\b",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?(?P<to>[\\w./-]+)\\s+branch\\b",
     # the usual default branches by name: "is CI green on main?" (not main.go)
