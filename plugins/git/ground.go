@@ -320,7 +320,7 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string, since, until tim
 		g.Note = "matches " + p.name
 		return
 	}
-	g.Canonical = []string{p.name}
+	g.Canonical = []string{hist.filterFor(p)}
 	what := "author matching " + strconv.Quote(v)
 	if narrowed {
 		what = fmt.Sprintf("%s with commits%s (%d)", v, in, p.commits)

@@ -15,6 +15,7 @@ import (
 type person struct {
 	name    string // the plain name on most of their commits
 	commits int    // the commits counted (in the asked period, when there is one)
+	index   int    // in history.members
 }
 
 // viaRewrite is the name a mailing list gives mail it re-sends under its
@@ -83,7 +84,7 @@ func (h *history) people(ids, counts []int) []person {
 			continue
 		}
 		seen[p] = true
-		var one person
+		one := person{index: p}
 		best := -1
 		for _, m := range h.members[p] {
 			one.commits += counts[m]
@@ -111,7 +112,8 @@ const (
 // authors returns the identities value names and how it named them: an
 // e-mail address or a full name (any case) exactly; else whole words
 // ("Jeff" is Jeff King, not Harry Jeffery); else any part of "Name
-// <email>", case-insensitively.
+// <email>", case-insensitively. A one-word name is a first name too:
+// "Simon" is the identity named just simon and Simon Eskildsen.
 func (h *history) authors(value string) ([]int, int) {
 	v := strings.ToLower(strings.TrimSpace(value))
 	var exact, words, sub []int
@@ -128,6 +130,8 @@ func (h *history) authors(value string) ([]int, int) {
 		}
 	}
 	switch {
+	case len(exact) > 0 && len(words) > 0 && len(want) == 1 && !strings.Contains(v, "@"):
+		return append(exact, words...), matchExact
 	case len(exact) > 0:
 		return exact, matchExact
 	case len(words) > 0:
@@ -197,4 +201,19 @@ func splitIdentity(id string) (name, email string) {
 		return id, ""
 	}
 	return id[:at], strings.TrimSuffix(id[at+2:], ">")
+}
+
+// filterFor is how an author filter names person p alone: their name,
+// unless it is part of another person's identity ("simon" of Simon
+// Eskildsen), then their identity "Name <email>" (a filter matches any
+// part of it, as `git log -i --author` does). A person with several
+// identities keeps the name.
+func (h *history) filterFor(p person) string {
+	members := h.members[p.index]
+	for _, i := range h.containing(p.name) {
+		if h.personOf[i] != p.index && len(members) == 1 {
+			return h.identities[members[0]]
+		}
+	}
+	return p.name
 }

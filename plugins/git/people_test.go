@@ -32,22 +32,58 @@ func TestPeople(t *testing.T) {
 		how   int
 		want  []person
 	}{
-		{"jeff king", matchExact, []person{{"Jeff King", 2306}}},                                       // one person under two addresses and two spellings
-		{"peff", matchExact, []person{{"Jeff King", 2306}}},                                            // an address joins "peff" to the name on most commits
-		{"jeff", matchWords, []person{{"Jeff King", 2306}, {"Jeff Hostetler", 40}, {"Jeff Smith", 3}}}, // not Harry Jeffery
-		{"Jeffery", matchWords, []person{{"Harry Jeffery", 2}}},
-		{"jeffe", matchSubstring, []person{{"Harry Jeffery", 2}}}, // no whole word: any part
-		{"Martin", matchWords, []person{{"Martin Ågren", 7}}},     // not Morey-Chaisemartin
-		{"Patrick Steinhardt", matchExact, []person{{"Patrick Steinhardt", 901}}},
-		{"ps@pks.im", matchExact, []person{{"Patrick Steinhardt", 901}}},          // the address names the person, under any name
-		{"Johannes Schindelin", matchExact, []person{{"Johannes Schindelin", 1}}}, // the list's address joins nobody else
-		{"gitgitgadget", matchWords, []person{{"Johannes Schindelin", 1}, {"Someone Else", 1}}},
+		{"jeff king", matchExact, []person{{name: "Jeff King", commits: 2306}}},                                                                     // one person under two addresses and two spellings
+		{"peff", matchExact, []person{{name: "Jeff King", commits: 2306}}},                                                                          // an address joins "peff" to the name on most commits
+		{"jeff", matchWords, []person{{name: "Jeff King", commits: 2306}, {name: "Jeff Hostetler", commits: 40}, {name: "Jeff Smith", commits: 3}}}, // not Harry Jeffery
+		{"Jeffery", matchWords, []person{{name: "Harry Jeffery", commits: 2}}},
+		{"jeffe", matchSubstring, []person{{name: "Harry Jeffery", commits: 2}}}, // no whole word: any part
+		{"Martin", matchWords, []person{{name: "Martin Ågren", commits: 7}}},     // not Morey-Chaisemartin
+		{"Patrick Steinhardt", matchExact, []person{{name: "Patrick Steinhardt", commits: 901}}},
+		{"ps@pks.im", matchExact, []person{{name: "Patrick Steinhardt", commits: 901}}},          // the address names the person, under any name
+		{"Johannes Schindelin", matchExact, []person{{name: "Johannes Schindelin", commits: 1}}}, // the list's address joins nobody else
+		{"gitgitgadget", matchWords, []person{{name: "Johannes Schindelin", commits: 1}, {name: "Someone Else", commits: 1}}},
 		{"nobody", matchSubstring, []person{}},
 	} {
 		t.Run(tt.value, func(t *testing.T) {
 			ids, how := h.authors(tt.value)
 			assert.Equal(t, tt.how, how)
-			assert.Equal(t, tt.want, h.people(ids, h.counts))
+			got := h.people(ids, h.counts)
+			for i := range got {
+				got[i].index = 0 // which person is checked by name
+			}
+			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+// TestAFirstNameIsNotOnePerson: an identity named just "simon" does not
+// make "Simon" that one person while Simon Eskildsen and Simon Brisson
+// exist, and the filter naming simon alone is their identity, since the
+// name matches the others' too (found in sirupsen/logrus).
+func TestAFirstNameIsNotOnePerson(t *testing.T) {
+	h := &history{identities: []string{
+		"Simon Brisson <sbrisson@example.com>",
+		"Simon Eskildsen <sirup@sirupsen.com>",
+		"simon <simon@crcms.cn>",
+		"Simone Rossi <simone@example.com>",
+	}, counts: []int{2, 368, 1, 5}}
+	for _, id := range h.identities {
+		h.lower = append(h.lower, strings.ToLower(id))
+	}
+	h.group()
+	ids, how := h.authors("Simon")
+	assert.Equal(t, matchExact, how)
+	var names []string
+	for _, p := range h.people(ids, h.counts) {
+		names = append(names, p.name)
+	}
+	assert.Equal(t, []string{"Simon Eskildsen", "Simon Brisson", "simon"}, names, "most commits first; not Simone")
+
+	ids, _ = h.authors("simon <simon@crcms.cn>")
+	simon := h.people(ids, h.counts)
+	assert.Equal(t, "simon <simon@crcms.cn>", h.filterFor(simon[0]), "\"simon\" alone would match Simon Eskildsen's commits")
+	ids, _ = h.authors("Simon Eskildsen")
+	assert.Equal(t, "Simon Eskildsen", h.filterFor(h.people(ids, h.counts)[0]))
+	ids, _ = h.authors("Simone Rossi")
+	assert.Equal(t, "Simone Rossi", h.filterFor(h.people(ids, h.counts)[0]))
 }
