@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	mathbits "math/bits"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,7 +17,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// minAbbrev is the shortest display id, git's default.
+// minAbbrev is the shortest display id, git's default for a small
+// repository (see autoAbbrev).
 const minAbbrev = 7
 
 // fallbackAbbrev is the display id length when the object names cannot be
@@ -35,6 +37,7 @@ type abbrev struct {
 	names *objectNames // nil when the objects directory is unknown
 	once  sync.Once
 	packs []*packIndex
+	least int // the digits a display id starts from (autoAbbrev)
 	err   error
 	mu    sync.Mutex
 	loose map[byte][]plumbing.Hash
@@ -74,14 +77,27 @@ func objectsDir(gitDir string) string {
 	return filepath.Join(dir, "objects")
 }
 
-// short returns h's shortest unique prefix of at least minAbbrev digits.
+// short returns h's shortest unique prefix of at least the digits git's
+// %h starts from (autoAbbrev).
 func (a *abbrev) short(h plumbing.Hash) string {
 	full := h.String()
 	n, err := a.unique(h)
 	if err != nil {
 		return full[:fallbackAbbrev]
 	}
-	return full[:max(minAbbrev, n)]
+	return full[:max(a.least, n)]
+}
+
+// autoAbbrev is the length git's %h starts from when core.abbrev is
+// unset: half the bits of the packed objects' count, in hex digits, at
+// least minAbbrev (git's repo_find_unique_abbrev_r; loose objects are not
+// counted). 20,000 objects make 8 digits, 542,000 make 10.
+func autoAbbrev(packed uint64) int {
+	if packed == 0 {
+		return minAbbrev
+	}
+	bits := 64 - mathbits.LeadingZeros64(packed) // the highest bit set, plus one
+	return max(minAbbrev, (bits+1)/2)
 }
 
 // unique returns how many hex digits of h tell it apart from every other
@@ -90,7 +106,14 @@ func (a *abbrev) unique(h plumbing.Hash) (int, error) {
 	if a == nil || a.names == nil {
 		return 0, errors.New("git: no object directory to abbreviate against")
 	}
-	a.once.Do(func() { a.packs, a.err = a.names.check() })
+	a.once.Do(func() {
+		a.packs, a.err = a.names.check()
+		var packed uint64
+		for _, p := range a.packs {
+			packed += uint64(p.fanout[255])
+		}
+		a.least = autoAbbrev(packed)
+	})
 	if a.err != nil {
 		return 0, a.err
 	}

@@ -35,6 +35,11 @@ func TestAbbrevMatchesGit(t *testing.T) {
 		want[full] = short
 	}
 	require.Greater(t, len(want), 450)
+	percent := map[string]string{} // git's %h at its own length, as users see it
+	for _, line := range strings.Split(strings.TrimSpace(runGit(t, dir, nil, "log", "--all", "--format=%H %h")), "\n") {
+		full, short, _ := strings.Cut(line, " ")
+		percent[full] = short
+	}
 	worktree := filepath.Join(t.TempDir(), "linked")
 	runGit(t, dir, nil, "worktree", "add", "-q", "--detach", worktree)
 
@@ -50,7 +55,7 @@ func TestAbbrevMatchesGit(t *testing.T) {
 			if n > 4 {
 				longer++
 			}
-			assert.Equal(t, full[:max(minAbbrev, n)], a.short(plumbing.NewHash(full)))
+			assert.Equal(t, percent[full], a.short(plumbing.NewHash(full)), "commit %s as %%h", full)
 		}
 		assert.Positive(t, longer, "some prefixes must be shared for the test to mean anything")
 	}
@@ -181,4 +186,17 @@ func TestAbbrevKeptAcrossChanges(t *testing.T) {
 			assert.GreaterOrEqual(t, n, 30, "the planted name shares 30 digits: %s", fi.Name())
 		}
 	})
+}
+
+// TestAutoAbbrev is git's starting length for %h when core.abbrev is unset
+// (repo_find_unique_abbrev_r): half the bits of the packed objects' count,
+// rounded up, at least 7. urfave/cli's 20,000 objects show 8 digits and
+// terraform's 542,000 show 10, as git log does there.
+func TestAutoAbbrev(t *testing.T) {
+	for _, tt := range []struct {
+		packed uint64
+		want   int
+	}{{0, 7}, {1, 7}, {8191, 7}, {8192, 7}, {16383, 7}, {16384, 8}, {20000, 8}, {65535, 8}, {65536, 9}, {542000, 10}, {1 << 20, 11}, {1<<63 + 1, 32}} {
+		assert.Equal(t, tt.want, autoAbbrev(tt.packed), "%d objects", tt.packed)
+	}
 }
