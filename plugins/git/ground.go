@@ -313,9 +313,9 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string, since, until tim
 		return
 	}
 	p := people[0]
-	if sub := hist.people(hist.containing(v), hist.counts); !narrowed && len(sub) == 1 && sub[0].name == p.name {
+	if !narrowed && hist.namesOnly(strings.ToLower(v), p.index) {
 		// The retrieval matches the value as `git log -i --author` does:
-		// this person's commits only.
+		// this person's commits only, all of them.
 		g.Canonical = []string{v}
 		g.Note = "matches " + p.name
 		return

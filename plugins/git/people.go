@@ -203,17 +203,42 @@ func splitIdentity(id string) (name, email string) {
 	return id[:at], strings.TrimSuffix(id[at+2:], ">")
 }
 
-// filterFor is how an author filter names person p alone: their name,
-// unless it is part of another person's identity ("simon" of Simon
-// Eskildsen), then their identity "Name <email>" (a filter matches any
-// part of it, as `git log -i --author` does). A person with several
-// identities keeps the name.
+// filterFor is how an author filter (any part of "Name <email>", as `git
+// log -i --author` matches) names person p alone, all of their identities
+// and nobody else's: their name when it does; else the address their
+// identities share ("<dear.chap@gmail.com>" for Naveen Gogineni and
+// dearchap; "<simon@crcms.cn>" for simon, whose name is part of Simon
+// Eskildsen's); else, for one identity, the identity itself. Else the
+// name, the best there is.
 func (h *history) filterFor(p person) string {
 	members := h.members[p.index]
-	for _, i := range h.containing(p.name) {
-		if h.personOf[i] != p.index && len(members) == 1 {
-			return h.identities[members[0]]
-		}
+	if h.namesOnly(strings.ToLower(p.name), p.index) {
+		return p.name
+	}
+	_, email := splitIdentity(h.lower[members[0]])
+	shared := email != ""
+	for _, m := range members[1:] {
+		_, e := splitIdentity(h.lower[m])
+		shared = shared && e == email
+	}
+	switch {
+	case shared && h.namesOnly("<"+email+">", p.index):
+		return "<" + email + ">"
+	case len(members) == 1:
+		return h.identities[members[0]]
 	}
 	return p.name
+}
+
+// namesOnly reports whether a filter value (lower case) matches every
+// identity of person index and no one else's.
+func (h *history) namesOnly(value string, index int) bool {
+	matched := 0
+	for _, i := range h.containing(value) {
+		if h.personOf[i] != index {
+			return false
+		}
+		matched++
+	}
+	return matched == len(h.members[index])
 }

@@ -75,7 +75,8 @@ func groundAuthorPeople(t *testing.T, s *Source) {
 	}{
 		{"a full name is that person, a list's rewrite included", "Patrick Steinhardt", 0, []string{"Patrick Steinhardt"}, "matches Patrick Steinhardt"},
 		{"a full name in another case", "patrick steinhardt", 2024, []string{"patrick steinhardt"}, "matches Patrick Steinhardt"},
-		{"an address", "ps@pks.im", 0, []string{"ps@pks.im"}, "matches Patrick Steinhardt"},
+		// The address is one of the person's identities; the name is all of them, the list's rewrite too.
+		{"an address", "ps@pks.im", 0, []string{"Patrick Steinhardt"}, `"ps@pks.im" read as Patrick Steinhardt`},
 		{"a rewritten name is its plain name; the list's address joins nobody", "Johannes Schindelin", 0, []string{"Johannes Schindelin"}, ""},
 		{"whole words before substrings", "Jeff", 0, []string{"Jeff King", "Jeff Hostetler"}, "by commits: Jeff King 2, Jeff Hostetler 1"},
 		{"the period's people only, ranked by its commits", "Martin", 2006, []string{"Martin Langhoff", "Martin Waitz"}, "by commits in 2006: Martin Langhoff 2, Martin Waitz 1"},

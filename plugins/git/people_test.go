@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestPeople(t *testing.T) {
@@ -81,9 +82,33 @@ func TestAFirstNameIsNotOnePerson(t *testing.T) {
 
 	ids, _ = h.authors("simon <simon@crcms.cn>")
 	simon := h.people(ids, h.counts)
-	assert.Equal(t, "simon <simon@crcms.cn>", h.filterFor(simon[0]), "\"simon\" alone would match Simon Eskildsen's commits")
+	assert.Equal(t, "<simon@crcms.cn>", h.filterFor(simon[0]), "\"simon\" alone would match Simon Eskildsen's commits")
 	ids, _ = h.authors("Simon Eskildsen")
 	assert.Equal(t, "Simon Eskildsen", h.filterFor(h.people(ids, h.counts)[0]))
 	ids, _ = h.authors("Simone Rossi")
 	assert.Equal(t, "Simone Rossi", h.filterFor(h.people(ids, h.counts)[0]))
+}
+
+// TestAFilterNamesEveryIdentity: a person under two names sharing an
+// address is filtered by the address, so the commits under both come
+// (found in urfave/cli: Naveen Gogineni and dearchap); one under two
+// spellings of a name by the name.
+func TestAFilterNamesEveryIdentity(t *testing.T) {
+	h := &history{identities: []string{
+		"Jeff King <peff@github.com>",
+		"Naveen Gogineni <dear.chap@gmail.com>",
+		"dearchap <dear.chap@gmail.com>",
+		"jeff king <peff@peff.net>",
+	}, counts: []int{10, 488, 349, 5}}
+	for _, id := range h.identities {
+		h.lower = append(h.lower, strings.ToLower(id))
+	}
+	h.group()
+	for value, want := range map[string]string{"Naveen": "<dear.chap@gmail.com>", "dearchap": "<dear.chap@gmail.com>", "Jeff King": "Jeff King"} {
+		ids, _ := h.authors(value)
+		people := h.people(ids, h.counts)
+		require.Len(t, people, 1, value)
+		assert.Equal(t, want, h.filterFor(people[0]), value)
+		assert.Equal(t, value == "Jeff King", h.namesOnly(strings.ToLower(value), people[0].index), "%s names all of them", value)
+	}
 }
