@@ -45,6 +45,21 @@ func (p *progressMessages) all() []string {
 	return append([]string(nil), p.msgs...)
 }
 
+// through returns the messages once the last one starts with prefix, or
+// as they are after 10 s. The client handles notifications in order but
+// on a goroutine of their own, so a tool's result can come back before
+// the notifications sent ahead of it have been handled.
+func (p *progressMessages) through(prefix string) []string {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msgs := p.all()
+		if (len(msgs) > 0 && strings.HasPrefix(msgs[len(msgs)-1], prefix)) || time.Now().After(deadline) {
+			return msgs
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // mcpClient connects an MCP client over transport.
 func mcpClient(t testing.TB, transport mcp.Transport, progress *progressMessages) *mcp.ClientSession {
 	t.Helper()
@@ -130,7 +145,7 @@ func checkTools(t *testing.T, cs *mcp.ClientSession, progress *progressMessages,
 	remarshalTo(t, res.StructuredContent, &out)
 	assert.Equal(t, "success", out.Status)
 	assert.Equal(t, out.Status, out.Result.Result.Status)
-	msgs := progress.all()
+	msgs := progress.through("run " + out.Status)
 	require.NotEmpty(t, msgs, "progress notifications")
 	assert.Equal(t, "run "+out.RunID+" started", msgs[0])
 	assert.Equal(t, "run success", strings.SplitN(msgs[len(msgs)-1], ":", 2)[0])
