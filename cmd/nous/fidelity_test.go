@@ -73,6 +73,7 @@ var fidelityCases = []fidelityCase{
 	{q: "how many commits since v1.16.0?", want: []logQuery{{rev: "v1.16.0..", count: true}}, status: "success"},
 	{q: "what changed since v1.18.1?", want: []logQuery{{rev: "v1.18.1.."}}, status: "success"}, // a lightweight tag
 	{q: "what changed from v1.16.0 to v1.17.0?", want: []logQuery{{rev: "v1.16.0..v1.17.0"}}, status: "success"},
+	{q: "what changed since v1.17?", want: []logQuery{{rev: "v1.17.0.."}}, status: "success"}, // no tag v1.17: its .0 release
 	// A release's own changes: from the tag before it (git describe --tags REF^) to it.
 	{q: "what changed in v1.10.0?", want: []logQuery{{rev: "v1.9.0..v1.10.0"}}, status: "success"},
 	{q: "what changed in v1.9.0?", want: []logQuery{{rev: "v1.8.1..v1.9.0"}}, status: "success"}, // after a lightweight patch tag

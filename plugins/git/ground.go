@@ -388,9 +388,14 @@ func (s *call) groundRef(g *sdk.GroundedTerm, v string) {
 			break
 		}
 	}
-	if len(candidates) == 0 {
+	bare := strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V")
+	// "1.17.0" is v1.17.0; "v1.3" is v1.3.0 when no tag is named v1.3.
+	for _, names := range [][]string{{"v" + v, bare}, twoPartVersion(bare)} {
+		if len(candidates) > 0 {
+			break
+		}
 		var alt []plumbing.ReferenceName
-		for _, name := range []string{"v" + v, strings.TrimPrefix(strings.TrimPrefix(v, "v"), "V")} {
+		for _, name := range names {
 			if name == v {
 				continue
 			}
@@ -472,4 +477,18 @@ func path2Base(p string) string {
 		return p[i+1:]
 	}
 	return p
+}
+
+// twoPartVersion is the tag names a two-part version ("1.3") stands for
+// when no tag has that name: its .0 release, "v1.3.0" or "1.3.0".
+func twoPartVersion(bare string) []string {
+	major, minor, ok := strings.Cut(bare, ".")
+	if !ok || !allDigits(major) || !allDigits(minor) {
+		return nil
+	}
+	return []string{"v" + bare + ".0", bare + ".0"}
+}
+
+func allDigits(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }

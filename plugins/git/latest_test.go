@@ -67,6 +67,19 @@ func TestGroundTheLastRelease(t *testing.T) {
 	assert.False(t, resp.Terms[4].Known)
 	assert.Contains(t, resp.Terms[4].Note, "v7.0.0")
 
+	// A two-part version no tag is named after is its .0 release.
+	resp, err = sdktest.Ground(ctx, src, sdk.GroundRequest{Terms: []sdk.Term{
+		{Kind: sdk.TermRef, Value: "v1.1"}, {Kind: sdk.TermRef, Value: "1.0"}, {Kind: sdk.TermRef, Value: sdk.RefBefore + "1.1"},
+		{Kind: sdk.TermRef, Value: "v1.2"}, {Kind: sdk.TermRef, Value: "v9"},
+	}})
+	require.NoError(t, err)
+	for i, want := range []string{"v1.1.0", "v1.0.0", "v1.0.0"} {
+		assert.True(t, resp.Terms[i].Known, resp.Terms[i].Note)
+		assert.Equal(t, []string{want}, resp.Terms[i].Canonical, resp.Terms[i].Value)
+	}
+	assert.False(t, resp.Terms[3].Known, "no v1.2.0 either")
+	assert.False(t, resp.Terms[4].Known, "one part is no version")
+
 	var bare stream
 	bare.commit("main", who, day(1, 1), "c1", 0, nil, file("a.txt", "1"))
 	dir = t.TempDir()
