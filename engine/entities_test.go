@@ -60,6 +60,8 @@ func TestEntityExtraction(t *testing.T) {
 		// "v1.3.0" reads as a path too: grounding keeps what a source knows.
 		{"what went into v1.3.0?", ents{"revisions": {"before v1.3.0..v1.3.0"}}},
 		{"what changed in v1.3.0?", ents{"paths": {"v1.3.0"}, "revisions": {"before v1.3.0..v1.3.0"}}},
+		{"what went into v1.0?", ents{"revisions": {"before v1.0..v1.0"}}}, // two parts after a v
+		{"what changed in 1.0?", ents{"paths": {"1.0"}}},                   // no v, no word: a number
 		// Date forms: only those sdk/timerange accepts.
 		{"open and in-progress issues from YouTrack today or yesterday", ents{
 			"statuses": {"open", "in-progress"}, "providers": {"YouTrack"}, "dates": {"today", "yesterday"}}},

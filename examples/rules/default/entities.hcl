@@ -134,8 +134,10 @@ entity "revisions" {
     # "in v1.1.0", "in release 1.1", "what's new in the latest release": the
     # tag before it (as git describe --tags finds it) to it
     "(?i)\\b(?:in|of|into)\\s+(?:the\\s+)?(?:release|tag|version)\\s+(?P<release>v?\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)",
-    # without the word, three parts: "in the v2.0 milestone" is no release
+    # without the word, three parts, or two after a v: "in v1.0", but "in
+    # the v2.0 milestone" is no release
     "(?i)\\b(?:in|of|into)\\s+(?:the\\s+)?(?P<release>v?\\d+\\.\\d+\\.\\d+(?:[\\w.+-]*[\\w+])?)",
+    "(?i)\\b(?:in|of|into)\\s+(?P<release>v\\d+\\.\\d+)(?:[\\s?!,;)]|\\.(?:\\s|$)|$)",
     "(?i)\\b(?:in|of)\\s+(?:the\\s+)?(?P<release>(?:last|latest|most recent|newest|current)\\s+(?:release|tag|version))\\b",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?branch\\s+(?P<to>[\\w./-]+)",
     "(?i)\\b(?:on|in|of)\\s+(?:the\\s+)?(?P<to>[\\w./-]+)\\s+branch\\b",

@@ -16,10 +16,11 @@ intent "query_commits" {
   pattern = "chain"
 
   detect {
-    # "what's new in v1.2?" asks for the changes too. A question about pull
+    # "what's new in v1.2?" and "what went into v1.2?" ask for the changes
+    # too. A question about pull
     # requests ("which PRs were merged?") is not one about commits unless it
     # says so.
-    when       = "(query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b' || query matches '(?i)\\\\bwhat(?:.s| is| was) new\\\\b') && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?)\\\\b' && !(query matches '(?i)\\\\bcommit')) && !(query matches '(?i)\\\\b(?:(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?|modules?)\\\\b[^?.!]*\\\\b(?:chang(?:ed|es)?|modified|touched|edited)\\\\b[^?.!]*\\\\b(?:the )?most|most[ -](?:changed|modified|touched|edited|active)\\\\s+(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?)|hot ?spots?|churn|lines?(?: of code)?\\\\b[^?.!]*\\\\b(?:added|removed|deleted|changed|written)|(?:largest|biggest)\\\\s+(?:commits?|changes?))\\\\b')"
+    when       = "(query matches '(?i)\\\\b(?:commit(?:s|ted)?|pushed|merged?|changed?|changes|merge requests?)\\\\b' || query matches '(?i)\\\\b(?:what(?:.s| is| was) new|went into)\\\\b') && !(query matches '(?i)\\\\b(?:pull[ -]requests?|PRs?)\\\\b' && !(query matches '(?i)\\\\bcommit')) && !(query matches '(?i)\\\\b(?:(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?|modules?)\\\\b[^?.!]*\\\\b(?:chang(?:ed|es)?|modified|touched|edited)\\\\b[^?.!]*\\\\b(?:the )?most|most[ -](?:changed|modified|touched|edited|active)\\\\s+(?:files?|director(?:y|ies)|dirs?|folders?|paths?|packages?)|hot ?spots?|churn|lines?(?: of code)?\\\\b[^?.!]*\\\\b(?:added|removed|deleted|changed|written)|(?:largest|biggest)\\\\s+(?:commits?|changes?))\\\\b')"
     confidence = 0.9
   }
 
