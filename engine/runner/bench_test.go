@@ -85,24 +85,11 @@ func BenchmarkCommitChainFakesTraceOff(b *testing.B) {
 // not six as in launch order (the order of durable runs recorded before).
 func BenchmarkTwoChainsSlowAgents(b *testing.B) {
 	rs := loadRules(b, "")
-	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
-		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(3), nil },
-		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
-			return []sdk.Record{{ID: "p1", Source: "forum"}}, nil
-		},
-	}}
 	agents := standardAgents()
 	for role, fn := range agents.roles {
 		agents.roles[role] = func(req sdk.InvokeRequest) (string, error) { time.Sleep(time.Millisecond); return fn(req) }
 	}
-	plan := buildPlan(rs, "what changed and what was said?", "discovery", nil,
-		stepSpec{id: "h0", desc: "commits", action: "retrieve", retrieve: []planSpec{{source: "git"}}},
-		stepSpec{id: "h1", desc: "count commits", action: "aggregate", deps: []string{"h0"}},
-		stepSpec{id: "h2", desc: "report commits", action: "agent", role: "writer", deps: []string{"h1"}},
-		stepSpec{id: "h3", desc: "posts", action: "retrieve", retrieve: []planSpec{{source: "forum"}}},
-		stepSpec{id: "h4", desc: "count posts", action: "aggregate", deps: []string{"h3"}},
-		stepSpec{id: "h5", desc: "report posts", action: "agent", role: "writer", deps: []string{"h4"}},
-	)
+	plan, src := twoChains(rs)
 	for _, inOrder := range []bool{false, true} {
 		b.Run(map[bool]string{false: "overlapping", true: "in-launch-order"}[inOrder], func(b *testing.B) {
 			ex := New(src, agents, Options{Clock: fixedClock, SettleInLaunchOrder: inOrder})

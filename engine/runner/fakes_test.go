@@ -269,3 +269,24 @@ func commitChain(rs *rules.Ruleset, mode string) *engine.Plan {
 		stepSpec{id: "h2", desc: "Format commit summary for user", action: "agent", role: "writer", deps: []string{"h1"}},
 	)
 }
+
+// twoChains is a plan of two independent chains, each a retrieval, a step
+// without I/O and a writer (h0 → h1 → h2 over git, h3 → h4 → h5 over
+// forum), and the sources it reads.
+func twoChains(rs *rules.Ruleset) (*engine.Plan, *fakeSources) {
+	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
+		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(3), nil },
+		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
+			return []sdk.Record{{ID: "p1", Source: "forum"}}, nil
+		},
+	}}
+	plan := buildPlan(rs, "what changed and what was said?", "discovery", nil,
+		stepSpec{id: "h0", desc: "commits", action: "retrieve", retrieve: []planSpec{{source: "git"}}},
+		stepSpec{id: "h1", desc: "count commits", action: "aggregate", deps: []string{"h0"}},
+		stepSpec{id: "h2", desc: "report commits", action: "agent", role: "writer", deps: []string{"h1"}},
+		stepSpec{id: "h3", desc: "posts", action: "retrieve", retrieve: []planSpec{{source: "forum"}}},
+		stepSpec{id: "h4", desc: "count posts", action: "aggregate", deps: []string{"h3"}},
+		stepSpec{id: "h5", desc: "report posts", action: "agent", role: "writer", deps: []string{"h4"}},
+	)
+	return plan, src
+}

@@ -89,23 +89,10 @@ func TestParallelStepsOverlap(t *testing.T) {
 // each chain's light step launches behind the other chain's retrieval.
 func TestIndependentChainsOverlap(t *testing.T) {
 	rs := loadRules(t, "")
-	src := &fakeSources{fetch: map[string]func(context.Context, sdk.FetchRequest) ([]sdk.Record, error){
-		"git": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) { return commits(1), nil },
-		"forum": func(context.Context, sdk.FetchRequest) ([]sdk.Record, error) {
-			return []sdk.Record{{ID: "p1", Source: "forum"}}, nil
-		},
-	}}
 	agents, writers := standardAgents(), newGate(2)
 	write := agents.roles[sdk.RoleWriter]
 	agents.roles[sdk.RoleWriter] = func(req sdk.InvokeRequest) (string, error) { writers.wait(); return write(req) }
-	plan := buildPlan(rs, "what changed and what was said?", "discovery", nil,
-		stepSpec{id: "h0", desc: "commits", action: "retrieve", retrieve: []planSpec{{source: "git"}}},
-		stepSpec{id: "h1", desc: "count commits", action: "aggregate", deps: []string{"h0"}},
-		stepSpec{id: "h2", desc: "report commits", action: "agent", role: "writer", deps: []string{"h1"}},
-		stepSpec{id: "h3", desc: "posts", action: "retrieve", retrieve: []planSpec{{source: "forum"}}},
-		stepSpec{id: "h4", desc: "count posts", action: "aggregate", deps: []string{"h3"}},
-		stepSpec{id: "h5", desc: "report posts", action: "agent", role: "writer", deps: []string{"h4"}},
-	)
+	plan, src := twoChains(rs)
 	res, err := New(src, agents, Options{Clock: fixedClock}).Run(context.Background(), plan)
 	require.NoError(t, err)
 	runs := map[string]history.StepRun{}
