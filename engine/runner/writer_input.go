@@ -20,7 +20,9 @@ func (r *run) intentPeriod(idx int) *sdk.TimeRange {
 // writerCaveats are what the writer of st's intent must not gloss over:
 // the constraints the answer does not apply, its ranked retrievals'
 // records about part of the question or none of it, and the sources of
-// the intent that are not available or failed.
+// the intent that are not available or failed. Only the steps st depends
+// on are read: they settled before it started, while another chain of
+// the intent may be running on another worker.
 func (r *run) writerCaveats(st *stepState) []string {
 	out := r.constraintCaveats()
 	idx := r.intentOf(st)
@@ -34,7 +36,11 @@ func (r *run) writerCaveats(st *stepState) []string {
 			}
 		}
 	}
+	upstream := r.upstream(st)
 	for _, s := range r.intentSteps(idx) {
+		if !upstream[s] {
+			continue // not its evidence, and maybe running beside it
+		}
 		if why := r.relevance(s); why != "" {
 			out = append(out, why) // records about part of the question, or none: not High
 		}
@@ -46,4 +52,20 @@ func (r *run) writerCaveats(st *stepState) []string {
 		}
 	}
 	return out
+}
+
+// upstream is the steps st depends on, directly or not.
+func (r *run) upstream(st *stepState) map[*stepState]bool {
+	seen := map[*stepState]bool{}
+	var visit func(*stepState)
+	visit = func(s *stepState) {
+		for _, id := range s.deps {
+			if d := r.byID[id]; d != nil && !seen[d] {
+				seen[d] = true
+				visit(d)
+			}
+		}
+	}
+	visit(st)
+	return seen
 }
