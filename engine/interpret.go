@@ -219,7 +219,7 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 			if !known && canGround {
 				v.grounders = append(v.grounders, src)
 				if v.note == "" {
-					v.note = answers[0].Note
+					v.note = unknownNote(answers)
 				}
 			}
 			if known {
@@ -326,8 +326,11 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 				if phrase := strings.ToLower(val); !reported[phrase] && !partOfKnown(phrase) {
 					reported[phrase] = true // once, under its first entity
 					shown := releaseOf(val)
-					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: shown,
-						Reason: fmt.Sprintf("no source of the plan knows %q as %s", shown, article(e.Ground))})
+					why := fmt.Sprintf("no source of the plan knows %q as %s", shown, article(e.Ground))
+					if e.Ground == sdk.TermRef && v != nil && v.note != "" {
+						why += ": " + v.note // which refs there are
+					}
+					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: shown, Reason: why})
 				}
 			}
 		}
@@ -473,6 +476,17 @@ func resolveTerms(c candidate, answers []sdk.GroundedTerm) (bool, []string) {
 		return true, []string{to}
 	}
 	return true, []string{from + ".." + to}
+}
+
+// unknownNote is the note of the first term a source did not know: why a
+// range is unknown when one of its sides is.
+func unknownNote(answers []sdk.GroundedTerm) string {
+	for _, a := range answers {
+		if !a.Known {
+			return a.Note
+		}
+	}
+	return answers[0].Note
 }
 
 // releaseOf is the release a release range names ("v1.2.0" of "before

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -65,6 +66,9 @@ func (v *vocabulary) Ground(_ context.Context, _ string, req sdk.GroundRequest) 
 			}
 			if prev, ok := v.before[strings.TrimPrefix(t.Value, sdk.RefBefore)]; ok && strings.HasPrefix(t.Value, sdk.RefBefore) {
 				g.Known, g.Canonical = true, []string{prev}
+			}
+			if !g.Known {
+				g.Note = fmt.Sprintf("no tag or branch %q", strings.TrimPrefix(t.Value, sdk.RefBefore))
 			}
 		case sdk.TermProject:
 			g.Known = strings.EqualFold(t.Value, v.project) || strings.HasSuffix(strings.ToLower(v.project), "/"+strings.ToLower(t.Value))
@@ -426,4 +430,14 @@ func TestInterpretWhatAboutNamesAPathOrATopic(t *testing.T) {
 			assert.Equal(t, tt.authors, plan.Reasoning.Entities["authors"])
 		})
 	}
+}
+
+// TestUnknownRefSaysWhy: a revision no source knows is dropped, and the
+// reason carries the source's note (the git source names its greatest
+// tags there), for the caveat.
+func TestUnknownRefSaysWhy(t *testing.T) {
+	plan, err := defaultPlanner(t).Interpret(context.Background(), engine.Request{Query: "what changed since v9.9.9?"}, hclRepo(), clock)
+	require.NoError(t, err)
+	require.Len(t, plan.Interpretation.Unknown, 1)
+	assert.Equal(t, `no source of the plan knows "v9.9.9.." as a ref: no tag or branch "v9.9.9"`, plan.Interpretation.Unknown[0].Reason)
 }

@@ -412,6 +412,9 @@ func (s *call) groundRef(g *sdk.GroundedTerm, v string) {
 	}
 	if len(candidates) == 0 {
 		g.Note = fmt.Sprintf("no tag or branch %q", v)
+		if latest := s.latestTags(3); len(latest) > 0 {
+			g.Note += " (the greatest tags: " + strings.Join(latest, ", ") + ")"
+		}
 		return
 	}
 	name := candidates[0]

@@ -155,3 +155,19 @@ func compareTags(a, b string) int {
 	}
 	return strings.Compare(a, b)
 }
+
+// latestTags is the n greatest tag names, as versions where they are:
+// what a question naming a tag no one made probably meant.
+func (s *call) latestTags(n int) []string {
+	tags, err := s.repo.Tags()
+	if err != nil {
+		return nil
+	}
+	var names []string
+	_ = tags.ForEach(func(ref *plumbing.Reference) error {
+		names = append(names, strings.TrimPrefix(ref.Name().String(), "refs/tags/"))
+		return nil
+	})
+	slices.SortFunc(names, func(a, b string) int { return compareTags(b, a) })
+	return names[:min(n, len(names))]
+}
