@@ -325,9 +325,9 @@ func (p *Planner) ground(ctx context.Context, plan *Plan, g Grounding, now time.
 				out.changed = true
 				if phrase := strings.ToLower(val); !reported[phrase] && !partOfKnown(phrase) {
 					reported[phrase] = true // once, under its first entity
-					shown := releaseOf(val)
+					shown := rules.ReleaseOf(val)
 					why := fmt.Sprintf("no source of the plan knows %q as %s", shown, article(e.Ground))
-					if e.Ground == sdk.TermRef && v != nil && v.note != "" {
+					if e.Ground == sdk.TermRef && v.note != "" {
 						why += ": " + v.note // which refs there are
 					}
 					out.unknown = append(out.unknown, Constraint{Key: e.Name, Value: shown, Reason: why})
@@ -486,19 +486,7 @@ func unknownNote(answers []sdk.GroundedTerm) string {
 			return a.Note
 		}
 	}
-	return answers[0].Note
-}
-
-// releaseOf is the release a release range names ("v1.2.0" of "before
-// v1.2.0..v1.2.0", see rules.ReleaseRange), as the question wrote it; any
-// other value as it is.
-func releaseOf(v string) string {
-	if rest, ok := strings.CutPrefix(v, sdk.RefBefore); ok {
-		if from, to, ok := strings.Cut(rest, ".."); ok && from == to {
-			return to
-		}
-	}
-	return v
+	return ""
 }
 
 func appendNew(list []string, v string) []string {

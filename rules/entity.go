@@ -94,6 +94,17 @@ func rangeValue(query string, m []int, from, to int) string {
 // grounding turns into tags: "v1.1.0..v1.2.0".
 func ReleaseRange(r string) string { return sdk.RefBefore + r + ".." + r }
 
+// ReleaseOf is the release a ReleaseRange names, as the question wrote it
+// ("v1.2.0" of "before v1.2.0..v1.2.0"); any other value as it is.
+func ReleaseOf(v string) string {
+	if rest, ok := strings.CutPrefix(v, sdk.RefBefore); ok {
+		if from, to, ok := strings.Cut(rest, ".."); ok && from == to {
+			return to
+		}
+	}
+	return v
+}
+
 // Ignored reports whether v is in the entity's Ignore list (any case).
 func (e *Entity) Ignored(v string) bool {
 	for _, x := range e.Ignore {

@@ -125,3 +125,12 @@ func TestEntityFinderAndGroundErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestReleaseOf(t *testing.T) {
+	for _, r := range []string{"v1.2.0", "last release", "1.2"} {
+		assert.Equal(t, r, ReleaseOf(ReleaseRange(r)), "the release of its own range")
+	}
+	for _, v := range []string{"v1.0..v1.1", "v1.0..", "main", "before v1.0..v1.1"} {
+		assert.Equal(t, v, ReleaseOf(v), "not a release range")
+	}
+}

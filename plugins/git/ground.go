@@ -313,7 +313,7 @@ func groundAuthor(g *sdk.GroundedTerm, hist *history, v string, since, until tim
 		return
 	}
 	p := people[0]
-	if !narrowed && hist.namesOnly(strings.ToLower(v), p.index) {
+	if !narrowed && hist.namesOnly(v, p.index) {
 		// The retrieval matches the value as `git log -i --author` does:
 		// this person's commits only, all of them.
 		g.Canonical = []string{v}

@@ -212,7 +212,7 @@ func splitIdentity(id string) (name, email string) {
 // name, the best there is.
 func (h *history) filterFor(p person) string {
 	members := h.members[p.index]
-	if h.namesOnly(strings.ToLower(p.name), p.index) {
+	if h.namesOnly(p.name, p.index) {
 		return p.name
 	}
 	_, email := splitIdentity(h.lower[members[0]])
@@ -230,8 +230,8 @@ func (h *history) filterFor(p person) string {
 	return p.name
 }
 
-// namesOnly reports whether a filter value (lower case) matches every
-// identity of person index and no one else's.
+// namesOnly reports whether a filter value matches every identity of
+// person index and no one else's (in any case, as containing matches).
 func (h *history) namesOnly(value string, index int) bool {
 	matched := 0
 	for _, i := range h.containing(value) {

@@ -109,6 +109,6 @@ func TestAFilterNamesEveryIdentity(t *testing.T) {
 		people := h.people(ids, h.counts)
 		require.Len(t, people, 1, value)
 		assert.Equal(t, want, h.filterFor(people[0]), value)
-		assert.Equal(t, value == "Jeff King", h.namesOnly(strings.ToLower(value), people[0].index), "%s names all of them", value)
+		assert.Equal(t, value == "Jeff King", h.namesOnly(value, people[0].index), "%s names all of them", value)
 	}
 }
